@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-event.h - the normalized event that flows from the reader to the matcher.
+ *
+ * The reader is the only layer that knows libtracecmd; everything after it sees
+ * these plain structs, which is what lets the matcher be unit-tested on
+ * hand-built event sequences.
+ */
+#ifndef KMA_EVENT_H
+#define KMA_EVENT_H
+
+#include <stdint.h>
+
+enum kma_ev_type {
+	KMA_EV_KMALLOC,			/* kmem:kmalloc */
+	KMA_EV_KMALLOC_NODE,		/* kmem:kmalloc_node (kernels < 6.1) */
+	KMA_EV_CACHE_ALLOC,		/* kmem:kmem_cache_alloc */
+	KMA_EV_CACHE_ALLOC_NODE,	/* kmem:kmem_cache_alloc_node (kernels < 6.1) */
+	KMA_EV_KFREE,			/* kmem:kfree */
+	KMA_EV_CACHE_FREE,		/* kmem:kmem_cache_free */
+	KMA_EV_NR,
+};
+
+/* Free kinds beyond the traced ones, for allocations closed otherwise. */
+#define KMA_FREE_IMPLICIT	KMA_EV_NR	/* a new alloc at a still-live pointer */
+
+static inline int kma_ev_is_alloc(int type)
+{
+	return type >= KMA_EV_KMALLOC && type <= KMA_EV_CACHE_ALLOC_NODE;
+}
+
+static inline int kma_ev_is_kmalloc(int type)
+{
+	return type == KMA_EV_KMALLOC || type == KMA_EV_KMALLOC_NODE || type == KMA_EV_KFREE;
+}
+
+const char *kma_ev_name(int type);
+
+struct kma_event {
+	uint64_t	ts;		/* trace timestamp, ns */
+	uint64_t	call_site;
+	uint64_t	ptr;
+	uint64_t	bytes_req;	/* alloc only */
+	uint64_t	bytes_alloc;	/* alloc only */
+	uint64_t	gfp_flags;	/* alloc only */
+	const char	*cache;		/* interned cache name or NULL (field absent) */
+	const char	*comm;		/* stable task name or NULL */
+	int		type;		/* enum kma_ev_type */
+	int		cpu;
+	int		pid;
+	int		node;		/* -1: NUMA_NO_NODE or field absent */
+	int		accounted;	/* 0/1, -1: field absent */
+};
+
+#endif /* KMA_EVENT_H */

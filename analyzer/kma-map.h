@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-map.h - a u64 -> u32 hash map (open addressing, linear probing,
+ * backward-shift deletion: no tombstones, so a long trace with heavy pointer
+ * reuse does not degrade it).
+ */
+#ifndef KMA_MAP_H
+#define KMA_MAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct kma_map {
+	uint64_t	*keys;
+	uint32_t	*vals;
+	uint8_t		*used;
+	size_t		nr_slots;	/* power of two */
+	size_t		nr;
+};
+
+int kma_map_init(struct kma_map *map, size_t hint);
+void kma_map_release(struct kma_map *map);
+
+/* Returns a pointer to the value of key, or NULL. */
+uint32_t *kma_map_find(const struct kma_map *map, uint64_t key);
+/* Inserts or overwrites; 0 on success, -1 out of memory. */
+int kma_map_put(struct kma_map *map, uint64_t key, uint32_t val);
+/* Removes key; returns 1 if it was there. */
+int kma_map_del(struct kma_map *map, uint64_t key);
+
+#endif /* KMA_MAP_H */

@@ -1,0 +1,368 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-match.c - alloc/free pairing and per-caller accounting.
+ *
+ * Live allocations sit in a slab of records indexed by a ptr -> slot map;
+ * finished ones are handed to the sink and their slot is reused, so memory
+ * follows the number of live allocations, not the length of the trace.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-match.h"
+#include "kma-map.h"
+#include "kma-strpool.h"
+
+/* Pointers up to ZERO_SIZE_PTR ((void *)16) are kfree(NULL)-style no-ops. */
+#define KMA_NULL_PTR_MAX	0x10
+
+struct live {
+	uint64_t	ptr;
+	uint64_t	call_site;
+	uint64_t	bytes_req;
+	uint64_t	bytes_alloc;
+	uint64_t	gfp_flags;
+	uint64_t	ts;
+	const char	*cache;
+	const char	*comm;
+	uint32_t	caller_id;
+	uint32_t	generation;
+	int32_t		cpu;
+	int32_t		pid;
+	int16_t		node;
+	int8_t		kind;
+	int8_t		accounted;
+};
+
+struct kma_match {
+	struct kma_match_opts	opts;
+	struct kma_map		live_map;	/* ptr -> index in lives */
+	struct live		*lives;
+	uint32_t		nr_lives;	/* slots handed out */
+	uint32_t		cap_lives;
+	uint32_t		*free_slots;	/* reusable slots */
+	uint32_t		nr_free_slots;
+	struct kma_map		caller_map;	/* call_site -> index in callers */
+	struct kma_caller	*callers;
+	uint32_t		nr_callers;
+	uint32_t		cap_callers;
+	uint32_t		generation;
+	struct kma_totals	totals;
+	struct kma_strpool	*names;		/* for the default "0x<hex>" names */
+	int			finished;
+};
+
+static const char * const ev_names[] = {
+	[KMA_EV_KMALLOC]		= "kmalloc",
+	[KMA_EV_KMALLOC_NODE]		= "kmalloc_node",
+	[KMA_EV_CACHE_ALLOC]		= "kmem_cache_alloc",
+	[KMA_EV_CACHE_ALLOC_NODE]	= "kmem_cache_alloc_node",
+	[KMA_EV_KFREE]			= "kfree",
+	[KMA_EV_CACHE_FREE]		= "kmem_cache_free",
+	[KMA_FREE_IMPLICIT]		= "implicit",
+};
+
+const char *kma_ev_name(int type)
+{
+	if (type < 0 || type > KMA_FREE_IMPLICIT)
+		return NULL;
+	return ev_names[type];
+}
+
+struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
+{
+	struct kma_match *m = calloc(1, sizeof(*m));
+
+	if (!m)
+		return NULL;
+	if (opts)
+		m->opts = *opts;
+	m->names = kma_strpool_alloc();
+	if (!m->names || kma_map_init(&m->live_map, 1024) || kma_map_init(&m->caller_map, 256)) {
+		kma_match_free(m);
+		return NULL;
+	}
+	return m;
+}
+
+void kma_match_free(struct kma_match *m)
+{
+	if (!m)
+		return;
+	kma_map_release(&m->live_map);
+	kma_map_release(&m->caller_map);
+	free(m->lives);
+	free(m->free_slots);
+	free(m->callers);
+	kma_strpool_free(m->names);
+	free(m);
+}
+
+static const char *default_name(struct kma_match *m, uint64_t addr)
+{
+	char buf[32];
+	int len = snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+
+	return kma_strpool_intern(m->names, buf, len);
+}
+
+static const char *name_of(struct kma_match *m, uint64_t addr)
+{
+	if (m->opts.resolve)
+		return m->opts.resolve(m->opts.resolve_ctx, addr);
+	return default_name(m, addr);
+}
+
+static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, uint32_t *id)
+{
+	uint32_t *idx = kma_map_find(&m->caller_map, call_site);
+	struct kma_caller *c;
+
+	if (idx) {
+		*id = *idx;
+		return &m->callers[*idx];
+	}
+	if (m->nr_callers == m->cap_callers) {
+		uint32_t cap = m->cap_callers ? m->cap_callers * 2 : 256;
+		struct kma_caller *n = realloc(m->callers, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->callers = n;
+		m->cap_callers = cap;
+	}
+	c = &m->callers[m->nr_callers];
+	memset(c, 0, sizeof(*c));
+	c->address = call_site;
+	c->name = name_of(m, call_site);
+	if (!c->name || kma_map_put(&m->caller_map, call_site, m->nr_callers))
+		return NULL;
+	*id = m->nr_callers++;
+	return c;
+}
+
+static int new_slot(struct kma_match *m, uint32_t *slot)
+{
+	if (m->nr_free_slots) {
+		*slot = m->free_slots[--m->nr_free_slots];
+		return 0;
+	}
+	if (m->nr_lives == m->cap_lives) {
+		uint32_t cap = m->cap_lives ? m->cap_lives * 2 : 1024;
+		struct live *n = realloc(m->lives, (size_t)cap * sizeof(*n));
+		uint32_t *f;
+
+		if (!n)
+			return -1;
+		m->lives = n;
+		/* free_slots can never hold more than cap entries */
+		f = realloc(m->free_slots, (size_t)cap * sizeof(*f));
+		if (!f)
+			return -1;
+		m->free_slots = f;
+		m->cap_lives = cap;
+	}
+	*slot = m->nr_lives++;
+	return 0;
+}
+
+/*
+ * Close live allocation l: hand it to the sink with its end (free_kind -1 for
+ * still live at the end of the trace).
+ */
+static int emit(struct kma_match *m, const struct live *l, const struct kma_event *fe,
+		int free_kind)
+{
+	struct kma_alloc_row row = {
+		.ptr		= l->ptr,
+		.call_site	= l->call_site,
+		.bytes_req	= l->bytes_req,
+		.bytes_alloc	= l->bytes_alloc,
+		.gfp_flags	= l->gfp_flags,
+		.alloc_ts	= l->ts,
+		.caller		= m->callers[l->caller_id].name,
+		.cache		= l->cache,
+		.comm		= l->comm,
+		.alloc_kind	= l->kind,
+		.free_kind	= free_kind,
+		.alloc_cpu	= l->cpu,
+		.free_cpu	= -1,
+		.pid		= l->pid,
+		.free_pid	= -1,
+		.node		= l->node,
+		.accounted	= l->accounted,
+		.caller_id	= l->caller_id,
+		.generation	= l->generation,
+	};
+
+	if (fe) {
+		row.free_ts = fe->ts;
+		row.free_cpu = fe->cpu;
+		row.free_pid = fe->pid;
+		if (free_kind != KMA_FREE_IMPLICIT) {
+			/* Named, but kept out of the allocating callers' stats. */
+			row.free_caller = name_of(m, fe->call_site);
+			row.free_call_site = fe->call_site;
+		}
+	}
+	if (!m->opts.sink.alloc_done)
+		return 0;
+	return m->opts.sink.alloc_done(m->opts.sink.ctx, &row);
+}
+
+/* Take live slot idx (mapped from ptr) out of the live set. */
+static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event *fe, int kind)
+{
+	struct live *l = &m->lives[idx];
+	struct kma_caller *c = &m->callers[l->caller_id];
+
+	c->net -= l->bytes_alloc;
+	c->live--;
+	m->totals.net -= l->bytes_alloc;
+	m->totals.live--;
+	if (kind == KMA_FREE_IMPLICIT) {
+		c->implicit_frees++;
+		m->totals.implicit_frees++;
+	} else {
+		c->frees++;
+		m->totals.matched_frees++;
+	}
+	if (emit(m, l, fe, kind))
+		return -1;
+	kma_map_del(&m->live_map, l->ptr);
+	m->free_slots[m->nr_free_slots++] = idx;
+	return 0;
+}
+
+static int do_alloc(struct kma_match *m, const struct kma_event *ev)
+{
+	struct kma_caller *c;
+	struct live *l;
+	uint32_t id, slot, *idx;
+
+	c = get_caller(m, ev->call_site, &id);
+	if (!c)
+		return -1;
+	if (!ev->ptr) {
+		c->failed_allocs++;
+		m->totals.failed_allocs++;
+		return 0;
+	}
+	idx = kma_map_find(&m->live_map, ev->ptr);
+	if (idx && close_live(m, *idx, ev, KMA_FREE_IMPLICIT))
+		return -1;
+	if (new_slot(m, &slot))
+		return -1;
+	l = &m->lives[slot];
+	l->ptr = ev->ptr;
+	l->call_site = ev->call_site;
+	l->bytes_req = ev->bytes_req;
+	l->bytes_alloc = ev->bytes_alloc;
+	l->gfp_flags = ev->gfp_flags;
+	l->ts = ev->ts;
+	l->cache = ev->cache;
+	l->comm = ev->comm;
+	l->caller_id = id;
+	l->generation = m->generation;
+	l->cpu = ev->cpu;
+	l->pid = ev->pid;
+	l->node = (int16_t)ev->node;
+	l->kind = (int8_t)ev->type;
+	l->accounted = (int8_t)ev->accounted;
+	if (kma_map_put(&m->live_map, ev->ptr, slot))
+		return -1;
+
+	if (!c->allocs)
+		m->totals.callers++;
+	c->allocs++;
+	c->live++;
+	c->total += ev->bytes_alloc;
+	c->net += ev->bytes_alloc;
+	/* bytes_alloc < bytes_req never happens in a sane trace; do not wrap. */
+	if (ev->bytes_alloc > ev->bytes_req)
+		c->slack += ev->bytes_alloc - ev->bytes_req;
+	m->totals.allocs++;
+	m->totals.live++;
+	m->totals.total += ev->bytes_alloc;
+	m->totals.net += ev->bytes_alloc;
+	if (ev->bytes_alloc > ev->bytes_req)
+		m->totals.slack += ev->bytes_alloc - ev->bytes_req;
+	return 0;
+}
+
+static int do_free(struct kma_match *m, const struct kma_event *ev)
+{
+	uint32_t *idx;
+
+	m->totals.frees++;
+	if (ev->ptr <= KMA_NULL_PTR_MAX) {
+		m->totals.null_frees++;
+		return 0;
+	}
+	idx = kma_map_find(&m->live_map, ev->ptr);
+	if (idx)
+		return close_live(m, *idx, ev, ev->type);
+
+	m->totals.unknown_frees++;
+	if (m->opts.sink.unknown_free) {
+		struct kma_free_row row = {
+			.ts		= ev->ts,
+			.ptr		= ev->ptr,
+			.call_site	= ev->call_site,
+			.comm		= ev->comm,
+			.kind		= ev->type,
+			.cpu		= ev->cpu,
+			.pid		= ev->pid,
+		};
+
+		row.caller = name_of(m, ev->call_site);
+		return m->opts.sink.unknown_free(m->opts.sink.ctx, &row);
+	}
+	return 0;
+}
+
+int kma_match_event(struct kma_match *m, const struct kma_event *ev)
+{
+	if (m->finished || ev->type < 0 || ev->type >= KMA_EV_NR) {
+		errno = EINVAL;
+		return -1;
+	}
+	if (m->opts.kmalloc_only && !kma_ev_is_kmalloc(ev->type)) {
+		m->totals.ignored++;
+		return 0;
+	}
+	if (kma_ev_is_alloc(ev->type))
+		return do_alloc(m, ev);
+	return do_free(m, ev);
+}
+
+int kma_match_finish(struct kma_match *m)
+{
+	uint32_t i;
+
+	if (m->finished)
+		return 0;
+	m->finished = 1;
+	/* Emit in slot order; the store does not depend on the order. */
+	for (i = 0; i < m->live_map.nr_slots; i++) {
+		if (!m->live_map.used[i])
+			continue;
+		if (emit(m, &m->lives[m->live_map.vals[i]], NULL, -1))
+			return -1;
+	}
+	return 0;
+}
+
+const struct kma_totals *kma_match_totals(const struct kma_match *m)
+{
+	return &m->totals;
+}
+
+const struct kma_caller *kma_match_callers(const struct kma_match *m, uint32_t *nr)
+{
+	*nr = m->nr_callers;
+	return m->callers;
+}

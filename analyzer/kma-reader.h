@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-reader.h - trace.dat -> normalized kma events. The only layer that
+ * knows libtracecmd / libtraceevent.
+ */
+#ifndef KMA_READER_H
+#define KMA_READER_H
+
+#include <stdint.h>
+#include "kma-event.h"
+
+struct kma_reader;
+
+/* Losses the file reports for one CPU. */
+struct kma_lost {
+	uint64_t	page_missed;	/* sum of known missed-event counts on pages */
+	uint64_t	missed_unknown;	/* pages flagged with an unknown count */
+	uint64_t	overrun;	/* per-CPU stats: "overrun:" */
+	uint64_t	commit_overrun;	/* per-CPU stats: "commit overrun:" */
+	uint64_t	dropped;	/* per-CPU stats: "dropped events:" */
+};
+
+/* The page flags and the overrun counter count the same overwritten events. */
+static inline uint64_t kma_lost_total(const struct kma_lost *l)
+{
+	uint64_t m = l->page_missed > l->overrun ? l->page_missed : l->overrun;
+
+	return m + l->commit_overrun + l->dropped;
+}
+
+struct kma_trace_info {
+	const char	*file;
+	int		file_version;
+	const char	*compression;	/* NULL: none */
+	const char	*uname;		/* NULL when the file has none */
+	const char	*release;	/* kernel release parsed from uname, or NULL */
+	int		cpus;
+	int		long_size;
+	int		big_endian;
+	uint64_t	first_ts;
+	uint64_t	last_ts;
+	uint64_t	events;		/* records read */
+	uint64_t	kmem_events;	/* alloc/free records handed on */
+	uint64_t	bad_records;	/* kmem records too short for their format */
+	uint64_t	ev_count[KMA_EV_NR];
+	uint64_t	other_events;	/* records of any other event */
+	struct kma_lost	*lost;		/* [cpus] */
+};
+
+typedef int (*kma_event_fn)(void *ctx, const struct kma_event *ev);
+typedef void (*kma_progress_fn)(void *ctx, double fraction);
+
+/*
+ * Opens and checks @path. On failure returns NULL and sets *why to a
+ * one-line reason (static string).
+ */
+struct kma_reader *kma_reader_open(const char *path, const char **why);
+void kma_reader_close(struct kma_reader *r);
+
+/*
+ * Streams every kmem event, merged across CPUs in timestamp order, to @fn.
+ * Stops when @fn returns non-zero. Returns 0, or -1 with *why set.
+ */
+int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
+		   kma_progress_fn progress, void *pctx, const char **why);
+
+const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);
+
+/* Call site name exactly as trace-cmd report prints %pS: "sym+0xoff" or "0x<hex>". */
+const char *kma_reader_symbol(void *reader, uint64_t addr);
+
+#endif /* KMA_READER_H */

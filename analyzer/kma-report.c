@@ -1,0 +1,150 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-report.c - the text report.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-report.h"
+
+static const char * const sort_names[] = {
+	[KMA_SORT_TOTAL] = "total", [KMA_SORT_SLACK] = "slack", [KMA_SORT_NET] = "net",
+	[KMA_SORT_ALLOCS] = "allocs", [KMA_SORT_FREES] = "frees", [KMA_SORT_CALLER] = "caller",
+};
+
+int kma_sort_parse(const char *s, enum kma_sort *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
+		if (!strcmp(s, sort_names[i])) {
+			*out = (enum kma_sort)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+uint64_t kma_report_lost(const struct kma_trace_info *info, uint64_t *unknown_pages)
+{
+	uint64_t sum = 0, unk = 0;
+	int i;
+
+	for (i = 0; i < info->cpus; i++) {
+		sum += kma_lost_total(&info->lost[i]);
+		unk += info->lost[i].missed_unknown;
+	}
+	if (unknown_pages)
+		*unknown_pages = unk;
+	return sum;
+}
+
+static enum kma_sort cmp_key;
+
+static uint64_t key_of(const struct kma_caller *c)
+{
+	switch (cmp_key) {
+	case KMA_SORT_SLACK:	return c->slack;
+	case KMA_SORT_NET:	return c->net;
+	case KMA_SORT_ALLOCS:	return c->allocs;
+	case KMA_SORT_FREES:	return c->frees;
+	default:		return c->total;
+	}
+}
+
+/* Descending by the key; ties (and --sort caller) by name, then address: stable output. */
+static int cmp_callers(const void *a, const void *b)
+{
+	const struct kma_caller *x = *(const struct kma_caller * const *)a;
+	const struct kma_caller *y = *(const struct kma_caller * const *)b;
+	int r;
+
+	if (cmp_key != KMA_SORT_CALLER) {
+		uint64_t kx = key_of(x), ky = key_of(y);
+
+		if (kx != ky)
+			return kx > ky ? -1 : 1;
+	}
+	r = strcmp(x->name, y->name);
+	if (r)
+		return r;
+	return x->address < y->address ? -1 : x->address > y->address;
+}
+
+static int width_of(uint64_t v)
+{
+	char buf[24];
+
+	return snprintf(buf, sizeof(buf), "%" PRIu64, v);
+}
+
+int kma_report_text(FILE *out, const struct kma_report_in *in)
+{
+	const struct kma_totals *t = in->totals;
+	const struct kma_caller **rows;
+	uint64_t lost, unknown_pages, nr = 0, i;
+	int wt = 5, ws = 5, wn = 3, wa = 1, wf = 1;
+	char af[48];
+
+	lost = kma_report_lost(in->info, &unknown_pages);
+	fprintf(out, "total bytes allocated: %" PRIu64 "\n", t->total);
+	fprintf(out, "slack bytes allocated: %" PRIu64 "\n", t->slack);
+	fprintf(out, "net bytes allocated: %" PRIu64 "\n", t->net);
+	fprintf(out, "number of allocs: %" PRIu64 "\n", t->allocs);
+	fprintf(out, "number of frees: %" PRIu64 "\n", t->frees);
+	fprintf(out, "number of callers: %" PRIu64 "\n", t->callers);
+	fprintf(out, "number of unknown frees: %" PRIu64 "\n", t->unknown_frees);
+	fprintf(out, "number of null frees: %" PRIu64 "\n", t->null_frees);
+	fprintf(out, "number of implicit frees: %" PRIu64 "\n", t->implicit_frees);
+	fprintf(out, "number of failed allocs: %" PRIu64 "\n", t->failed_allocs);
+	fprintf(out, "number of lost events: %" PRIu64 "\n", lost);
+	fputc('\n', out);
+	if (lost || unknown_pages) {
+		fprintf(out, "WARNING: the trace lost %" PRIu64 " events", lost);
+		if (unknown_pages)
+			fprintf(out, " (and more on %" PRIu64 " buffer pages that do not say how many)",
+				unknown_pages);
+		fprintf(out, ": frees of lost allocations count as unknown frees, and net includes\n"
+			     "allocations whose free was lost. Record with a bigger buffer (-b) to avoid it.\n\n");
+	}
+
+	rows = malloc((in->nr_callers ? in->nr_callers : 1) * sizeof(*rows));
+	if (!rows)
+		return -1;
+	for (i = 0; i < in->nr_callers; i++)
+		if (in->callers[i].allocs)
+			rows[nr++] = &in->callers[i];
+	cmp_key = in->sort;
+	qsort(rows, nr, sizeof(*rows), cmp_callers);
+	if (in->limit && in->limit < nr)
+		nr = in->limit;
+	for (i = 0; i < nr; i++) {
+		int w;
+
+		if ((w = width_of(rows[i]->total)) > wt)
+			wt = w;
+		if ((w = width_of(rows[i]->slack)) > ws)
+			ws = w;
+		if ((w = width_of(rows[i]->net)) > wn)
+			wn = w;
+		if ((w = width_of(rows[i]->allocs)) > wa)
+			wa = w;
+		if ((w = width_of(rows[i]->frees)) > wf)
+			wf = w;
+	}
+	/* "alloc/free" heads a column of right-aligned allocs, '/', left-aligned frees */
+	if (wa + 1 + wf < 10)
+		wa = 10 - 1 - wf;
+	fprintf(out, "%*s %*s %*s %-*s  caller\n", wt, "total", ws, "slack", wn, "net",
+		wa + 1 + wf, "alloc/free");
+	for (i = 0; i < nr; i++) {
+		const struct kma_caller *c = rows[i];
+
+		snprintf(af, sizeof(af), "%*" PRIu64 "/%-*" PRIu64, wa, c->allocs, wf, c->frees);
+		fprintf(out, "%*" PRIu64 " %*" PRIu64 " %*" PRIu64 " %s  %s\n", wt, c->total,
+			ws, c->slack, wn, c->net, af, c->name);
+	}
+	free(rows);
+	return ferror(out) ? -1 : 0;
+}

@@ -1,0 +1,32 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-report.h - the text report (the /proc/kmalloc layout of the 2005 seed).
+ */
+#ifndef KMA_REPORT_H
+#define KMA_REPORT_H
+
+#include <stdio.h>
+#include "kma-match.h"
+#include "kma-reader.h"
+
+enum kma_sort { KMA_SORT_TOTAL, KMA_SORT_SLACK, KMA_SORT_NET, KMA_SORT_ALLOCS,
+		KMA_SORT_FREES, KMA_SORT_CALLER };
+
+int kma_sort_parse(const char *s, enum kma_sort *out);
+
+struct kma_report_in {
+	const struct kma_trace_info	*info;
+	const struct kma_totals		*totals;
+	const struct kma_caller		*callers;
+	uint32_t			nr_callers;
+	enum kma_sort			sort;
+	uint64_t			limit;	/* 0: every caller */
+};
+
+/* Summed losses of every CPU. */
+uint64_t kma_report_lost(const struct kma_trace_info *info, uint64_t *unknown_pages);
+
+/* Writes the report to out; 0, or -1 on out of memory / write error. */
+int kma_report_text(FILE *out, const struct kma_report_in *in);
+
+#endif /* KMA_REPORT_H */

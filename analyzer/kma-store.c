@@ -1,0 +1,538 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-store.c - report.db writer.
+ *
+ * As SQLite's legacy.c: each statement is prepared once, then bind -> step ->
+ * reset for every row, and every function has one cleanup exit.
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <sqlite3.h>
+
+#include "kma-store.h"
+
+#define BATCH_ROWS	4096
+#define MAX_QUEUED	16	/* bounds memory: rows wait here, not in RAM forever */
+
+struct batch {
+	struct batch		*next;
+	uint32_t		nr_allocs;
+	uint32_t		nr_frees;
+	struct kma_alloc_row	allocs[BATCH_ROWS];
+	struct kma_free_row	frees[BATCH_ROWS];
+};
+
+struct kma_store {
+	char			*path;
+	char			*tmp_path;
+	sqlite3			*db;
+	sqlite3_stmt		*ins_alloc;
+	sqlite3_stmt		*ins_free;
+	/* producer side */
+	struct batch		*cur;
+	/* queue, guarded by lock */
+	pthread_mutex_t		lock;
+	pthread_cond_t		cond;
+	struct batch		*head, *tail;
+	struct batch		*spare;		/* written batches for reuse */
+	int			queued;
+	int			done;		/* no more batches will come */
+	int			failed;		/* writer hit an SQLite error */
+	char			errmsg[256];
+	pthread_t		thread;
+	int			thread_started;
+	int			committed;
+};
+
+static const char ins_alloc_sql[] =
+	"INSERT INTO allocations (ptr, caller_id, caller, alloc_event, bytes_req, bytes_alloc,"
+	" gfp_flags, node, cache, accounted, alloc_ts, alloc_cpu, pid, comm, generation,"
+	" free_ts, free_cpu, free_pid, free_caller, free_address, free_kind)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+static const char ins_free_sql[] =
+	"INSERT INTO unknown_frees (ts, cpu, pid, comm, ptr, caller, address, free_kind)"
+	" VALUES (?,?,?,?,?,?,?,?)";
+
+/* "0x%llx" without snprintf: this runs for every row. */
+static int hex(char *buf, uint64_t v)
+{
+	static const char digits[] = "0123456789abcdef";
+	char tmp[16];
+	int n = 0, len;
+
+	do {
+		tmp[n++] = digits[v & 15];
+		v >>= 4;
+	} while (v);
+	buf[0] = '0';
+	buf[1] = 'x';
+	for (len = 2; n; len++)
+		buf[len] = tmp[--n];
+	buf[len] = '\0';
+	return len;
+}
+
+static void set_error(struct kma_store *s, const char *what)
+{
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s", what,
+		 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+}
+
+static int exec(struct kma_store *s, const char *sql)
+{
+	if (sqlite3_exec(s->db, sql, NULL, NULL, NULL) != SQLITE_OK) {
+		set_error(s, "SQLite");
+		return -1;
+	}
+	return 0;
+}
+
+static void bind_text_or_null(sqlite3_stmt *st, int i, const char *t)
+{
+	if (t)
+		sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+static int write_alloc(struct kma_store *s, const struct kma_alloc_row *a)
+{
+	sqlite3_stmt *st = s->ins_alloc;
+	char ptr[24], faddr[24];
+	int rc;
+
+	hex(ptr, a->ptr);
+	sqlite3_bind_text(st, 1, ptr, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, a->caller_id + 1);
+	sqlite3_bind_text(st, 3, a->caller, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, kma_ev_name(a->alloc_kind), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)a->bytes_req);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)a->bytes_alloc);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)a->gfp_flags);
+	if (a->node >= 0)
+		sqlite3_bind_int(st, 8, a->node);
+	else
+		sqlite3_bind_null(st, 8);
+	bind_text_or_null(st, 9, a->cache);
+	if (a->accounted >= 0)
+		sqlite3_bind_int(st, 10, a->accounted);
+	else
+		sqlite3_bind_null(st, 10);
+	sqlite3_bind_int64(st, 11, (sqlite3_int64)a->alloc_ts);
+	sqlite3_bind_int(st, 12, a->alloc_cpu);
+	sqlite3_bind_int(st, 13, a->pid);
+	bind_text_or_null(st, 14, a->comm);
+	sqlite3_bind_int64(st, 15, a->generation);
+	if (a->free_kind >= 0) {
+		sqlite3_bind_int64(st, 16, (sqlite3_int64)a->free_ts);
+		sqlite3_bind_int(st, 17, a->free_cpu);
+		sqlite3_bind_int(st, 18, a->free_pid);
+		if (a->free_caller) {
+			hex(faddr, a->free_call_site);
+			sqlite3_bind_text(st, 19, a->free_caller, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, 20, faddr, -1, SQLITE_STATIC);
+		} else {
+			sqlite3_bind_null(st, 19);
+			sqlite3_bind_null(st, 20);
+		}
+		sqlite3_bind_text(st, 21, kma_ev_name(a->free_kind), -1, SQLITE_STATIC);
+	} else {
+		for (int i = 16; i <= 21; i++)
+			sqlite3_bind_null(st, i);
+	}
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		set_error(s, "writing allocations");
+		return -1;
+	}
+	return 0;
+}
+
+static int write_free(struct kma_store *s, const struct kma_free_row *f)
+{
+	sqlite3_stmt *st = s->ins_free;
+	char ptr[24], addr[24];
+	int rc;
+
+	hex(ptr, f->ptr);
+	hex(addr, f->call_site);
+	sqlite3_bind_int64(st, 1, (sqlite3_int64)f->ts);
+	sqlite3_bind_int(st, 2, f->cpu);
+	sqlite3_bind_int(st, 3, f->pid);
+	bind_text_or_null(st, 4, f->comm);
+	sqlite3_bind_text(st, 5, ptr, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 6, f->caller, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 7, addr, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 8, kma_ev_name(f->kind), -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	sqlite3_reset(st);
+	if (rc != SQLITE_DONE) {
+		set_error(s, "writing unknown_frees");
+		return -1;
+	}
+	return 0;
+}
+
+static void *writer(void *arg)
+{
+	struct kma_store *s = arg;
+	struct batch *b;
+	uint32_t i;
+	int failed = 0;
+
+	for (;;) {
+		pthread_mutex_lock(&s->lock);
+		while (!s->head && !s->done)
+			pthread_cond_wait(&s->cond, &s->lock);
+		b = s->head;
+		if (b) {
+			s->head = b->next;
+			if (!s->head)
+				s->tail = NULL;
+		}
+		pthread_mutex_unlock(&s->lock);
+		if (!b)
+			break;
+		for (i = 0; !failed && i < b->nr_allocs; i++)
+			failed = write_alloc(s, &b->allocs[i]);
+		for (i = 0; !failed && i < b->nr_frees; i++)
+			failed = write_free(s, &b->frees[i]);
+		pthread_mutex_lock(&s->lock);
+		b->next = s->spare;
+		s->spare = b;
+		s->queued--;
+		if (failed)
+			s->failed = 1;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+	}
+	return NULL;
+}
+
+/* Hands the current batch to the writer; waits while the queue is full. */
+static int flush_batch(struct kma_store *s)
+{
+	struct batch *b = s->cur;
+	int failed;
+
+	if (!b || (!b->nr_allocs && !b->nr_frees))
+		return 0;
+	s->cur = NULL;
+	pthread_mutex_lock(&s->lock);
+	while (s->queued >= MAX_QUEUED && !s->failed)
+		pthread_cond_wait(&s->cond, &s->lock);
+	b->next = NULL;
+	if (s->tail)
+		s->tail->next = b;
+	else
+		s->head = b;
+	s->tail = b;
+	s->queued++;
+	failed = s->failed;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	return failed ? -1 : 0;
+}
+
+static struct batch *get_batch(struct kma_store *s)
+{
+	struct batch *b;
+
+	if (s->cur)
+		return s->cur;
+	pthread_mutex_lock(&s->lock);
+	b = s->spare;
+	if (b)
+		s->spare = b->next;
+	pthread_mutex_unlock(&s->lock);
+	if (!b) {
+		b = malloc(sizeof(*b));
+		if (!b)
+			return NULL;
+	}
+	b->nr_allocs = 0;
+	b->nr_frees = 0;
+	s->cur = b;
+	return b;
+}
+
+int kma_store_alloc_row(void *store, const struct kma_alloc_row *row)
+{
+	struct kma_store *s = store;
+	struct batch *b = get_batch(s);
+
+	if (!b)
+		return -1;
+	b->allocs[b->nr_allocs++] = *row;
+	if (b->nr_allocs == BATCH_ROWS)
+		return flush_batch(s);
+	return 0;
+}
+
+int kma_store_unknown_free(void *store, const struct kma_free_row *row)
+{
+	struct kma_store *s = store;
+	struct batch *b = get_batch(s);
+
+	if (!b)
+		return -1;
+	b->frees[b->nr_frees++] = *row;
+	if (b->nr_frees == BATCH_ROWS)
+		return flush_batch(s);
+	return 0;
+}
+
+struct kma_store *kma_store_open(const char *path, const char **why)
+{
+	struct kma_store *s = calloc(1, sizeof(*s));
+	int fd;
+
+	if (!s) {
+		*why = "out of memory";
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	s->path = strdup(path);
+	if (!s->path || asprintf(&s->tmp_path, "%s.tmp-XXXXXX", path) < 0) {
+		s->tmp_path = NULL;
+		*why = "out of memory";
+		goto fail;
+	}
+	fd = mkstemp(s->tmp_path);
+	if (fd < 0) {
+		free(s->tmp_path);
+		s->tmp_path = NULL;
+		*why = errno == EACCES ? "cannot create a file next to it: permission denied"
+				       : "cannot create a temporary file next to it";
+		goto fail;
+	}
+	close(fd);
+	if (sqlite3_open(s->tmp_path, &s->db) != SQLITE_OK)
+		goto sql_fail;
+	/*
+	 * A half-written report.db is never renamed into place, so durability
+	 * features would only cost time.
+	 */
+	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+		    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536;") ||
+	    exec(s, kma_schema_sql) || exec(s, "BEGIN"))
+		goto sql_fail;
+	if (sqlite3_prepare_v2(s->db, ins_alloc_sql, -1, &s->ins_alloc, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(s->db, ins_free_sql, -1, &s->ins_free, NULL) != SQLITE_OK)
+		goto sql_fail;
+	if (pthread_create(&s->thread, NULL, writer, s)) {
+		*why = "cannot start the writer thread";
+		goto fail;
+	}
+	s->thread_started = 1;
+	return s;
+sql_fail:
+	set_error(s, "cannot create the database");
+	*why = s->errmsg;
+	/* errmsg lives in s; copy it somewhere that survives the free */
+	{
+		static char msg[256];
+
+		snprintf(msg, sizeof(msg), "%s", s->errmsg);
+		*why = msg;
+	}
+fail:
+	kma_store_free(s);
+	return NULL;
+}
+
+/* Stops the writer thread after it has written everything queued. */
+static int stop_writer(struct kma_store *s)
+{
+	if (!s->thread_started)
+		return s->failed ? -1 : 0;
+	pthread_mutex_lock(&s->lock);
+	s->done = 1;
+	pthread_cond_broadcast(&s->cond);
+	pthread_mutex_unlock(&s->lock);
+	pthread_join(s->thread, NULL);
+	s->thread_started = 0;
+	return s->failed ? -1 : 0;
+}
+
+static int write_tables(struct kma_store *s, const struct kma_store_run *run)
+{
+	const struct kma_trace_info *info = run->info;
+	const struct kma_totals *t = run->totals;
+	sqlite3_stmt *st = NULL;
+	char addr[24];
+	uint32_t i;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO callers (id, caller, address, total, slack, net, allocs,"
+			       " frees, implicit_frees, failed_allocs, live)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < run->nr_callers; i++) {
+		const struct kma_caller *c = &run->callers[i];
+
+		hex(addr, c->address);
+		sqlite3_bind_int64(st, 1, i + 1);
+		sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, addr, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)c->total);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)c->slack);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)c->net);
+		sqlite3_bind_int64(st, 7, (sqlite3_int64)c->allocs);
+		sqlite3_bind_int64(st, 8, (sqlite3_int64)c->frees);
+		sqlite3_bind_int64(st, 9, (sqlite3_int64)c->implicit_frees);
+		sqlite3_bind_int64(st, 10, (sqlite3_int64)c->failed_allocs);
+		sqlite3_bind_int64(st, 11, (sqlite3_int64)c->live);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO lost_events (cpu, page_missed, missed_unknown, overrun,"
+			       " commit_overrun, dropped, lost) VALUES (?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < (uint32_t)info->cpus; i++) {
+		const struct kma_lost *l = &info->lost[i];
+
+		sqlite3_bind_int(st, 1, (int)i);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)l->page_missed);
+		sqlite3_bind_int64(st, 3, (sqlite3_int64)l->missed_unknown);
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)l->overrun);
+		sqlite3_bind_int64(st, 5, (sqlite3_int64)l->commit_overrun);
+		sqlite3_bind_int64(st, 6, (sqlite3_int64)l->dropped);
+		sqlite3_bind_int64(st, 7, (sqlite3_int64)kma_lost_total(l));
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(s->db, "INSERT INTO event_counts (event, count) VALUES (?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < KMA_EV_NR; i++) {
+		char name[64];
+
+		if (!info->ev_count[i])
+			continue;
+		snprintf(name, sizeof(name), "kmem:%s", kma_ev_name(i));
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)info->ev_count[i]);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			goto out;
+		sqlite3_reset(st);
+	}
+	sqlite3_bind_text(st, 1, "other", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)info->other_events);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	sqlite3_finalize(st);
+
+	if (sqlite3_prepare_v2(s->db,
+			       "INSERT INTO trace (file, file_version, compression, kernel_release,"
+			       " uname, cpus, long_size, big_endian, first_ts, last_ts, events,"
+			       " kmem_events, ignored_events, kmalloc_only, frees, matched_frees,"
+			       " unknown_frees, null_frees, failed_allocs, kma_version)"
+			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	sqlite3_bind_text(st, 1, info->file, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, info->file_version);
+	bind_text_or_null(st, 3, info->compression);
+	bind_text_or_null(st, 4, info->release);
+	bind_text_or_null(st, 5, info->uname);
+	sqlite3_bind_int(st, 6, info->cpus);
+	sqlite3_bind_int(st, 7, info->long_size);
+	sqlite3_bind_int(st, 8, info->big_endian);
+	sqlite3_bind_int64(st, 9, (sqlite3_int64)info->first_ts);
+	sqlite3_bind_int64(st, 10, (sqlite3_int64)info->last_ts);
+	sqlite3_bind_int64(st, 11, (sqlite3_int64)info->events);
+	sqlite3_bind_int64(st, 12, (sqlite3_int64)info->kmem_events);
+	sqlite3_bind_int64(st, 13, (sqlite3_int64)t->ignored);
+	sqlite3_bind_int(st, 14, run->kmalloc_only);
+	sqlite3_bind_int64(st, 15, (sqlite3_int64)t->frees);
+	sqlite3_bind_int64(st, 16, (sqlite3_int64)t->matched_frees);
+	sqlite3_bind_int64(st, 17, (sqlite3_int64)t->unknown_frees);
+	sqlite3_bind_int64(st, 18, (sqlite3_int64)t->null_frees);
+	sqlite3_bind_int64(st, 19, (sqlite3_int64)t->failed_allocs);
+	sqlite3_bind_text(st, 20, run->version, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		goto out;
+	ret = 0;
+out:
+	if (ret)
+		set_error(s, "writing report tables");
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why)
+{
+	int ret = -1;
+
+	if (flush_batch(s) || stop_writer(s))
+		goto out;
+	if (write_tables(s, run) || exec(s, "COMMIT"))
+		goto out;
+	sqlite3_finalize(s->ins_alloc);
+	sqlite3_finalize(s->ins_free);
+	s->ins_alloc = s->ins_free = NULL;
+	if (sqlite3_close(s->db) != SQLITE_OK) {
+		set_error(s, "closing the database");
+		goto out;
+	}
+	s->db = NULL;
+	if (rename(s->tmp_path, s->path)) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "cannot rename %s into place: %s",
+			 s->tmp_path, strerror(errno));
+		goto out;
+	}
+	s->committed = 1;
+	ret = 0;
+out:
+	if (ret)
+		*why = s->errmsg;
+	return ret;
+}
+
+void kma_store_free(struct kma_store *s)
+{
+	struct batch *b, *n;
+
+	if (!s)
+		return;
+	stop_writer(s);
+	sqlite3_finalize(s->ins_alloc);
+	sqlite3_finalize(s->ins_free);
+	if (s->db)
+		sqlite3_close(s->db);
+	if (s->tmp_path && !s->committed)
+		unlink(s->tmp_path);
+	free(s->cur);
+	for (b = s->head; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+	for (b = s->spare; b; b = n) {
+		n = b->next;
+		free(b);
+	}
+	pthread_mutex_destroy(&s->lock);
+	pthread_cond_destroy(&s->cond);
+	free(s->tmp_path);
+	free(s->path);
+	free(s);
+}

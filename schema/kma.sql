@@ -1,0 +1,121 @@
+-- kma report.db schema, version 1 (PRAGMA user_version).
+-- Documented in docs/kma-report.db.5.md; every table, view and column below is described there.
+-- Addresses and pointers are TEXT '0x<hex>' as trace-cmd prints them (kernel addresses do
+-- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
+
+PRAGMA user_version = 1;
+
+-- One row: facts about the trace file and the run.
+CREATE TABLE trace (
+	file		TEXT NOT NULL,	-- path as given to kma-analyze
+	file_version	INTEGER,	-- trace.dat format version (6, 7)
+	compression	TEXT,		-- e.g. 'zstd', NULL when uncompressed
+	kernel_release	TEXT,		-- `uname -r` of the traced machine, from the file
+	uname		TEXT,		-- full uname line stored in the file
+	cpus		INTEGER,	-- CPUs in the file
+	long_size	INTEGER,	-- sizeof(long) of the traced kernel
+	big_endian	INTEGER,	-- 1 when the file is big-endian
+	first_ts	INTEGER,	-- timestamp of the first event read, ns
+	last_ts		INTEGER,	-- timestamp of the last event read, ns
+	events		INTEGER,	-- records read (all events)
+	kmem_events	INTEGER,	-- kmem alloc/free events accounted
+	ignored_events	INTEGER,	-- kmem events left out by --kmalloc-only
+	kmalloc_only	INTEGER,	-- 1 when run with --kmalloc-only
+	frees		INTEGER,	-- every free event: matched + unknown + null
+	matched_frees	INTEGER,	-- frees that closed a live allocation
+	unknown_frees	INTEGER,	-- frees of a pointer that was not live
+	null_frees	INTEGER,	-- frees of a pointer <= 0x10 (kfree(NULL), ZERO_SIZE_PTR)
+	failed_allocs	INTEGER,	-- allocation events with ptr 0
+	kma_version	TEXT		-- version of kma-analyze that wrote this file
+);
+
+-- Events read, per event name.
+CREATE TABLE event_counts (
+	event		TEXT PRIMARY KEY,	-- 'kmem:kmalloc', 'ftrace:print', ...
+	count		INTEGER NOT NULL
+);
+
+-- Losses the file reports, per CPU.
+CREATE TABLE lost_events (
+	cpu		INTEGER PRIMARY KEY,
+	page_missed	INTEGER NOT NULL,	-- sum of known missed-event counts on buffer pages
+	missed_unknown	INTEGER NOT NULL,	-- pages flagged with missed events of unknown count
+	overrun		INTEGER NOT NULL,	-- 'overrun' of the per-CPU stats (overwritten events)
+	commit_overrun	INTEGER NOT NULL,	-- 'commit overrun' of the per-CPU stats
+	dropped		INTEGER NOT NULL,	-- 'dropped events' of the per-CPU stats
+	lost		INTEGER NOT NULL	-- max(page_missed, overrun) + commit_overrun + dropped
+);
+
+-- One row per allocating call site (also call sites whose every allocation failed).
+CREATE TABLE callers (
+	id		INTEGER PRIMARY KEY,
+	caller		TEXT NOT NULL,		-- 'symbol+0xoffset' as trace-cmd prints it, or '0x<hex>'
+	address		TEXT NOT NULL,		-- call_site, '0x<hex>'
+	total		INTEGER NOT NULL,	-- sum of bytes_alloc
+	slack		INTEGER NOT NULL,	-- sum of bytes_alloc - bytes_req
+	net		INTEGER NOT NULL,	-- bytes_alloc still live at the end of the trace
+	allocs		INTEGER NOT NULL,
+	frees		INTEGER NOT NULL,	-- traced frees of this caller's allocations
+	implicit_frees	INTEGER NOT NULL,	-- allocations closed by a new alloc at their ptr
+	failed_allocs	INTEGER NOT NULL,	-- allocation events with ptr 0
+	live		INTEGER NOT NULL	-- allocations still live at the end of the trace
+);
+
+-- One row per (non-failed) allocation.
+CREATE TABLE allocations (
+	id		INTEGER PRIMARY KEY,
+	ptr		TEXT NOT NULL,		-- '0x<hex>'
+	caller_id	INTEGER NOT NULL REFERENCES callers(id),
+	caller		TEXT NOT NULL,		-- as callers.caller
+	alloc_event	TEXT NOT NULL,		-- 'kmalloc', 'kmalloc_node', 'kmem_cache_alloc', ...
+	bytes_req	INTEGER NOT NULL,
+	bytes_alloc	INTEGER NOT NULL,
+	gfp_flags	INTEGER,		-- raw gfp_t value
+	node		INTEGER,		-- NUMA node; NULL when the event has no node field or -1
+	cache		TEXT,			-- slab cache name when the event carries it
+	accounted	INTEGER,		-- 0/1, NULL when the event has no accounted field
+	alloc_ts	INTEGER NOT NULL,
+	alloc_cpu	INTEGER NOT NULL,
+	pid		INTEGER NOT NULL,
+	comm		TEXT,			-- task name of pid, from the trace's saved cmdlines
+	generation	INTEGER NOT NULL DEFAULT 0,
+	free_ts		INTEGER,		-- NULL while live at the end of the trace
+	free_cpu	INTEGER,
+	free_pid	INTEGER,
+	free_caller	TEXT,			-- call site of the free, NULL for implicit frees
+	free_address	TEXT,
+	free_kind	TEXT			-- 'kfree', 'kmem_cache_free', 'implicit', NULL while live
+);
+
+-- One row per free of a pointer that was not live (allocated before the trace, or its
+-- allocation event was lost).
+CREATE TABLE unknown_frees (
+	id		INTEGER PRIMARY KEY,
+	ts		INTEGER NOT NULL,
+	cpu		INTEGER NOT NULL,
+	pid		INTEGER NOT NULL,
+	comm		TEXT,
+	ptr		TEXT NOT NULL,
+	caller		TEXT NOT NULL,		-- call site of the free
+	address		TEXT NOT NULL,
+	free_kind	TEXT NOT NULL		-- 'kfree' or 'kmem_cache_free'
+);
+
+CREATE VIEW caller_stats AS
+	SELECT caller, address, total, slack, net, allocs, frees, implicit_frees
+	FROM callers WHERE allocs > 0;
+
+CREATE VIEW summary AS
+	SELECT
+		(SELECT COALESCE(SUM(total), 0) FROM callers) AS total,
+		(SELECT COALESCE(SUM(slack), 0) FROM callers) AS slack,
+		(SELECT COALESCE(SUM(net), 0) FROM callers) AS net,
+		(SELECT COALESCE(SUM(allocs), 0) FROM callers) AS allocs,
+		t.frees AS frees,
+		t.unknown_frees AS unknown_frees,
+		t.null_frees AS null_frees,
+		(SELECT COALESCE(SUM(implicit_frees), 0) FROM callers) AS implicit_frees,
+		t.failed_allocs AS failed_allocs,
+		(SELECT COUNT(*) FROM callers WHERE allocs > 0) AS callers,
+		(SELECT COALESCE(SUM(lost), 0) FROM lost_events) AS lost_events
+	FROM trace AS t;

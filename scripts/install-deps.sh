@@ -1,0 +1,25 @@
+#!/bin/sh
+# Installs the Debian 12 packages kma needs to build, test and run, when missing.
+# Called by 'make demo' and 'make check'; does nothing when all are present.
+set -e
+
+PKGS="build-essential pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev libdw-dev
+libsqlite3-dev sqlite3 trace-cmd libcmocka-dev python3 groff-base"
+
+missing=""
+for p in $PKGS; do
+	dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null | grep -q "install ok installed" ||
+		missing="$missing $p"
+done
+[ -z "$missing" ] && exit 0
+
+if [ "$(id -u)" != 0 ]; then
+	echo "kma: missing packages:$missing" >&2
+	echo "kma: run as root, or: sudo apt-get install$missing" >&2
+	exit 1
+fi
+echo "kma: installing$missing"
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null
