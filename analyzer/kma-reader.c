@@ -21,6 +21,7 @@
 #include "kma-reader.h"
 #include "kma-map.h"
 #include "kma-strpool.h"
+#include "kma-validate.h"
 
 /*
  * Exported by libtracecmd 1.3 but declared only in trace-cmd's private
@@ -169,6 +170,11 @@ static int check_header(const char *path, const char **why)
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
+	if (n > 12 && !memcmp(buf, magic, sizeof(magic)) && buf[10] == '6' && !buf[11] &&
+	    kma_validate_v6(fd, (uint64_t)st.st_size, why)) {
+		close(fd);
+		return -1;
+	}
 	close(fd);
 	if (n <= 0) {
 		*why = "empty file, not a trace.dat";
@@ -179,22 +185,36 @@ static int check_header(const char *path, const char **why)
 		return -1;
 	}
 	buf[n] = '\0';
-	if (n < (ssize_t)sizeof(magic) + 2) {
-		*why = "truncated trace.dat header";
-		return -1;
-	}
-	/* version string, then endian (1), long size (1), page size (4), compression */
+	if (n < (ssize_t)sizeof(magic) + 2)
+		goto truncated;
+	/*
+	 * v7: version string, endian (1), long size (1), page size (4), the
+	 * compression name and version, then the offset of the first options
+	 * section. libtracecmd 1.3 crashes on some files cut short here, so
+	 * check that the header is whole and the offset points into the file.
+	 */
 	if (atoi((char *)buf + sizeof(magic)) >= 7) {
-		size_t off = sizeof(magic) + strlen((char *)buf + sizeof(magic)) + 1 + 6;
+		size_t off = sizeof(magic) + strlen((char *)buf + sizeof(magic)) + 1;
 		const char *name, *ver;
+		uint64_t opt_off = 0;
+		int big_endian, i;
 
-		if (off >= (size_t)n) {
-			*why = "truncated trace.dat header";
-			return -1;
-		}
+		if (off + 6 >= (size_t)n)
+			goto truncated;
+		big_endian = buf[off];
+		off += 6;
 		name = (char *)buf + off;
 		off += strlen(name) + 1;
-		ver = off < (size_t)n ? (char *)buf + off : "";
+		if (off >= (size_t)n)
+			goto truncated;
+		ver = (char *)buf + off;
+		off += strlen(ver) + 1;
+		if (off + 8 > (size_t)n)
+			goto truncated;
+		for (i = 0; i < 8; i++)
+			opt_off |= (uint64_t)buf[off + (big_endian ? i : 7 - i)] << (8 * (7 - i));
+		if (opt_off < off + 8 || opt_off >= (uint64_t)st.st_size)
+			goto truncated;
 		if (strcmp(name, "none") && *name && !tracecmd_compress_is_supported(name, ver)) {
 			static char msg[160];
 
@@ -206,6 +226,9 @@ static int check_header(const char *path, const char **why)
 		}
 	}
 	return 0;
+truncated:
+	*why = "truncated trace.dat header";
+	return -1;
 }
 
 static void parse_cpustats(struct kma_reader *r)

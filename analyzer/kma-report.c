@@ -103,10 +103,11 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	if (lost || unknown_pages) {
 		fprintf(out, "WARNING: the trace lost %" PRIu64 " events", lost);
 		if (unknown_pages)
-			fprintf(out, " (and more on %" PRIu64 " buffer pages that do not say how many)",
+			fprintf(out, ", and more on %" PRIu64 " buffer pages that do not say how many",
 				unknown_pages);
-		fprintf(out, ": frees of lost allocations count as unknown frees, and net includes\n"
-			     "allocations whose free was lost. Record with a bigger buffer (-b) to avoid it.\n\n");
+		fprintf(out, ".\nFrees of lost allocations count as unknown frees, and net includes "
+			     "allocations\nwhose free was lost. Record with a bigger buffer (-b) "
+			     "to avoid it.\n\n");
 	}
 
 	rows = malloc((in->nr_callers ? in->nr_callers : 1) * sizeof(*rows));

@@ -1,0 +1,49 @@
+#!/bin/bash
+# Runs every test against each build directory given (default: .), e.g.
+#   tests/run.sh . build/san
+# and ends with one line "N passed, N failed"; exits 1 on any failure.
+#
+# Each tests/t-*.sh file is sourced with:
+#   $B      build directory (binaries: $B/analyzer/kma-analyze, $B/tests/unit/*)
+#   $KMA    the kma-analyze binary of that build
+#   $TMP    a scratch directory, emptied for every file
+# and reports with `pass NAME` / `fail NAME REASON` (or `check NAME CMD...`).
+set -u
+cd "$(dirname "$0")/.." || exit 1
+TOP=$PWD
+PASSED=0
+FAILED=0
+SKIPPED=0
+
+pass() { PASSED=$((PASSED + 1)); echo "PASS [$LABEL] $1"; }
+fail() { FAILED=$((FAILED + 1)); echo "FAIL [$LABEL] $1: ${2:-}"; }
+skip() { SKIPPED=$((SKIPPED + 1)); echo "SKIP [$LABEL] $1: ${2:-}"; }
+# check NAME CMD...: passes when CMD exits 0; its output is shown on failure.
+check() {
+	local name=$1 out
+	shift
+	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -20)"; fi
+}
+
+[ $# -gt 0 ] || set -- .
+for B in "$@"; do
+	LABEL=$B
+	[ "$B" = . ] && LABEL=plain
+	[ "$B" != . ] && LABEL=asan+ubsan
+	KMA=$TOP/$B/analyzer/kma-analyze
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+	for t in tests/t-*.sh; do
+		TMP=$(mktemp -d)
+		# shellcheck disable=SC1090
+		. "$t"
+		rm -rf "$TMP"
+	done
+done
+
+if [ "$SKIPPED" -gt 0 ]; then
+	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+else
+	echo "$PASSED passed, $FAILED failed"
+fi
+[ "$FAILED" -eq 0 ]

@@ -1,0 +1,55 @@
+# Bad input: exit 1, one clear line naming the file, and nothing written or lost.
+
+# expect_error NAME FILE PATTERN: kma-analyze FILE fails cleanly
+expect_error() {
+	local name=$1 file=$2 pattern=$3 rc lines
+	echo "keep me" > "$TMP/report.db"
+	( cd "$TMP" && "$KMA" -o report.db "$file" > out.txt 2> err.txt ); rc=$?
+	lines=$(wc -l < "$TMP/err.txt")
+	if [ $rc -ne 1 ]; then
+		fail "bad input: $name" "exit status $rc, want 1: $(head -3 "$TMP/err.txt")"
+	elif [ "$lines" -ne 1 ]; then
+		fail "bad input: $name" "want one line on stderr, got $lines: $(head -5 "$TMP/err.txt")"
+	elif ! grep -q -- "$file" "$TMP/err.txt" || ! grep -qi -- "$pattern" "$TMP/err.txt"; then
+		fail "bad input: $name" "message does not name the file or say '$pattern': $(cat "$TMP/err.txt")"
+	elif [ "$(cat "$TMP/report.db")" != "keep me" ]; then
+		fail "bad input: $name" "the existing report.db was overwritten"
+	elif ls "$TMP" | grep -q 'tmp-'; then
+		fail "bad input: $name" "a temporary file was left behind: $(ls "$TMP")"
+	elif [ -s "$TMP/out.txt" ]; then
+		fail "bad input: $name" "printed a report anyway"
+	else
+		pass "bad input: $name"
+	fi
+}
+
+FIX=$TOP/tests/fixtures
+expect_error "missing file" "$TMP/nope.dat" "no such file"
+: > "$TMP/empty.dat"
+expect_error "empty file" "$TMP/empty.dat" "empty"
+head -c 100000 /dev/urandom > "$TMP/random.dat"
+expect_error "random bytes" "$TMP/random.dat" "not a trace-cmd"
+printf 'this is\na text file\n' > "$TMP/text.dat"
+expect_error "text file" "$TMP/text.dat" "not a trace-cmd"
+expect_error "directory" "$TMP" "not a regular file"
+if [ -f "$FIX/basic-v6.dat" ]; then
+	for n in 12 200 5000 100000; do
+		head -c $n "$FIX/basic-v6.dat" > "$TMP/trunc$n.dat"
+		expect_error "truncated v6 at $n bytes" "$TMP/trunc$n.dat" "trunc\|corrupt"
+	done
+fi
+if [ -f "$FIX/basic.dat" ]; then
+	for n in 30 4000 60000; do
+		head -c $n "$FIX/basic.dat" > "$TMP/trunc7-$n.dat"
+		expect_error "truncated v7 at $n bytes" "$TMP/trunc7-$n.dat" "trunc\|corrupt"
+	done
+fi
+
+# usage errors: exit 2
+for args in "--sort bogus" "--limit x" "--limit -3" "--no-such-option" "a.dat b.dat"; do
+	# shellcheck disable=SC2086
+	"$KMA" $args > /dev/null 2> "$TMP/err.txt"; rc=$?
+	if [ $rc -eq 2 ]; then pass "usage error: $args"; else fail "usage error: $args" "exit $rc"; fi
+done
+check "--help ends with EXAMPLES" sh -c "'$KMA' --help | grep -q '^EXAMPLES' && '$KMA' --help | tail -3 | grep -q kma-analyze"
+check "--version" sh -c "'$KMA' --version | grep -q '^kma-analyze [0-9]'"

@@ -1,0 +1,4 @@
+# Unit tests (cmocka) of the matcher and the hash map.
+for u in test-match test-map; do
+	check "unit $u" "$TOP/$B/tests/unit/$u"
+done

@@ -1,0 +1,163 @@
+#!/usr/bin/env python3
+"""Compare kma-analyze's results with the independent expectation of
+kma-expect.py (computed from trace-cmd report output only).
+
+usage: kma-check-db.py [--kmalloc-only] TRACE.dat REPORT.db [TEXT_REPORT_FILE]
+
+Checks REPORT.db (sqlite): the summary row, per-caller sums of caller_stats,
+and the number of rows of allocations; and, if given, the header lines and
+the caller table of kma-analyze's text output.  Prints the first mismatches
+and exits 1, or prints "OK TRACE" and exits 0.
+"""
+import importlib.util
+import os
+import re
+import sqlite3
+import sys
+
+_spec = importlib.util.spec_from_file_location(
+    "kma_expect", os.path.join(os.path.dirname(os.path.abspath(__file__)), "kma-expect.py"))
+kma_expect = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(kma_expect)
+
+MAX_SHOWN = 20
+
+# text report header label -> summary key
+HEADER_LABELS = {
+    "total bytes allocated": "total",
+    "slack bytes allocated": "slack",
+    "net bytes allocated": "net",
+    "number of allocs": "allocs",
+    "number of frees": "frees",
+    "number of callers": "callers",
+    "number of unknown frees": "unknown_frees",
+    "number of null frees": "null_frees",
+    "number of implicit frees": "implicit_frees",
+    "number of failed allocs": "failed_allocs",
+    "number of lost events": "lost_events",
+}
+ROW_RE = re.compile(r"^\s*(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(\d+)/(\d+)\s+(\S+)\s*$")
+
+
+def check_db(exp, db, problems):
+    con = sqlite3.connect(f"file:{db}?mode=ro", uri=True)
+    cur = con.execute("SELECT * FROM summary")
+    cols = [d[0] for d in cur.description]
+    rows = cur.fetchall()
+    if len(rows) != 1:
+        problems.append(f"db summary: expected 1 row, got {len(rows)}")
+    else:
+        got = dict(zip(cols, rows[0]))
+        for k, want in exp["summary"].items():
+            if k not in got:
+                problems.append(f"db summary: missing column {k} (expected {want})")
+            elif got[k] != want:
+                problems.append(f"db summary.{k}: got {got[k]}, expected {want}")
+        extra = sorted(set(cols) - set(exp["summary"]))
+        if extra:
+            print(f"note: extra summary columns not checked: {', '.join(extra)}")
+
+    got_callers = {}
+    for r in con.execute(
+            "SELECT caller, SUM(total), SUM(slack), SUM(net), SUM(allocs),"
+            " SUM(frees), SUM(implicit_frees) FROM caller_stats GROUP BY caller"):
+        got_callers[r[0]] = dict(zip(kma_expect.CALLER_KEYS, r[1:]))
+    for caller in sorted(set(exp["callers"]) | set(got_callers)):
+        want, got = exp["callers"].get(caller), got_callers.get(caller)
+        if want is None:
+            problems.append(f"db caller {caller}: unexpected row {got}")
+        elif got is None:
+            problems.append(f"db caller {caller}: missing, expected {want}")
+        else:
+            for k in kma_expect.CALLER_KEYS:
+                if got[k] != want[k]:
+                    problems.append(f"db caller {caller}.{k}: got {got[k]}, expected {want[k]}")
+
+    (n,), = con.execute("SELECT COUNT(*) FROM allocations").fetchall()
+    if n != exp["allocations"]:
+        problems.append(f"db allocations: got {n} rows, expected {exp['allocations']}")
+
+    # per-CPU losses (schema/kma.sql table lost_events), one row per CPU
+    lost_cols = ("page_missed", "missed_unknown", "overrun", "commit_overrun", "dropped", "lost")
+    got_lost = {str(r[0]): dict(zip(lost_cols, r[1:])) for r in con.execute(
+        f"SELECT cpu, {', '.join(lost_cols)} FROM lost_events")}
+    for cpu in sorted(set(exp["lost_per_cpu"]) | set(got_lost), key=int):
+        want, got = exp["lost_per_cpu"].get(cpu), got_lost.get(cpu)
+        if want is None or got is None:
+            problems.append(f"db lost_events cpu {cpu}: got {got}, expected {want}")
+        elif got != want:
+            problems.append(f"db lost_events cpu {cpu}: got {got}, expected {want}")
+    con.close()
+
+
+def check_text(exp, path, problems):
+    lines = open(path).read().splitlines()
+    seen = {}
+    table_at = None
+    for i, line in enumerate(lines):
+        label, sep, value = line.partition(":")
+        key = HEADER_LABELS.get(label.strip())
+        if sep and key and key not in seen:
+            seen[key] = value.strip()
+        if table_at is None and line.lstrip().startswith("total") and "caller" in line:
+            table_at = i
+    for label, key in HEADER_LABELS.items():
+        want = exp["summary"][key]
+        if key not in seen:
+            problems.append(f"text: missing header line '{label}: {want}'")
+        elif seen[key] != str(want):
+            problems.append(f"text {label}: got {seen[key]}, expected {want}")
+    if table_at is None:
+        problems.append("text: no caller table header (line starting with 'total' containing 'caller')")
+        return
+    nrows = 0
+    for line in lines[table_at + 1:]:
+        if not line.strip():
+            if nrows:
+                break
+            continue
+        m = ROW_RE.match(line)
+        if not m:
+            if nrows:
+                break           # end of the table
+            problems.append(f"text: unparsable table row: {line!r}")
+            continue
+        nrows += 1
+        caller = m.group(6)
+        got = dict(zip(("total", "slack", "net", "allocs", "frees"),
+                       map(int, m.group(1, 2, 3, 4, 5))))
+        want = exp["callers"].get(caller)
+        if want is None:
+            problems.append(f"text row for unknown caller {caller}: {line.strip()}")
+            continue
+        for k, v in got.items():
+            if v != want[k]:
+                problems.append(f"text caller {caller}.{k}: got {v}, expected {want[k]}")
+    if nrows == 0 and exp["callers"]:
+        problems.append("text: caller table has no rows")
+
+
+def main(argv):
+    kmalloc_only = "--kmalloc-only" in argv
+    args = [a for a in argv if a != "--kmalloc-only"]
+    if len(args) not in (2, 3):
+        sys.exit("usage: kma-check-db.py [--kmalloc-only] TRACE.dat REPORT.db [TEXT_REPORT_FILE]")
+    trace, db = args[0], args[1]
+    exp = kma_expect.expect(trace, kmalloc_only)
+    problems = []
+    check_db(exp, db, problems)
+    if len(args) == 3:
+        check_text(exp, args[2], problems)
+    if problems:
+        print(f"MISMATCH {trace} ({len(problems)} differences)")
+        for p in problems[:MAX_SHOWN]:
+            print("  " + p)
+        if len(problems) > MAX_SHOWN:
+            print(f"  ... {len(problems) - MAX_SHOWN} more")
+        return 1
+    print(f"OK {trace}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

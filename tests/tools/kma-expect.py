@@ -1,0 +1,166 @@
+#!/usr/bin/env python3
+"""Independent expectation for kma: compute what kma-analyze must report for
+a trace.dat, using ONLY trace-cmd's own text output:
+
+  trace-cmd report -R -i FILE      events (raw field values) in report order,
+                                   plus the "CPU:N [.. EVENTS DROPPED]" lines
+  trace-cmd report --stat -i FILE  per-CPU ring-buffer statistics
+
+usage: kma-expect.py [--kmalloc-only] TRACE.dat   -> one JSON document
+
+This file never imports or runs kma.  kma-check-db.py imports it (expect()).
+"""
+import json
+import re
+import subprocess
+import sys
+
+ALLOC_EVENTS = {"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node"}
+FREE_EVENTS = {"kfree", "kmem_cache_free"}
+KMALLOC_ONLY = {"kmalloc", "kmalloc_node", "kfree"}
+ZERO_SIZE_PTR = 0x10
+
+SUMMARY_KEYS = ("total", "slack", "net", "allocs", "frees", "unknown_frees",
+                "null_frees", "implicit_frees", "failed_allocs", "callers",
+                "lost_events")
+CALLER_KEYS = ("total", "slack", "net", "allocs", "frees", "implicit_frees")
+
+# "   comm-pid  [001]   531.605470: kmalloc:    call_site=... ptr=..."
+# The comm may contain spaces, so anchor on "[CPU] TIMESTAMP: EVENT:".
+EVENT_RE = re.compile(r"\[(\d+)\]\s+(\d+\.\d+):\s+(\w+):\s*(.*)$")
+# "CPU:1 [12345 EVENTS DROPPED]" or "CPU:1 [EVENTS DROPPED]" (count unknown)
+DROPPED_RE = re.compile(r"^CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]")
+CPUS_RE = re.compile(r"^cpus=(\d+)")
+
+
+def trace_cmd(*args):
+    return subprocess.run(["trace-cmd", "report", *args], check=True,
+                          capture_output=True, text=True).stdout
+
+
+def parse_ptr(s):
+    """ptr prints as 0xffff..., (nil) for NULL; accept decimal too."""
+    if s in ("(nil)", "0"):
+        return 0
+    return int(s, 16) if s.lower().startswith("0x") else int(s)
+
+
+def parse_stats(text):
+    """--stat: blocks "CPU: N" followed by "key: value" lines."""
+    stats, cur = {}, None
+    for line in text.splitlines():
+        m = re.match(r"^CPU: (\d+)\s*$", line)
+        if m:
+            cpu = int(m.group(1))
+            # keep the first block per CPU (top-level buffer)
+            cur = stats.setdefault(cpu, {}) if cpu not in stats else None
+            continue
+        if cur is None:
+            continue
+        m = re.match(r"^(overrun|commit overrun|dropped events|entries): (\d+)\s*$", line)
+        if m:
+            cur[m.group(1)] = int(m.group(2))
+        elif not line.strip():
+            cur = None
+    return stats
+
+
+def expect(trace, kmalloc_only=False):
+    report = trace_cmd("-R", "-i", trace)
+    stats = parse_stats(trace_cmd("--stat", "-i", trace))
+
+    ncpus = 0
+    page_missed, missed_unknown = {}, {}
+    live = {}        # ptr -> (caller, bytes_alloc) of allocations still live
+    callers = {}     # caller -> dict of CALLER_KEYS
+    s = dict.fromkeys(SUMMARY_KEYS, 0)
+
+    for line in report.splitlines():
+        m = CPUS_RE.match(line)
+        if m:
+            ncpus = int(m.group(1))
+            continue
+        m = DROPPED_RE.match(line)
+        if m:
+            cpu = int(m.group(1))
+            if m.group(2) is None:
+                missed_unknown[cpu] = missed_unknown.get(cpu, 0) + 1
+            else:
+                page_missed[cpu] = page_missed.get(cpu, 0) + int(m.group(2))
+            continue
+        m = EVENT_RE.search(line)
+        if not m:
+            continue
+        event = m.group(3)
+        if event not in ALLOC_EVENTS and event not in FREE_EVENTS:
+            continue            # print (trace markers) and anything else
+        if kmalloc_only and event not in KMALLOC_ONLY:
+            continue            # ignored entirely
+        f = dict(kv.split("=", 1) for kv in m.group(4).split() if "=" in kv)
+        ptr = parse_ptr(f["ptr"])
+
+        if event in ALLOC_EVENTS:
+            if ptr == 0:                    # failed allocation
+                s["failed_allocs"] += 1
+                continue
+            if ptr in live:                 # earlier allocation never freed
+                old_caller, old_bytes = live.pop(ptr)
+                callers[old_caller]["implicit_frees"] += 1
+                s["implicit_frees"] += 1
+            caller = f["call_site"]
+            req, alloc = int(f["bytes_req"]), int(f["bytes_alloc"])
+            c = callers.setdefault(caller, dict.fromkeys(CALLER_KEYS, 0))
+            c["total"] += alloc
+            c["slack"] += alloc - req
+            c["allocs"] += 1
+            s["total"] += alloc
+            s["slack"] += alloc - req
+            s["allocs"] += 1
+            live[ptr] = (caller, alloc)
+        else:
+            s["frees"] += 1                 # every free event considered
+            if ptr <= ZERO_SIZE_PTR:
+                s["null_frees"] += 1
+            elif ptr in live:               # matched: credit the allocator
+                caller, _ = live.pop(ptr)
+                callers[caller]["frees"] += 1
+            else:
+                s["unknown_frees"] += 1
+
+    # net = bytes of allocations still live at the end of the trace
+    for caller, alloc in live.values():
+        callers[caller]["net"] += alloc
+        s["net"] += alloc
+    s["callers"] = len(callers)
+
+    lost_per_cpu = {}
+    for cpu in range(max(ncpus, max(list(stats) + [-1]) + 1)):
+        st = stats.get(cpu, {})
+        row = {
+            "page_missed": page_missed.get(cpu, 0),
+            "missed_unknown": missed_unknown.get(cpu, 0),
+            "overrun": st.get("overrun", 0),
+            "commit_overrun": st.get("commit overrun", 0),
+            "dropped": st.get("dropped events", 0),
+        }
+        # page flags and overrun describe the same overwritten events
+        row["lost"] = (max(row["page_missed"], row["overrun"])
+                       + row["commit_overrun"] + row["dropped"])
+        lost_per_cpu[str(cpu)] = row
+        s["lost_events"] += row["lost"]
+
+    return {"summary": s, "callers": callers, "lost_per_cpu": lost_per_cpu,
+            "allocations": s["allocs"]}
+
+
+def main(argv):
+    args = [a for a in argv if a != "--kmalloc-only"]
+    if len(args) != 1:
+        sys.exit("usage: kma-expect.py [--kmalloc-only] TRACE.dat")
+    json.dump(expect(args[0], "--kmalloc-only" in argv), sys.stdout,
+              sort_keys=True, indent=1)
+    sys.stdout.write("\n")
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
