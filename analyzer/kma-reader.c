@@ -70,6 +70,7 @@ struct kma_reader {
 	struct tep_handle	*tep;
 	struct kma_trace_info	info;
 	struct ev_desc		*by_id;		/* indexed by event id */
+	uint64_t		*id_count;	/* records per event id */
 	int			max_id;
 	struct kma_strpool	*pool;		/* cache names, symbols, strings */
 	struct kma_map		sym_map;	/* address -> index in syms */
@@ -262,7 +263,8 @@ static int lookup_events(struct kma_reader *r)
 		if (all[i]->id > r->max_id)
 			r->max_id = all[i]->id;
 	r->by_id = calloc(r->max_id + 1, sizeof(*r->by_id));
-	if (!r->by_id)
+	r->id_count = calloc(r->max_id + 1, sizeof(*r->id_count));
+	if (!r->by_id || !r->id_count)
 		return -1;
 	for (i = 0; i <= r->max_id; i++)
 		r->by_id[i].type = -1;
@@ -373,6 +375,8 @@ void kma_reader_close(struct kma_reader *r)
 	free(r->syms);
 	free(r->comms);
 	free(r->by_id);
+	free(r->id_count);
+	free(r->info.counts);
 	free(r->info.lost);
 	kma_strpool_free(r->pool);
 	free(r);
@@ -442,7 +446,12 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 		return 0;
 	}
 	id = (int)tep_read_number(r->tep, rec->data, 2);
-	if (id > r->max_id || r->by_id[id].type < 0) {
+	if (id > r->max_id) {
+		r->info.other_events++;
+		return 0;
+	}
+	r->id_count[id]++;
+	if (r->by_id[id].type < 0) {
 		r->info.other_events++;
 		return 0;
 	}
@@ -487,6 +496,32 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	return 0;
 }
 
+/* Names the per-id record counts: "system:event", records of unknown ids as "unknown". */
+static int count_events(struct kma_reader *r)
+{
+	int id, n = 0;
+
+	r->info.counts = calloc(r->max_id + 1, sizeof(*r->info.counts));
+	if (!r->info.counts)
+		return -1;
+	for (id = 0; id <= r->max_id; id++) {
+		struct tep_event *ev;
+		char name[256];
+
+		if (!r->id_count[id])
+			continue;
+		ev = tep_find_event(r->tep, id);
+		snprintf(name, sizeof(name), "%s:%s", ev ? ev->system : "unknown",
+			 ev ? ev->name : "unknown");
+		r->info.counts[n].name = kma_strpool_intern(r->pool, name, strlen(name));
+		r->info.counts[n].count = r->id_count[id];
+		if (!r->info.counts[n++].name)
+			return -1;
+	}
+	r->info.nr_counts = n;
+	return 0;
+}
+
 int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 		   kma_progress_fn progress, void *pctx, const char **why)
 {
@@ -517,6 +552,8 @@ int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 			tracecmd_close(h);
 	}
 	tracecmd_iterate_events(r->handle, NULL, 0, on_record, r);
+	if (!r->oom && count_events(r))
+		r->oom = 1;
 	if (r->oom) {
 		*why = "out of memory";
 		return -1;

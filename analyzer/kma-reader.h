@@ -28,6 +28,11 @@ static inline uint64_t kma_lost_total(const struct kma_lost *l)
 	return m + l->commit_overrun + l->dropped;
 }
 
+struct kma_event_count {
+	const char	*name;		/* "system:event" */
+	uint64_t	count;
+};
+
 struct kma_trace_info {
 	const char	*file;
 	int		file_version;
@@ -45,6 +50,8 @@ struct kma_trace_info {
 	uint64_t	ev_count[KMA_EV_NR];
 	uint64_t	other_events;	/* records of any other event */
 	struct kma_lost	*lost;		/* [cpus] */
+	struct kma_event_count *counts;	/* records per event, after kma_reader_run() */
+	int		nr_counts;
 };
 
 typedef int (*kma_event_fn)(void *ctx, const struct kma_event *ev);

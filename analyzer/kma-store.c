@@ -423,22 +423,13 @@ static int write_tables(struct kma_store *s, const struct kma_store_run *run)
 	if (sqlite3_prepare_v2(s->db, "INSERT INTO event_counts (event, count) VALUES (?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
 		goto out;
-	for (i = 0; i < KMA_EV_NR; i++) {
-		char name[64];
-
-		if (!info->ev_count[i])
-			continue;
-		snprintf(name, sizeof(name), "kmem:%s", kma_ev_name(i));
-		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)info->ev_count[i]);
+	for (i = 0; i < (uint32_t)info->nr_counts; i++) {
+		sqlite3_bind_text(st, 1, info->counts[i].name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)info->counts[i].count);
 		if (sqlite3_step(st) != SQLITE_DONE)
 			goto out;
 		sqlite3_reset(st);
 	}
-	sqlite3_bind_text(st, 1, "other", -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)info->other_events);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out;
 	sqlite3_finalize(st);
 
 	if (sqlite3_prepare_v2(s->db,

@@ -1,5 +1,5 @@
 -- kma report.db schema, version 1 (PRAGMA user_version).
--- Documented in docs/kma-report.db.5.md; every table, view and column below is described there.
+-- Documented in docs/kma-report.db.5 (man 5 kma-report.db); every table, view and column below is described there.
 -- Addresses and pointers are TEXT '0x<hex>' as trace-cmd prints them (kernel addresses do
 -- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
 
@@ -18,7 +18,7 @@ CREATE TABLE trace (
 	first_ts	INTEGER,	-- timestamp of the first event read, ns
 	last_ts		INTEGER,	-- timestamp of the last event read, ns
 	events		INTEGER,	-- records read (all events)
-	kmem_events	INTEGER,	-- kmem alloc/free events accounted
+	kmem_events	INTEGER,	-- kmem alloc/free records read (including ignored ones)
 	ignored_events	INTEGER,	-- kmem events left out by --kmalloc-only
 	kmalloc_only	INTEGER,	-- 1 when run with --kmalloc-only
 	frees		INTEGER,	-- every free event: matched + unknown + null
@@ -29,9 +29,9 @@ CREATE TABLE trace (
 	kma_version	TEXT		-- version of kma-analyze that wrote this file
 );
 
--- Events read, per event name.
+-- Records read, per event (every event in the file that has records).
 CREATE TABLE event_counts (
-	event		TEXT PRIMARY KEY,	-- 'kmem:kmalloc', 'ftrace:print', ...
+	event		TEXT PRIMARY KEY,	-- 'system:event': 'kmem:kmalloc', 'ftrace:print', ...
 	count		INTEGER NOT NULL
 );
 
@@ -70,7 +70,7 @@ CREATE TABLE allocations (
 	alloc_event	TEXT NOT NULL,		-- 'kmalloc', 'kmalloc_node', 'kmem_cache_alloc', ...
 	bytes_req	INTEGER NOT NULL,
 	bytes_alloc	INTEGER NOT NULL,
-	gfp_flags	INTEGER,		-- raw gfp_t value
+	gfp_flags	INTEGER,		-- raw gfp_t value (0 when the event has none)
 	node		INTEGER,		-- NUMA node; NULL when the event has no node field or -1
 	cache		TEXT,			-- slab cache name when the event carries it
 	accounted	INTEGER,		-- 0/1, NULL when the event has no accounted field

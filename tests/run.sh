@@ -31,8 +31,9 @@ for B in "$@"; do
 	[ "$B" = . ] && LABEL=plain
 	[ "$B" != . ] && LABEL=asan+ubsan
 	KMA=$TOP/$B/analyzer/kma-analyze
-	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99
-	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:fast_unwind_on_malloc=0
+	export LSAN_OPTIONS=suppressions=$TOP/tests/lsan.supp:print_suppressions=0
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99:fast_unwind_on_malloc=0
 	for t in tests/t-*.sh; do
 		TMP=$(mktemp -d)
 		# shellcheck disable=SC1090

@@ -1,0 +1,19 @@
+# The example queries of docs/kma-report.db.5 run on real report.db files,
+# and its -check queries (consistency of the tables) say ok.
+for f in basic lost-mid markers; do
+	if "$KMA" -q -o "$TMP/$f.db" "$TOP/tests/fixtures/$f.dat" 2> "$TMP/err.txt"; then
+		check "man page queries on $f" bash "$TOP/tests/test-doc-queries.sh" "$TMP/$f.db"
+	else
+		fail "man page queries on $f" "kma-analyze failed: $(cat "$TMP/err.txt")"
+	fi
+done
+check "man page renders without warnings" sh -c \
+	"groff -man -Tutf8 -ww -z '$TOP/docs/kma-report.db.5' 2>&1 | (! grep .)"
+# event_counts against trace-cmd's own count of records per event
+"$KMA" -q -o "$TMP/m.db" "$TOP/tests/fixtures/markers.dat"
+check "event_counts match trace-cmd report" test \
+	"$(sqlite3 "$TMP/m.db" "SELECT replace(event, 'kmem:', '') || ' ' || count FROM event_counts
+		ORDER BY 1" | sed 's/^ftrace://' | LC_ALL=C sort)" = \
+	"$(trace-cmd report -R -i "$TOP/tests/fixtures/markers.dat" 2>/dev/null |
+		sed -n 's/^.*\[[0-9]*\] *[0-9.]*: *\([a-z_]*\):.*$/\1/p' | LC_ALL=C sort | uniq -c |
+		awk '{print $2 " " $1}' | LC_ALL=C sort)"
