@@ -18,11 +18,12 @@ enum kma_ev_type {
 	KMA_EV_CACHE_ALLOC_NODE,	/* kmem:kmem_cache_alloc_node (kernels < 6.1) */
 	KMA_EV_KFREE,			/* kmem:kfree */
 	KMA_EV_CACHE_FREE,		/* kmem:kmem_cache_free */
-	KMA_EV_NR,
+	KMA_EV_NR,			/* the kmem events above */
+	KMA_FREE_IMPLICIT = KMA_EV_NR,	/* free kind: a new alloc at a still-live pointer */
+	KMA_EV_MARKER,			/* ftrace:print "kma: LABEL" starts a generation */
+	KMA_EV_MODULE_LOAD,		/* module:module_load, label = module name */
+	KMA_EV_MODULE_FREE,		/* module:module_free, label = module name */
 };
-
-/* Free kinds beyond the traced ones, for allocations closed otherwise. */
-#define KMA_FREE_IMPLICIT	KMA_EV_NR	/* a new alloc at a still-live pointer */
 
 static inline int kma_ev_is_alloc(int type)
 {
@@ -45,6 +46,7 @@ struct kma_event {
 	uint64_t	gfp_flags;	/* alloc only */
 	const char	*cache;		/* interned cache name or NULL (field absent) */
 	const char	*comm;		/* stable task name or NULL */
+	const char	*label;		/* marker label or module name (stable) */
 	int		type;		/* enum kma_ev_type */
 	int		cpu;
 	int		pid;

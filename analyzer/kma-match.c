@@ -49,7 +49,9 @@ struct kma_match {
 	struct kma_caller	*callers;
 	uint32_t		nr_callers;
 	uint32_t		cap_callers;
-	uint32_t		generation;
+	uint32_t		generation;	/* current: index in gens */
+	struct kma_generation	*gens;
+	uint32_t		nr_gens, cap_gens;
 	struct kma_totals	totals;
 	struct kma_strpool	*names;		/* for the default "0x<hex>" names */
 	int			finished;
@@ -81,7 +83,12 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 	if (opts)
 		m->opts = *opts;
 	m->names = kma_strpool_alloc();
-	if (!m->names || kma_map_init(&m->live_map, 1024) || kma_map_init(&m->caller_map, 256)) {
+	m->gens = calloc(16, sizeof(*m->gens));
+	m->cap_gens = 16;
+	m->nr_gens = 1;		/* generation 0, "start": from the trace start to the first marker */
+	if (m->gens)
+		m->gens[0].label = "start";
+	if (!m->names || !m->gens || kma_map_init(&m->live_map, 1024) || kma_map_init(&m->caller_map, 256)) {
 		kma_match_free(m);
 		return NULL;
 	}
@@ -97,6 +104,7 @@ void kma_match_free(struct kma_match *m)
 	free(m->lives);
 	free(m->free_slots);
 	free(m->callers);
+	free(m->gens);
 	kma_strpool_free(m->names);
 	free(m);
 }
@@ -221,6 +229,8 @@ static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event 
 
 	c->net -= l->bytes_alloc;
 	c->live--;
+	m->gens[l->generation].live--;
+	m->gens[l->generation].live_bytes -= l->bytes_alloc;
 	m->totals.net -= l->bytes_alloc;
 	m->totals.live--;
 	if (kind == KMA_FREE_IMPLICIT) {
@@ -234,6 +244,28 @@ static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event 
 		return -1;
 	kma_map_del(&m->live_map, l->ptr);
 	m->free_slots[m->nr_free_slots++] = idx;
+	return 0;
+}
+
+/* A marker ends the current generation and starts the next one. */
+static int new_generation(struct kma_match *m, const struct kma_event *ev)
+{
+	struct kma_generation *g;
+
+	if (m->nr_gens == m->cap_gens) {
+		uint32_t cap = m->cap_gens * 2;
+		struct kma_generation *n = realloc(m->gens, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		m->gens = n;
+		m->cap_gens = cap;
+	}
+	g = &m->gens[m->nr_gens];
+	memset(g, 0, sizeof(*g));
+	g->ts = ev->ts;
+	g->label = ev->label;
+	m->generation = m->nr_gens++;
 	return 0;
 }
 
@@ -286,6 +318,10 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 		c->slack += ev->bytes_alloc - ev->bytes_req;
 	m->totals.allocs++;
 	m->totals.live++;
+	m->gens[m->generation].allocs++;
+	m->gens[m->generation].bytes += ev->bytes_alloc;
+	m->gens[m->generation].live++;
+	m->gens[m->generation].live_bytes += ev->bytes_alloc;
 	m->totals.total += ev->bytes_alloc;
 	m->totals.net += ev->bytes_alloc;
 	if (ev->bytes_alloc > ev->bytes_req)
@@ -298,6 +334,7 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 	uint32_t *idx;
 
 	m->totals.frees++;
+	m->gens[m->generation].frees++;
 	if (ev->ptr <= KMA_NULL_PTR_MAX) {
 		m->totals.null_frees++;
 		return 0;
@@ -326,6 +363,10 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 
 int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 {
+	if (ev->type == KMA_EV_MARKER)
+		return new_generation(m, ev);
+	if (ev->type == KMA_EV_MODULE_LOAD || ev->type == KMA_EV_MODULE_FREE)
+		return 0;
 	if (m->finished || ev->type < 0 || ev->type >= KMA_EV_NR) {
 		errno = EINVAL;
 		return -1;
@@ -365,4 +406,10 @@ const struct kma_caller *kma_match_callers(const struct kma_match *m, uint32_t *
 {
 	*nr = m->nr_callers;
 	return m->callers;
+}
+
+const struct kma_generation *kma_match_generations(const struct kma_match *m, uint32_t *nr)
+{
+	*nr = m->nr_gens;
+	return m->gens;
 }

@@ -75,6 +75,17 @@ struct kma_caller {
 	uint64_t	live;		/* allocations still live */
 };
 
+/* A generation: from its marker (generation 0: the trace start) to the next one. */
+struct kma_generation {
+	uint64_t	ts;		/* marker timestamp; 0 for generation 0 */
+	const char	*label;		/* marker text after the prefix; "start" for 0 */
+	uint64_t	allocs;		/* allocations made in it */
+	uint64_t	bytes;		/* their bytes_alloc */
+	uint64_t	live;		/* of those, still live at the end of the trace */
+	uint64_t	live_bytes;
+	uint64_t	frees;		/* free events (any kind) that happened in it */
+};
+
 struct kma_totals {
 	uint64_t	total;
 	uint64_t	slack;
@@ -108,6 +119,7 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev);
 int kma_match_finish(struct kma_match *m);
 
 const struct kma_totals *kma_match_totals(const struct kma_match *m);
+const struct kma_generation *kma_match_generations(const struct kma_match *m, uint32_t *nr);
 /* Callers in first-seen order; *nr receives the count. Valid until the next event. */
 const struct kma_caller *kma_match_callers(const struct kma_match *m, uint32_t *nr);
 

@@ -61,6 +61,7 @@ static const char * const kmem_events[KMA_EV_NR] = {
 
 struct ev_desc {
 	int			type;		/* enum kma_ev_type, -1: not followed */
+	struct tep_format_field	*text;		/* print: buf; module events: name */
 	struct tep_format_field	*f[F_NR];
 	unsigned int		min_size;	/* record size needed for the fixed fields */
 };
@@ -89,6 +90,11 @@ struct kma_reader {
 	struct timespec		start;
 	int			progress_on;
 	uint64_t		range_first, range_last;
+	int			swap;		/* file byte order differs from the host's */
+	struct tep_format_field	*common_pid;
+	int			last_pid;	/* comm_of() cache */
+	const char		*last_comm;
+	char			*marker_prefix;
 };
 
 const struct kma_trace_info *kma_reader_info(const struct kma_reader *r)
@@ -138,16 +144,60 @@ const char *kma_reader_symbol(void *reader, uint64_t addr)
 	return remember(r, &r->sym_map, &r->syms, &r->nr_syms, &r->cap_syms, addr, buf);
 }
 
+/*
+ * tep_read_number() is a library call per field; this runs for every field of
+ * every record, so read in place and swap only when the file's byte order
+ * differs from ours.
+ */
+static inline uint64_t num(struct kma_reader *r, const struct tep_format_field *f, void *data)
+{
+	const unsigned char *p = (const unsigned char *)data + f->offset;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (f->size) {
+	case 8:
+		memcpy(&v8, p, 8);
+		return r->swap ? __builtin_bswap64(v8) : v8;
+	case 4:
+		memcpy(&v4, p, 4);
+		return r->swap ? __builtin_bswap32(v4) : v4;
+	case 2:
+		memcpy(&v2, p, 2);
+		return r->swap ? __builtin_bswap16(v2) : v2;
+	case 1:
+		return *p;
+	default:
+		return tep_read_number(r->tep, p, f->size);
+	}
+}
+
 static const char *comm_of(struct kma_reader *r, int pid)
 {
-	uint32_t *idx = kma_map_find(&r->comm_map, (uint64_t)(uint32_t)pid);
+	uint32_t *idx;
 	const char *comm;
 
-	if (idx)
-		return r->comms[*idx];
-	comm = pid ? tep_data_comm_from_pid(r->tep, pid) : "<idle>";
-	return remember(r, &r->comm_map, &r->comms, &r->nr_comms, &r->cap_comms,
-			(uint64_t)(uint32_t)pid, comm ? comm : "<...>");
+	if (pid == r->last_pid && r->last_comm)
+		return r->last_comm;
+	idx = kma_map_find(&r->comm_map, (uint64_t)(uint32_t)pid);
+	if (idx) {
+		comm = r->comms[*idx];
+	} else {
+		comm = pid ? tep_data_comm_from_pid(r->tep, pid) : "<idle>";
+		comm = remember(r, &r->comm_map, &r->comms, &r->nr_comms, &r->cap_comms,
+				(uint64_t)(uint32_t)pid, comm ? comm : "<...>");
+	}
+	r->last_pid = pid;
+	r->last_comm = comm;
+	return comm;
+}
+
+static int pid_of(struct kma_reader *r, struct tep_record *rec)
+{
+	if (r->common_pid && r->common_pid->offset + r->common_pid->size <= rec->size)
+		return (int)(int32_t)num(r, r->common_pid, rec->data);
+	return tep_data_pid(r->tep, rec);
 }
 
 /* Reads the 10-byte magic and, for v7, the compression names: clear errors early. */
@@ -254,6 +304,19 @@ static void parse_cpustats(struct kma_reader *r)
 	}
 }
 
+/* Markers and module events: optional, one text field each. */
+static void follow_text_event(struct kma_reader *r, const char *sys, const char *name,
+			      const char *field, int type)
+{
+	struct tep_event *ev = tep_find_event_by_name(r->tep, sys, name);
+	struct tep_format_field *f = ev ? tep_find_field(ev, field) : NULL;
+
+	if (!f || ev->id < 0 || ev->id > r->max_id || r->by_id[ev->id].type >= 0)
+		return;
+	r->by_id[ev->id].type = type;
+	r->by_id[ev->id].text = f;
+}
+
 static int lookup_events(struct kma_reader *r)
 {
 	struct tep_event **all = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
@@ -295,8 +358,16 @@ static int lookup_events(struct kma_reader *r)
 			continue;
 		}
 		d->type = t;
+		if (!r->common_pid) {
+			r->common_pid = tep_find_common_field(ev, "common_pid");
+			if (r->common_pid && r->common_pid->size != 4)
+				r->common_pid = NULL;
+		}
 		found++;
 	}
+	follow_text_event(r, "ftrace", "print", "buf", KMA_EV_MARKER);
+	follow_text_event(r, "module", "module_load", "name", KMA_EV_MODULE_LOAD);
+	follow_text_event(r, "module", "module_free", "name", KMA_EV_MODULE_FREE);
 	return found;
 }
 
@@ -309,7 +380,7 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 	if (check_header(path, why))
 		return NULL;
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->pool = kma_strpool_alloc()) || kma_map_init(&r->sym_map, 1024) ||
+	if (!r || !(r->marker_prefix = strdup("kma:")) || !(r->pool = kma_strpool_alloc()) || kma_map_init(&r->sym_map, 1024) ||
 	    kma_map_init(&r->comm_map, 256)) {
 		*why = "out of memory";
 		goto fail;
@@ -338,6 +409,7 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 	r->info.cpus = tracecmd_cpus(r->handle);
 	r->info.long_size = tracecmd_long_size(r->handle);
 	r->info.big_endian = tep_is_file_bigendian(r->tep);
+	r->swap = tep_is_file_bigendian(r->tep) != tep_is_local_bigendian(r->tep);
 	if (r->info.cpus <= 0 || r->info.cpus > 8192) {
 		*why = "corrupt trace.dat: bad CPU count";
 		goto fail;
@@ -364,10 +436,22 @@ fail:
 	return NULL;
 }
 
+int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix)
+{
+	char *p = strdup(prefix);
+
+	if (!p)
+		return -1;
+	free(r->marker_prefix);
+	r->marker_prefix = p;
+	return 0;
+}
+
 void kma_reader_close(struct kma_reader *r)
 {
 	if (!r)
 		return;
+	free(r->marker_prefix);
 	if (r->handle)
 		tracecmd_close(r->handle);
 	kma_map_release(&r->sym_map);
@@ -380,11 +464,6 @@ void kma_reader_close(struct kma_reader *r)
 	free(r->info.lost);
 	kma_strpool_free(r->pool);
 	free(r);
-}
-
-static inline uint64_t num(struct kma_reader *r, const struct tep_format_field *f, void *data)
-{
-	return tep_read_number(r->tep, (char *)data + f->offset, f->size);
 }
 
 static const char *dyn_string(struct kma_reader *r, const struct tep_format_field *f,
@@ -416,6 +495,57 @@ static void maybe_progress(struct kma_reader *r, uint64_t ts)
 	if (r->range_last > r->range_first && ts >= r->range_first)
 		r->progress(r->pctx, (double)(ts - r->range_first) /
 				     (double)(r->range_last - r->range_first));
+}
+
+/*
+ * A trace marker ("kma: LABEL\n" in the print event's buf, which runs to the
+ * end of the record) or a module load/free (name is a __data_loc string).
+ */
+static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_record *rec)
+{
+	struct kma_event ev = { .type = d->type, .ts = rec->ts, .cpu = rec->cpu, .node = -1,
+				.accounted = -1 };
+	const char *text;
+	size_t len, plen;
+
+	r->info.other_events++;
+	if (d->text->flags & TEP_FIELD_IS_DYNAMIC) {
+		text = dyn_string(r, d->text, rec);
+		if (!text)
+			return 0;
+		len = strlen(text);
+	} else {
+		if ((unsigned int)d->text->offset >= (unsigned int)rec->size)
+			return 0;
+		text = (char *)rec->data + d->text->offset;
+		len = strnlen(text, rec->size - d->text->offset);
+	}
+	if (d->type == KMA_EV_MARKER) {
+		plen = strlen(r->marker_prefix);
+		if (len < plen || strncmp(text, r->marker_prefix, plen))
+			return 0;
+		text += plen;
+		len -= plen;
+		while (len && (*text == ' ' || *text == '\t')) {
+			text++;
+			len--;
+		}
+		while (len && (text[len - 1] == '\n' || text[len - 1] == ' '))
+			len--;
+	}
+	ev.label = kma_strpool_intern(r->pool, text, len);
+	ev.pid = pid_of(r, rec);
+	ev.comm = comm_of(r, ev.pid);
+	if (!ev.label || !ev.comm) {
+		r->oom = 1;
+		r->stopped = 1;
+		return -1;
+	}
+	if (r->fn(r->ctx, &ev)) {
+		r->stopped = 1;
+		return -1;
+	}
+	return 0;
 }
 
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
@@ -456,6 +586,8 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 		return 0;
 	}
 	d = &r->by_id[id];
+	if (d->text)
+		return on_text_record(r, d, rec);
 	if ((unsigned int)rec->size < d->min_size) {
 		r->info.bad_records++;
 		return 0;
@@ -464,7 +596,7 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	ev.type = d->type;
 	ev.ts = rec->ts;
 	ev.cpu = cpu;
-	ev.pid = tep_data_pid(r->tep, rec);
+	ev.pid = pid_of(r, rec);
 	ev.comm = comm_of(r, ev.pid);
 	ev.call_site = num(r, d->f[F_CALL_SITE], rec->data);
 	ev.ptr = num(r, d->f[F_PTR], rec->data);

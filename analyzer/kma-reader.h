@@ -65,11 +65,15 @@ struct kma_reader *kma_reader_open(const char *path, const char **why);
 void kma_reader_close(struct kma_reader *r);
 
 /*
- * Streams every kmem event, merged across CPUs in timestamp order, to @fn.
+ * Streams every kmem event, kma marker and module load/free, merged across
+ * CPUs in timestamp order, to @fn.
  * Stops when @fn returns non-zero. Returns 0, or -1 with *why set.
  */
 int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 		   kma_progress_fn progress, void *pctx, const char **why);
+
+/* Trace markers starting with prefix (default "kma:") start a generation. */
+int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix);
 
 const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);
 

@@ -323,7 +323,7 @@ struct kma_store *kma_store_open(const char *path, const char **why)
 	 * features would only cost time.
 	 */
 	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-65536;") ||
+		    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192;") ||
 	    exec(s, kma_schema_sql) || exec(s, "BEGIN"))
 		goto sql_fail;
 	if (sqlite3_prepare_v2(s->db, ins_alloc_sql, -1, &s->ins_alloc, NULL) != SQLITE_OK ||
