@@ -18,7 +18,7 @@ PKGS		:= libtracecmd libtraceevent sqlite3
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
 		   -DKMA_VERSION='"$(VERSION)"' -Ianalyzer
-LDLIBS		+= -lpthread
+LDLIBS		+= -lpthread -lm
 
 ifeq ($(SAN),1)
 CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -28,15 +28,22 @@ endif
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-CORE_OBJS	:= kma-match.o kma-map.o kma-strpool.o
-ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-validate.o kma-store.o kma-schema.o kma-report.o $(CORE_OBJS)
+CORE_OBJS	:= kma-match.o kma-match-gen.o kma-map.o kma-strpool.o
+ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-validate.o kma-store.o kma-store-tables.o kma-leak.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map
 
-.PHONY: all deps check-pkgs check unit demo install clean
+.PHONY: all deps check-pkgs check unit tools plugin demo install install-user clean
 
-all: check-pkgs $(BIN)
+all: check-pkgs $(BIN) plugin
+
+plugin:
+	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
+
+# Test tools (the trace.dat fixture writer), built plain: they are not under test.
+tools:
+	@$(MAKE) --no-print-directory -C tests/tools O=$(abspath $(O))/tests/tools
 
 deps:
 	@sh scripts/install-deps.sh
@@ -70,7 +77,7 @@ $(O)/tests/unit/%: tests/unit/%.c $(addprefix $(O)/analyzer/,$(CORE_OBJS)) analy
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(addprefix $(O)/analyzer/,$(CORE_OBJS)) \
 		$$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
-unit: $(UNIT_TESTS)
+unit: $(UNIT_TESTS) tools
 
 # Everything twice: the plain build, then the ASan+UBSan build in build/san.
 check: deps
@@ -88,8 +95,15 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man5
 	install -m 755 $(BIN) $(DESTDIR)$(bindir)/kma-analyze
+	install -m 755 analyzer/kma-record $(DESTDIR)$(bindir)/kma-record
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
+	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install DESTDIR=$(DESTDIR)
+
+# The plugin into ~/.local/lib/traceevent/plugins, for trace-cmd report and KernelShark.
+install-user: plugin
+	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install-user
 
 clean:
-	rm -f analyzer/*.o analyzer/kma-schema.c $(BIN) $(UNIT_TESTS)
+	rm -f analyzer/*.o analyzer/kma-schema.c $(BIN) $(UNIT_TESTS) plugin/plugin_kma.so
+	rm -f tests/tools/mktrace
 	rm -rf build

@@ -11,9 +11,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "kma-leak.h"
 #include "kma-match.h"
 #include "kma-reader.h"
 #include "kma-report.h"
+#include "kma-report-extra.h"
 #include "kma-store.h"
 
 #ifndef KMA_VERSION
@@ -29,12 +31,27 @@ struct kma_opts {
 	uint64_t	limit;
 	int		kmalloc_only;
 	int		quiet;
+	const char	*marker_prefix;
+	const char	*generation;	/* N or LABEL */
+	int		outstanding;
+	int		list;
+	int		leaks;
+	int		lifetimes;
+	int		peak;
+	int		generations;
+	int		modules;
+	const char	*since, *until;
+	uint64_t	temp_ns;
+	uint64_t	young_ns;
 };
 
 static const struct kma_opts default_opts = {
 	.input		= "trace.dat",
 	.output		= "report.db",
 	.sort		= KMA_SORT_TOTAL,
+	.marker_prefix	= "kma:",
+	.temp_ns	= 1000000,
+	.young_ns	= KMA_LEAK_YOUNG_NS,
 };
 
 static const char usage_text[] =
@@ -43,18 +60,36 @@ static const char usage_text[] =
 "Match kmem allocations to frees in a trace-cmd trace.dat (default: trace.dat),\n"
 "print per-caller slab accounting and write every allocation to an SQLite report.\n"
 "\n"
-"  -i, --input FILE     trace to read (same as the FILE argument)\n"
-"  -o, --output DB      SQLite report to write (default: report.db)\n"
-"      --no-db          do not write a database\n"
-"  -s, --sort KEY       total|slack|net|allocs|frees|caller (default: total;\n"
-"                       numbers sort descending, caller ascending)\n"
-"  -n, --limit N        print only the first N callers\n"
-"      --kmalloc-only   only kmalloc, kmalloc_node and kfree (the 2005 /proc/kmalloc view)\n"
-"  -q, --quiet          print no report and no progress (errors only)\n"
-"  -h, --help           show this help\n"
-"  -V, --version        show the version\n"
+"  -i, --input FILE       trace to read (same as the FILE argument)\n"
+"  -o, --output DB        SQLite report to write (default: report.db)\n"
+"      --no-db            do not write a database\n"
+"  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
+"                         numbers sort descending, caller ascending)\n"
+"  -n, --limit N          print only the first N rows\n"
+"      --kmalloc-only     only kmalloc, kmalloc_node and kfree (the 2005 /proc/kmalloc view)\n"
+"  -q, --quiet            print no report and no progress (errors only)\n"
 "\n"
-"Record a trace first, e.g.:\n"
+"Generations, leaks and time (markers: echo \"kma: LABEL\" > trace_marker, or kma-mark):\n"
+"      --marker-prefix P  markers starting with P start a generation (default: \"kma:\")\n"
+"      --generation G     only allocations made in generation G (number or label)\n"
+"      --since T          only allocations made at or after T, --until T: before T;\n"
+"      --until T          T in seconds from the trace start, or @SECONDS as trace-cmd\n"
+"                         prints timestamps (frees are still followed to the end)\n"
+"      --outstanding      only allocations still live at the end of the trace\n"
+"      --list             one line per allocation instead of per caller\n"
+"      --generations      per-generation table\n"
+"      --leaks            callers by outstanding bytes, growth over generations, suspects\n"
+"      --young T          leak confidence drops when live allocations are younger than\n"
+"                         T on average (default: 1s)\n"
+"      --lifetimes        alloc -> free lifetimes per caller (min/median/p99/max)\n"
+"      --temp-threshold T freed within T counts as temporary (default: 1ms)\n"
+"      --peak             the moment of the most live bytes and who held them\n"
+"      --modules          what unloaded modules left behind\n"
+"\n"
+"  -h, --help             show this help\n"
+"  -V, --version          show the version\n"
+"\n"
+"Record a trace first, e.g. (see README for locked-down machines):\n"
 "  trace-cmd record -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc \\\n"
 "                   -e kmem:kmem_cache_free -o trace.dat COMMAND\n"
 "The schema of report.db is described in kma-report.db(5).\n"
@@ -62,11 +97,19 @@ static const char usage_text[] =
 "EXAMPLES\n"
 "  kma-analyze                          # trace.dat -> report, report.db\n"
 "  kma-analyze -s net -n 20 t.dat       # the 20 callers holding the most memory\n"
+"  kma-analyze --generation 5 --outstanding --list t.dat\n"
+"                                       # allocations of generation 5 still live\n"
+"  kma-analyze --leaks --no-db t.dat    # leak suspects over the generations\n"
+"  kma-analyze --since 2 --until 2.5 t.dat\n"
 "  kma-analyze --kmalloc-only --no-db t.dat\n"
 "  kma-analyze -q -o /tmp/t.db t.dat && \\\n"
 "    sqlite3 /tmp/t.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'\n";
 
-enum { OPT_NO_DB = 256, OPT_KMALLOC_ONLY };
+enum {
+	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
+	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
+	OPT_UNTIL, OPT_TEMP, OPT_YOUNG,
+};
 
 static const struct option long_opts[] = {
 	{ "input",		required_argument,	NULL, 'i' },
@@ -76,6 +119,19 @@ static const struct option long_opts[] = {
 	{ "limit",		required_argument,	NULL, 'n' },
 	{ "kmalloc-only",	no_argument,		NULL, OPT_KMALLOC_ONLY },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "marker-prefix",	required_argument,	NULL, OPT_MARKER_PREFIX },
+	{ "generation",		required_argument,	NULL, OPT_GENERATION },
+	{ "outstanding",	no_argument,		NULL, OPT_OUTSTANDING },
+	{ "list",		no_argument,		NULL, OPT_LIST },
+	{ "leaks",		no_argument,		NULL, OPT_LEAKS },
+	{ "lifetimes",		no_argument,		NULL, OPT_LIFETIMES },
+	{ "peak",		no_argument,		NULL, OPT_PEAK },
+	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
+	{ "modules",		no_argument,		NULL, OPT_MODULES },
+	{ "since",		required_argument,	NULL, OPT_SINCE },
+	{ "until",		required_argument,	NULL, OPT_UNTIL },
+	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
+	{ "young",		required_argument,	NULL, OPT_YOUNG },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -89,10 +145,18 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* "1.5" seconds from the trace start, or "@421.09" absolute; -1 on a bad value. */
+static int parse_time(const char *s, uint64_t *ns, int *absolute)
+{
+	*absolute = *s == '@';
+	return kma_parse_dur(s + *absolute, ns);
+}
+
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct kma_opts *o)
 {
-	int c;
+	uint64_t v;
+	int c, abs;
 
 	while ((c = getopt_long(argc, argv, "i:o:s:n:qhV", long_opts, NULL)) != -1) {
 		switch (c) {
@@ -124,6 +188,51 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 		case 'q':
 			o->quiet = 1;
 			break;
+		case OPT_MARKER_PREFIX:
+			if (!*optarg)
+				return usage_error("--marker-prefix wants a prefix%s", "");
+			o->marker_prefix = optarg;
+			break;
+		case OPT_GENERATION:
+			if (!*optarg)
+				return usage_error("--generation wants a number or a label%s", "");
+			o->generation = optarg;
+			break;
+		case OPT_OUTSTANDING:
+			o->outstanding = 1;
+			break;
+		case OPT_LIST:
+			o->list = 1;
+			break;
+		case OPT_LEAKS:
+			o->leaks = 1;
+			break;
+		case OPT_LIFETIMES:
+			o->lifetimes = 1;
+			break;
+		case OPT_PEAK:
+			o->peak = 1;
+			break;
+		case OPT_GENERATIONS:
+			o->generations = 1;
+			break;
+		case OPT_MODULES:
+			o->modules = 1;
+			break;
+		case OPT_SINCE:
+		case OPT_UNTIL:
+			if (parse_time(optarg, &v, &abs))
+				return usage_error("bad time '%s': seconds, e.g. 1.5, or @SECONDS", optarg);
+			if (c == OPT_SINCE)
+				o->since = optarg;
+			else
+				o->until = optarg;
+			break;
+		case OPT_TEMP:
+		case OPT_YOUNG:
+			if (kma_parse_dur(optarg, c == OPT_TEMP ? &o->temp_ns : &o->young_ns))
+				return usage_error("bad duration '%s': e.g. 1ms, 250us, 2s", optarg);
+			break;
 		case 'h':
 			fputs(usage_text, stdout);
 			return 0;
@@ -142,9 +251,45 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 	return -1;
 }
 
+struct run {
+	struct kma_opts		*o;
+	struct kma_reader	*reader;
+	struct kma_match	*match;		/* everything: report.db and the default report */
+	struct kma_match	*view;		/* the filtered report, or == match */
+	int			window_set;
+	const char		*why;
+};
+
+/* The filter's time window, once the trace's first timestamp is known. */
+static int set_window(struct run *r)
+{
+	uint64_t first = kma_reader_info(r->reader)->first_ts, since = 0, until = 0, v;
+	int abs;
+
+	r->window_set = 1;
+	if (r->o->since && !parse_time(r->o->since, &v, &abs))
+		since = abs ? v : first + v;
+	if (r->o->until && !parse_time(r->o->until, &v, &abs))
+		until = abs ? v : first + v;
+	if (r->o->until && until <= since) {
+		r->why = "--until is not after --since: the window is empty";
+		return -1;
+	}
+	kma_match_set_window(r->view, since, until);
+	return 0;
+}
+
 static int feed(void *ctx, const struct kma_event *ev)
 {
-	return kma_match_event(ctx, ev);
+	struct run *r = ctx;
+
+	if (!r->window_set && set_window(r))
+		return -1;
+	if (r->match && kma_match_event(r->match, ev))
+		return -1;
+	if (r->view != r->match && kma_match_event(r->view, ev))
+		return -1;
+	return 0;
 }
 
 static void progress(void *ctx, double fraction)
@@ -152,27 +297,119 @@ static void progress(void *ctx, double fraction)
 	fprintf(stderr, "\rkma-analyze: %s: %3.0f%%", (const char *)ctx, fraction * 100.0);
 }
 
+/* --outstanding: the same table, of what is still live. */
+static struct kma_caller *outstanding_view(const struct kma_caller *c, uint32_t nr,
+					   struct kma_totals *t)
+{
+	struct kma_caller *v = malloc((nr ? nr : 1) * sizeof(*v));
+	uint32_t i;
+
+	if (!v)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < nr; i++) {
+		v[i] = c[i];
+		v[i].total = c[i].net;
+		v[i].slack = c[i].live_slack;
+		v[i].allocs = c[i].live;
+		v[i].frees = 0;
+		v[i].implicit_frees = 0;
+		t->total += v[i].total;
+		t->slack += v[i].slack;
+		t->net += v[i].net;
+		t->allocs += v[i].allocs;
+		t->callers += v[i].allocs > 0;
+	}
+	return v;
+}
+
+static int print_report(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const struct kma_trace_info *info = kma_reader_info(r->reader);
+	struct kma_report_in in = { .info = info, .sort = o->sort, .limit = o->limit };
+	struct kma_totals t;
+	struct kma_caller *v = NULL;
+	uint64_t lost = kma_report_lost(info, NULL);
+	int ret = 0;
+
+	if (o->generation || o->since || o->until || o->outstanding) {
+		fprintf(stdout, "# allocations");
+		if (o->generation) {
+			int64_t g = kma_match_selected_generation(r->view);
+
+			fprintf(stdout, " made in generation %s", o->generation);
+			if (g < 0)
+				fprintf(stdout, " (no such generation in the trace)");
+		}
+		if (o->since)
+			fprintf(stdout, " since %s", o->since);
+		if (o->until)
+			fprintf(stdout, " until %s", o->until);
+		if (o->outstanding)
+			fprintf(stdout, " still live at the end of the trace");
+		fprintf(stdout, "; unknown/null frees and lost events are for the whole trace\n");
+	}
+	if (o->list)
+		return 0;	/* printed by the caller from the list sink */
+	if (o->generations)
+		return kma_report_generations(stdout, r->view);
+	if (o->leaks)
+		return kma_report_leaks(stdout, r->view, lost, o->young_ns, o->limit);
+	if (o->lifetimes)
+		return kma_report_lifetimes(stdout, r->view, o->limit);
+	if (o->peak)
+		return kma_report_peak(stdout, r->view, info->first_ts, o->limit);
+	if (o->modules)
+		return kma_report_modules(stdout, r->view);
+
+	in.totals = kma_match_totals(r->view);
+	in.callers = kma_match_callers(r->view, &in.nr_callers);
+	if (o->outstanding) {
+		v = outstanding_view(in.callers, in.nr_callers, &t);
+		if (!v)
+			return -1;
+		t.unknown_frees = in.totals->unknown_frees;
+		t.null_frees = in.totals->null_frees;
+		t.failed_allocs = in.totals->failed_allocs;
+		in.totals = &t;
+		in.callers = v;
+	}
+	ret = kma_report_text(stdout, &in);
+	free(v);
+	return ret;
+}
+
 int main(int argc, char **argv)
 {
 	struct kma_opts o = default_opts;
-	struct kma_reader *reader = NULL;
+	struct run r = { .o = &o };
 	struct kma_store *store = NULL;
-	struct kma_match *match = NULL;
+	struct kma_list *list = NULL;
 	struct kma_match_opts mo = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
-	int show_progress, ret;
+	int show_progress, ret, filtered;
 
 	ret = parse_args(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
 	ret = 1;
+	filtered = o.generation || o.since || o.until;
 
-	reader = kma_reader_open(o.input, &why);
-	if (!reader) {
+	r.reader = kma_reader_open(o.input, &why);
+	if (!r.reader) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
 		goto out;
 	}
+	if (kma_reader_set_marker_prefix(r.reader, o.marker_prefix)) {
+		fprintf(stderr, "kma-analyze: out of memory\n");
+		goto out;
+	}
+	mo.kmalloc_only = o.kmalloc_only;
+	mo.resolve = kma_reader_symbol;
+	mo.resolve_ctx = r.reader;
+	mo.temp_ns = o.temp_ns;
 	if (!o.no_db) {
 		store = kma_store_open(o.output, &why);
 		if (!store) {
@@ -182,73 +419,106 @@ int main(int argc, char **argv)
 		mo.sink.ctx = store;
 		mo.sink.alloc_done = kma_store_alloc_row;
 		mo.sink.unknown_free = kma_store_unknown_free;
+		r.match = kma_match_alloc(&mo);
+		if (!r.match)
+			goto oom;
 	}
-	mo.kmalloc_only = o.kmalloc_only;
-	mo.resolve = kma_reader_symbol;
-	mo.resolve_ctx = reader;
-	match = kma_match_alloc(&mo);
-	if (!match) {
-		fprintf(stderr, "kma-analyze: out of memory\n");
-		goto out;
+	/* A second matcher for a filtered report, a list or exact lifetimes. */
+	if (filtered || o.list || o.lifetimes || !r.match) {
+		struct kma_match_opts vo = mo;
+
+		memset(&vo.sink, 0, sizeof(vo.sink));
+		vo.keep_lifetimes = o.lifetimes;
+		vo.filtered = filtered;
+		vo.filter.generation = -1;
+		if (o.generation) {
+			char *end;
+			long long g = strtoll(o.generation, &end, 10);
+
+			if (*end || g < 0)
+				vo.filter.gen_label = o.generation;
+			else
+				vo.filter.generation = g;
+		}
+		if (o.list) {
+			list = kma_list_alloc(o.outstanding);
+			if (!list)
+				goto oom;
+			vo.sink.ctx = list;
+			vo.sink.alloc_done = kma_list_add;
+		}
+		r.view = kma_match_alloc(&vo);
+		if (!r.view)
+			goto oom;
+	} else {
+		r.view = r.match;
 	}
 
 	show_progress = !o.quiet && isatty(STDERR_FILENO);
-	if (kma_reader_run(reader, feed, match, show_progress ? progress : NULL,
+	if (kma_reader_run(r.reader, feed, &r, show_progress ? progress : NULL,
 			   (void *)o.input, &why)) {
 		if (show_progress)
 			fputc('\n', stderr);
 		if (why)
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
+		else if (r.why)
+			fprintf(stderr, "kma-analyze: %s\n", r.why);
 		else
-			fprintf(stderr, "kma-analyze: %s: cannot write the report (out of memory, "
-				"or the database failed)\n", o.output);
+			fprintf(stderr, "kma-analyze: %s: %s\n", o.output,
+				store ? kma_store_error(store) : "out of memory");
 		goto out;
 	}
 	if (show_progress)
 		fputs("\r\033[K", stderr);
-	info = kma_reader_info(reader);
+	info = kma_reader_info(r.reader);
 	if (!info->kmem_events) {
 		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in this trace; "
 			"record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
 			"-e kmem:kmem_cache_free\n", o.input);
 		goto out;
 	}
-	if (kma_match_finish(match)) {
-		fprintf(stderr, "kma-analyze: %s: cannot write the report\n", o.output);
+	if ((r.match && kma_match_finish(r.match, info->last_ts)) ||
+	    (r.view != r.match && kma_match_finish(r.view, info->last_ts))) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o.output,
+			store ? kma_store_error(store) : "out of memory");
 		goto out;
 	}
 	if (store) {
 		struct kma_store_run run = {
 			.info = info,
-			.totals = kma_match_totals(match),
+			.totals = kma_match_totals(r.match),
 			.kmalloc_only = o.kmalloc_only,
+			.temp_ns = o.temp_ns,
+			.young_ns = o.young_ns,
+			.marker_prefix = o.marker_prefix,
 			.version = KMA_VERSION,
 		};
 
-		run.callers = kma_match_callers(match, &run.nr_callers);
+		run.callers = kma_match_callers(r.match, &run.nr_callers);
+		run.gens = kma_match_generations(r.match, &run.nr_gens);
+		run.modules = kma_match_modules(r.match, &run.nr_modules);
 		if (kma_store_commit(store, &run, &why)) {
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
 			goto out;
 		}
 	}
 	if (!o.quiet) {
-		struct kma_report_in in = {
-			.info = info,
-			.totals = kma_match_totals(match),
-			.sort = o.sort,
-			.limit = o.limit,
-		};
-
-		in.callers = kma_match_callers(match, &in.nr_callers);
-		if (kma_report_text(stdout, &in) || fflush(stdout)) {
+		if (print_report(&r) || (list && kma_list_print(stdout, list, info->last_ts,
+								 o.limit)) || fflush(stdout)) {
 			fprintf(stderr, "kma-analyze: cannot write the report to stdout\n");
 			goto out;
 		}
 	}
 	ret = 0;
+	goto out;
+oom:
+	fprintf(stderr, "kma-analyze: out of memory\n");
 out:
 	kma_store_free(store);
-	kma_match_free(match);
-	kma_reader_close(reader);
+	if (r.view != r.match)
+		kma_match_free(r.view);
+	kma_match_free(r.match);
+	kma_list_free(list);
+	kma_reader_close(r.reader);
 	return ret;
 }

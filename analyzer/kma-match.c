@@ -12,50 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kma-match.h"
-#include "kma-map.h"
-#include "kma-strpool.h"
+#include "kma-match-int.h"
 
 /* Pointers up to ZERO_SIZE_PTR ((void *)16) are kfree(NULL)-style no-ops. */
 #define KMA_NULL_PTR_MAX	0x10
-
-struct live {
-	uint64_t	ptr;
-	uint64_t	call_site;
-	uint64_t	bytes_req;
-	uint64_t	bytes_alloc;
-	uint64_t	gfp_flags;
-	uint64_t	ts;
-	const char	*cache;
-	const char	*comm;
-	uint32_t	caller_id;
-	uint32_t	generation;
-	int32_t		cpu;
-	int32_t		pid;
-	int16_t		node;
-	int8_t		kind;
-	int8_t		accounted;
-};
-
-struct kma_match {
-	struct kma_match_opts	opts;
-	struct kma_map		live_map;	/* ptr -> index in lives */
-	struct live		*lives;
-	uint32_t		nr_lives;	/* slots handed out */
-	uint32_t		cap_lives;
-	uint32_t		*free_slots;	/* reusable slots */
-	uint32_t		nr_free_slots;
-	struct kma_map		caller_map;	/* call_site -> index in callers */
-	struct kma_caller	*callers;
-	uint32_t		nr_callers;
-	uint32_t		cap_callers;
-	uint32_t		generation;	/* current: index in gens */
-	struct kma_generation	*gens;
-	uint32_t		nr_gens, cap_gens;
-	struct kma_totals	totals;
-	struct kma_strpool	*names;		/* for the default "0x<hex>" names */
-	int			finished;
-};
+#define KMA_TEMP_NS_DEFAULT	1000000ULL	/* 1 ms, as heaptrack's "temporary" */
 
 static const char * const ev_names[] = {
 	[KMA_EV_KMALLOC]		= "kmalloc",
@@ -82,13 +43,17 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 		return NULL;
 	if (opts)
 		m->opts = *opts;
+	if (!m->opts.temp_ns)
+		m->opts.temp_ns = KMA_TEMP_NS_DEFAULT;
+	m->sel_gen = m->opts.filtered ? m->opts.filter.generation : -1;
 	m->names = kma_strpool_alloc();
 	m->gens = calloc(16, sizeof(*m->gens));
 	m->cap_gens = 16;
 	m->nr_gens = 1;		/* generation 0, "start": from the trace start to the first marker */
 	if (m->gens)
 		m->gens[0].label = "start";
-	if (!m->names || !m->gens || kma_map_init(&m->live_map, 1024) || kma_map_init(&m->caller_map, 256)) {
+	if (!m->names || !m->gens || kma_map_init(&m->live_map, 1024) ||
+	    kma_map_init(&m->caller_map, 256)) {
 		kma_match_free(m);
 		return NULL;
 	}
@@ -97,16 +62,27 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 
 void kma_match_free(struct kma_match *m)
 {
+	uint32_t i;
+
 	if (!m)
 		return;
+	for (i = 0; i < m->nr_callers; i++)
+		free(m->callers[i].lifetimes);
 	kma_map_release(&m->live_map);
 	kma_map_release(&m->caller_map);
 	free(m->lives);
 	free(m->free_slots);
 	free(m->callers);
 	free(m->gens);
+	free(m->modules);
 	kma_strpool_free(m->names);
 	free(m);
+}
+
+void kma_match_set_window(struct kma_match *m, uint64_t since, uint64_t until)
+{
+	m->opts.filter.since = since;
+	m->opts.filter.until = until;
 }
 
 static const char *default_name(struct kma_match *m, uint64_t addr)
@@ -146,6 +122,8 @@ static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, ui
 	memset(c, 0, sizeof(*c));
 	c->address = call_site;
 	c->name = name_of(m, call_site);
+	if (m->opts.module_of)
+		c->module = m->opts.module_of(m->opts.resolve_ctx, call_site);
 	if (!c->name || kma_map_put(&m->caller_map, call_site, m->nr_callers))
 		return NULL;
 	*id = m->nr_callers++;
@@ -177,10 +155,7 @@ static int new_slot(struct kma_match *m, uint32_t *slot)
 	return 0;
 }
 
-/*
- * Close live allocation l: hand it to the sink with its end (free_kind -1 for
- * still live at the end of the trace).
- */
+/* Hand allocation l to the sink with its end (fe NULL, free_kind -1: still live). */
 static int emit(struct kma_match *m, const struct live *l, const struct kma_event *fe,
 		int free_kind)
 {
@@ -204,6 +179,8 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 		.accounted	= l->accounted,
 		.caller_id	= l->caller_id,
 		.generation	= l->generation,
+		.selected	= l->selected,
+		.orphaned	= l->orphan_mod != 0,
 	};
 
 	if (fe) {
@@ -221,24 +198,63 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 	return m->opts.sink.alloc_done(m->opts.sink.ctx, &row);
 }
 
-/* Take live slot idx (mapped from ptr) out of the live set. */
+/* bytes_alloc < bytes_req never happens in a sane trace; count no negative slack. */
+static inline uint64_t slack_of(uint64_t req, uint64_t alloc)
+{
+	return alloc > req ? alloc - req : 0;
+}
+
+static int keep_lifetime(struct kma_caller *c, uint64_t life)
+{
+	if (c->nr_lifetimes == c->cap_lifetimes) {
+		uint64_t cap = c->cap_lifetimes ? c->cap_lifetimes * 2 : 64;
+		uint64_t *n = realloc(c->lifetimes, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		c->lifetimes = n;
+		c->cap_lifetimes = cap;
+	}
+	c->lifetimes[c->nr_lifetimes++] = life;
+	return 0;
+}
+
+/* Take live slot idx out of the live set: a traced free (fe) or an implicit one. */
 static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event *fe, int kind)
 {
 	struct live *l = &m->lives[idx];
 	struct kma_caller *c = &m->callers[l->caller_id];
 
-	c->net -= l->bytes_alloc;
-	c->live--;
-	m->gens[l->generation].live--;
-	m->gens[l->generation].live_bytes -= l->bytes_alloc;
-	m->totals.net -= l->bytes_alloc;
-	m->totals.live--;
-	if (kind == KMA_FREE_IMPLICIT) {
-		c->implicit_frees++;
-		m->totals.implicit_frees++;
-	} else {
-		c->frees++;
-		m->totals.matched_frees++;
+	if (l->selected) {
+		kma_peak_snap(m, c);
+		c->net -= l->bytes_alloc;
+		c->live--;
+		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
+		m->totals.net -= l->bytes_alloc;
+		m->totals.live--;
+		m->gens[l->generation].live--;
+		m->gens[l->generation].live_bytes -= l->bytes_alloc;
+		if (kind == KMA_FREE_IMPLICIT) {
+			c->implicit_frees++;
+			m->totals.implicit_frees++;
+		} else {
+			uint64_t life = fe->ts - l->ts;
+
+			c->frees++;
+			m->totals.matched_frees++;
+			if (!c->life_n || life < c->life_min)
+				c->life_min = life;
+			if (life > c->life_max)
+				c->life_max = life;
+			c->life_sum += life;
+			c->life_n++;
+			if (life < m->opts.temp_ns) {
+				c->temporary++;
+				m->totals.temporary++;
+			}
+			if (m->opts.keep_lifetimes && keep_lifetime(c, life))
+				return -1;
+		}
 	}
 	if (emit(m, l, fe, kind))
 		return -1;
@@ -247,26 +263,17 @@ static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event 
 	return 0;
 }
 
-/* A marker ends the current generation and starts the next one. */
-static int new_generation(struct kma_match *m, const struct kma_event *ev)
+static int is_selected(struct kma_match *m, uint64_t ts)
 {
-	struct kma_generation *g;
+	const struct kma_filter *f = &m->opts.filter;
 
-	if (m->nr_gens == m->cap_gens) {
-		uint32_t cap = m->cap_gens * 2;
-		struct kma_generation *n = realloc(m->gens, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		m->gens = n;
-		m->cap_gens = cap;
-	}
-	g = &m->gens[m->nr_gens];
-	memset(g, 0, sizeof(*g));
-	g->ts = ev->ts;
-	g->label = ev->label;
-	m->generation = m->nr_gens++;
-	return 0;
+	if (!m->opts.filtered)
+		return 1;
+	if (ts < f->since || (f->until && ts >= f->until))
+		return 0;
+	if (f->generation < 0 && !f->gen_label)
+		return 1;
+	return m->sel_gen == (int64_t)m->generation;
 }
 
 static int do_alloc(struct kma_match *m, const struct kma_event *ev)
@@ -274,13 +281,17 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	struct kma_caller *c;
 	struct live *l;
 	uint32_t id, slot, *idx;
+	uint64_t slack = slack_of(ev->bytes_req, ev->bytes_alloc);
+	int selected = is_selected(m, ev->ts);
 
 	c = get_caller(m, ev->call_site, &id);
 	if (!c)
 		return -1;
 	if (!ev->ptr) {
-		c->failed_allocs++;
-		m->totals.failed_allocs++;
+		if (selected) {
+			c->failed_allocs++;
+			m->totals.failed_allocs++;
+		}
 		return 0;
 	}
 	idx = kma_map_find(&m->live_map, ev->ptr);
@@ -304,28 +315,38 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->node = (int16_t)ev->node;
 	l->kind = (int8_t)ev->type;
 	l->accounted = (int8_t)ev->accounted;
+	l->selected = (uint8_t)selected;
+	l->orphan_mod = 0;
 	if (kma_map_put(&m->live_map, ev->ptr, slot))
 		return -1;
+	if (!selected) {
+		m->totals.unselected++;
+		return 0;
+	}
 
 	if (!c->allocs)
 		m->totals.callers++;
+	kma_peak_snap(m, c);
 	c->allocs++;
 	c->live++;
 	c->total += ev->bytes_alloc;
 	c->net += ev->bytes_alloc;
-	/* bytes_alloc < bytes_req never happens in a sane trace; do not wrap. */
-	if (ev->bytes_alloc > ev->bytes_req)
-		c->slack += ev->bytes_alloc - ev->bytes_req;
+	c->slack += slack;
+	c->live_slack += slack;
 	m->totals.allocs++;
 	m->totals.live++;
+	m->totals.total += ev->bytes_alloc;
+	m->totals.net += ev->bytes_alloc;
+	m->totals.slack += slack;
 	m->gens[m->generation].allocs++;
 	m->gens[m->generation].bytes += ev->bytes_alloc;
 	m->gens[m->generation].live++;
 	m->gens[m->generation].live_bytes += ev->bytes_alloc;
-	m->totals.total += ev->bytes_alloc;
-	m->totals.net += ev->bytes_alloc;
-	if (ev->bytes_alloc > ev->bytes_req)
-		m->totals.slack += ev->bytes_alloc - ev->bytes_req;
+	if (m->totals.net > m->totals.peak_net) {
+		m->totals.peak_net = m->totals.net;
+		m->totals.peak_ts = ev->ts;
+		m->peak_epoch++;
+	}
 	return 0;
 }
 
@@ -333,16 +354,23 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 {
 	uint32_t *idx;
 
+	if (ev->ptr > KMA_NULL_PTR_MAX) {
+		idx = kma_map_find(&m->live_map, ev->ptr);
+		if (idx) {
+			/* a free of an allocation outside the filter is not counted */
+			if (m->lives[*idx].selected) {
+				m->totals.frees++;
+				m->gens[m->generation].frees++;
+			}
+			return close_live(m, *idx, ev, ev->type);
+		}
+	}
 	m->totals.frees++;
 	m->gens[m->generation].frees++;
 	if (ev->ptr <= KMA_NULL_PTR_MAX) {
 		m->totals.null_frees++;
 		return 0;
 	}
-	idx = kma_map_find(&m->live_map, ev->ptr);
-	if (idx)
-		return close_live(m, *idx, ev, ev->type);
-
 	m->totals.unknown_frees++;
 	if (m->opts.sink.unknown_free) {
 		struct kma_free_row row = {
@@ -356,6 +384,8 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 		};
 
 		row.caller = name_of(m, ev->call_site);
+		if (!row.caller)
+			return -1;
 		return m->opts.sink.unknown_free(m->opts.sink.ctx, &row);
 	}
 	return 0;
@@ -363,11 +393,24 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 
 int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 {
-	if (ev->type == KMA_EV_MARKER)
-		return new_generation(m, ev);
-	if (ev->type == KMA_EV_MODULE_LOAD || ev->type == KMA_EV_MODULE_FREE)
-		return 0;
-	if (m->finished || ev->type < 0 || ev->type >= KMA_EV_NR) {
+	if (m->finished) {
+		errno = EINVAL;
+		return -1;
+	}
+	switch (ev->type) {
+	case KMA_EV_MARKER:
+		return kma_gen_marker(m, ev);
+	case KMA_EV_MODULE_LOAD:
+	case KMA_EV_MODULE_FREE:
+		return kma_gen_module(m, ev);
+	case KMA_EV_KMALLOC:
+	case KMA_EV_KMALLOC_NODE:
+	case KMA_EV_CACHE_ALLOC:
+	case KMA_EV_CACHE_ALLOC_NODE:
+	case KMA_EV_KFREE:
+	case KMA_EV_CACHE_FREE:
+		break;
+	default:
 		errno = EINVAL;
 		return -1;
 	}
@@ -380,13 +423,14 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 	return do_free(m, ev);
 }
 
-int kma_match_finish(struct kma_match *m)
+int kma_match_finish(struct kma_match *m, uint64_t end_ts)
 {
 	uint32_t i;
 
 	if (m->finished)
 		return 0;
 	m->finished = 1;
+	kma_gen_finish(m, end_ts);
 	/* Emit in slot order; the store does not depend on the order. */
 	for (i = 0; i < m->live_map.nr_slots; i++) {
 		if (!m->live_map.used[i])
@@ -395,6 +439,26 @@ int kma_match_finish(struct kma_match *m)
 			return -1;
 	}
 	return 0;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uint64_t *nr)
+{
+	struct kma_caller *c;
+
+	*nr = 0;
+	if (caller_id >= m->nr_callers)
+		return NULL;
+	c = &m->callers[caller_id];
+	qsort(c->lifetimes, c->nr_lifetimes, sizeof(*c->lifetimes), cmp_u64);
+	*nr = c->nr_lifetimes;
+	return c->lifetimes;
 }
 
 const struct kma_totals *kma_match_totals(const struct kma_match *m)
@@ -412,4 +476,15 @@ const struct kma_generation *kma_match_generations(const struct kma_match *m, ui
 {
 	*nr = m->nr_gens;
 	return m->gens;
+}
+
+const struct kma_module *kma_match_modules(const struct kma_match *m, uint32_t *nr)
+{
+	*nr = m->nr_modules;
+	return m->modules;
+}
+
+int64_t kma_match_selected_generation(const struct kma_match *m)
+{
+	return m->sel_gen;
 }

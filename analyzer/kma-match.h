@@ -38,6 +38,8 @@ struct kma_alloc_row {
 	int		accounted;
 	uint32_t	caller_id;
 	uint32_t	generation;
+	int		selected;	/* inside the filter (kma_match_opts.filter) */
+	int		orphaned;	/* live when its module was unloaded */
 };
 
 /* A free of a pointer that is not live (allocated before the trace, or alloc lost). */
@@ -73,6 +75,29 @@ struct kma_caller {
 	uint64_t	implicit_frees;
 	uint64_t	failed_allocs;	/* ptr == 0, in no other total */
 	uint64_t	live;		/* allocations still live */
+	uint64_t	live_slack;	/* slack of those */
+	uint64_t	temporary;	/* freed (traced free) within opts.temp_ns */
+	uint64_t	life_min;	/* alloc -> traced free, ns, over life_n frees */
+	uint64_t	life_max;
+	uint64_t	life_sum;
+	uint64_t	life_n;
+	uint64_t	net_at_peak;	/* its live bytes at the moment of the overall peak */
+	uint64_t	age_min;	/* ages of its live allocations at the end, ns */
+	uint64_t	age_max;	/* (valid after kma_match_finish, when live > 0) */
+	uint64_t	age_sum;
+	uint32_t	grew_gens;	/* generations at whose end its net was higher */
+	uint32_t	max_grow_run;	/* longest run of consecutive such generations */
+	const char	*module;	/* module of the call site, NULL: vmlinux/unknown */
+	uint64_t	orphans;	/* live when its module was unloaded */
+	uint64_t	orphan_bytes;
+	uint64_t	orphans_live;	/* of those, still live at the end */
+	uint64_t	orphans_live_bytes;
+	/* private to the matcher */
+	uint64_t	snap_net;
+	uint32_t	grow_run;
+	uint32_t	peak_epoch;
+	uint64_t	*lifetimes;	/* with opts.keep_lifetimes */
+	uint64_t	nr_lifetimes, cap_lifetimes;
 };
 
 /* A generation: from its marker (generation 0: the trace start) to the next one. */
@@ -100,12 +125,41 @@ struct kma_totals {
 	uint64_t	live;
 	uint64_t	callers;	/* callers with at least one allocation */
 	uint64_t	ignored;	/* events left out by --kmalloc-only */
+	uint64_t	unselected;	/* allocations outside the filter */
+	uint64_t	peak_net;	/* highest net seen */
+	uint64_t	peak_ts;	/* when it was first reached */
+	uint64_t	end_ts;		/* as given to kma_match_finish() */
+	uint64_t	temporary;
+};
+
+/* A module load/unload seen in the trace (module:module_load / module_free). */
+struct kma_module {
+	const char	*name;
+	uint64_t	load_ts;	/* 0: not seen */
+	uint64_t	free_ts;	/* 0: not unloaded */
+	uint64_t	left;		/* allocations of its call sites live at unload */
+	uint64_t	left_bytes;
+	uint64_t	left_live;	/* of those, still live at the end of the trace */
+	uint64_t	left_live_bytes;
+};
+
+/* Which allocations a report is about; the others are matched but not counted. */
+struct kma_filter {
+	int64_t		generation;	/* -1: any */
+	const char	*gen_label;	/* or the first generation with this label */
+	uint64_t	since;		/* alloc ts >= since */
+	uint64_t	until;		/* alloc ts < until; 0: no bound */
 };
 
 struct kma_match_opts {
 	int		kmalloc_only;	/* only kmalloc, kmalloc_node and kfree */
 	kma_resolve_fn	resolve;	/* NULL: names are "0x<hex>" */
 	void		*resolve_ctx;
+	kma_resolve_fn	module_of;	/* module of a call site, or NULL (same ctx) */
+	int		filtered;	/* apply filter */
+	struct kma_filter filter;
+	uint64_t	temp_ns;	/* "temporary" threshold, ns (0: 1 ms) */
+	int		keep_lifetimes;	/* keep every lifetime for exact percentiles */
 	struct kma_sink	sink;		/* callbacks may be NULL */
 };
 
@@ -115,8 +169,23 @@ void kma_match_free(struct kma_match *m);
 /* 0 on success, -1 on out of memory or a sink error. */
 int kma_match_event(struct kma_match *m, const struct kma_event *ev);
 
-/* Hand every still-live allocation to the sink (free_kind -1). Call once, at the end. */
-int kma_match_finish(struct kma_match *m);
+/*
+ * Close the last generation at end_ts (the trace's last timestamp), compute
+ * ages, and hand every still-live allocation to the sink (free_kind -1).
+ * Call once, at the end.
+ */
+int kma_match_finish(struct kma_match *m, uint64_t end_ts);
+
+/* Set the time window of the filter (absolute ns); before the first event. */
+void kma_match_set_window(struct kma_match *m, uint64_t since, uint64_t until);
+
+/* The generation the filter selected (-1: none matched yet / no generation filter). */
+int64_t kma_match_selected_generation(const struct kma_match *m);
+
+const struct kma_module *kma_match_modules(const struct kma_match *m, uint32_t *nr);
+
+/* Sorted lifetimes of caller id (with opts.keep_lifetimes); *nr receives the count. */
+const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uint64_t *nr);
 
 const struct kma_totals *kma_match_totals(const struct kma_match *m);
 const struct kma_generation *kma_match_generations(const struct kma_match *m, uint32_t *nr);

@@ -16,6 +16,7 @@
 #include <sqlite3.h>
 
 #include "kma-store.h"
+#include "kma-store-int.h"
 
 #define BATCH_ROWS	4096
 #define MAX_QUEUED	16	/* bounds memory: rows wait here, not in RAM forever */
@@ -60,25 +61,6 @@ static const char ins_free_sql[] =
 	"INSERT INTO unknown_frees (ts, cpu, pid, comm, ptr, caller, address, free_kind)"
 	" VALUES (?,?,?,?,?,?,?,?)";
 
-/* "0x%llx" without snprintf: this runs for every row. */
-static int hex(char *buf, uint64_t v)
-{
-	static const char digits[] = "0123456789abcdef";
-	char tmp[16];
-	int n = 0, len;
-
-	do {
-		tmp[n++] = digits[v & 15];
-		v >>= 4;
-	} while (v);
-	buf[0] = '0';
-	buf[1] = 'x';
-	for (len = 2; n; len++)
-		buf[len] = tmp[--n];
-	buf[len] = '\0';
-	return len;
-}
-
 static void set_error(struct kma_store *s, const char *what)
 {
 	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s", what,
@@ -94,21 +76,13 @@ static int exec(struct kma_store *s, const char *sql)
 	return 0;
 }
 
-static void bind_text_or_null(sqlite3_stmt *st, int i, const char *t)
-{
-	if (t)
-		sqlite3_bind_text(st, i, t, -1, SQLITE_STATIC);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 static int write_alloc(struct kma_store *s, const struct kma_alloc_row *a)
 {
 	sqlite3_stmt *st = s->ins_alloc;
 	char ptr[24], faddr[24];
 	int rc;
 
-	hex(ptr, a->ptr);
+	kma_hex(ptr, a->ptr);
 	sqlite3_bind_text(st, 1, ptr, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 2, a->caller_id + 1);
 	sqlite3_bind_text(st, 3, a->caller, -1, SQLITE_STATIC);
@@ -120,7 +94,7 @@ static int write_alloc(struct kma_store *s, const struct kma_alloc_row *a)
 		sqlite3_bind_int(st, 8, a->node);
 	else
 		sqlite3_bind_null(st, 8);
-	bind_text_or_null(st, 9, a->cache);
+	kma_bind_text(st, 9, a->cache);
 	if (a->accounted >= 0)
 		sqlite3_bind_int(st, 10, a->accounted);
 	else
@@ -128,14 +102,14 @@ static int write_alloc(struct kma_store *s, const struct kma_alloc_row *a)
 	sqlite3_bind_int64(st, 11, (sqlite3_int64)a->alloc_ts);
 	sqlite3_bind_int(st, 12, a->alloc_cpu);
 	sqlite3_bind_int(st, 13, a->pid);
-	bind_text_or_null(st, 14, a->comm);
+	kma_bind_text(st, 14, a->comm);
 	sqlite3_bind_int64(st, 15, a->generation);
 	if (a->free_kind >= 0) {
 		sqlite3_bind_int64(st, 16, (sqlite3_int64)a->free_ts);
 		sqlite3_bind_int(st, 17, a->free_cpu);
 		sqlite3_bind_int(st, 18, a->free_pid);
 		if (a->free_caller) {
-			hex(faddr, a->free_call_site);
+			kma_hex(faddr, a->free_call_site);
 			sqlite3_bind_text(st, 19, a->free_caller, -1, SQLITE_STATIC);
 			sqlite3_bind_text(st, 20, faddr, -1, SQLITE_STATIC);
 		} else {
@@ -162,12 +136,12 @@ static int write_free(struct kma_store *s, const struct kma_free_row *f)
 	char ptr[24], addr[24];
 	int rc;
 
-	hex(ptr, f->ptr);
-	hex(addr, f->call_site);
+	kma_hex(ptr, f->ptr);
+	kma_hex(addr, f->call_site);
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)f->ts);
 	sqlite3_bind_int(st, 2, f->cpu);
 	sqlite3_bind_int(st, 3, f->pid);
-	bind_text_or_null(st, 4, f->comm);
+	kma_bind_text(st, 4, f->comm);
 	sqlite3_bind_text(st, 5, ptr, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 6, f->caller, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 7, addr, -1, SQLITE_STATIC);
@@ -364,119 +338,17 @@ static int stop_writer(struct kma_store *s)
 	return s->failed ? -1 : 0;
 }
 
-static int write_tables(struct kma_store *s, const struct kma_store_run *run)
-{
-	const struct kma_trace_info *info = run->info;
-	const struct kma_totals *t = run->totals;
-	sqlite3_stmt *st = NULL;
-	char addr[24];
-	uint32_t i;
-	int ret = -1;
-
-	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO callers (id, caller, address, total, slack, net, allocs,"
-			       " frees, implicit_frees, failed_allocs, live)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < run->nr_callers; i++) {
-		const struct kma_caller *c = &run->callers[i];
-
-		hex(addr, c->address);
-		sqlite3_bind_int64(st, 1, i + 1);
-		sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, addr, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)c->total);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)c->slack);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)c->net);
-		sqlite3_bind_int64(st, 7, (sqlite3_int64)c->allocs);
-		sqlite3_bind_int64(st, 8, (sqlite3_int64)c->frees);
-		sqlite3_bind_int64(st, 9, (sqlite3_int64)c->implicit_frees);
-		sqlite3_bind_int64(st, 10, (sqlite3_int64)c->failed_allocs);
-		sqlite3_bind_int64(st, 11, (sqlite3_int64)c->live);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out;
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-
-	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO lost_events (cpu, page_missed, missed_unknown, overrun,"
-			       " commit_overrun, dropped, lost) VALUES (?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < (uint32_t)info->cpus; i++) {
-		const struct kma_lost *l = &info->lost[i];
-
-		sqlite3_bind_int(st, 1, (int)i);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)l->page_missed);
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)l->missed_unknown);
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)l->overrun);
-		sqlite3_bind_int64(st, 5, (sqlite3_int64)l->commit_overrun);
-		sqlite3_bind_int64(st, 6, (sqlite3_int64)l->dropped);
-		sqlite3_bind_int64(st, 7, (sqlite3_int64)kma_lost_total(l));
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out;
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-
-	if (sqlite3_prepare_v2(s->db, "INSERT INTO event_counts (event, count) VALUES (?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < (uint32_t)info->nr_counts; i++) {
-		sqlite3_bind_text(st, 1, info->counts[i].name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)info->counts[i].count);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			goto out;
-		sqlite3_reset(st);
-	}
-	sqlite3_finalize(st);
-
-	if (sqlite3_prepare_v2(s->db,
-			       "INSERT INTO trace (file, file_version, compression, kernel_release,"
-			       " uname, cpus, long_size, big_endian, first_ts, last_ts, events,"
-			       " kmem_events, ignored_events, kmalloc_only, frees, matched_frees,"
-			       " unknown_frees, null_frees, failed_allocs, kma_version)"
-			       " VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	sqlite3_bind_text(st, 1, info->file, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, info->file_version);
-	bind_text_or_null(st, 3, info->compression);
-	bind_text_or_null(st, 4, info->release);
-	bind_text_or_null(st, 5, info->uname);
-	sqlite3_bind_int(st, 6, info->cpus);
-	sqlite3_bind_int(st, 7, info->long_size);
-	sqlite3_bind_int(st, 8, info->big_endian);
-	sqlite3_bind_int64(st, 9, (sqlite3_int64)info->first_ts);
-	sqlite3_bind_int64(st, 10, (sqlite3_int64)info->last_ts);
-	sqlite3_bind_int64(st, 11, (sqlite3_int64)info->events);
-	sqlite3_bind_int64(st, 12, (sqlite3_int64)info->kmem_events);
-	sqlite3_bind_int64(st, 13, (sqlite3_int64)t->ignored);
-	sqlite3_bind_int(st, 14, run->kmalloc_only);
-	sqlite3_bind_int64(st, 15, (sqlite3_int64)t->frees);
-	sqlite3_bind_int64(st, 16, (sqlite3_int64)t->matched_frees);
-	sqlite3_bind_int64(st, 17, (sqlite3_int64)t->unknown_frees);
-	sqlite3_bind_int64(st, 18, (sqlite3_int64)t->null_frees);
-	sqlite3_bind_int64(st, 19, (sqlite3_int64)t->failed_allocs);
-	sqlite3_bind_text(st, 20, run->version, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		goto out;
-	ret = 0;
-out:
-	if (ret)
-		set_error(s, "writing report tables");
-	sqlite3_finalize(st);
-	return ret;
-}
-
 int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why)
 {
 	int ret = -1;
 
 	if (flush_batch(s) || stop_writer(s))
 		goto out;
-	if (write_tables(s, run) || exec(s, "COMMIT"))
+	if (kma_store_write_tables(s->db, run)) {
+		set_error(s, "writing report tables");
+		goto out;
+	}
+	if (exec(s, "COMMIT"))
 		goto out;
 	sqlite3_finalize(s->ins_alloc);
 	sqlite3_finalize(s->ins_free);
@@ -497,6 +369,13 @@ out:
 	if (ret)
 		*why = s->errmsg;
 	return ret;
+}
+
+const char *kma_store_error(struct kma_store *s)
+{
+	if (!s->errmsg[0])
+		return s->failed ? "cannot write the database" : "out of memory";
+	return s->errmsg;
 }
 
 void kma_store_free(struct kma_store *s)

@@ -26,12 +26,22 @@ struct kma_store_run {
 	const struct kma_totals		*totals;
 	const struct kma_caller		*callers;
 	uint32_t			nr_callers;
+	const struct kma_generation	*gens;
+	uint32_t			nr_gens;
+	const struct kma_module		*modules;
+	uint32_t			nr_modules;
 	int				kmalloc_only;
+	uint64_t			temp_ns;	/* threshold of "temporary" */
+	uint64_t			young_ns;	/* leak confidence: young allocations */
+	const char			*marker_prefix;
 	const char			*version;
 };
 
 /* Writes the remaining tables, commits and renames into place. 0 or -1 (*why). */
 int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why);
+
+/* The last error, valid until kma_store_free(). */
+const char *kma_store_error(struct kma_store *s);
 
 /* Discards everything written (temporary file removed); frees s. Safe after commit. */
 void kma_store_free(struct kma_store *s);

@@ -26,7 +26,36 @@ CREATE TABLE trace (
 	unknown_frees	INTEGER,	-- frees of a pointer that was not live
 	null_frees	INTEGER,	-- frees of a pointer <= 0x10 (kfree(NULL), ZERO_SIZE_PTR)
 	failed_allocs	INTEGER,	-- allocation events with ptr 0
+	peak_bytes	INTEGER,	-- highest net (live bytes) during the trace
+	peak_ts		INTEGER,	-- when it was first reached
+	temporary_ns	INTEGER,	-- threshold of callers.temporary
+	marker_prefix	TEXT,		-- trace markers starting with it start a generation
 	kma_version	TEXT		-- version of kma-analyze that wrote this file
+);
+
+-- Generations: generation 0 ('start') runs from the trace start to the first marker, each
+-- marker 'kma: LABEL' starts the next one.
+CREATE TABLE generations (
+	id		INTEGER PRIMARY KEY,
+	ts		INTEGER NOT NULL,	-- marker timestamp; first_ts of the trace for 0
+	label		TEXT NOT NULL,
+	allocs		INTEGER NOT NULL,	-- allocations made in it
+	bytes		INTEGER NOT NULL,	-- their bytes_alloc
+	live		INTEGER NOT NULL,	-- of those, still live at the end of the trace
+	live_bytes	INTEGER NOT NULL,
+	frees		INTEGER NOT NULL	-- free events (matched, unknown, null) in it
+);
+
+-- Modules loaded or unloaded during the trace (module:module_load / module_free events).
+CREATE TABLE modules (
+	id		INTEGER PRIMARY KEY,
+	name		TEXT NOT NULL,
+	load_ts		INTEGER,		-- NULL: loaded before the trace
+	free_ts		INTEGER,		-- NULL: not unloaded during the trace
+	left_allocs	INTEGER NOT NULL,	-- its call sites' allocations live at the unload
+	left_bytes	INTEGER NOT NULL,
+	left_live	INTEGER NOT NULL,	-- of those, still live at the end of the trace
+	left_live_bytes	INTEGER NOT NULL
 );
 
 -- Records read, per event (every event in the file that has records).
@@ -58,7 +87,26 @@ CREATE TABLE callers (
 	frees		INTEGER NOT NULL,	-- traced frees of this caller's allocations
 	implicit_frees	INTEGER NOT NULL,	-- allocations closed by a new alloc at their ptr
 	failed_allocs	INTEGER NOT NULL,	-- allocation events with ptr 0
-	live		INTEGER NOT NULL	-- allocations still live at the end of the trace
+	live		INTEGER NOT NULL,	-- allocations still live at the end of the trace
+	live_slack	INTEGER NOT NULL,	-- slack of those
+	module		TEXT,			-- module of the call site, NULL: vmlinux
+	temporary	INTEGER NOT NULL,	-- traced frees within trace.temporary_ns of the alloc
+	life_min	INTEGER,		-- alloc -> traced free, ns (NULL: no traced free)
+	life_avg	INTEGER,		-- (integer mean)
+	life_max	INTEGER,
+	net_at_peak	INTEGER NOT NULL,	-- its live bytes at trace.peak_ts
+	age_min		INTEGER,		-- age of its live allocations at the end, ns
+	age_avg		INTEGER,		-- (NULL when none is live)
+	age_max		INTEGER,
+	grew_generations INTEGER NOT NULL,	-- generations at whose end its net was higher
+	max_growth_run	INTEGER NOT NULL,	-- longest run of consecutive such generations
+	leak_suspect	INTEGER NOT NULL,	-- 1: max_growth_run >= 3 and net > 0
+	leak_confidence	TEXT NOT NULL,		-- high, medium, low; none when not a suspect
+	leak_why	TEXT,			-- what lowered the confidence
+	left_by_unload	INTEGER NOT NULL,	-- allocations live when its module was unloaded
+	left_by_unload_bytes INTEGER NOT NULL,
+	left_live	INTEGER NOT NULL,	-- of those, still live at the end
+	left_live_bytes	INTEGER NOT NULL
 );
 
 -- One row per (non-failed) allocation.
@@ -119,3 +167,32 @@ CREATE VIEW summary AS
 		(SELECT COUNT(*) FROM callers WHERE allocs > 0) AS callers,
 		(SELECT COALESCE(SUM(lost), 0) FROM lost_events) AS lost_events
 	FROM trace AS t;
+
+CREATE VIEW generation_stats AS
+	SELECT id AS generation, label, ts, allocs, bytes, live, live_bytes, frees
+	FROM generations;
+
+CREATE VIEW leak_suspects AS
+	SELECT caller, address, module, net, live, age_min, age_avg, age_max, grew_generations,
+	       max_growth_run, implicit_frees, leak_confidence AS confidence, leak_why AS why
+	FROM callers WHERE leak_suspect = 1;
+
+-- What each unloaded module left behind, per call site.
+CREATE VIEW module_leftovers AS
+	SELECT module, caller, address, left_by_unload AS allocs, left_by_unload_bytes AS bytes,
+	       left_live AS still_live, left_live_bytes AS still_live_bytes
+	FROM callers WHERE left_by_unload > 0;
+
+-- Lifetimes of traced frees per caller; median and p99 by nearest rank (ceil(p * n)).
+CREATE VIEW caller_lifetimes AS
+	WITH l AS (
+		SELECT caller_id, free_ts - alloc_ts AS life,
+		       ROW_NUMBER() OVER (PARTITION BY caller_id ORDER BY free_ts - alloc_ts) AS rn,
+		       COUNT(*) OVER (PARTITION BY caller_id) AS n
+		FROM allocations WHERE free_kind IN ('kfree', 'kmem_cache_free'))
+	SELECT c.caller, c.address, MAX(l.n) AS frees, MIN(l.life) AS min_ns,
+	       MAX(CASE WHEN l.rn = (l.n + 1) / 2 THEN l.life END) AS median_ns,
+	       MAX(CASE WHEN l.rn = (l.n * 99 + 99) / 100 THEN l.life END) AS p99_ns,
+	       MAX(l.life) AS max_ns, c.temporary
+	FROM l JOIN callers AS c ON c.id = l.caller_id
+	GROUP BY l.caller_id;

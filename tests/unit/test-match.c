@@ -166,7 +166,7 @@ static void test_net_and_finish(void **state)
 	assert_int_equal(caller(m, A)->net, 16);
 	assert_int_equal(caller(m, B)->net, 512);
 	assert_int_equal(cap.nr, 1);
-	assert_int_equal(kma_match_finish(m), 0);
+	assert_int_equal(kma_match_finish(m, now), 0);
 	assert_int_equal(cap.nr, 3);		/* one row per allocation */
 	assert_int_equal(cap.rows[1].free_kind, -1);
 	assert_int_equal(cap.rows[2].free_kind, -1);
@@ -231,7 +231,7 @@ static void test_failed_alloc(void **state)
 	assert_int_equal(t->callers, 1);		/* A allocated nothing */
 	assert_int_equal(caller(m, A)->failed_allocs, 1);
 	assert_int_equal(caller(m, A)->allocs, 0);
-	assert_int_equal(kma_match_finish(m), 0);
+	assert_int_equal(kma_match_finish(m, now), 0);
 	assert_int_equal(cap.nr, 1);			/* no row for the failed one */
 	kma_match_free(m);
 }

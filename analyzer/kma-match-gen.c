@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-match-gen.c - what the matcher tracks over time: generations (trace
+ * markers), growth of each caller's live bytes from one generation to the
+ * next, module unloads and what they leave behind, the peak, and the ages of
+ * what is still live at the end.
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-match-int.h"
+
+/*
+ * End of a generation: count, for every caller, whether its live bytes grew
+ * over it, and the run of consecutive generations in which they did.
+ */
+static void snapshot_growth(struct kma_match *m)
+{
+	uint32_t i;
+
+	for (i = 0; i < m->nr_callers; i++) {
+		struct kma_caller *c = &m->callers[i];
+
+		if (c->net > c->snap_net) {
+			c->grew_gens++;
+			c->grow_run++;
+			if (c->grow_run > c->max_grow_run)
+				c->max_grow_run = c->grow_run;
+		} else {
+			c->grow_run = 0;
+		}
+		c->snap_net = c->net;
+	}
+}
+
+/* A marker ends the current generation and starts the next one. */
+int kma_gen_marker(struct kma_match *m, const struct kma_event *ev)
+{
+	struct kma_generation *g;
+
+	if (m->nr_gens == m->cap_gens) {
+		uint32_t cap = m->cap_gens * 2;
+		struct kma_generation *n = realloc(m->gens, cap * sizeof(*n));
+
+		if (!n)
+			return -1;
+		m->gens = n;
+		m->cap_gens = cap;
+	}
+	snapshot_growth(m);
+	g = &m->gens[m->nr_gens];
+	memset(g, 0, sizeof(*g));
+	g->ts = ev->ts;
+	g->label = ev->label;
+	m->generation = m->nr_gens++;
+	if (m->opts.filtered && m->sel_gen < 0 && m->opts.filter.gen_label && ev->label &&
+	    !strcmp(m->opts.filter.gen_label, ev->label))
+		m->sel_gen = m->generation;
+	return 0;
+}
+
+static struct kma_module *new_module(struct kma_match *m, const char *name)
+{
+	struct kma_module *mod;
+
+	if (m->nr_modules == m->cap_modules) {
+		uint32_t cap = m->cap_modules ? m->cap_modules * 2 : 8;
+		struct kma_module *n = realloc(m->modules, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		m->modules = n;
+		m->cap_modules = cap;
+	}
+	mod = &m->modules[m->nr_modules++];
+	memset(mod, 0, sizeof(*mod));
+	mod->name = name;
+	return mod;
+}
+
+/* The latest record of a module that is loaded (not yet unloaded), or NULL. */
+static struct kma_module *loaded_module(struct kma_match *m, const char *name)
+{
+	uint32_t i;
+
+	for (i = m->nr_modules; i-- > 0;)
+		if (!strcmp(m->modules[i].name, name))
+			return m->modules[i].free_ts ? NULL : &m->modules[i];
+	return NULL;
+}
+
+/*
+ * module_free: every allocation its call sites made that is still live now
+ * is left behind by the unload (Pekka Enberg's question). A scan of the live
+ * set per unload: unloads are rare, the live set is what memory holds anyway.
+ */
+int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
+{
+	struct kma_module *mod;
+	uint32_t i, idx;
+
+	if (!ev->label)
+		return 0;
+	if (ev->type == KMA_EV_MODULE_LOAD) {
+		mod = new_module(m, ev->label);
+		if (!mod)
+			return -1;
+		mod->load_ts = ev->ts;
+		return 0;
+	}
+	mod = loaded_module(m, ev->label);
+	if (!mod && !(mod = new_module(m, ev->label)))	/* loaded before the trace */
+		return -1;
+	mod->free_ts = ev->ts;
+	idx = (uint32_t)(mod - m->modules);
+	for (i = 0; i < m->live_map.nr_slots; i++) {
+		struct live *l;
+		struct kma_caller *c;
+
+		if (!m->live_map.used[i])
+			continue;
+		l = &m->lives[m->live_map.vals[i]];
+		c = &m->callers[l->caller_id];
+		if (!l->selected || l->orphan_mod || !c->module || strcmp(c->module, ev->label))
+			continue;
+		l->orphan_mod = idx + 1;
+		mod->left++;
+		mod->left_bytes += l->bytes_alloc;
+		c->orphans++;
+		c->orphan_bytes += l->bytes_alloc;
+	}
+	return 0;
+}
+
+/* The end of the trace: close the last generation, ages, peak holdings, leftovers. */
+void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
+{
+	uint32_t i;
+
+	m->totals.end_ts = end_ts;
+	snapshot_growth(m);
+	for (i = 0; i < m->nr_callers; i++) {
+		kma_peak_snap(m, &m->callers[i]);
+		m->callers[i].age_min = m->callers[i].live ? UINT64_MAX : 0;
+	}
+	for (i = 0; i < m->live_map.nr_slots; i++) {
+		struct live *l;
+		struct kma_caller *c;
+		uint64_t age;
+
+		if (!m->live_map.used[i])
+			continue;
+		l = &m->lives[m->live_map.vals[i]];
+		if (!l->selected)
+			continue;
+		c = &m->callers[l->caller_id];
+		age = end_ts > l->ts ? end_ts - l->ts : 0;
+		if (age < c->age_min)
+			c->age_min = age;
+		if (age > c->age_max)
+			c->age_max = age;
+		c->age_sum += age;
+		if (l->orphan_mod) {
+			struct kma_module *mod = &m->modules[l->orphan_mod - 1];
+
+			mod->left_live++;
+			mod->left_live_bytes += l->bytes_alloc;
+			c->orphans_live++;
+			c->orphans_live_bytes += l->bytes_alloc;
+		}
+	}
+}

@@ -1,0 +1,70 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-match-int.h - the matcher's internals, shared by kma-match.c (pairing
+ * and accounting) and kma-match-gen.c (generations, peak, modules, ages).
+ */
+#ifndef KMA_MATCH_INT_H
+#define KMA_MATCH_INT_H
+
+#include "kma-match.h"
+#include "kma-map.h"
+#include "kma-strpool.h"
+
+struct live {
+	uint64_t	ptr;
+	uint64_t	call_site;
+	uint64_t	bytes_req;
+	uint64_t	bytes_alloc;
+	uint64_t	gfp_flags;
+	uint64_t	ts;
+	const char	*cache;
+	const char	*comm;
+	uint32_t	caller_id;
+	uint32_t	generation;
+	int32_t		cpu;
+	int32_t		pid;
+	int16_t		node;
+	int8_t		kind;
+	int8_t		accounted;
+	uint8_t		selected;	/* inside the filter */
+	uint32_t	orphan_mod;	/* 1 + index in modules when live at its unload */
+};
+
+struct kma_match {
+	struct kma_match_opts	opts;
+	struct kma_map		live_map;	/* ptr -> index in lives */
+	struct live		*lives;
+	uint32_t		nr_lives;	/* slots handed out */
+	uint32_t		cap_lives;
+	uint32_t		*free_slots;	/* reusable slots */
+	uint32_t		nr_free_slots;
+	struct kma_map		caller_map;	/* call_site -> index in callers */
+	struct kma_caller	*callers;
+	uint32_t		nr_callers;
+	uint32_t		cap_callers;
+	uint32_t		generation;	/* current: index in gens */
+	struct kma_generation	*gens;
+	uint32_t		nr_gens, cap_gens;
+	int64_t			sel_gen;	/* generation the filter selects, -1: none yet */
+	struct kma_module	*modules;
+	uint32_t		nr_modules, cap_modules;
+	uint32_t		peak_epoch;	/* bumped at every new peak of net */
+	struct kma_totals	totals;
+	struct kma_strpool	*names;		/* for the default "0x<hex>" names */
+	int			finished;
+};
+
+int kma_gen_marker(struct kma_match *m, const struct kma_event *ev);
+int kma_gen_module(struct kma_match *m, const struct kma_event *ev);
+void kma_gen_finish(struct kma_match *m, uint64_t end_ts);
+
+/* Before a caller's net changes: keep what it held at the latest peak. */
+static inline void kma_peak_snap(struct kma_match *m, struct kma_caller *c)
+{
+	if (c->peak_epoch != m->peak_epoch) {
+		c->net_at_peak = c->net;
+		c->peak_epoch = m->peak_epoch;
+	}
+}
+
+#endif /* KMA_MATCH_INT_H */

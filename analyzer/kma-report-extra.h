@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-report-extra.h - the reports beyond the per-caller table: generations,
+ * leak suspects, lifetimes, the peak, module leftovers, allocation lists.
+ */
+#ifndef KMA_REPORT_EXTRA_H
+#define KMA_REPORT_EXTRA_H
+
+#include <stdio.h>
+#include "kma-match.h"
+#include "kma-reader.h"
+
+/* Collects allocation rows for --list (a matcher sink). */
+struct kma_list;
+
+struct kma_list *kma_list_alloc(int outstanding_only);
+void kma_list_free(struct kma_list *l);
+int kma_list_add(void *list, const struct kma_alloc_row *row);
+int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limit);
+
+int kma_report_generations(FILE *out, struct kma_match *m);
+int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t young_ns,
+		     uint64_t limit);
+int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit);
+int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit);
+int kma_report_modules(FILE *out, struct kma_match *m);
+
+/* Seconds with microseconds, as trace-cmd prints timestamps. */
+void kma_fmt_ts(char *buf, size_t len, uint64_t ns);
+/* A duration: "812ns", "3.2us", "1.50ms", "2.000s". */
+void kma_fmt_dur(char *buf, size_t len, uint64_t ns);
+/* Parses "1ms", "250us", "2s", "1.5" (seconds); 0 or -1. */
+int kma_parse_dur(const char *s, uint64_t *ns);
+
+#endif /* KMA_REPORT_EXTRA_H */
