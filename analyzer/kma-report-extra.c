@@ -150,7 +150,7 @@ int kma_report_generations(FILE *out, struct kma_match *m)
 		if (i)
 			kma_fmt_ts(ts, sizeof(ts), g[i].ts);
 		else
-			snprintf(ts, sizeof(ts), "trace start");
+			snprintf(ts, sizeof(ts), "-");
 		fprintf(out, "%4u %17s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64
 			" %10" PRIu64 "  %s\n", i, ts, g[i].allocs, g[i].bytes, g[i].live,
 			g[i].live_bytes, g[i].frees, g[i].label ? g[i].label : "");

@@ -77,6 +77,19 @@ def check_db(exp, db, problems):
     if n != exp["allocations"]:
         problems.append(f"db allocations: got {n} rows, expected {exp['allocations']}")
 
+    # generations: marker labels and per-generation counts, in order
+    got = [dict(zip(("label", "allocs", "bytes", "live", "live_bytes", "frees"), r))
+           for r in con.execute("SELECT label, allocs, bytes, live, live_bytes, frees "
+                                "FROM generations ORDER BY id")]
+    if got != exp["generations"]:
+        problems.append(f"db generations: got {got}, expected {exp['generations']}")
+    got = {f"{g} {c}": n for g, c, n in con.execute(
+        "SELECT generation, caller, COUNT(*) FROM allocations WHERE free_ts IS NULL "
+        "GROUP BY generation, caller")}
+    if got != exp["live_by_generation_caller"]:
+        diff = sorted(set(got.items()) ^ set(exp["live_by_generation_caller"].items()))
+        problems.append(f"db live allocations by generation and caller differ: {diff[:5]}")
+
     # per-CPU losses (schema/kma.sql table lost_events), one row per CPU
     lost_cols = ("page_missed", "missed_unknown", "overrun", "commit_overrun", "dropped", "lost")
     got_lost = {str(r[0]): dict(zip(lost_cols, r[1:])) for r in con.execute(

@@ -19,6 +19,7 @@ ALLOC_EVENTS = {"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc
 FREE_EVENTS = {"kfree", "kmem_cache_free"}
 KMALLOC_ONLY = {"kmalloc", "kmalloc_node", "kfree"}
 ZERO_SIZE_PTR = 0x10
+MARKER_PREFIX = "kma:"      # kma-analyze's default --marker-prefix
 
 SUMMARY_KEYS = ("total", "slack", "net", "allocs", "frees", "unknown_frees",
                 "null_frees", "implicit_frees", "failed_allocs", "callers",
@@ -71,7 +72,10 @@ def expect(trace, kmalloc_only=False):
 
     ncpus = 0
     page_missed, missed_unknown = {}, {}
-    live = {}        # ptr -> (caller, bytes_alloc) of allocations still live
+    live = {}        # ptr -> (caller, bytes_alloc, generation) of allocations still live
+    # generation 0 ("start") runs to the first "kma:" marker; each marker starts one
+    gens = [{"label": "start", "allocs": 0, "bytes": 0, "live": 0, "live_bytes": 0,
+             "frees": 0}]
     callers = {}     # caller -> dict of CALLER_KEYS
     s = dict.fromkeys(SUMMARY_KEYS, 0)
 
@@ -92,8 +96,15 @@ def expect(trace, kmalloc_only=False):
         if not m:
             continue
         event = m.group(3)
+        if event == "print":
+            # -R prints markers as "print: ip=tracing_mark_write buf=kma: LABEL"
+            buf = m.group(4).split("buf=", 1)
+            if len(buf) == 2 and buf[1].startswith(MARKER_PREFIX):
+                gens.append({"label": buf[1][len(MARKER_PREFIX):].strip(), "allocs": 0,
+                             "bytes": 0, "live": 0, "live_bytes": 0, "frees": 0})
+            continue
         if event not in ALLOC_EVENTS and event not in FREE_EVENTS:
-            continue            # print (trace markers) and anything else
+            continue            # anything else
         if kmalloc_only and event not in KMALLOC_ONLY:
             continue            # ignored entirely
         f = dict(kv.split("=", 1) for kv in m.group(4).split() if "=" in kv)
@@ -104,7 +115,7 @@ def expect(trace, kmalloc_only=False):
                 s["failed_allocs"] += 1
                 continue
             if ptr in live:                 # earlier allocation never freed
-                old_caller, old_bytes = live.pop(ptr)
+                old_caller, old_bytes, _ = live.pop(ptr)
                 callers[old_caller]["implicit_frees"] += 1
                 s["implicit_frees"] += 1
             caller = f["call_site"]
@@ -116,21 +127,29 @@ def expect(trace, kmalloc_only=False):
             s["total"] += alloc
             s["slack"] += alloc - req
             s["allocs"] += 1
-            live[ptr] = (caller, alloc)
+            live[ptr] = (caller, alloc, len(gens) - 1)
+            gens[-1]["allocs"] += 1
+            gens[-1]["bytes"] += alloc
         else:
             s["frees"] += 1                 # every free event considered
+            gens[-1]["frees"] += 1
             if ptr <= ZERO_SIZE_PTR:
                 s["null_frees"] += 1
             elif ptr in live:               # matched: credit the allocator
-                caller, _ = live.pop(ptr)
+                caller, _, _ = live.pop(ptr)
                 callers[caller]["frees"] += 1
             else:
                 s["unknown_frees"] += 1
 
     # net = bytes of allocations still live at the end of the trace
-    for caller, alloc in live.values():
+    live_by_gen_caller = {}
+    for caller, alloc, gen in live.values():
         callers[caller]["net"] += alloc
         s["net"] += alloc
+        gens[gen]["live"] += 1
+        gens[gen]["live_bytes"] += alloc
+        key = f"{gen} {caller}"
+        live_by_gen_caller[key] = live_by_gen_caller.get(key, 0) + 1
     s["callers"] = len(callers)
 
     lost_per_cpu = {}
@@ -150,7 +169,8 @@ def expect(trace, kmalloc_only=False):
         s["lost_events"] += row["lost"]
 
     return {"summary": s, "callers": callers, "lost_per_cpu": lost_per_cpu,
-            "allocations": s["allocs"]}
+            "allocations": s["allocs"], "generations": gens,
+            "live_by_generation_caller": live_by_gen_caller}
 
 
 def main(argv):

@@ -13,6 +13,7 @@
 #include <cmocka.h>
 
 #include "kma-match.h"
+#include "kma-leak.h"
 
 #define MAX_ROWS 64
 
@@ -345,6 +346,252 @@ static void test_default_names(void **state)
 	kma_match_free(m);
 }
 
+
+static void marker(struct kma_match *m, const char *label)
+{
+	struct kma_event ev = { .ts = ++now, .type = KMA_EV_MARKER, .label = label, .node = -1 };
+
+	assert_int_equal(kma_match_event(m, &ev), 0);
+}
+
+static void module_ev(struct kma_match *m, int type, const char *name)
+{
+	struct kma_event ev = { .ts = ++now, .type = type, .label = name, .node = -1 };
+
+	assert_int_equal(kma_match_event(m, &ev), 0);
+}
+
+/* generations: per-generation allocs, bytes, live and frees */
+static void test_generations(void **state)
+{
+	struct capture cap;
+	struct kma_match *m = new_matcher(&cap, 0);
+	const struct kma_generation *g;
+	uint32_t nr;
+
+	alloc(m, KMA_EV_KMALLOC, A, P1, 10, 16);	/* gen 0 */
+	marker(m, "one");
+	alloc(m, KMA_EV_KMALLOC, A, P2, 10, 32);	/* gen 1, stays live */
+	alloc(m, KMA_EV_KMALLOC, A, P3, 10, 64);	/* gen 1, freed in gen 2 */
+	release(m, KMA_EV_KFREE, F, P1, 0);		/* gen 0's alloc freed in gen 1 */
+	marker(m, "two");
+	release(m, KMA_EV_KFREE, F, P3, 0);
+	release(m, KMA_EV_KFREE, F, 0, 0);		/* null free, counted in gen 2 */
+	assert_int_equal(kma_match_finish(m, now), 0);
+	g = kma_match_generations(m, &nr);
+	assert_int_equal(nr, 3);
+	assert_string_equal(g[0].label, "start");
+	assert_string_equal(g[1].label, "one");
+	assert_int_equal(g[0].allocs, 1);
+	assert_int_equal(g[0].live, 0);
+	assert_int_equal(g[1].allocs, 2);
+	assert_int_equal(g[1].bytes, 96);
+	assert_int_equal(g[1].live, 1);
+	assert_int_equal(g[1].live_bytes, 32);
+	assert_int_equal(g[1].frees, 1);
+	assert_int_equal(g[2].frees, 2);
+	assert_int_equal(cap.rows[0].generation, 0);
+	kma_match_free(m);
+}
+
+/* growth over >= 3 consecutive generations makes a suspect */
+static void test_growth(void **state)
+{
+	struct capture cap;
+	struct kma_match *m = new_matcher(&cap, 0);
+	const struct kma_caller *a, *b;
+	int i;
+
+	/* A grows in gens 0, 1, 2, 3; B grows in 0, shrinks in 1, grows in 2, 3 */
+	for (i = 0; i < 4; i++) {
+		if (i)
+			marker(m, "g");
+		alloc(m, KMA_EV_KMALLOC, A, P1 + i * 0x100, 8, 8);
+		if (i == 1)
+			release(m, KMA_EV_KFREE, F, P2, 0);
+		else
+			alloc(m, KMA_EV_KMALLOC, B, i ? P3 + i * 0x100 : P2, 8, 8);
+	}
+	assert_int_equal(kma_match_finish(m, now), 0);
+	a = caller(m, A);
+	b = caller(m, B);
+	assert_int_equal(a->grew_gens, 4);
+	assert_int_equal(a->max_grow_run, 4);
+	assert_int_equal(b->grew_gens, 3);
+	assert_int_equal(b->max_grow_run, 2);
+	kma_match_free(m);
+}
+
+/* the peak: highest net, when, and who held what then */
+static void test_peak(void **state)
+{
+	struct capture cap;
+	struct kma_match *m = new_matcher(&cap, 0);
+	uint64_t peak_ts;
+
+	alloc(m, KMA_EV_KMALLOC, A, P1, 100, 100);
+	alloc(m, KMA_EV_KMALLOC, B, P2, 50, 50);	/* net 150: peak */
+	peak_ts = now;
+	release(m, KMA_EV_KFREE, F, P1, 0);		/* net 50 */
+	alloc(m, KMA_EV_KMALLOC, B, P3, 60, 60);	/* net 110 < 150 */
+	assert_int_equal(kma_match_finish(m, now), 0);
+	assert_int_equal(kma_match_totals(m)->peak_net, 150);
+	assert_int_equal(kma_match_totals(m)->peak_ts, peak_ts);
+	assert_int_equal(caller(m, A)->net_at_peak, 100);
+	assert_int_equal(caller(m, B)->net_at_peak, 50);
+	kma_match_free(m);
+}
+
+/* filter by generation label: only its allocations are counted, all are matched */
+static void test_filter_generation(void **state)
+{
+	struct kma_match_opts o = { .filtered = 1,
+				    .filter = { .generation = -1, .gen_label = "keep" } };
+	struct kma_match *m = kma_match_alloc(&o);
+	const struct kma_totals *t;
+
+	alloc(m, KMA_EV_KMALLOC, A, P1, 10, 16);	/* gen 0: not selected */
+	marker(m, "keep");
+	alloc(m, KMA_EV_KMALLOC, B, P2, 10, 32);	/* selected, live */
+	alloc(m, KMA_EV_KMALLOC, B, P3, 30, 32);	/* selected, freed */
+	release(m, KMA_EV_KFREE, F, P3, 0);
+	marker(m, "other");
+	release(m, KMA_EV_KFREE, F, P1, 0);		/* unselected alloc: matched, uncounted */
+	alloc(m, KMA_EV_KMALLOC, A, P1, 10, 16);	/* gen 2: not selected */
+	assert_int_equal(kma_match_finish(m, now), 0);
+	t = kma_match_totals(m);
+	assert_int_equal(kma_match_selected_generation(m), 1);
+	assert_int_equal(t->allocs, 2);
+	assert_int_equal(t->total, 64);
+	assert_int_equal(t->net, 32);
+	assert_int_equal(t->slack, 22 + 2);
+	assert_int_equal(t->frees, 1);
+	assert_int_equal(t->unknown_frees, 0);
+	assert_int_equal(t->unselected, 2);
+	assert_int_equal(caller(m, B)->live_slack, 22);
+	assert_int_equal(caller(m, A)->allocs, 0);
+	kma_match_free(m);
+}
+
+/* filter by time window [since, until) */
+static void test_filter_window(void **state)
+{
+	struct kma_match_opts o = { .filtered = 1, .filter = { .generation = -1 } };
+	struct kma_match *m = kma_match_alloc(&o);
+
+	now = 100;
+	kma_match_set_window(m, 102, 104);
+	alloc(m, KMA_EV_KMALLOC, A, P1, 1, 8);		/* ts 101: before */
+	alloc(m, KMA_EV_KMALLOC, A, P2, 1, 16);		/* ts 102: in */
+	alloc(m, KMA_EV_KMALLOC, A, P3, 1, 32);		/* ts 103: in */
+	alloc(m, KMA_EV_KMALLOC, A, P3 + 0x100, 1, 64);	/* ts 104: after */
+	release(m, KMA_EV_KFREE, F, P2, 0);		/* ts 105: followed after the window */
+	assert_int_equal(kma_match_totals(m)->allocs, 2);
+	assert_int_equal(kma_match_totals(m)->total, 48);
+	assert_int_equal(kma_match_totals(m)->net, 32);
+	assert_int_equal(caller(m, A)->frees, 1);
+	kma_match_free(m);
+}
+
+/* lifetimes, temporary allocations, exact percentiles */
+static void test_lifetimes(void **state)
+{
+	struct kma_match_opts o = { .keep_lifetimes = 1, .temp_ns = 5 };
+	struct kma_match *m = kma_match_alloc(&o);
+	const uint64_t *l;
+	uint64_t n;
+	int i;
+
+	/* lifetimes 1, 2, ..., 10 ns: alloc at now, free after i - 1 other events */
+	for (i = 1; i <= 10; i++) {
+		struct kma_event a = { .ts = 1000 * i, .call_site = A, .ptr = P1 + i * 64,
+				       .bytes_req = 8, .bytes_alloc = 8, .type = KMA_EV_KMALLOC,
+				       .node = -1, .accounted = -1 };
+		struct kma_event f = { .ts = 1000 * i + i, .call_site = F, .ptr = P1 + i * 64,
+				       .type = KMA_EV_KFREE, .node = -1, .accounted = -1 };
+
+		assert_int_equal(kma_match_event(m, &a), 0);
+		assert_int_equal(kma_match_event(m, &f), 0);
+	}
+	assert_int_equal(caller(m, A)->life_min, 1);
+	assert_int_equal(caller(m, A)->life_max, 10);
+	assert_int_equal(caller(m, A)->life_sum, 55);
+	assert_int_equal(caller(m, A)->temporary, 4);	/* 1, 2, 3, 4 < 5 */
+	l = kma_match_lifetimes(m, 0, &n);
+	assert_int_equal(n, 10);
+	assert_int_equal(l[0], 1);
+	assert_int_equal(l[9], 10);
+	kma_match_free(m);
+}
+
+static const char *module_of(void *ctx, uint64_t addr)
+{
+	return addr == B ? "mymod" : NULL;
+}
+
+/* module unload: what its call sites still hold is left behind */
+static void test_module_leftovers(void **state)
+{
+	struct capture cap;
+	struct kma_match_opts o = {
+		.module_of = module_of,
+		.sink = { .ctx = &cap, .alloc_done = cap_alloc },
+	};
+	struct kma_match *m;
+	const struct kma_module *mod;
+	uint32_t nr;
+
+	memset(&cap, 0, sizeof(cap));
+	m = kma_match_alloc(&o);
+	module_ev(m, KMA_EV_MODULE_LOAD, "mymod");
+	alloc(m, KMA_EV_KMALLOC, B, P1, 100, 128);	/* module alloc, freed after unload */
+	alloc(m, KMA_EV_KMALLOC, B, P2, 60, 64);	/* module alloc, never freed */
+	alloc(m, KMA_EV_KMALLOC, B, P3, 60, 64);	/* module alloc, freed before unload */
+	alloc(m, KMA_EV_KMALLOC, A, P3 + 0x100, 8, 8);	/* vmlinux alloc */
+	release(m, KMA_EV_KFREE, F, P3, 0);
+	module_ev(m, KMA_EV_MODULE_FREE, "mymod");
+	release(m, KMA_EV_KFREE, F, P1, 0);
+	assert_int_equal(kma_match_finish(m, now), 0);
+	mod = kma_match_modules(m, &nr);
+	assert_int_equal(nr, 1);
+	assert_string_equal(mod[0].name, "mymod");
+	assert_int_equal(mod[0].left, 2);
+	assert_int_equal(mod[0].left_bytes, 192);
+	assert_int_equal(mod[0].left_live, 1);
+	assert_int_equal(mod[0].left_live_bytes, 64);
+	assert_int_equal(caller(m, B)->orphans, 2);
+	assert_int_equal(caller(m, B)->orphans_live, 1);
+	assert_int_equal(caller(m, A)->orphans, 0);
+	kma_match_free(m);
+}
+
+/* leak confidence: each doubt lowers it one step, and says why */
+static void test_leak_confidence(void **state)
+{
+	struct kma_caller c = { .net = 100, .live = 2, .age_sum = 4000000000ULL,
+				.max_grow_run = 3 };
+	struct kma_leak l;
+
+	kma_leak_assess(&c, 0, KMA_LEAK_YOUNG_NS, &l);
+	assert_true(l.suspect);
+	assert_string_equal(l.confidence, "high");
+	assert_string_equal(l.why, "");
+	kma_leak_assess(&c, 7, KMA_LEAK_YOUNG_NS, &l);
+	assert_string_equal(l.confidence, "medium");
+	assert_non_null(strstr(l.why, "lost 7 events"));
+	c.implicit_frees = 2;
+	kma_leak_assess(&c, 7, KMA_LEAK_YOUNG_NS, &l);
+	assert_string_equal(l.confidence, "low");
+	c.age_sum = 2000;		/* 1 us on average */
+	kma_leak_assess(&c, 7, KMA_LEAK_YOUNG_NS, &l);
+	assert_string_equal(l.confidence, "low");
+	assert_non_null(strstr(l.why, "young"));
+	c.max_grow_run = 2;		/* not a suspect */
+	kma_leak_assess(&c, 0, KMA_LEAK_YOUNG_NS, &l);
+	assert_false(l.suspect);
+	assert_string_equal(l.confidence, "none");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -359,6 +606,14 @@ int main(void)
 		cmocka_unit_test(test_kmalloc_only),
 		cmocka_unit_test(test_many),
 		cmocka_unit_test(test_default_names),
+		cmocka_unit_test(test_generations),
+		cmocka_unit_test(test_growth),
+		cmocka_unit_test(test_peak),
+		cmocka_unit_test(test_filter_generation),
+		cmocka_unit_test(test_filter_window),
+		cmocka_unit_test(test_lifetimes),
+		cmocka_unit_test(test_module_leftovers),
+		cmocka_unit_test(test_leak_confidence),
 	};
 
 	return cmocka_run_group_tests_name("match", tests, NULL, NULL);
