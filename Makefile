@@ -14,7 +14,7 @@ DESTDIR		?=
 O		?= .
 
 CC		?= cc
-PKGS		:= libtracecmd libtraceevent sqlite3
+PKGS		:= libtracecmd libtraceevent sqlite3 libdw
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
 		   -DKMA_VERSION='"$(VERSION)"' -Ianalyzer
@@ -29,10 +29,11 @@ PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o
-ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-validate.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
+ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-validate.o kma-symtab.o kma-dwarf.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
-UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map
+UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map \
+		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
 .PHONY: all deps check-pkgs check unit tools plugin demo install install-user clean
 
@@ -72,6 +73,23 @@ $(O)/analyzer/kma-schema.o: $(O)/analyzer/kma-schema.c
 $(BIN): $(addprefix $(O)/analyzer/,$(ANALYZE_OBJS))
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
+# The symbol layer's tests link libtracecmd (decompression) and libdw.
+$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(O)/analyzer/kma-symtab.o analyzer/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o \
+		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+$(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/kma-dwarf.o \
+			    $(O)/analyzer/kma-symtab.o analyzer/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-dwarf.o $(O)/analyzer/kma-symtab.o \
+		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(O)/analyzer/kma-symtab.o analyzer/*.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o \
+		$(PKG_LIBS) $(LDLIBS)
+
 $(O)/tests/unit/%: tests/unit/%.c $(addprefix $(O)/analyzer/,$(CORE_OBJS)) analyzer/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(addprefix $(O)/analyzer/,$(CORE_OBJS)) \
@@ -83,7 +101,7 @@ unit: $(UNIT_TESTS) tools
 check: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory SAN=1 O=build/san all unit
-	@sh tests/run.sh . build/san
+	@bash tests/run.sh . build/san
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -100,7 +100,78 @@ static const char *name_of(struct kma_match *m, uint64_t addr)
 	return default_name(m, addr);
 }
 
-static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, uint32_t *id)
+static const char * const group_names[] = {
+	[KMA_GROUP_CALLER] = "caller", [KMA_GROUP_FUNCTION] = "function",
+	[KMA_GROUP_MODULE] = "module", [KMA_GROUP_FILE] = "file", [KMA_GROUP_CACHE] = "cache",
+	[KMA_GROUP_COMM] = "comm", [KMA_GROUP_PID] = "pid",
+};
+
+int kma_group_parse(const char *s, enum kma_group *out)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(group_names) / sizeof(group_names[0]); i++) {
+		if (!strcmp(s, group_names[i])) {
+			*out = (enum kma_group)i;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/*
+ * SLUB's kmalloc caches: 8..192 bytes as named, then powers of two with a k
+ * suffix from 1024 up to 8k; larger kmallocs go to the page allocator.
+ */
+void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc)
+{
+	if (bytes_alloc > 8192)
+		snprintf(buf, len, "kmalloc-large");
+	else if (bytes_alloc >= 1024)
+		snprintf(buf, len, "kmalloc-%" PRIu64 "k", bytes_alloc / 1024);
+	else
+		snprintf(buf, len, "kmalloc-%" PRIu64, bytes_alloc);
+}
+
+/* The row an allocation is accounted in: key and name by opts.group_by. */
+static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const char **name)
+{
+	char buf[32];
+
+	*name = NULL;
+	switch (m->opts.group_by) {
+	case KMA_GROUP_CALLER:
+		return ev->call_site;
+	case KMA_GROUP_FUNCTION:
+	case KMA_GROUP_MODULE:
+	case KMA_GROUP_FILE:
+		if (m->opts.group_name)
+			*name = m->opts.group_name(m->opts.resolve_ctx, ev->call_site,
+						   m->opts.group_by);
+		break;
+	case KMA_GROUP_CACHE:
+		*name = ev->cache;
+		if (!*name) {
+			kma_kmalloc_class(buf, sizeof(buf), ev->bytes_alloc);
+			*name = kma_strpool_intern(m->names, buf, strlen(buf));
+		}
+		break;
+	case KMA_GROUP_COMM:
+		*name = ev->comm;
+		break;
+	case KMA_GROUP_PID:
+		snprintf(buf, sizeof(buf), "%d", ev->pid);
+		*name = kma_strpool_intern(m->names, buf, strlen(buf));
+		return (uint64_t)(uint32_t)ev->pid;
+	}
+	if (!*name)
+		*name = kma_strpool_intern(m->names, "[unknown]", 9);
+	/* interned: equal names are one pointer */
+	return (uint64_t)(uintptr_t)*name;
+}
+
+static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, uint32_t *id,
+				     const char *name)
 {
 	uint32_t *idx = kma_map_find(&m->caller_map, call_site);
 	struct kma_caller *c;
@@ -121,8 +192,8 @@ static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, ui
 	c = &m->callers[m->nr_callers];
 	memset(c, 0, sizeof(*c));
 	c->address = call_site;
-	c->name = name_of(m, call_site);
-	if (m->opts.module_of)
+	c->name = name ? name : name_of(m, call_site);
+	if (m->opts.module_of && m->opts.group_by == KMA_GROUP_CALLER)
 		c->module = m->opts.module_of(m->opts.resolve_ctx, call_site);
 	if (!c->name || kma_map_put(&m->caller_map, call_site, m->nr_callers))
 		return NULL;
@@ -283,8 +354,12 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	uint32_t id, slot, *idx;
 	uint64_t slack = slack_of(ev->bytes_req, ev->bytes_alloc);
 	int selected = is_selected(m, ev->ts);
+	const char *gname;
+	uint64_t key = group_key(m, ev, &gname);
 
-	c = get_caller(m, ev->call_site, &id);
+	if (m->opts.group_by != KMA_GROUP_CALLER && !gname)
+		return -1;
+	c = get_caller(m, key, &id, gname);
 	if (!c)
 		return -1;
 	if (!ev->ptr) {
@@ -456,7 +531,8 @@ const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uin
 	if (caller_id >= m->nr_callers)
 		return NULL;
 	c = &m->callers[caller_id];
-	qsort(c->lifetimes, c->nr_lifetimes, sizeof(*c->lifetimes), cmp_u64);
+	if (c->nr_lifetimes)	/* lifetimes is NULL until one is kept */
+		qsort(c->lifetimes, c->nr_lifetimes, sizeof(*c->lifetimes), cmp_u64);
 	*nr = c->nr_lifetimes;
 	return c->lifetimes;
 }

@@ -1,0 +1,684 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-symtab.c - the kallsyms text stored in trace.dat, parsed into a table
+ * of text symbols with bounded sizes. See kma-symtab.h for the rules.
+ *
+ * The file is read with pread() and every size and offset is checked against
+ * the file size before use: a corrupt or cut file gives NULL and a reason,
+ * never a crash. Compressed v7 sections are inflated with libtracecmd's own
+ * compression API, so kma reads whatever libtracecmd can (zstd, zlib).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+#include <traceevent/event-parse.h>
+
+#include "kma-symtab.h"
+
+/*
+ * Exported by libtracecmd.so.1 (1.3) but declared only in trace-cmd's private
+ * header lib/trace-cmd/include/private/trace-cmd-private.h, which Debian does
+ * not ship. Signatures as in libtracecmd 1.3.1. tracecmd_uncompress_block()
+ * read()s "u32 compressed size, u32 size, data" at the fd's current offset
+ * (numbers decoded with @tep's file endianness) into the handle's buffer.
+ */
+struct tracecmd_compression;
+struct tracecmd_msg_handle;
+struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
+						     int fd, struct tep_handle *tep,
+						     struct tracecmd_msg_handle *msg_handle);
+void tracecmd_compress_destroy(struct tracecmd_compression *handle);
+int tracecmd_uncompress_block(struct tracecmd_compression *handle);
+int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len);
+
+#define SEC_OPTIONS	0	/* the options section has the id of OPTION_DONE */
+#define OPT_DONE	0
+#define OPT_KALLSYMS	19
+#define SEC_FL_COMPRESS	1
+#define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
+#define MAX_RATIO	1024	/* kallsyms text never inflates more than this */
+#define MAX_STR		4096
+
+/* One parsed kallsyms line (every kept type). */
+struct raw {
+	uint64_t	addr;
+	const char	*name;
+	const char	*module;
+	uint32_t	line;		/* file order */
+	char		type;
+	char		marker;		/* section marker: a bound, never a result */
+};
+
+struct kma_symtab {
+	char		*text;		/* the text as read, NUL-terminated */
+	size_t		len;
+	char		*names;		/* a copy cut into names and modules */
+	struct raw	*raw;		/* every kept symbol, by address */
+	size_t		nr_raw;
+	struct kma_sym	*syms;		/* text symbols, by address, one per address */
+	size_t		nr_syms;
+};
+
+/* ---- kallsyms text ---------------------------------------------------- */
+
+static int is_text_type(char t)
+{
+	return t == 't' || t == 'T' || t == 'w' || t == 'W';
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+	size_t a = strlen(s), b = strlen(suffix);
+
+	return a >= b && !strcmp(s + a - b, suffix);
+}
+
+static int is_marker(const char *n)
+{
+	static const char * const names[] = {
+		"_stext", "_text", "_etext", "_sinittext", "_einittext", "_sdata", "_edata",
+		"_end", "__start_rodata", "__end_rodata", "__init_begin", "__init_end",
+		"__bss_start", "__bss_stop",
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(n, names[i]))
+			return 1;
+	return !strncmp(n, "__", 2) && (ends_with(n, "_text_start") || ends_with(n, "_text_end"));
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+static int is_blank(char c)
+{
+	return c == ' ' || c == '\t';
+}
+
+/*
+ * Cuts one line [p, end) of the names copy in place. Returns 0 and fills @r
+ * (name and module pointing into the copy), or -1 for a malformed line.
+ */
+static int parse_line(char *p, char *end, struct raw *r)
+{
+	uint64_t addr = 0;
+	int n = 0, v;
+	char *name;
+
+	while (p < end && (v = hexval(*p)) >= 0) {
+		if (++n > 16)
+			return -1;
+		addr = addr << 4 | (uint64_t)v;
+		p++;
+	}
+	if (!n || p >= end || !is_blank(*p))
+		return -1;
+	while (p < end && is_blank(*p))
+		p++;
+	if (p + 1 >= end || is_blank(*p) || !is_blank(p[1]))
+		return -1;
+	r->type = *p;
+	p += 2;
+	while (p < end && is_blank(*p))
+		p++;
+	name = p;
+	while (p < end && !is_blank(*p))
+		p++;
+	if (p == name)
+		return -1;
+	r->module = NULL;
+	if (p < end) {
+		*p++ = '\0';
+		while (p < end && is_blank(*p))
+			p++;
+		if (p < end && *p == '[') {
+			char *m = ++p;
+
+			while (p < end && *p != ']' && !is_blank(*p))
+				p++;
+			if (p < end && *p == ']' && p > m) {
+				*p = '\0';
+				r->module = m;
+			}
+		}
+	}
+	r->addr = addr;
+	r->name = name;
+	return 0;
+}
+
+static int raw_cmp(const void *a, const void *b)
+{
+	const struct raw *x = a, *y = b;
+
+	if (x->addr != y->addr)
+		return x->addr < y->addr ? -1 : 1;
+	return x->line < y->line ? -1 : x->line > y->line;
+}
+
+static int same_module(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* The bounded size of the symbol raw[i], see kma-symtab.h. */
+static uint64_t bound(const struct kma_symtab *st, size_t i)
+{
+	const struct raw *r = &st->raw[i];
+	size_t j = i + 1;
+	uint64_t d;
+
+	while (j < st->nr_raw && st->raw[j].addr == r->addr)
+		j++;
+	if (j == st->nr_raw)
+		return 0;
+	d = st->raw[j].addr - r->addr;
+	if (same_module(st->raw[j].module, r->module))
+		return d <= KMA_SYMTAB_MAX_SIZE ? d : 0;
+	return d <= KMA_SYMTAB_TAIL ? d : 0;
+}
+
+struct kma_symtab *kma_symtab_from_text(const char *text, size_t len)
+{
+	struct kma_symtab *st = calloc(1, sizeof(*st));
+	size_t lines = 1, i;
+	char *p, *end, *nl;
+
+	if (!st)
+		return NULL;
+	st->len = len;
+	st->text = malloc(len + 1);
+	st->names = malloc(len + 1);
+	if (!st->text || !st->names)
+		goto fail;
+	memcpy(st->text, text, len);
+	st->text[len] = '\0';
+	memcpy(st->names, text, len);
+	st->names[len] = '\0';
+	for (i = 0; i < len; i++)
+		lines += text[i] == '\n';
+	st->raw = calloc(lines, sizeof(*st->raw));
+	st->syms = calloc(lines, sizeof(*st->syms));
+	if (!st->raw || !st->syms)
+		goto fail;
+
+	for (p = st->names, end = p + len, lines = 0; p < end; p = nl + 1, lines++) {
+		struct raw r = { .line = (uint32_t)lines };
+
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl)
+			nl = end;
+		*nl = '\0';
+		if (parse_line(p, nl, &r) || r.type == 'a' || r.type == 'A' || r.name[0] == '$')
+			continue;
+		r.marker = (char)is_marker(r.name);
+		st->raw[st->nr_raw++] = r;
+	}
+	qsort(st->raw, st->nr_raw, sizeof(*st->raw), raw_cmp);
+
+	for (i = 0; i < st->nr_raw; i++) {
+		const struct raw *r = &st->raw[i];
+		struct kma_sym *s;
+
+		if (!is_text_type(r->type) || r->marker)
+			continue;
+		/* one text symbol per address: the first in the file */
+		if (st->nr_syms && st->syms[st->nr_syms - 1].addr == r->addr)
+			continue;
+		s = &st->syms[st->nr_syms++];
+		s->name = r->name;
+		s->module = r->module;
+		s->addr = r->addr;
+		s->size = bound(st, i);
+	}
+	return st;
+fail:
+	kma_symtab_free(st);
+	return NULL;
+}
+
+void kma_symtab_free(struct kma_symtab *st)
+{
+	if (!st)
+		return;
+	free(st->text);
+	free(st->names);
+	free(st->raw);
+	free(st->syms);
+	free(st);
+}
+
+size_t kma_symtab_count(const struct kma_symtab *st)
+{
+	return st ? st->nr_syms : 0;
+}
+
+const struct kma_sym *kma_symtab_at(const struct kma_symtab *st, size_t i)
+{
+	return st && i < st->nr_syms ? &st->syms[i] : NULL;
+}
+
+const char *kma_symtab_text(const struct kma_symtab *st, size_t *len)
+{
+	if (len)
+		*len = st ? st->len : 0;
+	return st ? st->text : NULL;
+}
+
+/* Index of the last text symbol at or below @addr, or -1. */
+static ssize_t below(const struct kma_symtab *st, uint64_t addr)
+{
+	size_t lo = 0, hi = st->nr_syms;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->syms[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return (ssize_t)lo - 1;
+}
+
+static uint64_t limit(const struct kma_sym *s)
+{
+	return s->size ? s->size : KMA_SYMTAB_TAIL;
+}
+
+const struct kma_sym *kma_symtab_lookup(const struct kma_symtab *st, uint64_t addr,
+					uint64_t *offset)
+{
+	const struct kma_sym *s;
+	ssize_t i;
+
+	if (!st || (i = below(st, addr)) < 0)
+		return NULL;
+	s = &st->syms[i];
+	if (addr - s->addr >= limit(s))
+		return NULL;
+	if (offset)
+		*offset = addr - s->addr;
+	return s;
+}
+
+const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr)
+{
+	static __thread char buf[768];
+	const struct kma_sym *s;
+	char size[64], mod[80] = "";
+	size_t lo = 0, hi;
+	ssize_t i;
+
+	if (!st || !st->nr_syms)
+		return "the trace's kallsyms has no text symbols";
+	i = below(st, addr);
+	if (i < 0) {
+		snprintf(buf, sizeof(buf), "below the first symbol (%s at 0x%" PRIx64 ")",
+			 st->syms[0].name, st->syms[0].addr);
+		return buf;
+	}
+	s = &st->syms[i];
+	if (addr - s->addr < limit(s))
+		return NULL;
+	if (s->module)
+		snprintf(mod, sizeof(mod), " [%.64s]", s->module);
+	if (s->size)
+		snprintf(size, sizeof(size), "its size 0x%" PRIx64, s->size);
+	else
+		snprintf(size, sizeof(size), "0x%x, its size is unknown", KMA_SYMTAB_TAIL);
+
+	/* the nearest symbol of any type tells a data address from a gap */
+	for (hi = st->nr_raw; lo < hi;) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (st->raw[mid].addr <= addr)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo == st->nr_raw) {
+		snprintf(buf, sizeof(buf), "past the last symbol %.200s%s (offset 0x%" PRIx64
+			 " exceeds %s)", s->name, mod, addr - s->addr, size);
+	} else if (lo > 0 && st->raw[lo - 1].addr > s->addr) {
+		const struct raw *r = &st->raw[lo - 1];
+
+		snprintf(buf, sizeof(buf), "in a gap after %.200s%s (offset 0x%" PRIx64
+			 " exceeds %s), at %.200s+0x%" PRIx64 " of type '%c'", s->name, mod,
+			 addr - s->addr, size, r->name, addr - r->addr, r->type);
+	} else {
+		snprintf(buf, sizeof(buf), "in a gap after %.200s%s (offset 0x%" PRIx64
+			 " exceeds %s)", s->name, mod, addr - s->addr, size);
+	}
+	return buf;
+}
+
+/* ---- trace.dat -------------------------------------------------------- */
+
+struct src {
+	int		fd;
+	uint64_t	size;		/* file size */
+	int		big;		/* file endianness */
+	char		cname[64];	/* v7 compression */
+	char		cver[64];
+	struct tep_handle *tep;		/* for libtracecmd's number decoding */
+	const char	*why;
+};
+
+static int get(struct src *s, uint64_t off, void *buf, size_t len)
+{
+	if (off > s->size || len > s->size - off ||
+	    pread(s->fd, buf, len, (off_t)off) != (ssize_t)len)
+		return -1;
+	return 0;
+}
+
+static uint64_t decode(const struct src *s, const unsigned char *b, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)b[s->big ? bytes - 1 - i : i] << (8 * i);
+	return v;
+}
+
+/* A number of @bytes at *off, which advances. */
+static int num(struct src *s, uint64_t *off, int bytes, uint64_t *v)
+{
+	unsigned char b[8];
+
+	if (get(s, *off, b, bytes))
+		return -1;
+	*v = decode(s, b, bytes);
+	*off += bytes;
+	return 0;
+}
+
+static int str(struct src *s, uint64_t *off, char *buf, size_t max)
+{
+	size_t i;
+
+	for (i = 0; i < max; i++) {
+		if (get(s, *off + i, &buf[i], 1))
+			return -1;
+		if (!buf[i]) {
+			*off += i + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int skip(struct src *s, uint64_t *off, uint64_t len)
+{
+	if (*off > s->size || len > s->size - *off)
+		return -1;
+	*off += len;
+	return 0;
+}
+
+/* @len bytes at @off into a new buffer with a NUL after them. */
+static char *slurp(struct src *s, uint64_t off, uint64_t len)
+{
+	char *buf;
+
+	if (len > KMA_SYMTAB_MAX_TEXT || off > s->size || len > s->size - off)
+		return NULL;
+	buf = malloc(len + 1);
+	if (buf && get(s, off, buf, len)) {
+		free(buf);
+		return NULL;
+	}
+	if (buf)
+		buf[len] = '\0';
+	return buf;
+}
+
+/*
+ * Inflates the compressed block (u32 csize, u32 size, data) at @off, inside
+ * a section of @sec_size bytes. The sizes are checked here first because
+ * libtracecmd trusts them.
+ */
+static char *inflate(struct src *s, uint64_t off, uint64_t sec_size, uint64_t *len)
+{
+	struct tracecmd_compression *c;
+	uint64_t csize, usize, o = off;
+	char *buf;
+
+	if (sec_size < 8 || num(s, &o, 4, &csize) || num(s, &o, 4, &usize)) {
+		s->why = "compressed section header does not fit the file";
+		return NULL;
+	}
+	if (csize > sec_size - 8 || csize > s->size - o || !usize ||
+	    usize > KMA_SYMTAB_MAX_TEXT || usize > csize * MAX_RATIO) {
+		s->why = "compressed section has impossible sizes";
+		return NULL;
+	}
+	if (!s->tep) {
+		s->tep = tep_alloc();
+		if (!s->tep) {
+			s->why = "out of memory";
+			return NULL;
+		}
+		tep_set_file_bigendian(s->tep, s->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	}
+	c = tracecmd_compress_alloc(s->cname, s->cver, s->fd, s->tep, NULL);
+	if (!c) {
+		s->why = "the trace's compression is not supported by libtracecmd";
+		return NULL;
+	}
+	buf = malloc(usize + 1);
+	if (!buf || lseek(s->fd, (off_t)off, SEEK_SET) != (off_t)off ||
+	    tracecmd_uncompress_block(c) ||
+	    tracecmd_compress_buffer_read(c, buf, (int)usize) != (int)usize) {
+		s->why = buf ? "compressed section does not inflate" : "out of memory";
+		free(buf);
+		buf = NULL;
+	} else {
+		buf[usize] = '\0';
+		*len = usize;
+	}
+	tracecmd_compress_destroy(c);
+	return buf;
+}
+
+/* Section @id at @off: its data (inflated when compressed) and length. */
+static char *section(struct src *s, uint64_t off, int id, uint64_t *len)
+{
+	uint64_t sid, flags, desc, size;
+	char *buf;
+
+	if (num(s, &off, 2, &sid) || num(s, &off, 2, &flags) || num(s, &off, 4, &desc) ||
+	    num(s, &off, 8, &size)) {
+		s->why = "section header does not fit the file";
+		return NULL;
+	}
+	if (sid != (uint64_t)id) {
+		s->why = "section offset does not point to the expected section";
+		return NULL;
+	}
+	if (flags & SEC_FL_COMPRESS)
+		return inflate(s, off, size, len);
+	if (size > KMA_SYMTAB_MAX_TEXT + 4 || !(buf = slurp(s, off, size))) {
+		s->why = "section does not fit the file";
+		return NULL;
+	}
+	*len = size;
+	return buf;
+}
+
+/* Follows the options sections from @off; returns the KALLSYMS section offset or 0. */
+static uint64_t find_kallsyms(struct src *s, uint64_t off)
+{
+	uint64_t found = 0;
+	int n;
+
+	for (n = 0; off && n < MAX_SECTIONS; n++) {
+		uint64_t len, p = 0, next = 0;
+		char *buf = section(s, off, SEC_OPTIONS, &len);
+
+		if (!buf)
+			return 0;
+		for (;;) {
+			uint64_t id, size;
+
+			if (len - p < 6) {
+				s->why = "options section is cut short";
+				free(buf);
+				return 0;
+			}
+			id = decode(s, (unsigned char *)buf + p, 2);
+			size = decode(s, (unsigned char *)buf + p + 2, 4);
+			p += 6;
+			if (size > len - p) {
+				s->why = "option does not fit its section";
+				free(buf);
+				return 0;
+			}
+			if ((id == OPT_KALLSYMS || id == OPT_DONE) && size >= 8) {
+				uint64_t v = decode(s, (unsigned char *)buf + p, 8);
+
+				if (id == OPT_DONE)
+					next = v;
+				else
+					found = v;	/* the last one wins, as in libtracecmd */
+			}
+			p += size;
+			if (id == OPT_DONE)
+				break;
+		}
+		free(buf);
+		off = next;
+	}
+	if (!found)
+		s->why = "the trace has no kallsyms section";
+	return found;
+}
+
+/* v6: the kallsyms block follows the header files and the event formats. */
+static uint64_t v6_kallsyms(struct src *s, uint64_t off)
+{
+	char name[16];
+	uint64_t n, m, i, j, size;
+
+	if (get(s, off, name, 12) || memcmp(name, "header_page", 12) || skip(s, &off, 12) ||
+	    num(s, &off, 8, &size) || skip(s, &off, size) ||
+	    get(s, off, name, 13) || memcmp(name, "header_event", 13) || skip(s, &off, 13) ||
+	    num(s, &off, 8, &size) || skip(s, &off, size))
+		goto bad;
+	if (num(s, &off, 4, &n))
+		goto bad;
+	for (i = 0; i < n; i++)
+		if (num(s, &off, 8, &size) || skip(s, &off, size))
+			goto bad;
+	if (num(s, &off, 4, &n))
+		goto bad;
+	for (i = 0; i < n; i++) {
+		char sys[MAX_STR];
+
+		if (str(s, &off, sys, sizeof(sys)) || num(s, &off, 4, &m))
+			goto bad;
+		for (j = 0; j < m; j++)
+			if (num(s, &off, 8, &size) || skip(s, &off, size))
+				goto bad;
+	}
+	return off;
+bad:
+	s->why = "v6 header or event formats do not fit the file";
+	return 0;
+}
+
+struct kma_symtab *kma_symtab_from_trace(const char *path, const char **why)
+{
+	static const char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct src s = { .fd = -1, .why = "not a trace.dat file" };
+	struct kma_symtab *st = NULL;
+	char head[10], ver[16];
+	uint64_t off = 10, v, len = 0;
+	unsigned char el[2];
+	char *buf = NULL, *end;
+	struct stat sb;
+	long version;
+
+	s.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s.fd < 0 || fstat(s.fd, &sb)) {
+		s.why = "cannot open the trace";
+		goto out;
+	}
+	s.size = (uint64_t)sb.st_size;
+	if (get(&s, 0, head, 10) || memcmp(head, magic, 10) || str(&s, &off, ver, sizeof(ver)) ||
+	    get(&s, off, el, 2))
+		goto out;
+	version = strtol(ver, &end, 10);
+	if (*end || (version != 6 && version != 7)) {
+		s.why = "unsupported trace.dat version";
+		goto out;
+	}
+	s.big = el[0] != 0;
+	off += 2 + 4;	/* endianness, long size, page size */
+
+	if (version == 6) {
+		off = v6_kallsyms(&s, off);
+		if (!off)
+			goto out;
+	} else {
+		if (str(&s, &off, s.cname, sizeof(s.cname)) ||
+		    str(&s, &off, s.cver, sizeof(s.cver)) || num(&s, &off, 8, &v)) {
+			s.why = "v7 header does not fit the file";
+			goto out;
+		}
+		off = find_kallsyms(&s, v);
+		if (!off)
+			goto out;
+		buf = section(&s, off, OPT_KALLSYMS, &len);
+		if (!buf)
+			goto out;
+	}
+
+	/* u32 size, then the text: in the file (v6) or in the section data (v7) */
+	if (!buf) {
+		if (num(&s, &off, 4, &v) || !(buf = slurp(&s, off, v))) {
+			s.why = "kallsyms block does not fit the file";
+			goto out;
+		}
+		len = v;
+	} else {
+		if (len < 4 || (v = decode(&s, (unsigned char *)buf, 4)) > len - 4) {
+			s.why = "kallsyms block does not fit its section";
+			goto out;
+		}
+		memmove(buf, buf + 4, v);
+		len = v;
+	}
+	if (!len) {
+		s.why = "the trace stores no kallsyms";
+		goto out;
+	}
+	st = kma_symtab_from_text(buf, len);
+	if (!st)
+		s.why = "out of memory";
+out:
+	free(buf);
+	if (s.tep)
+		tep_free(s.tep);
+	if (s.fd >= 0)
+		close(s.fd);
+	if (!st && why)
+		*why = s.why;
+	return st;
+}

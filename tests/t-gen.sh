@@ -1,0 +1,256 @@
+# Generated traces: every tests/gen/*.seq, rendered by tests/tools/mktrace into each kmem
+# format generation, 32-bit and big-endian, must be accepted by trace-cmd, and kma-analyze
+# must give the hand-worked numbers of tests/gen/*.expect, agree with kma-check-db.py
+# (independent, from trace-cmd report output) and give the same numbers for every variant.
+GEN=$TOP/tests/gen
+MKTRACE=$TOP/$B/tests/tools/mktrace
+if [ ! -x "$MKTRACE" ]; then
+	MKTRACE=$TMP/mktrace
+	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
+		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
+fi
+
+# GEN[:LONG][:big]
+VARIANTS="5.10 5.12 5.16 6.0 6.1 6.18 5.10:4 6.18:4 5.10:big 6.18:big 6.1:4:big"
+
+SUMMARY_COLS="total slack net allocs frees unknown_frees null_frees implicit_frees failed_allocs"
+SUMMARY_COLS="$SUMMARY_COLS callers lost_events"
+
+# expected EXPECT_FILE LONG: the .expect file in the form of the queries below. With
+# long 4 an unresolved caller 0x<hex> keeps only its low 32 bits, as the addresses do.
+expected() {
+	awk -v l="$2" -v cols="$SUMMARY_COLS" '
+	$1 == "summary" {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		n = split(cols, k, " ")
+		s = "summary"
+		for (i = 1; i <= n; i++) {
+			if (!(k[i] in v)) { print "expect file lacks " k[i]; exit 1 }
+			s = s (i > 1 ? "|" : " ") v[k[i]]
+		}
+		print s
+	}
+	$1 == "caller" {
+		name = $2
+		if (l == 4 && name ~ /^0x[0-9a-f]+$/ && length(name) > 10) {
+			name = substr(name, length(name) - 7)
+			sub(/^0+/, "", name)
+			name = "0x" name
+		}
+		print "caller " name "|" $3 "|" $4 "|" $5 "|" $6 "|" $7 "|" $8
+	}' "$1" | LC_ALL=C sort
+}
+
+# actual DB: summary and caller_stats of a report.db, in the same form
+actual() {
+	{
+		sqlite3 -separator '|' "$1" "SELECT $(echo "$SUMMARY_COLS" | tr ' ' ',') FROM summary" |
+			sed 's/^/summary /'
+		sqlite3 -separator '|' "$1" \
+			'SELECT caller,total,slack,net,allocs,frees,implicit_frees FROM caller_stats' |
+			sed 's/^/caller /'
+	} | LC_ALL=C sort
+}
+
+# check_variant SEQ VARIANT: prints nothing and returns 0, or prints why not
+check_variant() {
+	local seq="$1" v="$2" gen long=8 endian=little dat db nev nrep t rc
+	gen=${v%%:*}
+	case $v in *:4*) long=4;; esac
+	case $v in *:big) endian=big;; esac
+	dat=$TMP/$(basename "$seq" .seq)-$(echo "$v" | tr ':' '-').dat
+	db=${dat%.dat}.db
+	t=${dat%.dat}	# scratch files of this variant: variants run in parallel
+	"$MKTRACE" -g "$gen" -l "$long" -E "$endian" -o "$dat" "$seq" 2>&1 || return 1
+	if ! trace-cmd report -i "$dat" > "$t.report" 2>&1; then
+		echo "trace-cmd report failed: $(tail -3 "$t.report")"
+		return 1
+	fi
+	# every event and marker line of the description is one record in the report
+	nev=$(grep -cE '^(event|marker) ' "$seq")
+	nrep=$(grep -cE '^ .*\[[0-9]+\] +[0-9]+\.[0-9]+: ' "$t.report")
+	if [ "$nev" != "$nrep" ]; then
+		echo "trace-cmd report shows $nrep records, the description has $nev"
+		return 1
+	fi
+	if ! trace-cmd dump --validate -i "$dat" 2>&1 | grep -q 'is a valid trace-cmd file'; then
+		echo "trace-cmd dump --validate: $(trace-cmd dump --validate -i "$dat" 2>&1 | tail -3)"
+		return 1
+	fi
+	"$KMA" -q -o "$db" "$dat" > "$t.kma" 2>&1
+	rc=$?
+	if [ $rc != 0 ]; then
+		echo "kma-analyze failed (exit $rc): $(tail -5 "$t.kma")"
+		return 1
+	fi
+	expected "${seq%.seq}.expect" "$long" > "$t.want"
+	actual "$db" > "$t.got.tmp"
+	if ! cmp -s "$t.want" "$t.got.tmp"; then
+		echo "report.db differs from ${seq%.seq}.expect (- expected, + got):"
+		diff -u "$t.want" "$t.got.tmp" | tail -n +3
+		return 1
+	fi
+	if ! python3 "$TOP/tests/tools/kma-check-db.py" "$dat" "$db" > "$t.check" 2>&1; then
+		cat "$t.check"
+		return 1
+	fi
+	if [ "$(sqlite3 "$db" 'SELECT long_size, big_endian, kernel_release FROM trace')" != \
+	     "$long|$([ $endian = big ] && echo 1 || echo 0)|$gen.0-mktrace" ]; then
+		echo "trace row: $(sqlite3 "$db" 'SELECT * FROM trace')"
+		return 1
+	fi
+	cp "$t.got.tmp" "${dat%.dat}.got"
+	rows "$db" > "${dat%.dat}.rows"
+}
+
+# rows DB: the tables below the numbers, less what a generation may lack (event names,
+# node, cache, accounted), with every 0x<hex> cut to its low 32 bits so that 32-bit
+# renderings compare too
+rows() {
+	sqlite3 -separator '|' "$1" "
+		SELECT 'alloc', ptr, caller, bytes_req, bytes_alloc, gfp_flags, alloc_ts, alloc_cpu,
+		       pid, comm, free_ts, free_cpu, free_pid, free_caller, free_kind
+		FROM allocations ORDER BY alloc_ts, alloc_cpu, ptr;
+		SELECT 'unknown', ts, cpu, pid, comm, ptr, caller, free_kind
+		FROM unknown_frees ORDER BY ts, cpu, ptr;
+		SELECT 'lost', * FROM lost_events ORDER BY cpu;
+		SELECT 'caller', caller, allocs, failed_allocs, live FROM callers ORDER BY caller;
+		SELECT 'trace', cpus, events, kmem_events, frees, matched_frees FROM trace" | short32
+}
+
+# short32: every 0x<hex> cut to its low 32 bits, without leading zeros
+short32() {
+	sed -E 's/0x[0-9a-f]*([0-9a-f]{8})/0x\1/g; s/0x0+([0-9a-f])/0x\1/g'
+}
+
+if [ -x "$MKTRACE" ]; then
+	for seq in "$GEN"/*.seq; do
+		name=$(basename "$seq" .seq)
+		if [ ! -f "$GEN/$name.expect" ]; then
+			fail "kernel formats: $name" "no $name.expect"
+			continue
+		fi
+		# the variants in parallel, reported in order
+		for v in $VARIANTS; do
+			o=$TMP/$name-$(echo "$v" | tr ':' '-').out
+			( check_variant "$seq" "$v" > "$o" 2>&1; echo $? >> "$o.rc" ) &
+		done
+		wait
+		for v in $VARIANTS; do
+			o=$TMP/$name-$(echo "$v" | tr ':' '-').out
+			if [ "$(cat "$o.rc" 2>/dev/null)" = 0 ]; then
+				pass "kernel formats: $name [$v]"
+			else
+				fail "kernel formats: $name [$v]" "$(cat "$o")"
+			fi
+		done
+		# every variant gives the same numbers and rows (32-bit: low 32 bits of addresses)
+		ref=$TMP/$name-6.18
+		for v in $VARIANTS; do
+			got=$TMP/$name-$(echo "$v" | tr ':' '-')
+			if [ ! -f "$got.rows" ] || [ ! -f "$ref.rows" ]; then
+				continue
+			fi
+			short32 < "$ref.got" > "$TMP/ref.short"
+			short32 < "$got.got" | cmp -s "$TMP/ref.short" - ||
+				echo "$v (summary or caller_stats)"
+			cmp -s "$ref.rows" "$got.rows" ||
+				echo "$v: $(diff "$ref.rows" "$got.rows" | grep -m2 '^[<>]' | tr '\n' ' ')"
+		done > "$TMP/differ.txt"
+		if [ ! -f "$ref.rows" ]; then
+			fail "kernel formats: $name: same report.db for every format" "the 6.18 rendering failed"
+		elif [ -s "$TMP/differ.txt" ]; then
+			fail "kernel formats: $name: same report.db for every format" \
+				"differ from 6.18: $(cat "$TMP/differ.txt")"
+		else
+			pass "kernel formats: $name: same report.db for every format"
+		fi
+	done
+
+	# mktrace refuses what it cannot write faithfully, naming the line
+	mk_rejects() {
+		local name="$1" want="$2"
+		shift 2
+		if printf '%s\n' "$@" | "$MKTRACE" -o "$TMP/bad.dat" - > "$TMP/bad.txt" 2>&1; then
+			fail "mktrace rejects $name" "exit 0"
+		elif ! grep -q -- "$want" "$TMP/bad.txt"; then
+			fail "mktrace rejects $name" "message lacks '$want': $(cat "$TMP/bad.txt")"
+		else
+			pass "mktrace rejects $name"
+		fi
+	}
+	mk_rejects "time going backwards on a CPU" "line 3: time goes backwards" "cpus 1" \
+		"event 0 100 1 kfree call_site=1 ptr=0x1000" "event 0 50 1 kfree call_site=1 ptr=0x2000"
+	mk_rejects "an allocation without sizes" "line 2: kmalloc needs a value for bytes_req" \
+		"cpus 1" "event 0 100 1 kmalloc call_site=1 ptr=0x1000"
+	mk_rejects "an unknown field" "line 2: unknown field 'bytes'" "cpus 1" \
+		"event 0 100 1 kfree call_site=1 ptr=0x1000 bytes=3"
+	mk_rejects "an unknown symbol" "line 2: 'nosuch+0x4' is neither" "cpus 1" \
+		"event 0 100 1 kfree call_site=nosuch+0x4 ptr=0x1000"
+	mk_rejects "a CPU out of range" "line 2: CPU 2 out of range" "cpus 2" \
+		"event 2 100 1 kfree call_site=1 ptr=0x1000"
+
+	# The formats mktrace writes for each generation: event -> field:size, 64-bit.
+	fields_of() {
+		trace-cmd dump --events -i "$1" 2>/dev/null | awk '
+			/^name: / { if (ev != "") print ev line; ev = $2; line = "" }
+			/field:/ && !/common_/ {
+				f = $0; sub(/;.*/, "", f); n = split(f, w, /[ \t]+/); f = w[n]
+				sub(/\[\]$/, "", f)
+				s = $0; sub(/.*size:/, "", s); sub(/;.*/, "", s)
+				line = line " " f ":" s
+			}
+			END { if (ev != "") print ev line }' | LC_ALL=C sort
+	}
+	want_fields() {
+		local a="call_site:8 ptr:8" r="bytes_req:8 bytes_alloc:8" g=gfp_flags:8 c n=node:4
+		local ac
+		case $1 in
+		5.10|5.12) g=gfp_flags:4;;
+		esac
+		case $1 in
+		5.10) c="$a";;
+		*) c="$a name:4";;
+		esac
+		case $1 in
+		5.10|5.12|5.16)
+			printf '%s\n' "kfree $a" "kmalloc $a $r $g" "kmalloc_node $a $r $g $n" \
+				"kmem_cache_alloc $a $r $g" "kmem_cache_alloc_node $a $r $g $n" \
+				"kmem_cache_free $c";;
+		6.0)
+			ac=accounted:1
+			printf '%s\n' "kfree $a" "kmalloc $a $r $g $ac" "kmalloc_node $a $r $g $n $ac" \
+				"kmem_cache_alloc $a $r $g $ac" \
+				"kmem_cache_alloc_node $a $r $g $n $ac" "kmem_cache_free $c";;
+		6.1)
+			printf '%s\n' "kfree $a" "kmalloc $a $r $g $n" \
+				"kmem_cache_alloc $a $r $g $n accounted:1" "kmem_cache_free $c";;
+		6.18)
+			printf '%s\n' "kfree $a" "kmalloc $a $r $g $n" \
+				"kmem_cache_alloc $a name:4 $r $g $n accounted:1" "kmem_cache_free $c";;
+		esac | LC_ALL=C sort
+	}
+	for gen in 5.10 5.12 5.16 6.0 6.1 6.18; do
+		dat=$TMP/reuse-$gen.dat
+		[ -f "$dat" ] || continue
+		fields_of "$dat" | grep -v '^print ' > "$TMP/fields.txt"
+		if want_fields "$gen" | cmp -s - "$TMP/fields.txt"; then
+			pass "kernel formats $gen: mktrace writes the kmem events and fields"
+		else
+			fail "kernel formats $gen: mktrace writes the kmem events and fields" \
+				"$(want_fields "$gen" | diff - "$TMP/fields.txt" | tail -n +2)"
+		fi
+	done
+	# the kernel's own formats, where this machine has them: mktrace's newest must match
+	if [ -r /sys/kernel/tracing/events/kmem/kmalloc/format ] && [ -f "$TMP/reuse-6.18.dat" ]; then
+		for ev in kmalloc kfree kmem_cache_alloc kmem_cache_free; do
+			grep 'field:' /sys/kernel/tracing/events/kmem/$ev/format > "$TMP/kernel.txt" 2>/dev/null
+			trace-cmd dump --events -i "$TMP/reuse-6.18.dat" 2>/dev/null |
+				awk -v ev="$ev" '/^name: / { on = $2 == ev } on && /field:/' > "$TMP/ours.txt"
+			if [ "$(uname -r | cut -d. -f1,2)" = 6.18 ] && [ -s "$TMP/kernel.txt" ]; then
+				check "kernel formats 6.18: mktrace $ev fields as on this kernel" \
+					diff "$TMP/kernel.txt" "$TMP/ours.txt"
+			fi
+		done
+	fi
+fi

@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * mktrace-formats.c - the ftrace:print and kmem event formats as each kernel
+ * generation prints them in events/<system>/<event>/format, the header_page and
+ * header_event texts, and the encoding of one event's payload.
+ *
+ * The kmem generations follow linux include/trace/events/kmem.h:
+ *   <= 5.11  kmalloc, kmem_cache_alloc (call_site, ptr, bytes_req, bytes_alloc, gfp_t
+ *            gfp_flags), kmalloc_node and kmem_cache_alloc_node (+ int node), kfree and
+ *            kmem_cache_free (call_site, ptr)
+ *   5.12     kmem_cache_free gains __data_loc char[] name
+ *   5.16     gfp_flags becomes unsigned long
+ *   6.0      bool accounted on every alloc event
+ *   6.1      no more *_node events: node on kmalloc and kmem_cache_alloc; kmalloc loses
+ *            accounted (its print fmt derives it from __GFP_ACCOUNT)
+ *   6.18     (newest) kmem_cache_alloc gains name, between ptr and bytes_req. That
+ *            change is from 2025; its exact release is not pinned down here, so
+ *            mktrace gives the name from 6.18 on, as this machine's kernel has it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mktrace.h"
+
+#define GFP_ACCOUNT	0x400000
+
+static const char * const kind_names[K_NR] = {
+	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
+	"kfree", "kmem_cache_free", "print",
+};
+
+/* Event ids: arbitrary but stable; print is 5 as on every kernel since 4.x. */
+static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5 };
+
+int parse_generation(const char *s)
+{
+	int major, minor;
+
+	if (!strcmp(s, "newest"))
+		return 618;
+	if (sscanf(s, "%d.%d", &major, &minor) != 2 || major < 4 || minor < 0 || minor > 99)
+		die("bad generation '%s' (want e.g. 5.10, 6.1 or newest)", s);
+	return major * 100 + minor;
+}
+
+/*
+ * Adds a field at its natural alignment, as the compiler lays out the kernel's
+ * struct trace_event_raw_*: no member of these events is wider than a long.
+ */
+static void add_field(struct event_fmt *e, const struct target *t, const char *type,
+		      const char *name, int size, int is_signed, int dynamic)
+{
+	struct fmt_field *f = &e->f[e->nr++];
+	int align = size < 1 ? 1 : size < t->long_size ? size : t->long_size;
+
+	f->type = type;
+	f->name = name;
+	f->size = size;
+	f->is_signed = is_signed;
+	f->dynamic = dynamic;
+	f->offset = (e->fixed_size + align - 1) / align * align;
+	e->fixed_size = f->offset + size;
+}
+
+/* A short show_gfp_flags(): the real list is long but parses the same way. */
+static const char gfp_print[] =
+	"(REC->gfp_flags) ? __print_flags(REC->gfp_flags, \"|\", "
+	"{( unsigned long)0x400cc0, \"GFP_KERNEL_ACCOUNT\"}, "
+	"{( unsigned long)0xcc0, \"GFP_KERNEL\"}, {( unsigned long)0xc40, \"GFP_NOFS\"}, "
+	"{( unsigned long)0xa20, \"GFP_ATOMIC\"}, {( unsigned long)0x800, \"GFP_NOWAIT\"}, "
+	"{( unsigned long)0x100, \"__GFP_ZERO\"}, {( unsigned long)0x400000, \"__GFP_ACCOUNT\"}"
+	") : \"none\"";
+
+static void alloc_event(struct event_fmt *e, const struct target *t, int kind)
+{
+	int cache = kind == K_CACHE_ALLOC || kind == K_CACHE_ALLOC_NODE;
+	int node = kind == K_KMALLOC_NODE || kind == K_CACHE_ALLOC_NODE || t->gen >= 601;
+	int accounted = t->gen >= 600 && (t->gen < 601 || cache);
+	int name = cache && t->gen >= 618;
+	int L = t->long_size;
+
+	add_field(e, t, "unsigned long", "call_site", L, 0, 0);
+	add_field(e, t, "const void *", "ptr", L, 0, 0);
+	if (name)
+		add_field(e, t, "__data_loc char[]", "name", 4, 0, 1);
+	add_field(e, t, "size_t", "bytes_req", L, 0, 0);
+	add_field(e, t, "size_t", "bytes_alloc", L, 0, 0);
+	if (t->gen >= 516)
+		add_field(e, t, "unsigned long", "gfp_flags", L, 0, 0);
+	else
+		add_field(e, t, "gfp_t", "gfp_flags", 4, 0, 0);
+	if (node)
+		add_field(e, t, "int", "node", 4, 1, 0);
+	if (accounted)
+		add_field(e, t, "bool", "accounted", 1, 0, 0);
+
+	snprintf(e->print, sizeof(e->print),
+		 "\"call_site=%%pS ptr=%%p%s bytes_req=%%zu bytes_alloc=%%zu gfp_flags=%%s%s%s\", "
+		 "(void *)REC->call_site, REC->ptr%s, REC->bytes_req, REC->bytes_alloc, %s%s%s",
+		 name ? " name=%s" : "", node ? " node=%d" : "",
+		 accounted || t->gen >= 601 ? " accounted=%s" : "",
+		 name ? ", __get_str(name)" : "", gfp_print, node ? ", REC->node" : "",
+		 accounted ? ", REC->accounted ? \"true\" : \"false\"" :
+		 t->gen >= 601 ? ", (1 && (REC->gfp_flags & ( unsigned long)0x400000)) ? "
+				 "\"true\" : \"false\"" : "");
+}
+
+void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
+{
+	int k;
+
+	memset(fmts, 0, sizeof(*fmts) * K_NR);
+	for (k = 0; k < K_NR; k++) {
+		struct event_fmt *e = &fmts[k];
+
+		/* *_node events were folded into the plain ones in 6.1 */
+		if ((k == K_KMALLOC_NODE || k == K_CACHE_ALLOC_NODE) && t->gen >= 601)
+			continue;
+		e->system = k == K_PRINT ? "ftrace" : "kmem";
+		e->name = kind_names[k];
+		e->id = kind_ids[k];
+		e->fixed_size = 8;	/* the common_* fields */
+		switch (k) {
+		case K_KFREE:
+		case K_CACHE_FREE:
+			add_field(e, t, "unsigned long", "call_site", t->long_size, 0, 0);
+			add_field(e, t, "const void *", "ptr", t->long_size, 0, 0);
+			if (k == K_CACHE_FREE && t->gen >= 512)
+				add_field(e, t, "__data_loc char[]", "name", 4, 0, 1);
+			snprintf(e->print, sizeof(e->print),
+				 "\"call_site=%%pS ptr=%%p%s\", (void *)REC->call_site, REC->ptr%s",
+				 e->nr > 2 ? " name=%s" : "", e->nr > 2 ? ", __get_str(name)" : "");
+			break;
+		case K_PRINT:
+			add_field(e, t, "unsigned long", "ip", t->long_size, 0, 0);
+			add_field(e, t, "char", "buf", 0, 0, 0);
+			snprintf(e->print, sizeof(e->print), "\"%%ps: %%s\", (void *)REC->ip, REC->buf");
+			break;
+		default:
+			alloc_event(e, t, k);
+		}
+		/* the struct ends padded to its widest member */
+		e->fixed_size = (e->fixed_size + t->long_size - 1) / t->long_size * t->long_size;
+	}
+}
+
+void format_text(struct buf *b, const struct event_fmt *e)
+{
+	int i;
+
+	buf_printf(b, "name: %s\nID: %d\nformat:\n", e->name, e->id);
+	buf_printf(b, "\tfield:unsigned short common_type;\toffset:0;\tsize:2;\tsigned:0;\n"
+		      "\tfield:unsigned char common_flags;\toffset:2;\tsize:1;\tsigned:0;\n"
+		      "\tfield:unsigned char common_preempt_count;\toffset:3;\tsize:1;\tsigned:0;\n"
+		      "\tfield:int common_pid;\toffset:4;\tsize:4;\tsigned:1;\n\n");
+	for (i = 0; i < e->nr; i++) {
+		const struct fmt_field *f = &e->f[i];
+		/* the array brackets of a flexible char[] go after the name */
+		const char *arr = !f->dynamic && f->size == 0 ? "[]" : "";
+
+		buf_printf(b, "\tfield:%s %s%s;\toffset:%d;\tsize:%d;\tsigned:%d;\n",
+			   f->type, f->name, arr, f->offset, f->size, f->is_signed);
+	}
+	buf_printf(b, "\nprint fmt: %s\n", e->print);
+}
+
+/*
+ * As ring_buffer_print_page_header() prints it: a u64 timestamp, the commit
+ * word (a long, whose top bits flag missed events), the data. On 32-bit
+ * kernels the data follows the 4-byte commit directly (RB_ARCH_ALIGNMENT 4).
+ */
+void header_page_text(struct buf *b, const struct target *t)
+{
+	int hdr = 8 + t->long_size;
+
+	buf_printf(b, "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n"
+		      "\tfield: local_t commit;\toffset:8;\tsize:%d;\tsigned:1;\n"
+		      "\tfield: int overwrite;\toffset:8;\tsize:1;\tsigned:1;\n"
+		      "\tfield: char data;\toffset:%d;\tsize:%d;\tsigned:0;\n",
+		   t->long_size, hdr, t->page_size - hdr);
+}
+
+const char header_event_text[] =
+	"# compressed entry header\n"
+	"\ttype_len    :    5 bits\n"
+	"\ttime_delta  :   27 bits\n"
+	"\tarray       :   32 bits\n"
+	"\n"
+	"\tpadding     : type == 29\n"
+	"\ttime_extend : type == 30\n"
+	"\ttime_stamp : type == 31\n"
+	"\tdata max type_len  == 28\n";
+
+/*
+ * Which event of this generation a logical event becomes: an allocation with
+ * a node is a *_node event before 6.1, and every *_node event is the plain
+ * event (with its node field) from 6.1 on.
+ */
+int render_kind(const struct target *t, int logical, int has_node)
+{
+	if (t->gen >= 601) {
+		if (logical == K_KMALLOC_NODE)
+			return K_KMALLOC;
+		if (logical == K_CACHE_ALLOC_NODE)
+			return K_CACHE_ALLOC;
+		return logical;
+	}
+	if (has_node && logical == K_KMALLOC)
+		return K_KMALLOC_NODE;
+	if (has_node && logical == K_CACHE_ALLOC)
+		return K_CACHE_ALLOC_NODE;
+	return logical;
+}
+
+static const struct value *find_value(const struct value *v, int nv, const char *name)
+{
+	int i;
+
+	for (i = 0; i < nv; i++)
+		if (!strcmp(v[i].name, name))
+			return &v[i];
+	return NULL;
+}
+
+/* Values a description may leave out, as a typical GFP_KERNEL allocation. */
+static int default_value(const char *name, uint64_t *num, const char **str)
+{
+	*str = NULL;
+	if (!strcmp(name, "gfp_flags"))
+		*num = 0xcc0;
+	else if (!strcmp(name, "node"))
+		*num = (uint64_t)-1;	/* NUMA_NO_NODE */
+	else if (!strcmp(name, "accounted"))
+		*num = 0;
+	else if (!strcmp(name, "name"))
+		*str = "mktrace_cache";
+	else if (!strcmp(name, "ip"))
+		*num = 0;
+	else
+		return -1;
+	return 0;
+}
+
+/*
+ * The record payload: common_* fields, the fixed fields, then the strings of
+ * __data_loc fields (offset | length << 16, offset from the payload start,
+ * length with the NUL) and of a trailing char[] (the print event's buf).
+ * Values of fields this generation lacks are dropped; that is the point.
+ */
+void encode_payload(struct buf *b, const struct target *t, const struct event_fmt *e, int pid,
+		    const struct value *v, int nv, int line)
+{
+	unsigned char fixed[256] = { 0 };
+	struct buf dyn = { 0 };
+	int i;
+
+	put_num(fixed, t, (uint64_t)e->id, 2);
+	put_num(fixed + 4, t, (uint64_t)(uint32_t)pid, 4);
+	for (i = 0; i < nv; i++)
+		if (strcmp(v[i].name, "call_site") && strcmp(v[i].name, "ptr") &&
+		    strcmp(v[i].name, "bytes_req") && strcmp(v[i].name, "bytes_alloc") &&
+		    strcmp(v[i].name, "gfp_flags") && strcmp(v[i].name, "node") &&
+		    strcmp(v[i].name, "accounted") && strcmp(v[i].name, "name") &&
+		    strcmp(v[i].name, "ip") && strcmp(v[i].name, "buf"))
+			die("line %d: unknown field '%s'", line, v[i].name);
+	for (i = 0; i < e->nr; i++) {
+		const struct fmt_field *f = &e->f[i];
+		const struct value *val = find_value(v, nv, f->name);
+		const char *str = val ? val->str : NULL;
+		uint64_t num = val ? val->num : 0;
+
+		if (!val && default_value(f->name, &num, &str))
+			die("line %d: %s needs a value for %s", line, e->name, f->name);
+		if (f->dynamic || f->size == 0) {
+			size_t len = strlen(str ? str : "") + 1;
+			size_t off = e->fixed_size + dyn.len;
+
+			if (len > 0xffff || off > 0xffff)
+				die("line %d: string of %s too long", line, f->name);
+			buf_add(&dyn, str ? str : "", len);
+			if (f->dynamic)
+				put_num(fixed + f->offset, t, off | len << 16, 4);
+			continue;
+		}
+		if (str)
+			die("line %d: %s wants a number", line, f->name);
+		put_num(fixed + f->offset, t, num, f->size);
+	}
+	/* the print event's char[] buf starts right after ip, inside the padded struct */
+	if (e->nr && e->f[e->nr - 1].size == 0 && !e->f[e->nr - 1].dynamic)
+		buf_add(b, fixed, e->f[e->nr - 1].offset);
+	else
+		buf_add(b, fixed, e->fixed_size);
+	buf_add(b, dyn.p, dyn.len);
+	free(dyn.p);
+}

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * mktrace.h - shared by mktrace.c (description parser, v6 file and ring-buffer
+ * writer) and mktrace-formats.c (the kmem event formats of each kernel generation).
+ */
+#ifndef MKTRACE_H
+#define MKTRACE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the traced machine looked like: decides every layout choice. */
+struct target {
+	int	gen;		/* kernel version as major * 100 + minor: 510, 601, 618 */
+	int	long_size;	/* 4 or 8 */
+	int	big_endian;
+	int	page_size;
+};
+
+/* Logical events of a description; a generation renders each as one of its events. */
+enum kind {
+	K_KMALLOC, K_KMALLOC_NODE, K_CACHE_ALLOC, K_CACHE_ALLOC_NODE, K_KFREE, K_CACHE_FREE,
+	K_PRINT, K_NR,
+};
+
+/* A field=value of an event line; str is set for strings (cache name, marker text). */
+struct value {
+	const char	*name;
+	uint64_t	num;
+	const char	*str;
+};
+
+struct fmt_field {
+	const char	*type;
+	const char	*name;
+	int		offset, size, is_signed, dynamic;
+};
+
+#define MAX_FIELDS	12
+
+struct event_fmt {
+	const char		*system;
+	const char		*name;		/* NULL: this generation has no such event */
+	int			id;
+	int			nr;
+	struct fmt_field	f[MAX_FIELDS];
+	int			fixed_size;	/* of the struct, before dynamic data */
+	char			print[1024];	/* the "print fmt:" text */
+};
+
+struct buf {
+	unsigned char	*p;
+	size_t		len, cap;
+};
+
+void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
+void buf_add(struct buf *b, const void *p, size_t n);
+void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void put_num(unsigned char *p, const struct target *t, uint64_t v, int bytes);
+void buf_num(struct buf *b, const struct target *t, uint64_t v, int bytes);
+
+/* mktrace-formats.c */
+int parse_generation(const char *s);
+void formats_init(const struct target *t, struct event_fmt fmts[K_NR]);
+void format_text(struct buf *b, const struct event_fmt *e);
+void header_page_text(struct buf *b, const struct target *t);
+extern const char header_event_text[];
+int render_kind(const struct target *t, int logical, int has_node);
+void encode_payload(struct buf *b, const struct target *t, const struct event_fmt *e, int pid,
+		    const struct value *v, int nv, int line);
+
+#endif
