@@ -43,6 +43,9 @@ struct kma_opts {
 	const char	*since, *until;
 	uint64_t	temp_ns;
 	uint64_t	young_ns;
+	enum kma_group	group_by;
+	const char	*vmlinux;
+	const char	*modules_dir;
 };
 
 static const struct kma_opts default_opts = {
@@ -66,6 +69,10 @@ static const char usage_text[] =
 "  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
 "                         numbers sort descending, caller ascending)\n"
 "  -n, --limit N          print only the first N rows\n"
+"  -g, --group-by KEY     caller|function|module|file|cache|comm|pid (default: caller)\n"
+"      --vmlinux FILE     vmlinux with DWARF, for source file:line of call sites\n"
+"      --modules DIR      directory with the modules' .ko/.ko.debug files\n"
+"                         (default for both: Debian's linux-image-<release>-dbg files)\n"
 "      --kmalloc-only     only kmalloc, kmalloc_node and kfree (the 2005 /proc/kmalloc view)\n"
 "  -q, --quiet            print no report and no progress (errors only)\n"
 "\n"
@@ -84,7 +91,7 @@ static const char usage_text[] =
 "      --lifetimes        alloc -> free lifetimes per caller (min/median/p99/max)\n"
 "      --temp-threshold T freed within T counts as temporary (default: 1ms)\n"
 "      --peak             the moment of the most live bytes and who held them\n"
-"      --modules          what unloaded modules left behind\n"
+"      --leftovers        what unloaded modules left behind (module_free events)\n"
 "\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
@@ -108,7 +115,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
-	OPT_UNTIL, OPT_TEMP, OPT_YOUNG,
+	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR,
 };
 
 static const struct option long_opts[] = {
@@ -127,11 +134,14 @@ static const struct option long_opts[] = {
 	{ "lifetimes",		no_argument,		NULL, OPT_LIFETIMES },
 	{ "peak",		no_argument,		NULL, OPT_PEAK },
 	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
-	{ "modules",		no_argument,		NULL, OPT_MODULES },
+	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
 	{ "since",		required_argument,	NULL, OPT_SINCE },
 	{ "until",		required_argument,	NULL, OPT_UNTIL },
 	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
 	{ "young",		required_argument,	NULL, OPT_YOUNG },
+	{ "group-by",		required_argument,	NULL, 'g' },
+	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
+	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -158,7 +168,7 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 	uint64_t v;
 	int c, abs;
 
-	while ((c = getopt_long(argc, argv, "i:o:s:n:qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:s:n:g:qhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->input = optarg;
@@ -184,6 +194,16 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 		}
 		case OPT_KMALLOC_ONLY:
 			o->kmalloc_only = 1;
+			break;
+		case 'g':
+			if (kma_group_parse(optarg, &o->group_by))
+				return usage_error("unknown --group-by key '%s'", optarg);
+			break;
+		case OPT_VMLINUX:
+			o->vmlinux = optarg;
+			break;
+		case OPT_MODULES_DIR:
+			o->modules_dir = optarg;
 			break;
 		case 'q':
 			o->quiet = 1;
@@ -327,7 +347,13 @@ static int print_report(struct run *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
-	struct kma_report_in in = { .info = info, .sort = o->sort, .limit = o->limit };
+	static const char * const keys[] = {
+		[KMA_GROUP_CALLER] = "caller", [KMA_GROUP_FUNCTION] = "function",
+		[KMA_GROUP_MODULE] = "module", [KMA_GROUP_FILE] = "file", [KMA_GROUP_CACHE] = "cache",
+		[KMA_GROUP_COMM] = "comm", [KMA_GROUP_PID] = "pid",
+	};
+	struct kma_report_in in = { .info = info, .sort = o->sort, .limit = o->limit,
+				    .key = keys[o->group_by] };
 	struct kma_totals t;
 	struct kma_caller *v = NULL;
 	uint64_t lost = kma_report_lost(info, NULL);
@@ -406,8 +432,15 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kma-analyze: out of memory\n");
 		goto out;
 	}
+	if (kma_reader_set_debug(r.reader, o.vmlinux, o.modules_dir, &why) &&
+	    (o.vmlinux || o.modules_dir)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o.vmlinux ? o.vmlinux : o.modules_dir, why);
+		goto out;
+	}
 	mo.kmalloc_only = o.kmalloc_only;
 	mo.resolve = kma_reader_symbol;
+	mo.module_of = kma_reader_module;
+	mo.group_name = kma_reader_group_name;
 	mo.resolve_ctx = r.reader;
 	mo.temp_ns = o.temp_ns;
 	if (!o.no_db) {
@@ -424,11 +457,12 @@ int main(int argc, char **argv)
 			goto oom;
 	}
 	/* A second matcher for a filtered report, a list or exact lifetimes. */
-	if (filtered || o.list || o.lifetimes || !r.match) {
+	if (filtered || o.list || o.lifetimes || o.group_by != KMA_GROUP_CALLER || !r.match) {
 		struct kma_match_opts vo = mo;
 
 		memset(&vo.sink, 0, sizeof(vo.sink));
 		vo.keep_lifetimes = o.lifetimes;
+		vo.group_by = o.group_by;
 		vo.filtered = filtered;
 		vo.filter.generation = -1;
 		if (o.generation) {
@@ -492,6 +526,8 @@ int main(int argc, char **argv)
 			.young_ns = o.young_ns,
 			.marker_prefix = o.marker_prefix,
 			.version = KMA_VERSION,
+			.site_of = kma_reader_site,
+			.site_ctx = r.reader,
 		};
 
 		run.callers = kma_match_callers(r.match, &run.nr_callers);

@@ -22,6 +22,7 @@
 #include "kma-map.h"
 #include "kma-strpool.h"
 #include "kma-validate.h"
+#include "kma-sites.h"
 
 /*
  * Exported by libtracecmd 1.3 but declared only in trace-cmd's private
@@ -74,9 +75,7 @@ struct kma_reader {
 	uint64_t		*id_count;	/* records per event id */
 	int			max_id;
 	struct kma_strpool	*pool;		/* cache names, symbols, strings */
-	struct kma_map		sym_map;	/* address -> index in syms */
-	const char		**syms;
-	uint32_t		nr_syms, cap_syms;
+	struct kma_sites	*sites;		/* call site names, modules, lines */
 	struct kma_map		comm_map;	/* pid -> index in comms */
 	const char		**comms;
 	uint32_t		nr_comms, cap_comms;
@@ -127,21 +126,53 @@ static const char *remember(struct kma_reader *r, struct kma_map *map, const cha
 
 const char *kma_reader_symbol(void *reader, uint64_t addr)
 {
-	struct kma_reader *r = reader;
-	uint32_t *idx = kma_map_find(&r->sym_map, addr);
-	const char *func;
-	char buf[512];
+	const struct kma_site *site = kma_reader_site(reader, addr);
 
-	if (idx)
-		return r->syms[*idx];
-	/* The same rule as libtraceevent's print_function() for %pS. */
-	func = tep_find_function(r->tep, addr);
-	if (func)
-		snprintf(buf, sizeof(buf), "%s+0x%llx", func,
-			 (unsigned long long)(addr - tep_find_function_address(r->tep, addr)));
-	else
-		snprintf(buf, sizeof(buf), "0x%llx", (unsigned long long)addr);
-	return remember(r, &r->sym_map, &r->syms, &r->nr_syms, &r->cap_syms, addr, buf);
+	return site ? site->name : NULL;
+}
+
+const struct kma_site *kma_reader_site(void *reader, uint64_t addr)
+{
+	return kma_sites_get(((struct kma_reader *)reader)->sites, addr);
+}
+
+const char *kma_reader_module(void *reader, uint64_t addr)
+{
+	const struct kma_site *site = kma_reader_site(reader, addr);
+
+	return site ? site->module : NULL;
+}
+
+const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g)
+{
+	struct kma_reader *r = reader;
+	const struct kma_site *site = kma_reader_site(reader, addr);
+	const char *name = NULL;
+
+	if (!site)
+		return NULL;
+	switch (g) {
+	case KMA_GROUP_FUNCTION:
+		name = site->symbol ? site->symbol : site->name;
+		break;
+	case KMA_GROUP_MODULE:
+		name = site->module ? site->module : site->symbol ? "vmlinux" : "[unknown]";
+		break;
+	case KMA_GROUP_FILE:
+		name = site->file ? site->file : "[unknown]";
+		break;
+	default:
+		name = site->name;
+		break;
+	}
+	/* interned here too, so that equal names are one pointer */
+	return kma_strpool_intern(r->pool, name, strlen(name));
+}
+
+int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
+			 const char **why)
+{
+	return kma_sites_set_debug(r->sites, vmlinux, modules_dir, r->info.release, why);
 }
 
 /*
@@ -380,7 +411,7 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 	if (check_header(path, why))
 		return NULL;
 	r = calloc(1, sizeof(*r));
-	if (!r || !(r->marker_prefix = strdup("kma:")) || !(r->pool = kma_strpool_alloc()) || kma_map_init(&r->sym_map, 1024) ||
+	if (!r || !(r->marker_prefix = strdup("kma:")) || !(r->pool = kma_strpool_alloc()) ||
 	    kma_map_init(&r->comm_map, 256)) {
 		*why = "out of memory";
 		goto fail;
@@ -388,12 +419,29 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 	/* libtracecmd prints its own diagnostics; we print one line instead. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	r->handle = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	r->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 	if (!r->handle) {
 		*why = "cannot read the trace.dat headers (truncated or corrupt file)";
 		goto fail;
 	}
+	/*
+	 * tracecmd_open() in two steps: when loading the CPU data fails,
+	 * tracecmd_close() of libtracecmd 1.3 crashes on the half-built handle
+	 * (the CPUs after the bad one are left uninitialized), so it is left
+	 * open; the caller exits on the error anyway. kma-validate.c catches
+	 * the v6 cases earlier; v7 pages are compressed and checked only here.
+	 */
+	if (tracecmd_init_data(r->handle) < 0) {
+		r->handle = NULL;
+		*why = "cannot read the trace.dat event data (truncated or corrupt file)";
+		goto fail;
+	}
 	r->tep = tracecmd_get_tep(r->handle);
+	r->sites = kma_sites_alloc(path, r->tep);
+	if (!r->sites) {
+		*why = "out of memory";
+		goto fail;
+	}
 	r->info.file = path;
 	r->info.file_version = (int)tracecmd_get_in_file_version(r->handle);
 	if (!tracecmd_get_file_compress_proto(r->handle, &cname, &cver) && cname &&
@@ -454,9 +502,8 @@ void kma_reader_close(struct kma_reader *r)
 	free(r->marker_prefix);
 	if (r->handle)
 		tracecmd_close(r->handle);
-	kma_map_release(&r->sym_map);
+	kma_sites_free(r->sites);
 	kma_map_release(&r->comm_map);
-	free(r->syms);
 	free(r->comms);
 	free(r->by_id);
 	free(r->id_count);

@@ -8,6 +8,8 @@
 
 #include <stdint.h>
 #include "kma-event.h"
+#include "kma-match.h"
+#include "kma-sites.h"
 
 struct kma_reader;
 
@@ -77,7 +79,19 @@ int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix);
 
 const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);
 
-/* Call site name exactly as trace-cmd report prints %pS: "sym+0xoff" or "0x<hex>". */
+/*
+ * Call site name as trace-cmd report prints %pS ("sym+0xoff", from the
+ * trace's kallsyms, symbol sizes bounded) or "0x<hex>" when unresolved.
+ */
 const char *kma_reader_symbol(void *reader, uint64_t addr);
+/* The whole description of a call site (kma-sites.h). */
+const struct kma_site *kma_reader_site(void *reader, uint64_t addr);
+/* Module of a call site, NULL for vmlinux (a kma_resolve_fn). */
+const char *kma_reader_module(void *reader, uint64_t addr);
+/* Function, module or file of a call site (a kma_group_fn). */
+const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g);
+/* Source lines from DWARF: explicit files, or (both NULL) the trace kernel's -dbg package. */
+int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
+			 const char **why);
 
 #endif /* KMA_READER_H */

@@ -137,8 +137,8 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	/* "alloc/free" heads a column of right-aligned allocs, '/', left-aligned frees */
 	if (wa + 1 + wf < 10)
 		wa = 10 - 1 - wf;
-	fprintf(out, "%*s %*s %*s %-*s  caller\n", wt, "total", ws, "slack", wn, "net",
-		wa + 1 + wf, "alloc/free");
+	fprintf(out, "%*s %*s %*s %-*s  %s\n", wt, "total", ws, "slack", wn, "net",
+		wa + 1 + wf, "alloc/free", in->key ? in->key : "caller");
 	for (i = 0; i < nr; i++) {
 		const struct kma_caller *c = rows[i];
 

@@ -21,6 +21,7 @@ struct kma_report_in {
 	uint32_t			nr_callers;
 	enum kma_sort			sort;
 	uint64_t			limit;	/* 0: every caller */
+	const char			*key;	/* heading of the name column; NULL: "caller" */
 };
 
 /* Summed losses of every CPU. */

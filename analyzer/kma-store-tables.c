@@ -50,12 +50,15 @@ static int write_callers(sqlite3 *db, const struct kma_store_run *run)
 			" implicit_frees, failed_allocs, live, live_slack, module, temporary,"
 			" life_min, life_avg, life_max, net_at_peak, age_min, age_avg, age_max,"
 			" grew_generations, max_growth_run, leak_suspect, leak_confidence, leak_why,"
-			" left_by_unload, left_by_unload_bytes, left_live, left_live_bytes)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			" left_by_unload, left_by_unload_bytes, left_live, left_live_bytes,"
+			" symbol, offset, file, line, inlined, symbol_note)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+			"?,?,?,?,?,?)",
 			-1, &st, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < run->nr_callers; i++) {
 		const struct kma_caller *c = &run->callers[i];
+		const struct kma_site *site;
 		struct kma_leak leak;
 
 		kma_leak_assess(c, lost, run->young_ns, &leak);
@@ -90,6 +93,15 @@ static int write_callers(sqlite3 *db, const struct kma_store_run *run)
 		sqlite3_bind_int64(st, 28, I64(c->orphan_bytes));
 		sqlite3_bind_int64(st, 29, I64(c->orphans_live));
 		sqlite3_bind_int64(st, 30, I64(c->orphans_live_bytes));
+		site = run->site_of ? run->site_of(run->site_ctx, c->address) : NULL;
+		if (site) {
+			kma_bind_text(st, 31, site->symbol);
+			bind_u64_or_null(st, 32, site->symbol != NULL, site->offset);
+			kma_bind_text(st, 33, site->file);
+			bind_u64_or_null(st, 34, site->file != NULL, (uint64_t)site->line);
+			kma_bind_text(st, 35, site->inlined);
+			kma_bind_text(st, 36, site->note);
+		}
 		if (step_reset(st))
 			goto out;
 	}

@@ -35,6 +35,9 @@ struct kma_store_run {
 	uint64_t			young_ns;	/* leak confidence: young allocations */
 	const char			*marker_prefix;
 	const char			*version;
+	/* symbol, module and source line of each caller (NULL: names only) */
+	const struct kma_site		*(*site_of)(void *ctx, uint64_t addr);
+	void				*site_ctx;
 };
 
 /* Writes the remaining tables, commits and renames into place. 0 or -1 (*why). */

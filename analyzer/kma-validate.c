@@ -1,16 +1,36 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-validate.c - walk the section sizes of a v6 trace.dat before libtracecmd
+ * kma-validate.c - walk the structure of a v6 trace.dat before libtracecmd
  * sees it. libtracecmd 1.3 crashes in its error path on some files cut short
- * (tracecmd_close() on a half-built handle), so a truncated or corrupt file
- * is caught here and reported instead. Only sizes and offsets are checked;
- * the contents are left to libtracecmd. See trace-cmd.dat.v6(5).
+ * or corrupt (tracecmd_close() on a half-built handle when a CPU's first page
+ * cannot be loaded), and reads past its buffers on some malformed options or
+ * ring-buffer pages, so such a file is caught here and reported instead.
+ * Sizes, offsets, the options libtracecmd trusts and the commit word of every
+ * ring-buffer page are checked; the rest is left to libtracecmd.
+ * See trace-cmd.dat.v6(5).
  */
 #include <stdint.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "kma-validate.h"
+
+/* trace-cmd option ids (trace-cmd.h TRACECMD_OPTION_*) that need checking */
+enum {
+	OPT_DATE = 1, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_HOOK,
+	OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION, OPT_PROCMAPS, OPT_GUEST = 13,
+};
+
+#define MAX_CPUS		8192	/* kma-reader.c refuses more */
+#define MAX_OPTION_SIZE		(4u << 20)
+/* ring-buffer page commit word (kernel RB_MISSED_*, libtraceevent COMMIT_MASK) */
+#define COMMIT_MASK		((1u << 27) - 1)
+#define MISSED_EVENTS		(1ull << 31)
+#define MISSED_STORED		(1ull << 30)
+
+/* What kernels print for the first two fields of header_page. */
+static const char ts_field[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n";
+static const char commit_field[] = "\tfield: local_t commit;\toffset:8;\tsize:";
 
 struct cursor {
 	int		fd;
@@ -27,16 +47,23 @@ static int get(struct cursor *c, void *buf, size_t len)
 	return 0;
 }
 
+static uint64_t decode(const struct cursor *c, const unsigned char *b, int bytes)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < bytes; i++)
+		v |= (uint64_t)b[c->big_endian ? bytes - 1 - i : i] << (8 * i);
+	return v;
+}
+
 static int get_num(struct cursor *c, int bytes, uint64_t *v)
 {
 	unsigned char b[8];
-	int i;
 
 	if (get(c, b, bytes))
 		return -1;
-	*v = 0;
-	for (i = 0; i < bytes; i++)
-		*v |= (uint64_t)b[c->big_endian ? bytes - 1 - i : i] << (8 * i);
+	*v = decode(c, b, bytes);
 	return 0;
 }
 
@@ -62,6 +89,89 @@ static int get_str(struct cursor *c, char *buf, size_t max)
 	return -1;
 }
 
+/*
+ * libtracecmd 1.3 uses these options' data as C strings, trusts sizes and
+ * indexes inside them without checks; see handle_options() there.
+ */
+static int check_option(struct cursor *c, uint64_t id, uint64_t len, uint64_t *cpus)
+{
+	static unsigned char buf[MAX_OPTION_SIZE];
+	uint64_t n, i, cpu, off;
+
+	switch (id) {
+	case OPT_DATE:
+	case OPT_CPUSTAT:
+	case OPT_BUFFER:
+	case OPT_TRACECLOCK:
+	case OPT_UNAME:
+	case OPT_OFFSET:
+	case OPT_CPUCOUNT:
+	case OPT_VERSION:
+	case OPT_PROCMAPS:
+	case OPT_GUEST:
+		break;
+	case OPT_HOOK:		/* libtracecmd dereferences a failed parse */
+		return -1;
+	default:
+		return skip(c, len);
+	}
+	if (len > sizeof(buf) || get(c, buf, len))
+		return -1;
+	switch (id) {
+	case OPT_CPUSTAT:	/* buf[size - 1] = '\n' */
+		return len ? 0 : -1;
+	case OPT_CPUCOUNT:	/* read as 4 bytes whatever the size */
+		if (len < 4)
+			return -1;
+		*cpus = decode(c, buf, 4);
+		return 0;
+	case OPT_BUFFER:	/* offset, then the instance name */
+		return len <= 8 || memchr(buf + 8, '\0', len - 8) ? 0 : -1;
+	case OPT_GUEST:		/* name, trace id, nr vcpus, {vcpu, pid}... */
+		if (!memchr(buf, '\0', len))
+			return -1;
+		off = strlen((char *)buf) + 1 + 8;
+		if (off + 4 > len)
+			return 0;
+		n = decode(c, buf + off, 4);
+		/* the vcpu is an int index into an array of n */
+		for (i = 0, off += 4; i < n && off + 8 <= len; i++, off += 8) {
+			cpu = decode(c, buf + off, 4);
+			if (cpu >= n || cpu > INT32_MAX)
+				return -1;
+		}
+		return 0;
+	default:		/* a C string */
+		return memchr(buf, '\0', len) ? 0 : -1;
+	}
+}
+
+/*
+ * The pages of one CPU: each one's commit word must fit its data (and the
+ * missed-events count stored after it) in the page, or libtraceevent's
+ * kbuffer reads past the page (and libtracecmd crashes on a bad first page).
+ */
+static int check_pages(struct cursor *c, uint64_t off, uint64_t len, uint64_t page_size,
+		       int long_size)
+{
+	uint64_t end = off + len, commit, size, room = page_size - 8 - long_size;
+
+	if (off % page_size || len % page_size)
+		return -1;
+	for (; off < end; off += page_size) {
+		c->off = off + 8;
+		if (get_num(c, long_size, &commit))
+			return -1;
+		size = (uint32_t)commit & COMMIT_MASK;
+		if (size > room)
+			return -1;
+		if ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
+		    size + long_size > room)
+			return -1;
+	}
+	return 0;
+}
+
 static int sized_blocks(struct cursor *c, int count_bytes, int size_bytes)
 {
 	uint64_t n, len, i;
@@ -77,18 +187,43 @@ static int sized_blocks(struct cursor *c, int count_bytes, int size_bytes)
 int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 {
 	struct cursor c = { .fd = fd, .size = file_size };
-	char str[64];
-	uint64_t n, len, i, cpus, id, off;
+	char str[64], text[sizeof(ts_field) + sizeof(commit_field) + 2];
+	uint64_t n, len, i, cpus, id, off, page_size;
 	unsigned char hdr[6];
+	int long_size;
 
 	*why = "truncated or corrupt trace.dat (v6 headers)";
 	if (skip(&c, 10) || get_str(&c, str, sizeof(str)) || get(&c, hdr, 6))
 		return -1;
 	c.big_endian = hdr[0];
-	/* header_page and header_event: a name, an 8-byte size, the text */
-	for (i = 0; i < 2; i++)
-		if (get_str(&c, str, sizeof(str)) || get_num(&c, 8, &len) || skip(&c, len))
+	long_size = hdr[1] == 8 ? 8 : 4;
+	c.off -= 4;
+	if (get_num(&c, 4, &page_size))
+		return -1;
+	/* a power of two: libtracecmd masks offsets with page_size - 1 */
+	if (page_size < 4096 || page_size > (1u << 24) || (page_size & (page_size - 1)))
+		return -1;
+	/*
+	 * header_page: libtracecmd refuses pages whose timestamp is not 8 bytes,
+	 * and the size of commit is the long size the pages are read with.
+	 * Empty on old kernels: then the file header's long size is used.
+	 */
+	if (get_str(&c, str, sizeof(str)) || strcmp(str, "header_page") || get_num(&c, 8, &len))
+		return -1;
+	if (len) {
+		size_t tl = sizeof(ts_field) - 1, cl = sizeof(commit_field) - 1;
+
+		if (len < tl + cl + 2 || get(&c, text, tl + cl + 2) ||
+		    memcmp(text, ts_field, tl) || memcmp(text + tl, commit_field, cl) ||
+		    (text[tl + cl] != '4' && text[tl + cl] != '8') || text[tl + cl + 1] != ';')
 			return -1;
+		long_size = text[tl + cl] - '0';
+		if (skip(&c, len - (tl + cl + 2)))
+			return -1;
+	}
+	/* header_event: a name, an 8-byte size, the text */
+	if (get_str(&c, str, sizeof(str)) || get_num(&c, 8, &len) || skip(&c, len))
+		return -1;
 	if (sized_blocks(&c, 4, 8))		/* ftrace event formats */
 		return -1;
 	if (get_num(&c, 4, &n))			/* event systems */
@@ -109,7 +244,8 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 				return -1;
 			if (!id)
 				break;
-			if (get_num(&c, 4, &len) || skip(&c, len))
+			/* the last CPUCOUNT option sets how many CPUs flyrecord has */
+			if (get_num(&c, 4, &len) || check_option(&c, id, len, &cpus))
 				return -1;
 		}
 		if (get_str(&c, str, sizeof(str)))
@@ -117,15 +253,23 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 	}
 	if (!strcmp(str, "latency  "))
 		return 0;
-	if (strcmp(str, "flyrecord"))
+	if (strcmp(str, "flyrecord") || cpus > MAX_CPUS)
 		return -1;
 	for (i = 0; i < cpus; i++) {
+		uint64_t next;
+
 		if (get_num(&c, 8, &off) || get_num(&c, 8, &len))
 			return -1;
 		if (off > file_size || len > file_size - off) {
 			*why = "truncated trace.dat: event data of a CPU runs past the end of the file";
 			return -1;
 		}
+		next = c.off;
+		if (len && check_pages(&c, off, len, page_size, long_size)) {
+			*why = "corrupt trace.dat: bad ring-buffer page";
+			return -1;
+		}
+		c.off = next;
 	}
 	*why = NULL;
 	return 0;

@@ -106,7 +106,13 @@ CREATE TABLE callers (
 	left_by_unload	INTEGER NOT NULL,	-- allocations live when its module was unloaded
 	left_by_unload_bytes INTEGER NOT NULL,
 	left_live	INTEGER NOT NULL,	-- of those, still live at the end
-	left_live_bytes	INTEGER NOT NULL
+	left_live_bytes	INTEGER NOT NULL,
+	symbol		TEXT,			-- function of the call site; NULL when unresolved
+	offset		INTEGER,		-- call_site - symbol address
+	file		TEXT,			-- source file (with --vmlinux/--modules-dir or -dbg)
+	line		INTEGER,
+	inlined		TEXT,			-- inlined function the call site is in
+	symbol_note	TEXT			-- why the call site is unresolved
 );
 
 -- One row per (non-failed) allocation.
@@ -196,3 +202,47 @@ CREATE VIEW caller_lifetimes AS
 	       MAX(l.life) AS max_ns, c.temporary
 	FROM l JOIN callers AS c ON c.id = l.caller_id
 	GROUP BY l.caller_id;
+
+-- Groupings of the allocations (the views recompute from allocations: exact, not fast).
+CREATE VIEW function_stats AS
+	SELECT COALESCE(c.symbol, c.caller) AS function, c.module,
+	       SUM(c.total) AS total, SUM(c.slack) AS slack, SUM(c.net) AS net,
+	       SUM(c.allocs) AS allocs, SUM(c.frees) AS frees, SUM(c.implicit_frees) AS implicit_frees
+	FROM callers AS c WHERE c.allocs > 0 GROUP BY 1, 2;
+
+CREATE VIEW module_stats AS
+	SELECT CASE WHEN c.module IS NOT NULL THEN c.module
+		    WHEN c.symbol IS NOT NULL THEN 'vmlinux' ELSE '[unknown]' END AS module,
+	       SUM(c.total) AS total, SUM(c.slack) AS slack, SUM(c.net) AS net,
+	       SUM(c.allocs) AS allocs, SUM(c.frees) AS frees, SUM(c.implicit_frees) AS implicit_frees
+	FROM callers AS c WHERE c.allocs > 0 GROUP BY 1;
+
+CREATE VIEW file_stats AS
+	SELECT COALESCE(c.file, '[unknown]') AS file,
+	       SUM(c.total) AS total, SUM(c.slack) AS slack, SUM(c.net) AS net,
+	       SUM(c.allocs) AS allocs, SUM(c.frees) AS frees, SUM(c.implicit_frees) AS implicit_frees
+	FROM callers AS c WHERE c.allocs > 0 GROUP BY 1;
+
+-- Slab cache of each allocation: the event's cache name, else the kmalloc size class.
+CREATE VIEW allocation_caches AS
+	SELECT id, CASE WHEN cache IS NOT NULL THEN cache
+			WHEN bytes_alloc > 8192 THEN 'kmalloc-large'
+			WHEN bytes_alloc >= 1024 THEN 'kmalloc-' || (bytes_alloc / 1024) || 'k'
+			ELSE 'kmalloc-' || bytes_alloc END AS cache
+	FROM allocations;
+
+CREATE VIEW cache_stats AS
+	SELECT k.cache AS cache, SUM(a.bytes_alloc) AS total,
+	       SUM(a.bytes_alloc - a.bytes_req) AS slack,
+	       SUM(CASE WHEN a.free_ts IS NULL THEN a.bytes_alloc ELSE 0 END) AS net,
+	       COUNT(*) AS allocs, SUM(CASE WHEN a.free_kind IN ('kfree', 'kmem_cache_free') THEN 1 ELSE 0 END) AS frees,
+	       SUM(CASE WHEN a.free_kind = 'implicit' THEN 1 ELSE 0 END) AS implicit_frees
+	FROM allocations AS a JOIN allocation_caches AS k ON k.id = a.id GROUP BY 1;
+
+CREATE VIEW task_stats AS
+	SELECT pid, comm, SUM(bytes_alloc) AS total, SUM(bytes_alloc - bytes_req) AS slack,
+	       SUM(CASE WHEN free_ts IS NULL THEN bytes_alloc ELSE 0 END) AS net,
+	       COUNT(*) AS allocs,
+	       SUM(CASE WHEN free_kind IN ('kfree', 'kmem_cache_free') THEN 1 ELSE 0 END) AS frees,
+	       SUM(CASE WHEN free_kind = 'implicit' THEN 1 ELSE 0 END) AS implicit_frees
+	FROM allocations GROUP BY pid, comm;

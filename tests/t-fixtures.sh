@@ -24,8 +24,8 @@ for f in basic basic-v6 markers lost lost-mid; do
 			SELECT caller_id, SUM(bytes_alloc) t, SUM(bytes_alloc - bytes_req) s,
 			       SUM(CASE WHEN free_ts IS NULL THEN bytes_alloc ELSE 0 END) n,
 			       COUNT(*) a,
-			       SUM(free_kind IN ('kfree', 'kmem_cache_free')) f,
-			       SUM(free_kind = 'implicit') i
+			       TOTAL(free_kind IN ('kfree', 'kmem_cache_free')) f,
+			       TOTAL(free_kind = 'implicit') i
 			FROM allocations GROUP BY caller_id) x ON x.caller_id = c.id
 		WHERE c.allocs > 0 AND (c.total != x.t OR c.slack != x.s OR c.net != x.n OR
 		      c.allocs != x.a OR c.frees != x.f OR c.implicit_frees != x.i)")" = 0

@@ -1,0 +1,166 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-sites.c - call site descriptions, computed once per address.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <traceevent/event-parse.h>
+
+#include "kma-dwarf.h"
+#include "kma-map.h"
+#include "kma-sites.h"
+#include "kma-strpool.h"
+#include "kma-symtab.h"
+
+struct kma_sites {
+	struct kma_symtab	*symtab;	/* NULL: fall back to tep */
+	struct tep_handle	*tep;
+	struct kma_dwarf	*dwarf;
+	struct kma_strpool	*pool;
+	struct kma_map		map;		/* address -> index in sites */
+	struct kma_site		**sites;	/* pointers: sites never move */
+	uint32_t		nr, cap;
+	char			source[160];
+};
+
+struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep)
+{
+	struct kma_sites *s = calloc(1, sizeof(*s));
+	const char *why = NULL;
+
+	if (!s)
+		return NULL;
+	s->tep = tep;
+	s->pool = kma_strpool_alloc();
+	if (!s->pool || kma_map_init(&s->map, 1024)) {
+		kma_sites_free(s);
+		return NULL;
+	}
+	s->symtab = kma_symtab_from_trace(trace_path, &why);
+	if (s->symtab)
+		snprintf(s->source, sizeof(s->source), "trace kallsyms");
+	else
+		snprintf(s->source, sizeof(s->source), "libtraceevent (kallsyms not read: %s)",
+			 why ? why : "unknown reason");
+	return s;
+}
+
+void kma_sites_free(struct kma_sites *s)
+{
+	uint32_t i;
+
+	if (!s)
+		return;
+	for (i = 0; i < s->nr; i++)
+		free(s->sites[i]);
+	free(s->sites);
+	kma_map_release(&s->map);
+	kma_symtab_free(s->symtab);
+	kma_dwarf_free(s->dwarf);
+	kma_strpool_free(s->pool);
+	free(s);
+}
+
+const char *kma_sites_source(const struct kma_sites *s)
+{
+	return s->source;
+}
+
+int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
+			const char *release, const char **why)
+{
+	char *dv = NULL, *dm = NULL;
+
+	if (!vmlinux && !modules_dir) {
+		if (!release || kma_dwarf_default_paths(release, &dv, &dm)) {
+			*why = "no debug info for this kernel (install its -dbg package or use "
+			       "--vmlinux/--modules)";
+			return -1;
+		}
+		vmlinux = dv;
+		modules_dir = dm;
+	}
+	s->dwarf = kma_dwarf_open(vmlinux, modules_dir, why);
+	free(dv);
+	free(dm);
+	return s->dwarf ? 0 : -1;
+}
+
+static const char *intern(struct kma_sites *s, const char *str)
+{
+	return str ? kma_strpool_intern(s->pool, str, strlen(str)) : NULL;
+}
+
+/* Fills site from the trace's kallsyms, or libtraceevent's lookup without them. */
+static int describe(struct kma_sites *s, uint64_t addr, struct kma_site *site)
+{
+	char buf[512];
+	const char *file = NULL, *inlined = NULL;
+	int line = 0;
+
+	if (s->symtab) {
+		uint64_t off;
+		const struct kma_sym *sym = kma_symtab_lookup(s->symtab, addr, &off);
+
+		if (sym) {
+			site->symbol = intern(s, sym->name);
+			site->module = intern(s, sym->module);
+			site->offset = off;
+		} else {
+			site->note = intern(s, kma_symtab_why(s->symtab, addr));
+		}
+	} else {
+		/* The same rule as libtraceevent's print_function() for %pS. */
+		const char *func = tep_find_function(s->tep, addr);
+
+		if (func) {
+			site->symbol = intern(s, func);
+			site->offset = addr - tep_find_function_address(s->tep, addr);
+		} else {
+			site->note = intern(s, "not in the trace's kallsyms");
+		}
+	}
+	if (site->symbol) {
+		snprintf(buf, sizeof(buf), "%s+0x%" PRIx64, site->symbol, site->offset);
+		if (s->dwarf && !kma_dwarf_lookup(s->dwarf, site->module, site->symbol,
+						  site->offset, &file, &line, &inlined)) {
+			site->file = intern(s, file);
+			site->line = line;
+			site->inlined = intern(s, inlined);
+		}
+	} else {
+		snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);
+	}
+	site->name = intern(s, buf);
+	if (!site->name || (site->symbol == NULL && site->note == NULL))
+		return -1;
+	return 0;
+}
+
+const struct kma_site *kma_sites_get(struct kma_sites *s, uint64_t addr)
+{
+	uint32_t *idx = kma_map_find(&s->map, addr);
+	struct kma_site *site;
+
+	if (idx)
+		return s->sites[*idx];
+	if (s->nr == s->cap) {
+		uint32_t cap = s->cap ? s->cap * 2 : 256;
+		struct kma_site **n = realloc(s->sites, cap * sizeof(*n));
+
+		if (!n)
+			return NULL;
+		s->sites = n;
+		s->cap = cap;
+	}
+	site = calloc(1, sizeof(*site));
+	if (!site || describe(s, addr, site) || kma_map_put(&s->map, addr, s->nr)) {
+		free(site);
+		return NULL;
+	}
+	s->sites[s->nr++] = site;
+	return site;
+}

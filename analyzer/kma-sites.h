@@ -1,0 +1,44 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-sites.h - what a call site is: its name as trace-cmd prints it, its
+ * symbol, module and, with debug info, its source line. Part of the reader
+ * layer: built from the trace's own kallsyms (kma-symtab) and vmlinux/.ko
+ * DWARF (kma-dwarf), with libtraceevent's lookup as the fallback.
+ */
+#ifndef KMA_SITES_H
+#define KMA_SITES_H
+
+#include <stdint.h>
+
+struct tep_handle;
+struct kma_sites;
+
+struct kma_site {
+	const char	*name;		/* "symbol+0xoffset", or "0x<hex>" when unresolved */
+	const char	*symbol;	/* NULL when unresolved */
+	uint64_t	offset;
+	const char	*module;	/* NULL: vmlinux (or unresolved) */
+	const char	*file;		/* source file, with debug info only */
+	int		line;
+	const char	*inlined;	/* inlined function the call site is in, or NULL */
+	const char	*note;		/* why the address is unresolved, or NULL */
+};
+
+/* tep: the trace's handle, used when the kallsyms cannot be read from the file. */
+struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep);
+void kma_sites_free(struct kma_sites *s);
+
+/*
+ * Source lines: vmlinux / modules_dir, or (both NULL) Debian's debug
+ * packages for release when installed. 0, or -1 with a reason (nothing found).
+ */
+int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
+			const char *release, const char **why);
+
+/* The site of addr (stable until kma_sites_free), or NULL when out of memory. */
+const struct kma_site *kma_sites_get(struct kma_sites *s, uint64_t addr);
+
+/* Where names came from: "trace kallsyms", or why libtraceevent's lookup is used. */
+const char *kma_sites_source(const struct kma_sites *s);
+
+#endif /* KMA_SITES_H */
