@@ -28,11 +28,11 @@ endif
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o
+CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o kma-table.o
 ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-validate.o kma-symtab.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
-UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map \
+UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
 .PHONY: all deps check-pkgs check unit tools plugin demo install install-user clean

@@ -17,6 +17,7 @@
 #include "kma-report.h"
 #include "kma-report-extra.h"
 #include "kma-store.h"
+#include "kma-table.h"
 
 #ifndef KMA_VERSION
 #define KMA_VERSION "0.0-dev"
@@ -44,6 +45,7 @@ struct kma_opts {
 	uint64_t	temp_ns;
 	uint64_t	young_ns;
 	enum kma_group	group_by;
+	enum kma_fmt	format;
 	const char	*vmlinux;
 	const char	*modules_dir;
 };
@@ -69,6 +71,7 @@ static const char usage_text[] =
 "  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
 "                         numbers sort descending, caller ascending)\n"
 "  -n, --limit N          print only the first N rows\n"
+"  -f, --format FMT       text|csv|json (default: text), for every report\n"
 "  -g, --group-by KEY     caller|function|module|file|cache|comm|pid (default: caller)\n"
 "      --vmlinux FILE     vmlinux with DWARF, for source file:line of call sites\n"
 "      --modules DIR      directory with the modules' .ko/.ko.debug files\n"
@@ -109,6 +112,8 @@ static const char usage_text[] =
 "  kma-analyze --leaks --no-db t.dat    # leak suspects over the generations\n"
 "  kma-analyze --since 2 --until 2.5 t.dat\n"
 "  kma-analyze --kmalloc-only --no-db t.dat\n"
+"  kma-analyze -g cache -f csv --no-db t.dat > caches.csv\n"
+"  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
 "  kma-analyze -q -o /tmp/t.db t.dat && \\\n"
 "    sqlite3 /tmp/t.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'\n";
 
@@ -140,6 +145,7 @@ static const struct option long_opts[] = {
 	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
 	{ "young",		required_argument,	NULL, OPT_YOUNG },
 	{ "group-by",		required_argument,	NULL, 'g' },
+	{ "format",		required_argument,	NULL, 'f' },
 	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
 	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -168,7 +174,7 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 	uint64_t v;
 	int c, abs;
 
-	while ((c = getopt_long(argc, argv, "i:o:s:n:g:qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:o:s:n:g:f:qhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->input = optarg;
@@ -194,6 +200,10 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 		}
 		case OPT_KMALLOC_ONLY:
 			o->kmalloc_only = 1;
+			break;
+		case 'f':
+			if (kma_fmt_parse(optarg, &o->format))
+				return usage_error("unknown format '%s': text, csv or json", optarg);
 			break;
 		case 'g':
 			if (kma_group_parse(optarg, &o->group_by))
@@ -359,7 +369,7 @@ static int print_report(struct run *r)
 	uint64_t lost = kma_report_lost(info, NULL);
 	int ret = 0;
 
-	if (o->generation || o->since || o->until || o->outstanding) {
+	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding)) {
 		fprintf(stdout, "# allocations");
 		if (o->generation) {
 			int64_t g = kma_match_selected_generation(r->view);
@@ -379,15 +389,15 @@ static int print_report(struct run *r)
 	if (o->list)
 		return 0;	/* printed by the caller from the list sink */
 	if (o->generations)
-		return kma_report_generations(stdout, r->view);
+		return kma_report_generations(stdout, r->view, info->first_ts, o->format);
 	if (o->leaks)
-		return kma_report_leaks(stdout, r->view, lost, o->young_ns, o->limit);
+		return kma_report_leaks(stdout, r->view, lost, o->young_ns, o->limit, o->format);
 	if (o->lifetimes)
-		return kma_report_lifetimes(stdout, r->view, o->limit);
+		return kma_report_lifetimes(stdout, r->view, o->limit, o->format);
 	if (o->peak)
-		return kma_report_peak(stdout, r->view, info->first_ts, o->limit);
+		return kma_report_peak(stdout, r->view, info->first_ts, o->limit, o->format);
 	if (o->modules)
-		return kma_report_modules(stdout, r->view);
+		return kma_report_leftovers(stdout, r->view, o->format);
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);
@@ -401,7 +411,10 @@ static int print_report(struct run *r)
 		in.totals = &t;
 		in.callers = v;
 	}
-	ret = kma_report_text(stdout, &in);
+	if (o->format == KMA_FMT_TEXT)
+		ret = kma_report_text(stdout, &in);
+	else
+		ret = kma_report_table(stdout, &in, o->format);
 	free(v);
 	return ret;
 }
@@ -540,7 +553,7 @@ int main(int argc, char **argv)
 	}
 	if (!o.quiet) {
 		if (print_report(&r) || (list && kma_list_print(stdout, list, info->last_ts,
-								 o.limit)) || fflush(stdout)) {
+								 o.limit, o.format)) || fflush(stdout)) {
 			fprintf(stderr, "kma-analyze: cannot write the report to stdout\n");
 			goto out;
 		}

@@ -32,6 +32,7 @@ const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
 const char *tracecmd_get_uname(struct tracecmd_input *handle);
 int tracecmd_cpus(struct tracecmd_input *handle);
 int tracecmd_long_size(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
@@ -90,6 +91,7 @@ struct kma_reader {
 	int			progress_on;
 	uint64_t		range_first, range_last;
 	int			swap;		/* file byte order differs from the host's */
+	unsigned int		page_size;	/* ring-buffer page */
 	struct tep_format_field	*common_pid;
 	int			last_pid;	/* comm_of() cache */
 	const char		*last_comm;
@@ -279,11 +281,18 @@ static int check_header(const char *path, const char **why)
 		size_t off = sizeof(magic) + strlen((char *)buf + sizeof(magic)) + 1;
 		const char *name, *ver;
 		uint64_t opt_off = 0;
+		uint32_t page_size = 0;
 		int big_endian, i;
 
 		if (off + 6 >= (size_t)n)
 			goto truncated;
 		big_endian = buf[off];
+		for (i = 0; i < 4; i++)		/* after endian and long size */
+			page_size |= (uint32_t)buf[off + 2 + (big_endian ? 3 - i : i)] << (8 * i);
+		if (!kma_valid_page_size(page_size)) {
+			*why = "corrupt trace.dat header (bad page size)";
+			return -1;
+		}
 		off += 6;
 		name = (char *)buf + off;
 		off += strlen(name) + 1;
@@ -455,6 +464,7 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 			r->info.release = kma_strpool_intern(r->pool, rel, strlen(rel));
 	}
 	r->info.cpus = tracecmd_cpus(r->handle);
+	r->page_size = tracecmd_page_size(r->handle);
 	r->info.long_size = tracecmd_long_size(r->handle);
 	r->info.big_endian = tep_is_file_bigendian(r->tep);
 	r->swap = tep_is_file_bigendian(r->tep) != tep_is_local_bigendian(r->tep);
@@ -618,6 +628,14 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 	r->info.last_ts = rec->ts;
 	if ((r->info.events & 0xffff) == 0)
 		maybe_progress(r, rec->ts);
+	/*
+	 * kbuffer does not bound a record by its page: one that runs past it
+	 * is corrupt, and its fields may lie outside the buffer.
+	 */
+	if (rec->offset % r->page_size + (unsigned int)rec->record_size > r->page_size) {
+		r->info.bad_records++;
+		return 0;
+	}
 	if (rec->size < 2) {
 		r->info.other_events++;
 		return 0;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-report-extra.c - generations, leak suspects, lifetimes, peak, modules
- * and allocation lists, as text.
+ * kma-report-extra.c - generations, leak suspects, lifetimes, peak, module
+ * leftovers and allocation lists, as text, CSV or JSON.
  */
 #include <inttypes.h>
 #include <math.h>
@@ -51,6 +51,67 @@ int kma_parse_dur(const char *s, uint64_t *ns)
 		}
 	}
 	return -1;
+}
+
+/* Durations and timestamps: readable in text, nanoseconds in CSV and JSON. */
+static int dur_cell(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
+{
+	char buf[32];
+
+	if (fmt != KMA_FMT_TEXT)
+		return kma_table_u64(t, ns);
+	kma_fmt_dur(buf, sizeof(buf), ns);
+	return kma_table_str(t, buf);
+}
+
+static int ts_cell(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
+{
+	char buf[32];
+
+	if (fmt != KMA_FMT_TEXT)
+		return kma_table_u64(t, ns);
+	kma_fmt_ts(buf, sizeof(buf), ns);
+	return kma_table_str(t, buf);
+}
+
+/* Columns from a "name:n name:s ..." spec: n numeric, s string. */
+static struct kma_table *new_table(const char *spec)
+{
+	struct kma_table *t = kma_table_alloc();
+	char name[48];
+	const char *p = spec;
+	int n;
+
+	while (t && sscanf(p, "%47[^:]:%*c%n", name, &n) == 1) {
+		if (kma_table_col(t, name, p[n - 1] == 'n')) {
+			kma_table_free(t);
+			return NULL;
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return t;
+}
+
+/* Prints t, in JSON as {"report": name, <head>, "rows": [...]}; frees t. */
+static int finish(FILE *out, struct kma_table *t, enum kma_fmt fmt, const char *name,
+		  const char *json_head, int err)
+{
+	if (!t || err) {
+		kma_table_free(t);
+		return -1;
+	}
+	if (fmt == KMA_FMT_JSON) {
+		fprintf(out, "{\"report\": \"%s\", %s%s\"rows\": ", name, json_head ? json_head : "",
+			json_head ? ", " : "");
+		err = kma_table_print(out, t, fmt);
+		fputs("}\n", out);
+	} else {
+		err = kma_table_print(out, t, fmt);
+	}
+	kma_table_free(t);
+	return err || ferror(out) ? -1 : 0;
 }
 
 /* --- allocation lists --- */
@@ -106,56 +167,68 @@ static int cmp_rows(const void *a, const void *b)
 	return x->ptr < y->ptr ? -1 : x->ptr > y->ptr;
 }
 
-int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limit)
+int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limit,
+		   enum kma_fmt fmt)
 {
+	struct kma_table *t;
 	size_t i, n;
-	char ts[32], dur[32];
+	char ptr[24], head[64];
+	int err = 0;
 
 	qsort(l->rows, l->nr, sizeof(*l->rows), cmp_rows);
 	n = limit && limit < l->nr ? limit : l->nr;
-	fprintf(out, "%zu allocations%s\n", l->nr,
-		l->outstanding_only ? ", still live at the end of the trace" : "");
-	fprintf(out, "%17s %4s %-18s %8s %8s %-20s %8s %-16s %10s  %s\n", "time", "gen", "ptr",
-		"bytes", "req", "cache", "pid", "comm", l->outstanding_only ? "age" : "lifetime",
-		"caller");
-	for (i = 0; i < n; i++) {
+	if (fmt == KMA_FMT_TEXT)
+		fprintf(out, "%zu allocations%s\n", l->nr,
+			l->outstanding_only ? ", still live at the end of the trace" : "");
+	t = new_table(l->outstanding_only ?
+		      "time:n gen:n ptr:s bytes:n req:n cache:s pid:n comm:s age:n caller:s" :
+		      "time:n gen:n ptr:s bytes:n req:n cache:s pid:n comm:s lifetime:n caller:s");
+	for (i = 0; t && !err && i < n; i++) {
 		const struct kma_alloc_row *r = &l->rows[i];
 
-		kma_fmt_ts(ts, sizeof(ts), r->alloc_ts);
+		snprintf(ptr, sizeof(ptr), "0x%" PRIx64, r->ptr);
+		err |= ts_cell(t, fmt, r->alloc_ts);
+		err |= kma_table_u64(t, r->generation);
+		err |= kma_table_str(t, ptr);
+		err |= kma_table_u64(t, r->bytes_alloc);
+		err |= kma_table_u64(t, r->bytes_req);
+		err |= kma_table_str(t, r->cache);
+		err |= kma_table_u64(t, (uint64_t)(uint32_t)r->pid);
+		err |= kma_table_str(t, r->comm);
 		if (r->free_kind >= 0)
-			kma_fmt_dur(dur, sizeof(dur), r->free_ts - r->alloc_ts);
+			err |= dur_cell(t, fmt, r->free_ts - r->alloc_ts);
 		else if (l->outstanding_only)
-			kma_fmt_dur(dur, sizeof(dur), end_ts - r->alloc_ts);
+			err |= dur_cell(t, fmt, end_ts - r->alloc_ts);
 		else
-			snprintf(dur, sizeof(dur), "live");
-		fprintf(out, "%17s %4u 0x%-16" PRIx64 " %8" PRIu64 " %8" PRIu64 " %-20s %8d %-16s "
-			"%10s  %s\n", ts, r->generation, r->ptr, r->bytes_alloc, r->bytes_req,
-			r->cache ? r->cache : "-", r->pid, r->comm ? r->comm : "-", dur, r->caller);
+			err |= kma_table_null(t);	/* still live */
+		err |= kma_table_str(t, r->caller);
 	}
-	return ferror(out) ? -1 : 0;
+	snprintf(head, sizeof(head), "\"allocations\": %zu", l->nr);
+	return finish(out, t, fmt, "list", head, err);
 }
 
 /* --- generations --- */
 
-int kma_report_generations(FILE *out, struct kma_match *m)
+int kma_report_generations(FILE *out, struct kma_match *m, uint64_t first_ts, enum kma_fmt fmt)
 {
-	const struct kma_generation *g;
+	const struct kma_generation *g = NULL;
+	struct kma_table *t = new_table("gen:n start:n allocs:n bytes:n live:n live_bytes:n "
+					"frees:n label:s");
 	uint32_t nr, i;
-	char ts[32];
+	int err = 0;
 
 	g = kma_match_generations(m, &nr);
-	fprintf(out, "%4s %17s %10s %12s %10s %12s %10s  %s\n", "gen", "start", "allocs",
-		"bytes", "live", "live bytes", "frees", "label");
-	for (i = 0; i < nr; i++) {
-		if (i)
-			kma_fmt_ts(ts, sizeof(ts), g[i].ts);
-		else
-			snprintf(ts, sizeof(ts), "-");
-		fprintf(out, "%4u %17s %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %12" PRIu64
-			" %10" PRIu64 "  %s\n", i, ts, g[i].allocs, g[i].bytes, g[i].live,
-			g[i].live_bytes, g[i].frees, g[i].label ? g[i].label : "");
+	for (i = 0; t && !err && i < nr; i++) {
+		err |= kma_table_u64(t, i);
+		err |= ts_cell(t, fmt, i ? g[i].ts : first_ts);
+		err |= kma_table_u64(t, g[i].allocs);
+		err |= kma_table_u64(t, g[i].bytes);
+		err |= kma_table_u64(t, g[i].live);
+		err |= kma_table_u64(t, g[i].live_bytes);
+		err |= kma_table_u64(t, g[i].frees);
+		err |= kma_table_str(t, g[i].label ? g[i].label : "");
 	}
-	return ferror(out) ? -1 : 0;
+	return finish(out, t, fmt, "generations", NULL, err);
 }
 
 /* --- leaks --- */
@@ -170,7 +243,7 @@ static int cmp_net_desc(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-/* Callers with f(c) != 0, sorted by net descending; NULL on out of memory. */
+/* Callers with keep(c) != 0, sorted by net descending; NULL on out of memory. */
 static const struct kma_caller **sorted_callers(struct kma_match *m, uint32_t *nr,
 						 int (*keep)(const struct kma_caller *))
 {
@@ -194,41 +267,48 @@ static int has_net(const struct kma_caller *c)
 }
 
 int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t young_ns,
-		     uint64_t limit)
+		     uint64_t limit, enum kma_fmt fmt)
 {
 	const struct kma_caller **v;
-	uint32_t nr, gens, i, suspects = 0;
-	char amin[24], aavg[24], amax[24];
+	struct kma_table *t;
+	uint32_t nr, gens, i;
+	char head[96];
+	int err = 0;
 
 	kma_match_generations(m, &gens);
 	v = sorted_callers(m, &nr, has_net);
 	if (!v)
 		return -1;
-	fprintf(out, "Callers by outstanding bytes at the end of the trace (%u generation%s; a "
-		"suspect grew in %d or more in a row).\n", gens, gens == 1 ? "" : "s",
-		KMA_LEAK_MIN_RUN);
-	if (gens < KMA_LEAK_MIN_RUN)
-		fprintf(out, "Too few generations to call anything a suspect: mark them with "
-			"'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n");
-	fprintf(out, "%12s %8s %10s %10s %10s %5s %4s %-7s %-6s  %s\n", "net", "live", "age min",
-		"age avg", "age max", "grew", "run", "suspect", "conf", "caller");
-	for (i = 0; i < nr && (!limit || i < limit); i++) {
+	if (fmt == KMA_FMT_TEXT) {
+		fprintf(out, "Callers by outstanding bytes at the end of the trace (%u generation%s; "
+			"a suspect grew in %d or more in a row).\n", gens, gens == 1 ? "" : "s",
+			KMA_LEAK_MIN_RUN);
+		if (gens < KMA_LEAK_MIN_RUN)
+			fprintf(out, "Too few generations to call anything a suspect: mark them "
+				"with 'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n");
+	}
+	t = new_table("net:n live:n age_min:n age_avg:n age_max:n grew:n run:n suspect:s "
+		      "confidence:s caller:s why:s");
+	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
 		const struct kma_caller *c = v[i];
 		struct kma_leak leak;
 
 		kma_leak_assess(c, lost, young_ns, &leak);
-		suspects += leak.suspect;
-		kma_fmt_dur(amin, sizeof(amin), c->age_min);
-		kma_fmt_dur(aavg, sizeof(aavg), c->live ? c->age_sum / c->live : 0);
-		kma_fmt_dur(amax, sizeof(amax), c->age_max);
-		fprintf(out, "%12" PRIu64 " %8" PRIu64 " %10s %10s %10s %5u %4u %-7s %-6s  %s\n",
-			c->net, c->live, amin, aavg, amax, c->grew_gens, c->max_grow_run,
-			leak.suspect ? "yes" : "no", leak.confidence, c->name);
-		if (leak.why[0])
-			fprintf(out, "%12s confidence lowered: %s\n", "", leak.why);
+		err |= kma_table_u64(t, c->net);
+		err |= kma_table_u64(t, c->live);
+		err |= dur_cell(t, fmt, c->age_min);
+		err |= dur_cell(t, fmt, c->live ? c->age_sum / c->live : 0);
+		err |= dur_cell(t, fmt, c->age_max);
+		err |= kma_table_u64(t, c->grew_gens);
+		err |= kma_table_u64(t, c->max_grow_run);
+		err |= kma_table_str(t, leak.suspect ? "yes" : "no");
+		err |= kma_table_str(t, leak.confidence);
+		err |= kma_table_str(t, c->name);
+		err |= kma_table_str(t, leak.why[0] ? leak.why : NULL);
 	}
 	free(v);
-	return ferror(out) ? -1 : 0;
+	snprintf(head, sizeof(head), "\"generations\": %u, \"lost_events\": %" PRIu64, gens, lost);
+	return finish(out, t, fmt, "leaks", head, err);
 }
 
 /* --- lifetimes --- */
@@ -246,39 +326,35 @@ static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned int p)
 	return v[rank ? rank - 1 : 0];
 }
 
-int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit)
+int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt)
 {
 	const struct kma_caller **v, *all;
+	struct kma_table *t;
 	uint32_t nr, i, total;
-	char a[24], b[24], c2[24], d[24];
+	int err = 0;
 
 	all = kma_match_callers(m, &total);
 	v = sorted_callers(m, &nr, has_frees);
 	if (!v)
 		return -1;
-	fprintf(out, "Alloc -> free lifetimes of traced frees (median and p99 by nearest rank; "
-		"temporary: freed within the threshold).\n");
-	fprintf(out, "%10s %10s %10s %10s %10s %10s  %s\n", "frees", "min", "median", "p99",
-		"max", "temporary", "caller");
-	for (i = 0; i < nr && (!limit || i < limit); i++) {
+	if (fmt == KMA_FMT_TEXT)
+		fprintf(out, "Alloc -> free lifetimes of traced frees (median and p99 by nearest "
+			"rank; temporary: freed within the threshold).\n");
+	t = new_table("frees:n min:n median:n p99:n max:n temporary:n caller:s");
+	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
 		uint64_t n;
 		const uint64_t *l = kma_match_lifetimes(m, (uint32_t)(v[i] - all), &n);
 
-		kma_fmt_dur(a, sizeof(a), v[i]->life_min);
-		kma_fmt_dur(d, sizeof(d), v[i]->life_max);
-		if (n) {
-			kma_fmt_dur(b, sizeof(b), percentile(l, n, 50));
-			kma_fmt_dur(c2, sizeof(c2), percentile(l, n, 99));
-		} else {
-			snprintf(b, sizeof(b), "-");
-			snprintf(c2, sizeof(c2), "-");
-		}
-		fprintf(out, "%10" PRIu64 " %10s %10s %10s %10s %10" PRIu64 "  %s\n", v[i]->life_n,
-			a, b, c2, d, v[i]->temporary, v[i]->name);
+		err |= kma_table_u64(t, v[i]->life_n);
+		err |= dur_cell(t, fmt, v[i]->life_min);
+		err |= n ? dur_cell(t, fmt, percentile(l, n, 50)) : kma_table_null(t);
+		err |= n ? dur_cell(t, fmt, percentile(l, n, 99)) : kma_table_null(t);
+		err |= dur_cell(t, fmt, v[i]->life_max);
+		err |= kma_table_u64(t, v[i]->temporary);
+		err |= kma_table_str(t, v[i]->name);
 	}
-	(void)total;
 	free(v);
-	return ferror(out) ? -1 : 0;
+	return finish(out, t, fmt, "lifetimes", NULL, err);
 }
 
 /* --- peak --- */
@@ -298,59 +374,76 @@ static int cmp_peak_desc(const void *a, const void *b)
 	return strcmp(x->name, y->name);
 }
 
-int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit)
+int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit,
+		    enum kma_fmt fmt)
 {
-	const struct kma_totals *t = kma_match_totals(m);
+	const struct kma_totals *tot = kma_match_totals(m);
 	const struct kma_caller **v;
+	struct kma_table *t;
 	uint32_t nr, i;
-	char ts[32], rel[32];
+	char ts[32], rel[32], head[96];
+	int err = 0;
 
 	v = sorted_callers(m, &nr, had_peak);
 	if (!v)
 		return -1;
 	qsort(v, nr, sizeof(*v), cmp_peak_desc);
-	kma_fmt_ts(ts, sizeof(ts), t->peak_ts);
-	kma_fmt_dur(rel, sizeof(rel), t->peak_ts - first_ts);
-	fprintf(out, "peak live bytes: %" PRIu64 " at %s (%s into the trace)\n", t->peak_net,
-		t->peak_net ? ts : "-", t->peak_net ? rel : "-");
-	fprintf(out, "%12s  %s\n", "held", "caller");
-	for (i = 0; i < nr && (!limit || i < limit); i++)
-		fprintf(out, "%12" PRIu64 "  %s\n", v[i]->net_at_peak, v[i]->name);
+	if (fmt == KMA_FMT_TEXT) {
+		kma_fmt_ts(ts, sizeof(ts), tot->peak_ts);
+		kma_fmt_dur(rel, sizeof(rel), tot->peak_ts - first_ts);
+		fprintf(out, "peak live bytes: %" PRIu64 " at %s (%s into the trace)\n",
+			tot->peak_net, tot->peak_net ? ts : "-", tot->peak_net ? rel : "-");
+	}
+	t = new_table("held:n caller:s");
+	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
+		err |= kma_table_u64(t, v[i]->net_at_peak);
+		err |= kma_table_str(t, v[i]->name);
+	}
 	free(v);
-	return ferror(out) ? -1 : 0;
+	snprintf(head, sizeof(head), "\"peak_bytes\": %" PRIu64 ", \"peak_ts\": %" PRIu64,
+		 tot->peak_net, tot->peak_ts);
+	return finish(out, t, fmt, "peak", head, err);
 }
 
 /* --- modules --- */
 
-int kma_report_modules(FILE *out, struct kma_match *m)
+int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt)
 {
-	const struct kma_module *mod = NULL;
+	const struct kma_module *mod;
 	const struct kma_caller *c;
+	struct kma_table *t;
 	uint32_t nr, nc, i, j;
-	char ts[32];
+	int err = 0;
 
 	mod = kma_match_modules(m, &nr);
 	c = kma_match_callers(m, &nc);
-	if (!nr) {
+	if (!nr && fmt == KMA_FMT_TEXT)
 		fprintf(out, "No module load/unload events in the trace (record module:module_load "
 			"and module:module_free).\n");
-		return ferror(out) ? -1 : 0;
-	}
-	for (i = 0; i < nr; i++) {
-		if (!mod[i].free_ts) {
-			fprintf(out, "module %s: loaded, not unloaded during the trace\n", mod[i].name);
+	t = new_table("module:s unloaded:n allocs:n bytes:n still_live:n still_live_bytes:n "
+		      "caller:s");
+	for (i = 0; t && !err && i < nr; i++) {
+		if (!mod[i].free_ts)
 			continue;
+		/* one row for the module, then one per call site of it */
+		err |= kma_table_str(t, mod[i].name);
+		err |= ts_cell(t, fmt, mod[i].free_ts);
+		err |= kma_table_u64(t, mod[i].left);
+		err |= kma_table_u64(t, mod[i].left_bytes);
+		err |= kma_table_u64(t, mod[i].left_live);
+		err |= kma_table_u64(t, mod[i].left_live_bytes);
+		err |= kma_table_null(t);
+		for (j = 0; j < nc && !err; j++) {
+			if (!c[j].orphans || !c[j].module || strcmp(c[j].module, mod[i].name))
+				continue;
+			err |= kma_table_str(t, mod[i].name);
+			err |= ts_cell(t, fmt, mod[i].free_ts);
+			err |= kma_table_u64(t, c[j].orphans);
+			err |= kma_table_u64(t, c[j].orphan_bytes);
+			err |= kma_table_u64(t, c[j].orphans_live);
+			err |= kma_table_u64(t, c[j].orphans_live_bytes);
+			err |= kma_table_str(t, c[j].name);
 		}
-		kma_fmt_ts(ts, sizeof(ts), mod[i].free_ts);
-		fprintf(out, "module %s: unloaded at %s, left behind %" PRIu64 " allocations (%"
-			PRIu64 " bytes); still live at the end: %" PRIu64 " (%" PRIu64 " bytes)\n",
-			mod[i].name, ts, mod[i].left, mod[i].left_bytes, mod[i].left_live,
-			mod[i].left_live_bytes);
-		for (j = 0; j < nc; j++)
-			if (c[j].orphans && c[j].module && !strcmp(c[j].module, mod[i].name))
-				fprintf(out, "  %10" PRIu64 " bytes in %6" PRIu64 " allocations, %6"
-					PRIu64 " still live  %s\n", c[j].orphan_bytes, c[j].orphans,
-					c[j].orphans_live, c[j].name);
 	}
-	return ferror(out) ? -1 : 0;
+	return finish(out, t, fmt, "leftovers", NULL, err);
 }

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include "kma-match.h"
 #include "kma-reader.h"
+#include "kma-table.h"
 
 /* Collects allocation rows for --list (a matcher sink). */
 struct kma_list;
@@ -16,14 +17,16 @@ struct kma_list;
 struct kma_list *kma_list_alloc(int outstanding_only);
 void kma_list_free(struct kma_list *l);
 int kma_list_add(void *list, const struct kma_alloc_row *row);
-int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limit);
+int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limit,
+		   enum kma_fmt fmt);
 
-int kma_report_generations(FILE *out, struct kma_match *m);
+int kma_report_generations(FILE *out, struct kma_match *m, uint64_t first_ts, enum kma_fmt fmt);
 int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t young_ns,
-		     uint64_t limit);
-int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit);
-int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit);
-int kma_report_modules(FILE *out, struct kma_match *m);
+		     uint64_t limit, enum kma_fmt fmt);
+int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
+int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit,
+		    enum kma_fmt fmt);
+int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
 
 /* Seconds with microseconds, as trace-cmd prints timestamps. */
 void kma_fmt_ts(char *buf, size_t len, uint64_t ns);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kma-report.h"
+#include "kma-table.h"
 
 static const char * const sort_names[] = {
 	[KMA_SORT_TOTAL] = "total", [KMA_SORT_SLACK] = "slack", [KMA_SORT_NET] = "net",
@@ -79,6 +80,79 @@ static int width_of(uint64_t v)
 	return snprintf(buf, sizeof(buf), "%" PRIu64, v);
 }
 
+/* The rows with allocations, sorted and limited as asked. */
+static const struct kma_caller **sorted_rows(const struct kma_report_in *in, uint64_t *nr)
+{
+	const struct kma_caller **rows;
+	uint64_t i;
+
+	rows = malloc((in->nr_callers ? in->nr_callers : 1) * sizeof(*rows));
+	if (!rows)
+		return NULL;
+	*nr = 0;
+	for (i = 0; i < in->nr_callers; i++)
+		if (in->callers[i].allocs)
+			rows[(*nr)++] = &in->callers[i];
+	cmp_key = in->sort;
+	qsort(rows, *nr, sizeof(*rows), cmp_callers);
+	if (in->limit && in->limit < *nr)
+		*nr = in->limit;
+	return rows;
+}
+
+/* CSV: the rows; JSON: {"file", "summary": {...}, "rows": [...]}. */
+int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt)
+{
+	const struct kma_totals *t = in->totals;
+	const struct kma_caller **rows;
+	struct kma_table *tab = kma_table_alloc();
+	const char *key = in->key ? in->key : "caller";
+	uint64_t nr, i, lost = kma_report_lost(in->info, NULL);
+	int is_caller = !strcmp(key, "caller"), err = 0;
+	char addr[24];
+
+	rows = sorted_rows(in, &nr);
+	if (!rows || !tab || kma_table_col(tab, key, !strcmp(key, "pid")) ||
+	    (is_caller && kma_table_col(tab, "address", 0)) || kma_table_col(tab, "total", 1) ||
+	    kma_table_col(tab, "slack", 1) || kma_table_col(tab, "net", 1) ||
+	    kma_table_col(tab, "allocs", 1) || kma_table_col(tab, "frees", 1) ||
+	    kma_table_col(tab, "implicit_frees", 1))
+		err = -1;
+	for (i = 0; !err && i < nr; i++) {
+		const struct kma_caller *c = rows[i];
+
+		err |= kma_table_str(tab, c->name);
+		if (is_caller) {
+			snprintf(addr, sizeof(addr), "0x%" PRIx64, c->address);
+			err |= kma_table_str(tab, addr);
+		}
+		err |= kma_table_u64(tab, c->total);
+		err |= kma_table_u64(tab, c->slack);
+		err |= kma_table_u64(tab, c->net);
+		err |= kma_table_u64(tab, c->allocs);
+		err |= kma_table_u64(tab, c->frees);
+		err |= kma_table_u64(tab, c->implicit_frees);
+	}
+	if (!err && fmt == KMA_FMT_JSON) {
+		fputs("{\"file\": ", out);
+		kma_json_str(out, in->info->file);
+		fprintf(out, ", \"summary\": {\"total\": %" PRIu64 ", \"slack\": %" PRIu64
+			", \"net\": %" PRIu64 ", \"allocs\": %" PRIu64 ", \"frees\": %" PRIu64
+			", \"unknown_frees\": %" PRIu64 ", \"null_frees\": %" PRIu64
+			", \"implicit_frees\": %" PRIu64 ", \"failed_allocs\": %" PRIu64
+			", \"callers\": %" PRIu64 ", \"lost_events\": %" PRIu64 "},\n\"rows\": ",
+			t->total, t->slack, t->net, t->allocs, t->frees, t->unknown_frees,
+			t->null_frees, t->implicit_frees, t->failed_allocs, t->callers, lost);
+		err = kma_table_print(out, tab, fmt);
+		fputs("}\n", out);
+	} else if (!err) {
+		err = kma_table_print(out, tab, fmt);
+	}
+	free(rows);
+	kma_table_free(tab);
+	return err || ferror(out) ? -1 : 0;
+}
+
 int kma_report_text(FILE *out, const struct kma_report_in *in)
 {
 	const struct kma_totals *t = in->totals;
@@ -110,16 +184,9 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 			     "to avoid it.\n\n");
 	}
 
-	rows = malloc((in->nr_callers ? in->nr_callers : 1) * sizeof(*rows));
+	rows = sorted_rows(in, &nr);
 	if (!rows)
 		return -1;
-	for (i = 0; i < in->nr_callers; i++)
-		if (in->callers[i].allocs)
-			rows[nr++] = &in->callers[i];
-	cmp_key = in->sort;
-	qsort(rows, nr, sizeof(*rows), cmp_callers);
-	if (in->limit && in->limit < nr)
-		nr = in->limit;
 	for (i = 0; i < nr; i++) {
 		int w;
 

@@ -30,4 +30,8 @@ uint64_t kma_report_lost(const struct kma_trace_info *info, uint64_t *unknown_pa
 /* Writes the report to out; 0, or -1 on out of memory / write error. */
 int kma_report_text(FILE *out, const struct kma_report_in *in);
 
+/* The same as CSV (the rows, one header row) or JSON (summary and rows). */
+enum kma_fmt;
+int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt);
+
 #endif /* KMA_REPORT_H */

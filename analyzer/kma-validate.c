@@ -172,6 +172,12 @@ static int check_pages(struct cursor *c, uint64_t off, uint64_t len, uint64_t pa
 	return 0;
 }
 
+/* libtracecmd divides by the page size and masks offsets with page_size - 1. */
+int kma_valid_page_size(uint64_t page_size)
+{
+	return page_size >= 4096 && page_size <= (1u << 24) && !(page_size & (page_size - 1));
+}
+
 static int sized_blocks(struct cursor *c, int count_bytes, int size_bytes)
 {
 	uint64_t n, len, i;
@@ -200,8 +206,7 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 	c.off -= 4;
 	if (get_num(&c, 4, &page_size))
 		return -1;
-	/* a power of two: libtracecmd masks offsets with page_size - 1 */
-	if (page_size < 4096 || page_size > (1u << 24) || (page_size & (page_size - 1)))
+	if (!kma_valid_page_size(page_size))
 		return -1;
 	/*
 	 * header_page: libtracecmd refuses pages whose timestamp is not 8 bytes,

@@ -10,4 +10,7 @@
 /* 0 when the v6 section sizes fit in the file; -1 with a reason otherwise. */
 int kma_validate_v6(int fd, uint64_t file_size, const char **why);
 
+/* A ring-buffer page size libtracecmd can work with (v6 and v7 headers). */
+int kma_valid_page_size(uint64_t page_size);
+
 #endif /* KMA_VALIDATE_H */
