@@ -78,7 +78,7 @@ CREATE TABLE lost_events (
 -- One row per allocating call site (also call sites whose every allocation failed).
 CREATE TABLE callers (
 	id		INTEGER PRIMARY KEY,
-	caller		TEXT NOT NULL,		-- 'symbol+0xoffset' as trace-cmd prints it, or '0x<hex>'
+	caller		TEXT NOT NULL,		-- 'symbol+0xoffset' from the trace's kallsyms, or '0x<hex>'
 	address		TEXT NOT NULL,		-- call_site, '0x<hex>'
 	total		INTEGER NOT NULL,	-- sum of bytes_alloc
 	slack		INTEGER NOT NULL,	-- sum of bytes_alloc - bytes_req
@@ -203,7 +203,8 @@ CREATE VIEW caller_lifetimes AS
 	FROM l JOIN callers AS c ON c.id = l.caller_id
 	GROUP BY l.caller_id;
 
--- Groupings of the allocations (the views recompute from allocations: exact, not fast).
+-- Groupings: function/module/file_stats sum callers; cache_stats and task_stats recompute
+-- from allocations (exact, slow on big files).
 CREATE VIEW function_stats AS
 	SELECT COALESCE(c.symbol, c.caller) AS function, c.module,
 	       SUM(c.total) AS total, SUM(c.slack) AS slack, SUM(c.net) AS net,
