@@ -41,6 +41,7 @@ struct kma_opts {
 	int		peak;
 	int		generations;
 	int		modules;
+	int		advice;
 	const char	*since, *until;
 	uint64_t	temp_ns;
 	uint64_t	young_ns;
@@ -95,6 +96,7 @@ static const char usage_text[] =
 "      --temp-threshold T freed within T counts as temporary (default: 1ms)\n"
 "      --peak             the moment of the most live bytes and who held them\n"
 "      --leftovers        what unloaded modules left behind (module_free events)\n"
+"      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
 "\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
@@ -120,7 +122,7 @@ static const char usage_text[] =
 enum {
 	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
-	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR,
+	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE,
 };
 
 static const struct option long_opts[] = {
@@ -140,6 +142,7 @@ static const struct option long_opts[] = {
 	{ "peak",		no_argument,		NULL, OPT_PEAK },
 	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
 	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
+	{ "advice",		no_argument,		NULL, OPT_ADVICE },
 	{ "since",		required_argument,	NULL, OPT_SINCE },
 	{ "until",		required_argument,	NULL, OPT_UNTIL },
 	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
@@ -248,6 +251,9 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 			break;
 		case OPT_MODULES:
 			o->modules = 1;
+			break;
+		case OPT_ADVICE:
+			o->advice = 1;
 			break;
 		case OPT_SINCE:
 		case OPT_UNTIL:
@@ -398,6 +404,8 @@ static int print_report(struct run *r)
 		return kma_report_peak(stdout, r->view, info->first_ts, o->limit, o->format);
 	if (o->modules)
 		return kma_report_leftovers(stdout, r->view, o->format);
+	if (o->advice)
+		return kma_report_advice(stdout, r->view, o->limit, o->format);
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);

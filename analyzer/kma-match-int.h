@@ -28,6 +28,7 @@ struct live {
 	int8_t		accounted;
 	uint8_t		selected;	/* inside the filter */
 	uint32_t	orphan_mod;	/* 1 + index in modules when live at its unload */
+	uint32_t	size_idx;	/* 1 + index in sizes, 0: not tracked */
 };
 
 struct kma_match {
@@ -39,6 +40,9 @@ struct kma_match {
 	uint32_t		*free_slots;	/* reusable slots */
 	uint32_t		nr_free_slots;
 	struct kma_map		caller_map;	/* call_site -> index in callers */
+	struct kma_map		size_map;	/* (caller, req, alloc) -> index in sizes */
+	struct kma_size		*sizes;
+	uint32_t		nr_sizes, cap_sizes;
 	struct kma_caller	*callers;
 	uint32_t		nr_callers;
 	uint32_t		cap_callers;

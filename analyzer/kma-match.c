@@ -53,7 +53,7 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 	if (m->gens)
 		m->gens[0].label = "start";
 	if (!m->names || !m->gens || kma_map_init(&m->live_map, 1024) ||
-	    kma_map_init(&m->caller_map, 256)) {
+	    kma_map_init(&m->caller_map, 256) || kma_map_init(&m->size_map, 256)) {
 		kma_match_free(m);
 		return NULL;
 	}
@@ -70,6 +70,8 @@ void kma_match_free(struct kma_match *m)
 		free(m->callers[i].lifetimes);
 	kma_map_release(&m->live_map);
 	kma_map_release(&m->caller_map);
+	kma_map_release(&m->size_map);
+	free(m->sizes);
 	free(m->lives);
 	free(m->free_slots);
 	free(m->callers);
@@ -329,8 +331,51 @@ static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event 
 	}
 	if (emit(m, l, fe, kind))
 		return -1;
+	if (l->size_idx)
+		m->sizes[l->size_idx - 1].live--;
 	kma_map_del(&m->live_map, l->ptr);
 	m->free_slots[m->nr_free_slots++] = idx;
+	return 0;
+}
+
+/*
+ * Count kmalloc allocations per (caller, bytes_req, bytes_alloc), for sizing
+ * advice. Sizes that do not fit the packed key (over 8 MB) are not tracked.
+ */
+static int track_size(struct kma_match *m, struct live *l, uint32_t caller_id)
+{
+	uint64_t key;
+	uint32_t *idx;
+	struct kma_size *sz;
+
+	if (l->bytes_req >= (1u << 23) || l->bytes_alloc >= (1u << 23) || caller_id >= (1u << 18))
+		return 0;
+	key = (uint64_t)caller_id << 46 | l->bytes_req << 23 | l->bytes_alloc;
+	idx = kma_map_find(&m->size_map, key);
+	if (!idx) {
+		if (m->nr_sizes == m->cap_sizes) {
+			uint32_t cap = m->cap_sizes ? m->cap_sizes * 2 : 256;
+			struct kma_size *n = realloc(m->sizes, cap * sizeof(*n));
+
+			if (!n)
+				return -1;
+			m->sizes = n;
+			m->cap_sizes = cap;
+		}
+		sz = &m->sizes[m->nr_sizes];
+		memset(sz, 0, sizeof(*sz));
+		sz->caller_id = caller_id;
+		sz->bytes_req = l->bytes_req;
+		sz->bytes_alloc = l->bytes_alloc;
+		if (kma_map_put(&m->size_map, key, m->nr_sizes))
+			return -1;
+		l->size_idx = ++m->nr_sizes;
+	} else {
+		l->size_idx = *idx + 1;
+	}
+	sz = &m->sizes[l->size_idx - 1];
+	sz->allocs++;
+	sz->live++;
 	return 0;
 }
 
@@ -392,6 +437,7 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->accounted = (int8_t)ev->accounted;
 	l->selected = (uint8_t)selected;
 	l->orphan_mod = 0;
+	l->size_idx = 0;
 	if (kma_map_put(&m->live_map, ev->ptr, slot))
 		return -1;
 	if (!selected) {
@@ -399,6 +445,9 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 		return 0;
 	}
 
+	if ((ev->type == KMA_EV_KMALLOC || ev->type == KMA_EV_KMALLOC_NODE) &&
+	    track_size(m, l, id))
+		return -1;
 	if (!c->allocs)
 		m->totals.callers++;
 	kma_peak_snap(m, c);
@@ -552,6 +601,12 @@ const struct kma_generation *kma_match_generations(const struct kma_match *m, ui
 {
 	*nr = m->nr_gens;
 	return m->gens;
+}
+
+const struct kma_size *kma_match_sizes(const struct kma_match *m, uint32_t *nr)
+{
+	*nr = m->nr_sizes;
+	return m->sizes;
 }
 
 const struct kma_module *kma_match_modules(const struct kma_match *m, uint32_t *nr)

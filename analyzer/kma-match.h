@@ -165,6 +165,15 @@ struct kma_module {
 	uint64_t	left_live_bytes;
 };
 
+/* kmalloc allocations of one caller with one (bytes_req, bytes_alloc): for sizing advice. */
+struct kma_size {
+	uint32_t	caller_id;
+	uint64_t	bytes_req;
+	uint64_t	bytes_alloc;
+	uint64_t	allocs;
+	uint64_t	live;		/* of those, live at the end */
+};
+
 /* Which allocations a report is about; the others are matched but not counted. */
 struct kma_filter {
 	int64_t		generation;	/* -1: any */
@@ -207,6 +216,7 @@ void kma_match_set_window(struct kma_match *m, uint64_t since, uint64_t until);
 int64_t kma_match_selected_generation(const struct kma_match *m);
 
 const struct kma_module *kma_match_modules(const struct kma_match *m, uint32_t *nr);
+const struct kma_size *kma_match_sizes(const struct kma_match *m, uint32_t *nr);
 
 /* Sorted lifetimes of caller id (with opts.keep_lifetimes); *nr receives the count. */
 const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uint64_t *nr);

@@ -27,6 +27,7 @@ int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit, enum km
 int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit,
 		    enum kma_fmt fmt);
 int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
+int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
 
 /* Seconds with microseconds, as trace-cmd prints timestamps. */
 void kma_fmt_ts(char *buf, size_t len, uint64_t ns);

@@ -247,3 +247,21 @@ CREATE VIEW task_stats AS
 	       SUM(CASE WHEN free_kind IN ('kfree', 'kmem_cache_free') THEN 1 ELSE 0 END) AS frees,
 	       SUM(CASE WHEN free_kind = 'implicit' THEN 1 ELSE 0 END) AS implicit_frees
 	FROM allocations GROUP BY pid, comm;
+
+-- Sizing advice: kmalloc slack per caller and (bytes_req, bytes_alloc). A dedicated
+-- kmem_cache holds objects of bytes_req rounded up to 8 bytes (SLUB's minimum alignment).
+CREATE VIEW sizing_advice AS
+	SELECT caller, bytes_req, bytes_alloc,
+	       CASE WHEN bytes_alloc > 8192 THEN 'kmalloc-large'
+		    WHEN bytes_alloc >= 1024 THEN 'kmalloc-' || (bytes_alloc / 1024) || 'k'
+		    ELSE 'kmalloc-' || bytes_alloc END AS kmalloc_cache,
+	       COUNT(*) AS allocs,
+	       SUM(CASE WHEN free_ts IS NULL THEN 1 ELSE 0 END) AS live,
+	       COUNT(*) * (bytes_alloc - bytes_req) AS slack,
+	       ((bytes_req + 7) / 8) * 8 AS dedicated_size,
+	       COUNT(*) * (bytes_alloc - ((bytes_req + 7) / 8) * 8) AS saved_bytes,
+	       SUM(CASE WHEN free_ts IS NULL THEN 1 ELSE 0 END) *
+		   (bytes_alloc - ((bytes_req + 7) / 8) * 8) AS saved_live_bytes
+	FROM allocations
+	WHERE alloc_event IN ('kmalloc', 'kmalloc_node') AND bytes_alloc > ((bytes_req + 7) / 8) * 8
+	GROUP BY caller_id, bytes_req, bytes_alloc;
