@@ -35,7 +35,7 @@ BIN		:= $(O)/analyzer/kma-analyze
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
-.PHONY: all deps check-pkgs check unit tools plugin demo install install-user clean
+.PHONY: all deps check-pkgs check unit tools plugin demo install install-user clean fuzz
 
 all: check-pkgs $(BIN) plugin
 
@@ -102,6 +102,10 @@ check: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory SAN=1 O=build/san all unit
 	@bash tests/run.sh . build/san
+
+# libFuzzer over the reader and the matcher for FUZZ_SECONDS (default 120); needs clang.
+fuzz: deps
+	@$(MAKE) --no-print-directory -C tests/fuzz
 
 demo: deps
 	@$(MAKE) --no-print-directory all
