@@ -14,7 +14,7 @@ DESTDIR		?=
 O		?= .
 
 CC		?= cc
-PKGS		:= libtracecmd libtraceevent sqlite3 libdw
+PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
 		   -DKMA_VERSION='"$(VERSION)"' -Ianalyzer
@@ -29,7 +29,7 @@ PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o kma-table.o
-ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-validate.o kma-symtab.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
+ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \

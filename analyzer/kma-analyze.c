@@ -11,7 +11,10 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <signal.h>
+
 #include "kma-leak.h"
+#include "kma-live.h"
 #include "kma-match.h"
 #include "kma-reader.h"
 #include "kma-report.h"
@@ -42,6 +45,9 @@ struct kma_opts {
 	int		generations;
 	int		modules;
 	int		advice;
+	int		live;
+	double		duration;
+	double		interval;
 	const char	*since, *until;
 	uint64_t	temp_ns;
 	uint64_t	young_ns;
@@ -58,6 +64,7 @@ static const struct kma_opts default_opts = {
 	.marker_prefix	= "kma:",
 	.temp_ns	= 1000000,
 	.young_ns	= KMA_LEAK_YOUNG_NS,
+	.interval	= 1.0,
 };
 
 static const char usage_text[] =
@@ -98,6 +105,12 @@ static const char usage_text[] =
 "      --leftovers        what unloaded modules left behind (module_free events)\n"
 "      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
 "\n"
+"Live (no trace.dat; needs root and tracefs):\n"
+"      --live             read the kmem events from the ring buffer, refresh a table\n"
+"                         of the top callers every interval, write the report at the end\n"
+"      --duration S       stop after S seconds (default: Ctrl-C)\n"
+"      --interval S       refresh every S seconds (default: 1)\n"
+"\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
 "\n"
@@ -115,6 +128,7 @@ static const char usage_text[] =
 "  kma-analyze --since 2 --until 2.5 t.dat\n"
 "  kma-analyze --kmalloc-only --no-db t.dat\n"
 "  kma-analyze -g cache -f csv --no-db t.dat > caches.csv\n"
+"  kma-analyze --live -s net --duration 30 -o live.db\n"
 "  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
 "  kma-analyze -q -o /tmp/t.db t.dat && \\\n"
 "    sqlite3 /tmp/t.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'\n";
@@ -122,7 +136,8 @@ static const char usage_text[] =
 enum {
 	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
-	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE,
+	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
+	OPT_DURATION, OPT_INTERVAL,
 };
 
 static const struct option long_opts[] = {
@@ -143,6 +158,9 @@ static const struct option long_opts[] = {
 	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
 	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
 	{ "advice",		no_argument,		NULL, OPT_ADVICE },
+	{ "live",		no_argument,		NULL, OPT_LIVE },
+	{ "duration",		required_argument,	NULL, OPT_DURATION },
+	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
 	{ "since",		required_argument,	NULL, OPT_SINCE },
 	{ "until",		required_argument,	NULL, OPT_UNTIL },
 	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
@@ -255,6 +273,19 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 		case OPT_ADVICE:
 			o->advice = 1;
 			break;
+		case OPT_LIVE:
+			o->live = 1;
+			break;
+		case OPT_DURATION:
+		case OPT_INTERVAL:
+			if (kma_parse_dur(optarg, &v) || (c == OPT_INTERVAL && v < 10000000))
+				return usage_error("bad time '%s': seconds, e.g. 2 or 0.5 (interval "
+						   ">= 0.01)", optarg);
+			if (c == OPT_DURATION)
+				o->duration = v / 1e9;
+			else
+				o->interval = v / 1e9;
+			break;
 		case OPT_SINCE:
 		case OPT_UNTIL:
 			if (parse_time(optarg, &v, &abs))
@@ -280,10 +311,14 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 			return 2;
 		}
 	}
+	if (optind < argc && o->live)
+		return usage_error("--live reads no file, but got '%s'", argv[optind]);
 	if (optind < argc)
 		o->input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->live && (o->since || o->until || o->generation))
+		return usage_error("--live takes no %s", "--since/--until/--generation");
 	return -1;
 }
 
@@ -326,6 +361,32 @@ static int feed(void *ctx, const struct kma_event *ev)
 	if (r->view != r->match && kma_match_event(r->view, ev))
 		return -1;
 	return 0;
+}
+
+static volatile int live_stop;
+
+static void on_signal(int sig)
+{
+	(void)sig;
+	live_stop = 1;
+}
+
+/* The top-style table, redrawn every interval while tracing live. */
+static void live_refresh(void *ctx, const struct kma_trace_info *info)
+{
+	struct run *r = ctx;
+	struct kma_report_in in = { .info = info, .sort = r->o->sort, .limit = r->o->limit };
+
+	if (!in.limit)
+		in.limit = 20;
+	in.totals = kma_match_totals(r->view);
+	in.callers = kma_match_callers(r->view, &in.nr_callers);
+	if (isatty(STDOUT_FILENO))
+		fputs("\033[H\033[J", stdout);
+	printf("kma-analyze --live: %" PRIu64 " events (Ctrl-C to stop and write the report)\n",
+	       info->events);
+	kma_report_text(stdout, &in);
+	fflush(stdout);
 }
 
 static void progress(void *ctx, double fraction)
@@ -434,6 +495,7 @@ int main(int argc, char **argv)
 	struct kma_store *store = NULL;
 	struct kma_list *list = NULL;
 	struct kma_match_opts mo = { 0 };
+	struct kma_live_opts lo = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
 	int show_progress, ret, filtered;
@@ -444,7 +506,22 @@ int main(int argc, char **argv)
 	ret = 1;
 	filtered = o.generation || o.since || o.until;
 
-	r.reader = kma_reader_open(o.input, &why);
+	if (o.live) {
+		struct sigaction sa = { .sa_handler = on_signal };
+
+		lo.duration = o.duration;
+		lo.interval = o.interval;
+		lo.buffer_kb = 8192;
+		lo.stop = &live_stop;
+		lo.refresh = o.quiet ? NULL : live_refresh;
+		lo.refresh_ctx = &r;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		o.input = "live";
+		r.reader = kma_live_open(&lo, &why);
+	} else {
+		r.reader = kma_reader_open(o.input, &why);
+	}
 	if (!r.reader) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
 		goto out;
@@ -509,8 +586,9 @@ int main(int argc, char **argv)
 		r.view = r.match;
 	}
 
-	show_progress = !o.quiet && isatty(STDERR_FILENO);
-	if (kma_reader_run(r.reader, feed, &r, show_progress ? progress : NULL,
+	show_progress = !o.quiet && !o.live && isatty(STDERR_FILENO);
+	if (o.live ? kma_live_run(r.reader, &lo, feed, &r, &why) :
+	    kma_reader_run(r.reader, feed, &r, show_progress ? progress : NULL,
 			   (void *)o.input, &why)) {
 		if (show_progress)
 			fputc('\n', stderr);

@@ -48,6 +48,24 @@ struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep
 	return s;
 }
 
+struct kma_sites *kma_sites_alloc_text(const char *text, size_t len, struct tep_handle *tep)
+{
+	struct kma_sites *s = calloc(1, sizeof(*s));
+
+	if (!s)
+		return NULL;
+	s->tep = tep;
+	s->pool = kma_strpool_alloc();
+	if (!s->pool || kma_map_init(&s->map, 1024)) {
+		kma_sites_free(s);
+		return NULL;
+	}
+	s->symtab = text ? kma_symtab_from_text(text, len) : NULL;
+	snprintf(s->source, sizeof(s->source), "%s",
+		 s->symtab ? "/proc/kallsyms" : "libtraceevent (no /proc/kallsyms)");
+	return s;
+}
+
 void kma_sites_free(struct kma_sites *s)
 {
 	uint32_t i;

@@ -8,6 +8,7 @@
 #ifndef KMA_SITES_H
 #define KMA_SITES_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct tep_handle;
@@ -26,6 +27,8 @@ struct kma_site {
 
 /* tep: the trace's handle, used when the kallsyms cannot be read from the file. */
 struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep);
+/* The same from kallsyms text (live tracing: /proc/kallsyms); text may be NULL. */
+struct kma_sites *kma_sites_alloc_text(const char *text, size_t len, struct tep_handle *tep);
 void kma_sites_free(struct kma_sites *s);
 
 /*

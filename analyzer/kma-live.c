@@ -1,0 +1,220 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-live.c - kmem events straight from the ring buffer through libtracefs.
+ *
+ * A tracefs instance of our own keeps the user's top-level buffer and
+ * settings untouched; its records go through kma-decode.c like those of a
+ * trace.dat, so the matcher and the store see no difference.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <tracefs/tracefs.h>
+
+#include "kma-live.h"
+#include "kma-reader-int.h"
+
+static const char * const live_events[][2] = {
+	{ "kmem", "kmalloc" }, { "kmem", "kmalloc_node" }, { "kmem", "kmem_cache_alloc" },
+	{ "kmem", "kmem_cache_alloc_node" }, { "kmem", "kfree" }, { "kmem", "kmem_cache_free" },
+	{ "module", "module_load" }, { "module", "module_free" },
+};
+
+/* The kernel's own kallsyms, for names, modules and bounded symbol sizes. */
+static char *read_kallsyms(size_t *len)
+{
+	FILE *f = fopen("/proc/kallsyms", "r");
+	char *buf = NULL;
+	size_t cap = 0, n;
+
+	*len = 0;
+	if (!f)
+		return NULL;
+	do {
+		if (*len + 65536 > cap) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return NULL;
+			}
+			buf = nb;
+		}
+		n = fread(buf + *len, 1, cap - *len - 1, f);
+		*len += n;
+	} while (n > 0);
+	fclose(f);
+	buf[*len] = '\0';
+	return buf;
+}
+
+struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why)
+{
+	static const char * const systems[] = { "kmem", "ftrace", "module", NULL };
+	struct kma_reader *r = kma_reader_new();
+	struct utsname u;
+	char name[512], buf[32], *ksyms;
+	size_t i, len;
+	int enabled = 0, n;
+
+	if (!r) {
+		*why = "out of memory";
+		return NULL;
+	}
+	r->info.file = "live";
+	if (!tracefs_tracing_dir()) {
+		*why = "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
+		goto fail;
+	}
+	r->tep = tracefs_local_events_system(NULL, systems);
+	if (!r->tep) {
+		*why = "cannot read the event formats from tracefs (are you root?)";
+		goto fail;
+	}
+	tracefs_load_cmdlines(NULL, r->tep);
+	ksyms = read_kallsyms(&len);
+	r->sites = kma_sites_alloc_text(ksyms, len, r->tep);
+	free(ksyms);
+	if (!r->sites) {
+		*why = "out of memory";
+		goto fail;
+	}
+	if (!uname(&u)) {
+		snprintf(name, sizeof(name), "%s %s %s", u.sysname, u.release, u.machine);
+		r->info.uname = kma_strpool_intern(r->pool, name, strlen(name));
+		r->info.release = kma_strpool_intern(r->pool, u.release, strlen(u.release));
+	}
+	r->info.cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	r->info.long_size = sizeof(long);
+	r->info.big_endian = tep_is_local_bigendian(r->tep);
+	n = kma_reader_setup(r);
+	if (n <= 0) {
+		*why = n < 0 ? "out of memory" : "this kernel has no kmem allocation events";
+		goto fail;
+	}
+	snprintf(name, sizeof(name), "kma-live-%d", (int)getpid());
+	r->instance = tracefs_instance_create(name);
+	if (!r->instance) {
+		*why = errno == EACCES || errno == EPERM ?
+			"cannot create a tracefs instance: permission denied (run as root)" :
+			"cannot create a tracefs instance";
+		goto fail;
+	}
+	if (o->buffer_kb)
+		tracefs_instance_set_buffer_size(r->instance, o->buffer_kb, -1);
+	for (i = 0; i < sizeof(live_events) / sizeof(live_events[0]); i++)
+		enabled += !tracefs_event_enable(r->instance, live_events[i][0],
+						 live_events[i][1]) && !strcmp(live_events[i][0], "kmem");
+	if (!enabled) {
+		*why = "cannot enable the kmem events in the tracefs instance";
+		goto fail;
+	}
+	/* trace_marker writes reach instances only with this option (Linux 6.13+) */
+	snprintf(buf, sizeof(buf), "1");
+	tracefs_instance_file_write(r->instance, "options/copy_trace_marker", buf);
+	if (tracefs_trace_on(r->instance)) {
+		*why = "cannot turn tracing on in the tracefs instance";
+		goto fail;
+	}
+	return r;
+fail:
+	kma_reader_close(r);
+	return NULL;
+}
+
+void kma_live_release(struct kma_reader *r)
+{
+	if (!r->instance)
+		return;
+	tracefs_trace_off(r->instance);
+	tracefs_instance_destroy(r->instance);
+	tracefs_instance_free(r->instance);
+	r->instance = NULL;
+	if (r->tep)
+		tep_free(r->tep);
+	r->tep = NULL;
+}
+
+static int on_live_record(struct tep_event *event, struct tep_record *rec, int cpu, void *data)
+{
+	struct kma_reader *r = data;
+
+	(void)event;
+	rec->cpu = cpu;
+	return kma_reader_decode(r, rec) ? 1 : 0;
+}
+
+/* Reads the per-CPU statistics of the instance: overruns and drops. */
+static void read_stats(struct kma_reader *r)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < r->info.cpus; cpu++) {
+		char file[64], *text, *all;
+
+		snprintf(file, sizeof(file), "per_cpu/cpu%d/stats", cpu);
+		text = tracefs_instance_file_read(r->instance, file, NULL);
+		if (!text)
+			continue;
+		if (asprintf(&all, "CPU: %d\n%s", cpu, text) >= 0) {
+			kma_reader_cpustats(r, all);
+			free(all);
+		}
+		free(text);
+	}
+}
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_fn fn,
+		 void *ctx, const char **why)
+{
+	double start = now_s(), next = start + o->interval;
+
+	r->fn = fn;
+	r->ctx = ctx;
+	while (!r->stopped && !*o->stop && (!o->duration || now_s() - start < o->duration)) {
+		double wait = next - now_s();
+
+		if (o->duration && start + o->duration - now_s() < wait)
+			wait = start + o->duration - now_s();
+		if (wait > 0) {
+			struct timespec ts = { (time_t)wait, (long)((wait - (time_t)wait) * 1e9) };
+
+			nanosleep(&ts, NULL);	/* a signal ends it early: fine */
+		}
+		tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
+		if (now_s() >= next) {
+			next += o->interval;
+			if (o->refresh)
+				o->refresh(o->refresh_ctx, &r->info);
+		}
+	}
+	tracefs_trace_off(r->instance);
+	/* what is still in the buffer */
+	tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
+	read_stats(r);
+	if (!r->oom && kma_reader_count_events(r))
+		r->oom = 1;
+	if (r->oom) {
+		*why = "out of memory";
+		return -1;
+	}
+	if (r->stopped) {
+		*why = NULL;
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,78 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-reader-int.h - the reader's internals, shared by its three files:
+ * kma-decode.c (records -> kma events, the same for files and live
+ * tracing), kma-reader.c (trace.dat through libtracecmd) and kma-live.c
+ * (the ring buffer through libtracefs).
+ */
+#ifndef KMA_READER_INT_H
+#define KMA_READER_INT_H
+
+#include <time.h>
+
+#include <traceevent/event-parse.h>
+
+#include "kma-reader.h"
+#include "kma-map.h"
+#include "kma-strpool.h"
+#include "kma-sites.h"
+
+struct tracecmd_input;
+struct tracefs_instance;
+
+enum field_id {
+	F_CALL_SITE, F_PTR, F_BYTES_REQ, F_BYTES_ALLOC, F_GFP, F_NODE, F_NAME, F_ACCOUNTED,
+	F_NR,
+};
+
+struct ev_desc {
+	int			type;		/* enum kma_ev_type, -1: not followed */
+	struct tep_format_field	*text;		/* print: buf; module events: name */
+	struct tep_format_field	*f[F_NR];
+	unsigned int		min_size;	/* record size needed for the fixed fields */
+};
+
+struct kma_reader {
+	struct tracecmd_input	*handle;	/* a trace.dat, or */
+	struct tracefs_instance	*instance;	/* the live ring buffer (kma-live.c) */
+	struct tep_handle	*tep;
+	struct kma_trace_info	info;
+	struct ev_desc		*by_id;		/* indexed by event id */
+	uint64_t		*id_count;	/* records per event id */
+	int			max_id;
+	struct kma_strpool	*pool;		/* cache names, symbols, strings */
+	struct kma_sites	*sites;		/* call site names, modules, lines */
+	struct kma_map		comm_map;	/* pid -> index in comms */
+	const char		**comms;
+	uint32_t		nr_comms, cap_comms;
+	/* run state */
+	kma_event_fn		fn;
+	void			*ctx;
+	kma_progress_fn		progress;
+	void			*pctx;
+	int			stopped;
+	int			oom;
+	struct timespec		start;
+	int			progress_on;
+	uint64_t		range_first, range_last;
+	int			swap;		/* file byte order differs from the host's */
+	unsigned int		page_size;	/* ring-buffer page */
+	struct tep_format_field	*common_pid;
+	int			last_pid;	/* comm_of() cache */
+	const char		*last_comm;
+	char			*marker_prefix;
+};
+
+
+/* A reader with its pools, before it is attached to a file or the live buffer. */
+struct kma_reader *kma_reader_new(void);
+/* Looks the events up and sizes the per-CPU tables: > 0 kmem events found, 0 none, -1 OOM. */
+int kma_reader_setup(struct kma_reader *r);
+/* Per-CPU ring buffer statistics text ("CPU: N", "overrun: N", ...) into info.lost. */
+void kma_reader_cpustats(struct kma_reader *r, const char *text);
+/* One record: bookkeeping, then the event to r->fn. 0, or -1 to stop. */
+int kma_reader_decode(struct kma_reader *r, struct tep_record *rec);
+/* Names the per-id record counts after a run. */
+int kma_reader_count_events(struct kma_reader *r);
+
+#endif /* KMA_READER_INT_H */

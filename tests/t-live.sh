@@ -1,0 +1,41 @@
+# --live: the ring buffer through libtracefs, the same decoder, matcher and store.
+# Needs root and a writable tracefs; runs in the plain pass only (one tracer at a time).
+live_ok() {
+	[ "$(id -u)" = 0 ] || return 1
+	[ -w /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+	[ -w /sys/kernel/tracing/instances ]
+}
+if [ "$B" != . ]; then
+	skip "--live" "runs in the plain build only"
+elif ! live_ok; then
+	skip "--live" "not root or tracefs not writable"
+else
+	"$KMA" --live --duration 2 --interval 0.5 -n 5 -o "$TMP/live.db" > "$TMP/live.txt" 2> "$TMP/err.txt" &
+	pid=$!
+	sleep 0.5
+	echo "kma: live-mark" > /sys/kernel/tracing/trace_marker 2>/dev/null
+	for i in 1 2 3 4 5; do ls -R /usr/share/doc > /dev/null; done
+	wait $pid; rc=$?
+	check "--live exits 0" test "$rc" = 0
+	check "--live writes report.db with allocations" test \
+		"$(sqlite3 "$TMP/live.db" 'SELECT allocs > 100 AND file = '"'"'live'"'"' FROM summary, trace')" = 1
+	check "--live refreshes the table" test "$(grep -c '^number of allocs' "$TMP/live.txt")" -ge 3
+	check "--live: report.db is consistent (man page checks)" \
+		bash "$TOP/tests/test-doc-queries.sh" "$TMP/live.db"
+	check "--live leaves no tracefs instance behind" sh -c \
+		"! ls /sys/kernel/tracing/instances | grep -q kma-live"
+	check "--live: markers reach the instance (copy_trace_marker)" sh -c \
+		"[ ! -e /sys/kernel/tracing/options/copy_trace_marker ] ||
+		 sqlite3 '$TMP/live.db' \"SELECT label FROM generations\" | grep -q live-mark"
+	# Ctrl-C stops it and still writes the report
+	"$KMA" --live -q -o "$TMP/int.db" 2> "$TMP/err.txt" &
+	pid=$!
+	sleep 1
+	kill -INT $pid
+	wait $pid; rc=$?
+	check "--live: SIGINT stops and writes report.db" test "$rc" = 0 -a -s "$TMP/int.db"
+fi
+"$KMA" --live some.dat > /dev/null 2>&1; rc=$?
+check "--live with a file is a usage error" test $rc = 2
+"$KMA" --live --interval 0 > /dev/null 2>&1; rc=$?
+check "--live --interval 0 is a usage error" test $rc = 2
