@@ -32,12 +32,13 @@ CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o kma-
 ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
+MARK		:= $(O)/analyzer/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
 .PHONY: all deps check-pkgs check unit tools plugin demo install install-user clean fuzz
 
-all: check-pkgs $(BIN) plugin
+all: check-pkgs $(BIN) $(MARK) plugin
 
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
@@ -95,6 +96,12 @@ $(O)/tests/unit/%: tests/unit/%.c $(addprefix $(O)/analyzer/,$(CORE_OBJS)) analy
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(addprefix $(O)/analyzer/,$(CORE_OBJS)) \
 		$$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
+# kma-mark: trace markers through libtracefs
+$(MARK): analyzer/kma-mark.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $$(pkg-config --cflags libtracefs) $(LDFLAGS) -o $@ $< \
+		$$(pkg-config --libs libtracefs)
+
 unit: $(UNIT_TESTS) tools
 
 # Everything twice: the plain build, then the ASan+UBSan build in build/san.
@@ -104,7 +111,8 @@ check: deps
 	@bash tests/run.sh . build/san
 
 # libFuzzer over the reader and the matcher for FUZZ_SECONDS (default 120); needs clang.
-fuzz: deps
+fuzz:
+	@sh scripts/install-deps.sh fuzz
 	@$(MAKE) --no-print-directory -C tests/fuzz
 
 demo: deps
@@ -118,6 +126,7 @@ install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man5
 	install -m 755 $(BIN) $(DESTDIR)$(bindir)/kma-analyze
 	install -m 755 analyzer/kma-record $(DESTDIR)$(bindir)/kma-record
+	install -m 755 $(MARK) $(DESTDIR)$(bindir)/kma-mark
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install DESTDIR=$(DESTDIR)
 
@@ -126,6 +135,6 @@ install-user: plugin
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install-user
 
 clean:
-	rm -f analyzer/*.o analyzer/kma-schema.c $(BIN) $(UNIT_TESTS) plugin/plugin_kma.so
+	rm -f analyzer/*.o analyzer/kma-schema.c $(BIN) $(MARK) $(UNIT_TESTS) plugin/plugin_kma.so
 	rm -f tests/tools/mktrace
 	rm -rf build

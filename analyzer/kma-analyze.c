@@ -632,6 +632,7 @@ int main(int argc, char **argv)
 		run.callers = kma_match_callers(r.match, &run.nr_callers);
 		run.gens = kma_match_generations(r.match, &run.nr_gens);
 		run.modules = kma_match_modules(r.match, &run.nr_modules);
+		run.leftovers = kma_match_leftovers(r.match, &run.nr_leftovers);
 		if (kma_store_commit(store, &run, &why)) {
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
 			goto out;

@@ -74,7 +74,7 @@ static char *join_label(char **words, int n)
 
 	for (i = 0; i < n; i++) {
 		if (strpbrk(words[i], "\n\r"))
-			usage_error("a label cannot contain a newline: '%s'", words[i]);
+			usage_error("%s", "a label cannot contain a newline");
 		len += strlen(words[i]) + 1;
 	}
 	label = malloc(len);
@@ -122,9 +122,9 @@ int main(int argc, char **argv)
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL,		0,			NULL, 0 },
 	};
-	const char *prefix = "kma:", *dir = NULL;
-	char *label, *text, *file;
-	int opt, ret, err, mounted;
+	const char *prefix = "kma:";
+	char *label, *text, *file = NULL;
+	int opt, ret, err, mounted, status = 1;
 	size_t len;
 
 	opterr = 0;
@@ -143,13 +143,18 @@ int main(int argc, char **argv)
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
 			break;
 		default:
+			if (optopt) {
+				char o[3] = { '-', (char)optopt, '\0' };
+
+				usage_error("unknown option '%s'", o);
+			}
 			usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
 	if (optind == argc)
 		usage_error("%s", "no LABEL given");
 	if (strpbrk(prefix, "\n\r"))
-		usage_error("a prefix cannot contain a newline: '%s'", prefix);
+		usage_error("%s", "a prefix cannot contain a newline");
 	label = join_label(argv + optind, argc - optind);
 	if (!label[strspn(label, " \t")])
 		usage_error("%s", "the label is empty");
@@ -162,21 +167,27 @@ int main(int argc, char **argv)
 	if (len > MAX_MARKER) {
 		fprintf(stderr, PROG ": the marker is too long (%zu bytes, at most %d: the kernel "
 			"cuts longer ones) (try '" PROG " --help')\n", len, MAX_MARKER);
-		return 2;
+		status = 2;
+		goto out;
 	}
 
-	/* Do not let libtracefs mount tracefs behind the user's back: say so. */
-	mounted = tracefs_tracing_dir_is_mounted(false, &dir);
+	/*
+	 * libtracefs mounts tracefs itself when it is not mounted and it can
+	 * (as root); when it cannot, say so rather than fail on a path.
+	 */
+	mounted = tracefs_tracing_dir_is_mounted(false, NULL);
 	if (mounted <= 0) {
 		fprintf(stderr, PROG ": tracefs is not mounted (mount -t tracefs nodev "
 			"/sys/kernel/tracing)\n");
-		return 1;
+		goto out;
 	}
 	file = tracefs_instance_get_file(NULL, "trace_marker");
 	if (!file) {
+		const char *dir = tracefs_tracing_dir();
+
 		fprintf(stderr, PROG ": %s/trace_marker: %s\n", dir ? dir : "tracefs",
 			strerror(errno ? errno : ENOMEM));
-		return 1;
+		goto out;
 	}
 
 	errno = 0;
@@ -184,25 +195,21 @@ int main(int argc, char **argv)
 		err = errno;
 		fprintf(stderr, PROG ": cannot open %s: %s\n", file,
 			reason(err ? err : EIO, false));
-		tracefs_put_tracing_file(file);
-		return 1;
+		goto out;
 	}
 	errno = 0;
 	ret = tracefs_printf(NULL, "%s", text);
 	err = errno;
 	tracefs_print_close(NULL);
-	if (ret < 0 || (size_t)ret != len) {
-		if (ret >= 0)
-			fprintf(stderr, PROG ": %s: short write (%d of %zu bytes)\n",
-				file, ret, len);
-		else
-			fprintf(stderr, PROG ": cannot write %s: %s\n", file,
-				reason(err ? err : EIO, true));
-		tracefs_put_tracing_file(file);
-		return 1;
-	}
+	/* libtracefs 1.6 returns 0 once the one write() took the whole text */
+	if (ret < 0)
+		fprintf(stderr, PROG ": cannot write %s: %s\n", file,
+			reason(err ? err : EIO, true));
+	else
+		status = 0;
+out:
 	tracefs_put_tracing_file(file);
 	free(label);
 	free(text);
-	return 0;
+	return status;
 }

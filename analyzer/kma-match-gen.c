@@ -90,6 +90,32 @@ static struct kma_module *loaded_module(struct kma_match *m, const char *name)
 	return NULL;
 }
 
+/* The leftover entry of (this unload, caller), searched from first: one unload's entries. */
+static struct kma_leftover *leftover_of(struct kma_match *m, uint32_t first, uint32_t module,
+					uint32_t caller_id)
+{
+	struct kma_leftover *e;
+	uint32_t i;
+
+	for (i = first; i < m->nr_leftovers; i++)
+		if (m->leftovers[i].caller_id == caller_id)
+			return &m->leftovers[i];
+	if (m->nr_leftovers == m->cap_leftovers) {
+		uint32_t cap = m->cap_leftovers ? m->cap_leftovers * 2 : 16;
+
+		e = realloc(m->leftovers, cap * sizeof(*e));
+		if (!e)
+			return NULL;
+		m->leftovers = e;
+		m->cap_leftovers = cap;
+	}
+	e = &m->leftovers[m->nr_leftovers++];
+	memset(e, 0, sizeof(*e));
+	e->module = module;
+	e->caller_id = caller_id;
+	return e;
+}
+
 /*
  * module_free: every allocation its call sites made that is still live now
  * is left behind by the unload (Pekka Enberg's question). A scan of the live
@@ -98,7 +124,7 @@ static struct kma_module *loaded_module(struct kma_match *m, const char *name)
 int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 {
 	struct kma_module *mod;
-	uint32_t i, idx;
+	uint32_t i, idx, first;
 
 	if (!ev->label)
 		return 0;
@@ -114,7 +140,9 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 		return -1;
 	mod->free_ts = ev->ts;
 	idx = (uint32_t)(mod - m->modules);
+	first = m->nr_leftovers;
 	for (i = 0; i < m->live_map.nr_slots; i++) {
+		struct kma_leftover *e;
 		struct live *l;
 		struct kma_caller *c;
 
@@ -124,7 +152,12 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 		c = &m->callers[l->caller_id];
 		if (!l->selected || l->orphan_mod || !c->module || strcmp(c->module, ev->label))
 			continue;
-		l->orphan_mod = idx + 1;
+		e = leftover_of(m, first, idx, l->caller_id);
+		if (!e)
+			return -1;
+		l->orphan_mod = (uint32_t)(e - m->leftovers) + 1;
+		e->allocs++;
+		e->bytes += l->bytes_alloc;
 		mod->left++;
 		mod->left_bytes += l->bytes_alloc;
 		c->orphans++;
@@ -162,8 +195,11 @@ void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 			c->age_max = age;
 		c->age_sum += age;
 		if (l->orphan_mod) {
-			struct kma_module *mod = &m->modules[l->orphan_mod - 1];
+			struct kma_leftover *e = &m->leftovers[l->orphan_mod - 1];
+			struct kma_module *mod = &m->modules[e->module];
 
+			e->live++;
+			e->live_bytes += l->bytes_alloc;
 			mod->left_live++;
 			mod->left_live_bytes += l->bytes_alloc;
 			c->orphans_live++;

@@ -27,7 +27,7 @@ struct live {
 	int8_t		kind;
 	int8_t		accounted;
 	uint8_t		selected;	/* inside the filter */
-	uint32_t	orphan_mod;	/* 1 + index in modules when live at its unload */
+	uint32_t	orphan_mod;	/* 1 + index in leftovers when live at its module's unload */
 	uint32_t	size_idx;	/* 1 + index in sizes, 0: not tracked */
 };
 
@@ -52,6 +52,8 @@ struct kma_match {
 	int64_t			sel_gen;	/* generation the filter selects, -1: none yet */
 	struct kma_module	*modules;
 	uint32_t		nr_modules, cap_modules;
+	struct kma_leftover	*leftovers;
+	uint32_t		nr_leftovers, cap_leftovers;
 	uint32_t		peak_epoch;	/* bumped at every new peak of net */
 	struct kma_totals	totals;
 	struct kma_strpool	*names;		/* for the default "0x<hex>" names */

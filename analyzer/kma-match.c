@@ -77,6 +77,7 @@ void kma_match_free(struct kma_match *m)
 	free(m->callers);
 	free(m->gens);
 	free(m->modules);
+	free(m->leftovers);
 	kma_strpool_free(m->names);
 	free(m);
 }
@@ -607,6 +608,12 @@ const struct kma_size *kma_match_sizes(const struct kma_match *m, uint32_t *nr)
 {
 	*nr = m->nr_sizes;
 	return m->sizes;
+}
+
+const struct kma_leftover *kma_match_leftovers(const struct kma_match *m, uint32_t *nr)
+{
+	*nr = m->nr_leftovers;
+	return m->leftovers;
 }
 
 const struct kma_module *kma_match_modules(const struct kma_match *m, uint32_t *nr)

@@ -110,7 +110,7 @@ struct kma_caller {
 	uint32_t	grew_gens;	/* generations at whose end its net was higher */
 	uint32_t	max_grow_run;	/* longest run of consecutive such generations */
 	const char	*module;	/* module of the call site, NULL: vmlinux/unknown */
-	uint64_t	orphans;	/* live when its module was unloaded */
+	uint64_t	orphans;	/* live when its module was unloaded (all unloads) */
 	uint64_t	orphan_bytes;
 	uint64_t	orphans_live;	/* of those, still live at the end */
 	uint64_t	orphans_live_bytes;
@@ -174,6 +174,16 @@ struct kma_size {
 	uint64_t	live;		/* of those, live at the end */
 };
 
+/* What one module unload left behind from one call site. */
+struct kma_leftover {
+	uint32_t	module;		/* index in kma_match_modules() */
+	uint32_t	caller_id;
+	uint64_t	allocs;		/* live at the unload */
+	uint64_t	bytes;
+	uint64_t	live;		/* of those, still live at the end */
+	uint64_t	live_bytes;
+};
+
 /* Which allocations a report is about; the others are matched but not counted. */
 struct kma_filter {
 	int64_t		generation;	/* -1: any */
@@ -217,6 +227,7 @@ int64_t kma_match_selected_generation(const struct kma_match *m);
 
 const struct kma_module *kma_match_modules(const struct kma_match *m, uint32_t *nr);
 const struct kma_size *kma_match_sizes(const struct kma_match *m, uint32_t *nr);
+const struct kma_leftover *kma_match_leftovers(const struct kma_match *m, uint32_t *nr);
 
 /* Sorted lifetimes of caller id (with opts.keep_lifetimes); *nr receives the count. */
 const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uint64_t *nr);

@@ -410,13 +410,15 @@ int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t 
 int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt)
 {
 	const struct kma_module *mod;
+	const struct kma_leftover *e;
 	const struct kma_caller *c;
 	struct kma_table *t;
-	uint32_t nr, nc, i, j;
+	uint32_t nr, nc, ne, i, j;
 	int err = 0;
 
 	mod = kma_match_modules(m, &nr);
 	c = kma_match_callers(m, &nc);
+	e = kma_match_leftovers(m, &ne);
 	if (!nr && fmt == KMA_FMT_TEXT)
 		fprintf(out, "No module load/unload events in the trace (record module:module_load "
 			"and module:module_free).\n");
@@ -425,7 +427,7 @@ int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt)
 	for (i = 0; t && !err && i < nr; i++) {
 		if (!mod[i].free_ts)
 			continue;
-		/* one row for the module, then one per call site of it */
+		/* one row for the unload, then one per call site it left allocations of */
 		err |= kma_table_str(t, mod[i].name);
 		err |= ts_cell(t, fmt, mod[i].free_ts);
 		err |= kma_table_u64(t, mod[i].left);
@@ -433,18 +435,19 @@ int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt)
 		err |= kma_table_u64(t, mod[i].left_live);
 		err |= kma_table_u64(t, mod[i].left_live_bytes);
 		err |= kma_table_null(t);
-		for (j = 0; j < nc && !err; j++) {
-			if (!c[j].orphans || !c[j].module || strcmp(c[j].module, mod[i].name))
+		for (j = 0; j < ne && !err; j++) {
+			if (e[j].module != i)
 				continue;
 			err |= kma_table_str(t, mod[i].name);
 			err |= ts_cell(t, fmt, mod[i].free_ts);
-			err |= kma_table_u64(t, c[j].orphans);
-			err |= kma_table_u64(t, c[j].orphan_bytes);
-			err |= kma_table_u64(t, c[j].orphans_live);
-			err |= kma_table_u64(t, c[j].orphans_live_bytes);
-			err |= kma_table_str(t, c[j].name);
+			err |= kma_table_u64(t, e[j].allocs);
+			err |= kma_table_u64(t, e[j].bytes);
+			err |= kma_table_u64(t, e[j].live);
+			err |= kma_table_u64(t, e[j].live_bytes);
+			err |= kma_table_str(t, c[e[j].caller_id].name);
 		}
 	}
+	(void)nc;
 	return finish(out, t, fmt, "leftovers", NULL, err);
 }
 

@@ -167,7 +167,11 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	fprintf(out, "net bytes allocated: %" PRIu64 "\n", t->net);
 	fprintf(out, "number of allocs: %" PRIu64 "\n", t->allocs);
 	fprintf(out, "number of frees: %" PRIu64 "\n", t->frees);
-	fprintf(out, "number of callers: %" PRIu64 "\n", t->callers);
+	/* with --group-by, the rows are groups: say which */
+	if (in->key && strcmp(in->key, "caller"))
+		fprintf(out, "number of %s groups: %" PRIu64 "\n", in->key, t->callers);
+	else
+		fprintf(out, "number of callers: %" PRIu64 "\n", t->callers);
 	fprintf(out, "number of unknown frees: %" PRIu64 "\n", t->unknown_frees);
 	fprintf(out, "number of null frees: %" PRIu64 "\n", t->null_frees);
 	fprintf(out, "number of implicit frees: %" PRIu64 "\n", t->implicit_frees);

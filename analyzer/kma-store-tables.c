@@ -154,6 +154,30 @@ static int write_generations(sqlite3 *db, const struct kma_store_run *run)
 		if (step_reset(st))
 			goto out;
 	}
+	sqlite3_finalize(st);
+	st = NULL;
+	if (sqlite3_prepare_v2(db, "INSERT INTO module_leftovers (module_id, module, caller_id,"
+			       " caller, address, allocs, bytes, still_live, still_live_bytes)"
+			       " VALUES (?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i < run->nr_leftovers; i++) {
+		const struct kma_leftover *e = &run->leftovers[i];
+		const struct kma_caller *c = &run->callers[e->caller_id];
+		char addr[24];
+
+		kma_hex(addr, c->address);
+		sqlite3_bind_int64(st, 1, e->module + 1);
+		sqlite3_bind_text(st, 2, run->modules[e->module].name, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 3, e->caller_id + 1);
+		sqlite3_bind_text(st, 4, c->name, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, addr, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(st, 6, I64(e->allocs));
+		sqlite3_bind_int64(st, 7, I64(e->bytes));
+		sqlite3_bind_int64(st, 8, I64(e->live));
+		sqlite3_bind_int64(st, 9, I64(e->live_bytes));
+		if (step_reset(st))
+			goto out;
+	}
 	ret = 0;
 out:
 	sqlite3_finalize(st);

@@ -296,7 +296,7 @@ struct kma_store *kma_store_open(const char *path, const char **why)
 	 * A half-written report.db is never renamed into place, so durability
 	 * features would only cost time.
 	 */
-	if (exec(s, "PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
+	if (exec(s, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192;") ||
 	    exec(s, kma_schema_sql) || exec(s, "BEGIN"))
 		goto sql_fail;

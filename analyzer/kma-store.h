@@ -30,6 +30,8 @@ struct kma_store_run {
 	uint32_t			nr_gens;
 	const struct kma_module		*modules;
 	uint32_t			nr_modules;
+	const struct kma_leftover	*leftovers;
+	uint32_t			nr_leftovers;
 	int				kmalloc_only;
 	uint64_t			temp_ns;	/* threshold of "temporary" */
 	uint64_t			young_ns;	/* leak confidence: young allocations */

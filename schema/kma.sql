@@ -103,7 +103,7 @@ CREATE TABLE callers (
 	leak_suspect	INTEGER NOT NULL,	-- 1: max_growth_run >= 3 and net > 0
 	leak_confidence	TEXT NOT NULL,		-- high, medium, low; none when not a suspect
 	leak_why	TEXT,			-- what lowered the confidence
-	left_by_unload	INTEGER NOT NULL,	-- allocations live when its module was unloaded
+	left_by_unload	INTEGER NOT NULL,	-- allocations live when its module was unloaded (all unloads)
 	left_by_unload_bytes INTEGER NOT NULL,
 	left_live	INTEGER NOT NULL,	-- of those, still live at the end
 	left_live_bytes	INTEGER NOT NULL,
@@ -183,11 +183,19 @@ CREATE VIEW leak_suspects AS
 	       max_growth_run, implicit_frees, leak_confidence AS confidence, leak_why AS why
 	FROM callers WHERE leak_suspect = 1;
 
--- What each unloaded module left behind, per call site.
-CREATE VIEW module_leftovers AS
-	SELECT module, caller, address, left_by_unload AS allocs, left_by_unload_bytes AS bytes,
-	       left_live AS still_live, left_live_bytes AS still_live_bytes
-	FROM callers WHERE left_by_unload > 0;
+-- What each module unload left behind, per call site: allocations of the module's call
+-- sites live at the unload (a module unloaded twice has rows for each unload).
+CREATE TABLE module_leftovers (
+	module_id	INTEGER NOT NULL REFERENCES modules(id),
+	module		TEXT NOT NULL,
+	caller_id	INTEGER NOT NULL REFERENCES callers(id),
+	caller		TEXT NOT NULL,
+	address		TEXT NOT NULL,
+	allocs		INTEGER NOT NULL,	-- live at the unload
+	bytes		INTEGER NOT NULL,
+	still_live	INTEGER NOT NULL,	-- of those, still live at the end of the trace
+	still_live_bytes INTEGER NOT NULL
+);
 
 -- Lifetimes of traced frees per caller; median and p99 by nearest rank (ceil(p * n)).
 CREATE VIEW caller_lifetimes AS

@@ -16,6 +16,11 @@
  *   6.18     (newest) kmem_cache_alloc gains name, between ptr and bytes_req. That
  *            change is from 2025; its exact release is not pinned down here, so
  *            mktrace gives the name from 6.18 on, as this machine's kernel has it.
+ *
+ * The module events are those of linux include/trace/events/module.h, the same
+ * in every generation: module_load (unsigned int taints, __data_loc char[] name)
+ * and module_free (__data_loc char[] name). mktrace writes the module system
+ * only when a description has module events.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,11 +32,16 @@
 
 static const char * const kind_names[K_NR] = {
 	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
-	"kfree", "kmem_cache_free", "print",
+	"kfree", "kmem_cache_free", "print", "module_load", "module_free",
 };
 
 /* Event ids: arbitrary but stable; print is 5 as on every kernel since 4.x. */
-static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5 };
+static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5, 420, 421 };
+
+const char *kind_name(int kind)
+{
+	return kind >= 0 && kind < K_NR ? kind_names[kind] : NULL;
+}
 
 int parse_generation(const char *s)
 {
@@ -61,7 +71,18 @@ static void add_field(struct event_fmt *e, const struct target *t, const char *t
 	f->dynamic = dynamic;
 	f->offset = (e->fixed_size + align - 1) / align * align;
 	e->fixed_size = f->offset + size;
+	if (align > e->align)
+		e->align = align;
 }
+
+/*
+ * show_module_flags() as the format file prints it, the TAINT_* numbers
+ * expanded: PROPRIETARY_MODULE 0, OOT_MODULE 12, FORCED_MODULE 1, CRAP 10,
+ * UNSIGNED_MODULE 13.
+ */
+static const char module_flags_print[] =
+	"__print_flags(REC->taints, \"\", { (1UL << 0), \"P\" }, { (1UL << 12), \"O\" }, "
+	"{ (1UL << 1), \"F\" }, { (1UL << 10), \"C\" }, { (1UL << 13), \"E\" })";
 
 /* A short show_gfp_flags(): the real list is long but parses the same way. */
 static const char gfp_print[] =
@@ -117,10 +138,11 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 		/* *_node events were folded into the plain ones in 6.1 */
 		if ((k == K_KMALLOC_NODE || k == K_CACHE_ALLOC_NODE) && t->gen >= 601)
 			continue;
-		e->system = k == K_PRINT ? "ftrace" : "kmem";
+		e->system = k == K_PRINT ? "ftrace" : k >= K_MODULE_LOAD ? "module" : "kmem";
 		e->name = kind_names[k];
 		e->id = kind_ids[k];
 		e->fixed_size = 8;	/* the common_* fields */
+		e->align = 4;		/* struct trace_entry: an int */
 		switch (k) {
 		case K_KFREE:
 		case K_CACHE_FREE:
@@ -137,11 +159,21 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 			add_field(e, t, "char", "buf", 0, 0, 0);
 			snprintf(e->print, sizeof(e->print), "\"%%ps: %%s\", (void *)REC->ip, REC->buf");
 			break;
+		case K_MODULE_LOAD:
+			add_field(e, t, "unsigned int", "taints", 4, 0, 0);
+			add_field(e, t, "__data_loc char[]", "name", 4, 0, 1);
+			snprintf(e->print, sizeof(e->print), "\"%%s %%s\", __get_str(name), %s",
+				 module_flags_print);
+			break;
+		case K_MODULE_FREE:
+			add_field(e, t, "__data_loc char[]", "name", 4, 0, 1);
+			snprintf(e->print, sizeof(e->print), "\"%%s\", __get_str(name)");
+			break;
 		default:
 			alloc_event(e, t, k);
 		}
 		/* the struct ends padded to its widest member */
-		e->fixed_size = (e->fixed_size + t->long_size - 1) / t->long_size * t->long_size;
+		e->fixed_size = (e->fixed_size + e->align - 1) / e->align * e->align;
 	}
 }
 
@@ -235,7 +267,7 @@ static int default_value(const char *name, uint64_t *num, const char **str)
 		*num = 0;
 	else if (!strcmp(name, "name"))
 		*str = "mktrace_cache";
-	else if (!strcmp(name, "ip"))
+	else if (!strcmp(name, "ip") || !strcmp(name, "taints"))
 		*num = 0;
 	else
 		return -1;
@@ -262,8 +294,12 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		    strcmp(v[i].name, "bytes_req") && strcmp(v[i].name, "bytes_alloc") &&
 		    strcmp(v[i].name, "gfp_flags") && strcmp(v[i].name, "node") &&
 		    strcmp(v[i].name, "accounted") && strcmp(v[i].name, "name") &&
-		    strcmp(v[i].name, "ip") && strcmp(v[i].name, "buf"))
+		    strcmp(v[i].name, "ip") && strcmp(v[i].name, "buf") &&
+		    strcmp(v[i].name, "taints"))
 			die("line %d: unknown field '%s'", line, v[i].name);
+	/* a module's name is what the event is about: no default */
+	if (!strcmp(e->system, "module") && !find_value(v, nv, "name"))
+		die("line %d: %s needs name=MODULE", line, e->name);
 	for (i = 0; i < e->nr; i++) {
 		const struct fmt_field *f = &e->f[i];
 		const struct value *val = find_value(v, nv, f->name);

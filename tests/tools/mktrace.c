@@ -31,6 +31,10 @@
  *                            A value is a number or SYMBOL[+OFFSET] from the kallsyms
  *                            lines; name= is a cache name. An allocation with node= is
  *                            a *_node event before 6.1; *_node is the plain event after.
+ *                            NAME may also be module_load (name=MODULE, taints=N,
+ *                            default 0) or module_free (name=MODULE): module:* events
+ *                            as include/trace/events/module.h has them; the file gets
+ *                            the module system only when a description uses it
  *   marker CPU TS PID TEXT   an ftrace print event, as a write to trace_marker (ip is
  *                            tracing_mark_write's address if kallsyms has it)
  *   missed CPU N             the next page of CPU starts with the missed-events flag and
@@ -91,6 +95,7 @@ static struct sym *syms;
 static int nr_syms;
 static struct item *items;
 static int nr_items;
+static int has_module_events;
 static uint64_t stats[MAX_CPUS][6];
 static const char * const stat_keys[6] = {
 	"entries", "overrun", "commit_overrun", "bytes", "dropped", "read",
@@ -188,15 +193,14 @@ static uint64_t parse_value(const char *s, int line)
 
 static int parse_kind(const char *s, int line)
 {
-	static const char * const names[] = {
-		"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
-		"kfree", "kmem_cache_free",
-	};
 	int k;
 
-	for (k = 0; k < K_PRINT; k++)
-		if (!strcmp(s, names[k]))
+	for (k = 0; k < K_NR; k++)
+		if (k != K_PRINT && !strcmp(s, kind_name(k))) {
+			if (k == K_MODULE_LOAD || k == K_MODULE_FREE)
+				has_module_events = 1;
 			return k;
+		}
 	die("line %d: unknown event '%s'", line, s);
 }
 
@@ -547,13 +551,13 @@ static void write_file(const char *path)
 	buf_num(&b, &tgt, strlen(header_event_text), 8);
 	buf_add(&b, header_event_text, strlen(header_event_text));
 
-	/* ftrace formats: print only; then the one event system, kmem */
+	/* ftrace formats: print only; then the event systems: kmem, module if used */
 	t.len = 0;
 	format_text(&t, &fmts[K_PRINT]);
 	buf_num(&b, &tgt, 1, 4);
 	buf_num(&b, &tgt, t.len, 8);
 	buf_add(&b, t.p, t.len);
-	buf_num(&b, &tgt, 1, 4);
+	buf_num(&b, &tgt, has_module_events ? 2 : 1, 4);
 	buf_add(&b, "kmem", 5);
 	for (k = 0, n = 0; k < K_PRINT; k++)
 		n += fmts[k].name != NULL;
@@ -565,6 +569,16 @@ static void write_file(const char *path)
 		format_text(&t, &fmts[k]);
 		buf_num(&b, &tgt, t.len, 8);
 		buf_add(&b, t.p, t.len);
+	}
+	if (has_module_events) {
+		buf_add(&b, "module", 7);
+		buf_num(&b, &tgt, 2, 4);
+		for (k = K_MODULE_LOAD; k <= K_MODULE_FREE; k++) {
+			t.len = 0;
+			format_text(&t, &fmts[k]);
+			buf_num(&b, &tgt, t.len, 8);
+			buf_add(&b, t.p, t.len);
+		}
 	}
 
 	buf_num(&b, &tgt, kallsyms.len, 4);

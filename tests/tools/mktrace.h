@@ -20,7 +20,7 @@ struct target {
 /* Logical events of a description; a generation renders each as one of its events. */
 enum kind {
 	K_KMALLOC, K_KMALLOC_NODE, K_CACHE_ALLOC, K_CACHE_ALLOC_NODE, K_KFREE, K_CACHE_FREE,
-	K_PRINT, K_NR,
+	K_PRINT, K_MODULE_LOAD, K_MODULE_FREE, K_NR,
 };
 
 /* A field=value of an event line; str is set for strings (cache name, marker text). */
@@ -45,6 +45,7 @@ struct event_fmt {
 	int			nr;
 	struct fmt_field	f[MAX_FIELDS];
 	int			fixed_size;	/* of the struct, before dynamic data */
+	int			align;		/* of its widest member */
 	char			print[1024];	/* the "print fmt:" text */
 };
 
@@ -66,6 +67,7 @@ void format_text(struct buf *b, const struct event_fmt *e);
 void header_page_text(struct buf *b, const struct target *t);
 extern const char header_event_text[];
 int render_kind(const struct target *t, int logical, int has_node);
+const char *kind_name(int kind);
 void encode_payload(struct buf *b, const struct target *t, const struct event_fmt *e, int pid,
 		    const struct value *v, int nv, int line);
 
