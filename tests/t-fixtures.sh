@@ -84,3 +84,14 @@ check "-q prints nothing" test ! -s "$TMP/q.txt"
 check "no temporary file left" sh -c "! ls '$TMP' | grep -q tmp-"
 ( cd "$TMP" && cp "$dat" trace.dat && "$KMA" -q -o d.db )
 check "default input trace.dat" test -s "$TMP/d.db"
+
+# Instances (-B): kma reads the top-level buffer only (docs/supported-traces.md).
+inst=$FIX/instance.dat
+if [ -f "$inst" ]; then
+	"$KMA" -q -o "$TMP/inst.db" "$inst"
+	top=$(trace-cmd report -i "$inst" 2>/dev/null | grep -v '^kmainst:' | grep -cE ' (kmalloc|kfree):')
+	in_inst=$(trace-cmd report -i "$inst" 2>/dev/null | grep -cE '^kmainst:.* (kmalloc|kfree):')
+	check "instance buffer present in the fixture" test "$in_inst" -gt 0
+	check "instances: only the top-level buffer's events are read" test \
+		"$(sqlite3 "$TMP/inst.db" "SELECT allocs + failed_allocs + frees FROM summary")" = "$top"
+fi

@@ -109,3 +109,29 @@ check "--leaks: suspects = leak_suspects view" test \
 	"$(awk '$8 == "yes" {print $10}' "$TMP/leaks.txt" | sort)" = \
 	"$(q "SELECT caller FROM leak_suspects" | sort)"
 check "--leaks: young allocations lower the confidence" grep -q "yes .* young" "$TMP/leaks.txt"
+
+# Leak suspects and their confidence on a generated trace (tests/leak/growth.seq, which
+# works the expected values out); a copy with 5 lost events lowers every confidence by one.
+MKT=$TOP/$B/tests/tools/mktrace
+[ -x "$MKT" ] || MKT=$TOP/tests/tools/mktrace
+sed 's/^marker 0 20000000000 100 kma: two/missed 0 5\n&/' "$TOP/tests/leak/growth.seq" > "$TMP/lost.seq"
+if "$MKT" -g newest -o "$TMP/growth.dat" "$TOP/tests/leak/growth.seq" &&
+   "$MKT" -g newest -o "$TMP/lost.dat" "$TMP/lost.seq" &&
+   "$KMA" -q -o "$TMP/growth.db" "$TMP/growth.dat" && "$KMA" -q -o "$TMP/lost.db" "$TMP/lost.dat"; then
+	q2() { sqlite3 "$1" "SELECT caller, net, live, grew_generations, max_growth_run, confidence,
+		age_min, age_avg, age_max FROM leak_suspects ORDER BY caller"; }
+	check "leaks (generated): suspects, growth, ages, confidence" test "$(q2 "$TMP/growth.db")" = \
+"grow_a+0x10|256|4|4|4|high|9000000000|24000000000|39000000000
+grow_c+0x10|512|4|4|4|medium|8800000000|18775000000|28800000000"
+	check "leaks (generated): lost events lower the confidence" test \
+		"$(sqlite3 "$TMP/lost.db" "SELECT caller || ' ' || confidence FROM leak_suspects ORDER BY caller")" = \
+"grow_a+0x10 medium
+grow_c+0x10 low"
+	check "leaks (generated): the reasons are given" sh -c \
+		"'$KMA' --no-db --leaks '$TMP/lost.dat' | grep 'grow_c' | grep -q 'lost 5 events.*1 implicit frees'"
+	check "leaks (generated): steady caller is not a suspect" test \
+		"$(sqlite3 "$TMP/growth.db" "SELECT leak_suspect || ' ' || grew_generations FROM callers
+		   WHERE caller = 'steady_b+0x10'")" = "0 2"
+else
+	fail "leaks (generated)" "could not build or analyze tests/leak/growth.seq"
+fi
