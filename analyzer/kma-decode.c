@@ -25,14 +25,6 @@ static const char * const field_names[F_NR] = {
 #define REQ_FREE	((1u << F_CALL_SITE) | (1u << F_PTR))
 #define REQ_ALLOC	(REQ_FREE | (1u << F_BYTES_REQ) | (1u << F_BYTES_ALLOC))
 
-static const char * const kmem_events[KMA_EV_NR] = {
-	[KMA_EV_KMALLOC]		= "kmalloc",
-	[KMA_EV_KMALLOC_NODE]		= "kmalloc_node",
-	[KMA_EV_CACHE_ALLOC]		= "kmem_cache_alloc",
-	[KMA_EV_CACHE_ALLOC_NODE]	= "kmem_cache_alloc_node",
-	[KMA_EV_KFREE]			= "kfree",
-	[KMA_EV_CACHE_FREE]		= "kmem_cache_free",
-};
 
 struct kma_reader *kma_reader_new(void)
 {
@@ -233,7 +225,7 @@ static int lookup_events(struct kma_reader *r)
 	for (i = 0; i <= r->max_id; i++)
 		r->by_id[i].type = -1;
 	for (t = 0; t < KMA_EV_NR; t++) {
-		struct tep_event *ev = tep_find_event_by_name(r->tep, "kmem", kmem_events[t]);
+		struct tep_event *ev = tep_find_event_by_name(r->tep, "kmem", kma_ev_name(t));
 		unsigned int req = kma_ev_is_alloc(t) ? REQ_ALLOC : REQ_FREE;
 		struct ev_desc *d;
 
@@ -457,6 +449,21 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 }
 
 /* Names the per-id record counts: "system:event", records of unknown ids as "unknown". */
+int kma_reader_end(struct kma_reader *r, const char **why)
+{
+	if (!r->oom && kma_reader_count_events(r))
+		r->oom = 1;
+	if (r->oom) {
+		*why = "out of memory";
+		return -1;
+	}
+	if (r->stopped) {
+		*why = NULL;	/* the consumer said why */
+		return -1;
+	}
+	return 0;
+}
+
 int kma_reader_count_events(struct kma_reader *r)
 {
 	int id, n = 0;

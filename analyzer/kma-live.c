@@ -206,15 +206,5 @@ int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_
 	/* what is still in the buffer */
 	tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
 	read_stats(r);
-	if (!r->oom && kma_reader_count_events(r))
-		r->oom = 1;
-	if (r->oom) {
-		*why = "out of memory";
-		return -1;
-	}
-	if (r->stopped) {
-		*why = NULL;
-		return -1;
-	}
-	return 0;
+	return kma_reader_end(r, why);
 }

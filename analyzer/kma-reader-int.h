@@ -74,5 +74,7 @@ void kma_reader_cpustats(struct kma_reader *r, const char *text);
 int kma_reader_decode(struct kma_reader *r, struct tep_record *rec);
 /* Names the per-id record counts after a run. */
 int kma_reader_count_events(struct kma_reader *r);
+/* After a run: 0, or -1 with *why (NULL when the event consumer stopped it). */
+int kma_reader_end(struct kma_reader *r, const char **why);
 
 #endif /* KMA_READER_INT_H */

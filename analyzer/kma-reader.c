@@ -33,6 +33,7 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 
 #include "kma-reader-int.h"
 #include "kma-validate.h"
+#include "kma-symtab.h"
 
 /* Reads the 10-byte magic and, for v7, the compression names: clear errors early. */
 static int check_header(const char *path, const char **why)
@@ -123,14 +124,36 @@ truncated:
 	return -1;
 }
 
+/* kma_symtab_from_trace() reasons that say the file itself is broken. */
+static int corrupt_reason(const char *why)
+{
+	return strstr(why, "does not fit") || strstr(why, "impossible") ||
+	       strstr(why, "cut short") || strstr(why, "does not point");
+}
+
 struct kma_reader *kma_reader_open(const char *path, const char **why)
 {
+	struct kma_symtab *st;
+	const char *swhy = NULL;
 	struct kma_reader *r;
 	const char *cname = NULL, *cver = NULL;
 	int n;
 
 	if (check_header(path, why))
 		return NULL;
+	/*
+	 * The kallsyms are read first, by our own section walker: it checks
+	 * every section header it passes, and libtracecmd 1.3 crashes on some
+	 * that do not fit the file.
+	 */
+	st = kma_symtab_from_trace(path, &swhy);
+	if (!st && swhy && corrupt_reason(swhy)) {
+		static char msg[200];
+
+		snprintf(msg, sizeof(msg), "truncated or corrupt trace.dat (%s)", swhy);
+		*why = msg;
+		return NULL;
+	}
 	r = kma_reader_new();
 	if (!r) {
 		*why = "out of memory";
@@ -157,7 +180,8 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 		goto fail;
 	}
 	r->tep = tracecmd_get_tep(r->handle);
-	r->sites = kma_sites_alloc(path, r->tep);
+	r->sites = kma_sites_alloc_symtab(st, swhy, r->tep);
+	st = NULL;
 	if (!r->sites) {
 		*why = "out of memory";
 		goto fail;
@@ -197,6 +221,7 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 	}
 	return r;
 fail:
+	kma_symtab_free(st);
 	kma_reader_close(r);
 	return NULL;
 }
@@ -259,15 +284,5 @@ int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 			tracecmd_close(h);
 	}
 	tracecmd_iterate_events(r->handle, NULL, 0, on_record, r);
-	if (!r->oom && kma_reader_count_events(r))
-		r->oom = 1;
-	if (r->oom) {
-		*why = "out of memory";
-		return -1;
-	}
-	if (r->stopped) {
-		*why = NULL;	/* the consumer said why */
-		return -1;
-	}
-	return 0;
+	return kma_reader_end(r, why);
 }

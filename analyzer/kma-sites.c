@@ -26,10 +26,9 @@ struct kma_sites {
 	char			source[160];
 };
 
-struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep)
+static struct kma_sites *sites_new(struct tep_handle *tep)
 {
 	struct kma_sites *s = calloc(1, sizeof(*s));
-	const char *why = NULL;
 
 	if (!s)
 		return NULL;
@@ -39,7 +38,19 @@ struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep
 		kma_sites_free(s);
 		return NULL;
 	}
-	s->symtab = kma_symtab_from_trace(trace_path, &why);
+	return s;
+}
+
+struct kma_sites *kma_sites_alloc_symtab(struct kma_symtab *st, const char *why,
+					 struct tep_handle *tep)
+{
+	struct kma_sites *s = sites_new(tep);
+
+	if (!s) {
+		kma_symtab_free(st);
+		return NULL;
+	}
+	s->symtab = st;
 	if (s->symtab)
 		snprintf(s->source, sizeof(s->source), "trace kallsyms");
 	else
@@ -50,16 +61,10 @@ struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep
 
 struct kma_sites *kma_sites_alloc_text(const char *text, size_t len, struct tep_handle *tep)
 {
-	struct kma_sites *s = calloc(1, sizeof(*s));
+	struct kma_sites *s = sites_new(tep);
 
 	if (!s)
 		return NULL;
-	s->tep = tep;
-	s->pool = kma_strpool_alloc();
-	if (!s->pool || kma_map_init(&s->map, 1024)) {
-		kma_sites_free(s);
-		return NULL;
-	}
 	s->symtab = text ? kma_symtab_from_text(text, len) : NULL;
 	snprintf(s->source, sizeof(s->source), "%s",
 		 s->symtab ? "/proc/kallsyms" : "libtraceevent (no /proc/kallsyms)");

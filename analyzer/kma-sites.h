@@ -25,8 +25,14 @@ struct kma_site {
 	const char	*note;		/* why the address is unresolved, or NULL */
 };
 
-/* tep: the trace's handle, used when the kallsyms cannot be read from the file. */
-struct kma_sites *kma_sites_alloc(const char *trace_path, struct tep_handle *tep);
+struct kma_symtab;
+
+/*
+ * st: the trace's kallsyms (kma_symtab_from_trace(), owned from now on), or
+ * NULL with why it could not be read: tep's lookup is used then.
+ */
+struct kma_sites *kma_sites_alloc_symtab(struct kma_symtab *st, const char *why,
+					 struct tep_handle *tep);
 /* The same from kallsyms text (live tracing: /proc/kallsyms); text may be NULL. */
 struct kma_sites *kma_sites_alloc_text(const char *text, size_t len, struct tep_handle *tep);
 void kma_sites_free(struct kma_sites *s);

@@ -59,7 +59,7 @@ if [ -n "$KMARK" ]; then
 		cp "$KMARK" "$TMP/kma-mark-ns" && chmod 755 "$TMP" "$TMP/kma-mark-ns"
 		unshare -m sh -c "umount /sys/kernel/tracing; umount /sys/kernel/debug/tracing
 			umount /sys/kernel/debug; grep -q ' tracefs ' /proc/mounts && exit 3
-			exec setpriv --reuid=65534 --regid=65534 --clear-groups '$TMP/kma-mark-ns' x" \
+			exec env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=65534 --regid=65534 --clear-groups '$TMP/kma-mark-ns' x" \
 			> /dev/null 2> "$TMP/err.txt"
 		rc=$?
 		sed -i '/^umount: /d' "$TMP/err.txt"
@@ -70,7 +70,7 @@ if [ -n "$KMARK" ]; then
 				test $rc = 1 && test \$(wc -l < '$TMP/err.txt') = 1 &&
 				grep -q '^kma-mark: tracefs is not mounted' '$TMP/err.txt'"
 			unshare -m sh -c "umount /sys/kernel/tracing 2> /dev/null
-				exec setpriv --reuid=65534 --regid=65534 --clear-groups \
+				exec env ASAN_OPTIONS=detect_leaks=0 setpriv --reuid=65534 --regid=65534 --clear-groups \
 				'$TMP/kma-mark-ns' x" > /dev/null 2> "$TMP/err.txt"
 			rc=$?
 			check "kma-mark as an unprivileged user: exit 1, 'permission denied'" sh -c "
