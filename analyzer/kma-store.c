@@ -290,7 +290,12 @@ struct kma_store *kma_store_open(const char *path, const char **why)
 		goto fail;
 	}
 	close(fd);
-	if (sqlite3_open(s->tmp_path, &s->db) != SQLITE_OK)
+	/*
+	 * One connection, used by one thread at a time (the main thread before
+	 * the writer starts and after it ends): no per-call mutex needed.
+	 */
+	if (sqlite3_open_v2(s->tmp_path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
 		goto sql_fail;
 	/*
 	 * A half-written report.db is never renamed into place, so durability
