@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <sqlite3.h>
 
@@ -288,6 +289,13 @@ struct kma_store *kma_store_open(const char *path, const char **why)
 		*why = errno == EACCES ? "cannot create a file next to it: permission denied"
 				       : "cannot create a temporary file next to it";
 		goto fail;
+	}
+	/* mkstemp() makes it 0600; report.db gets the mode any new file would get */
+	{
+		mode_t mask = umask(0);
+
+		umask(mask);
+		fchmod(fd, 0666 & ~mask);
 	}
 	close(fd);
 	/*

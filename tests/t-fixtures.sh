@@ -95,3 +95,5 @@ if [ -f "$inst" ]; then
 	check "instances: only the top-level buffer's events are read" test \
 		"$(sqlite3 "$TMP/inst.db" "SELECT allocs + failed_allocs + frees FROM summary")" = "$top"
 fi
+check "report.db gets the umask's mode, not mkstemp's 0600" test \
+	"$(cd "$TMP" && umask 022 && "$KMA" -q -o mode.db "$dat" && stat -c %a mode.db)" = 644
