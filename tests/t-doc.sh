@@ -17,3 +17,9 @@ check "event_counts match trace-cmd report" test \
 	"$(trace-cmd report -R -i "$TOP/tests/fixtures/markers.dat" 2>/dev/null |
 		sed -n 's/^.*\[[0-9]*\] *[0-9.]*: *\([a-z_]*\):.*$/\1/p' | LC_ALL=C sort | uniq -c |
 		awk '{print $2 " " $1}' | LC_ALL=C sort)"
+
+# The README's worked example is real output of the current build.
+"$KMA" -n 8 -o "$TMP/readme.db" "$TOP/tests/fixtures/basic.dat" > "$TMP/readme.txt"
+check "README worked example = kma-analyze output" test \
+	"$(sed -n '/^\$ analyzer\/kma-analyze -n 8 tests\/fixtures\/basic.dat$/,/^$ sqlite3/p' "$TOP/README.md" |
+	   sed '1d;$d' | sed '/^$/N;/^\n$/D' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}')" = "$(cat "$TMP/readme.txt")"
