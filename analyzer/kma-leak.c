@@ -19,6 +19,7 @@ void kma_leak_assess(const struct kma_caller *c, uint64_t lost, uint64_t young_n
 		     struct kma_leak *out)
 {
 	static const char * const levels[] = { "low", "low", "medium", "high" };
+	char buf[160];
 	int level = 3;
 
 	memset(out, 0, sizeof(*out));
@@ -27,7 +28,6 @@ void kma_leak_assess(const struct kma_caller *c, uint64_t lost, uint64_t young_n
 		out->confidence = "none";
 		return;
 	}
-	char buf[160];
 
 	if (lost) {
 		level--;
