@@ -153,6 +153,12 @@ static int describe(struct kma_sites *s, uint64_t addr, struct kma_site *site)
 			site->file = intern(s, file);
 			site->line = line;
 			site->inlined = intern(s, inlined);
+		} else if (s->dwarf) {
+			site->line_note = intern(s, site->module ?
+				"no line: the module's debug file lacks this symbol, has it more than "
+				"once, or has no line for this offset" :
+				"no line: vmlinux lacks this symbol, has it more than once (a static "
+				"name), or has no line for this offset");
 		}
 	} else {
 		snprintf(buf, sizeof(buf), "0x%" PRIx64, addr);

@@ -23,6 +23,7 @@ struct kma_site {
 	int		line;
 	const char	*inlined;	/* inlined function the call site is in, or NULL */
 	const char	*note;		/* why the address is unresolved, or NULL */
+	const char	*line_note;	/* why there is no source line despite debug info */
 };
 
 struct kma_symtab;

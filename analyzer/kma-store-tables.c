@@ -51,9 +51,9 @@ static int write_callers(sqlite3 *db, const struct kma_store_run *run)
 			" life_min, life_avg, life_max, net_at_peak, age_min, age_avg, age_max,"
 			" grew_generations, max_growth_run, leak_suspect, leak_confidence, leak_why,"
 			" left_by_unload, left_by_unload_bytes, left_live, left_live_bytes,"
-			" symbol, offset, file, line, inlined, symbol_note)"
+			" symbol, offset, file, line, inlined, symbol_note, line_note)"
 			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			"?,?,?,?,?,?)",
+			"?,?,?,?,?,?,?)",
 			-1, &st, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < run->nr_callers; i++) {
@@ -101,6 +101,7 @@ static int write_callers(sqlite3 *db, const struct kma_store_run *run)
 			bind_u64_or_null(st, 34, site->file != NULL, (uint64_t)site->line);
 			kma_bind_text(st, 35, site->inlined);
 			kma_bind_text(st, 36, site->note);
+			kma_bind_text(st, 37, site->line_note);
 		}
 		if (step_reset(st))
 			goto out;

@@ -112,7 +112,8 @@ CREATE TABLE callers (
 	file		TEXT,			-- source file (with --vmlinux/--modules-dir or -dbg)
 	line		INTEGER,
 	inlined		TEXT,			-- inlined function the call site is in
-	symbol_note	TEXT			-- why the call site is unresolved
+	symbol_note	TEXT,			-- why the call site is unresolved
+	line_note	TEXT			-- why file/line are NULL although debug info was given
 );
 
 -- One row per (non-failed) allocation.

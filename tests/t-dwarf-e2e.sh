@@ -132,6 +132,9 @@ else
 		check "dwarf e2e: only the ambiguous call sites have no file" \
 			test "$(sqlite3 "$E/dbg.db" "SELECT COUNT(*) FROM callers WHERE file IS NULL")" = \
 			"$(grep -c ' ? 0 -$' "$E/sites")"
+		check "dwarf e2e: a call site without a line says why (line_note)" test \
+			"$(sqlite3 "$E/dbg.db" "SELECT COUNT(*) FROM callers WHERE (file IS NULL) !=
+				(line_note LIKE 'no line: % more than once%')")" = 0
 
 		# -g file: per file sums of the expected rows; the ambiguous ones are [unknown]
 		awk '{ f = ($2 == "?") ? "[unknown]" : $2
@@ -177,7 +180,7 @@ for r in json.load(open('$TMP/g.json'))['rows']:
 			"$rc|$(sqlite3 "$E/nodbg.db" 'SELECT kernel_release FROM trace')" = "0|$RELEASE"
 		check "dwarf e2e: without --vmlinux: every callers.file and line is NULL" test \
 			"$(sqlite3 "$E/nodbg.db" "SELECT COUNT(*), COUNT(file), COUNT(line),
-				COUNT(inlined) FROM callers")" = "$n_sites|0|0|0"
+				COUNT(inlined), COUNT(line_note) FROM callers")" = "$n_sites|0|0|0|0"
 		"$KMA" --no-db -g file "$E/trace.dat" > "$TMP/g0.txt" 2>&1
 		check "dwarf e2e: without --vmlinux: -g file has one row, [unknown], with every byte" \
 			test "$(awk '$4 ~ /^[0-9]+\/[0-9]+$/ { print $5, $1 }' "$TMP/g0.txt")" = \
