@@ -147,11 +147,12 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 	 * that do not fit the file.
 	 */
 	st = kma_symtab_from_trace(path, &swhy);
-	if (!st && swhy && corrupt_reason(swhy)) {
+	if ((!st && swhy && corrupt_reason(swhy)) || kma_trace_check_pages(path, &swhy)) {
 		static char msg[200];
 
 		snprintf(msg, sizeof(msg), "truncated or corrupt trace.dat (%s)", swhy);
 		*why = msg;
+		kma_symtab_free(st);
 		return NULL;
 	}
 	r = kma_reader_new();

@@ -39,6 +39,7 @@ int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst
 #define SEC_OPTIONS	0	/* the options section has the id of OPTION_DONE */
 #define OPT_DONE	0
 #define OPT_KALLSYMS	19
+#define OPT_BUFFER	3
 #define SEC_FL_COMPRESS	1
 #define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
 #define MAX_RATIO	1024	/* kallsyms text never inflates more than this */
@@ -377,6 +378,8 @@ struct src {
 	char		cver[64];
 	struct tep_handle *tep;		/* for libtracecmd's number decoding */
 	const char	*why;
+	uint64_t	page_size;	/* of the buffer being checked */
+	int		long_size;
 };
 
 static int get(struct src *s, uint64_t off, void *buf, size_t len)
@@ -454,7 +457,8 @@ static char *slurp(struct src *s, uint64_t off, uint64_t len)
  * a section of @sec_size bytes. The sizes are checked here first because
  * libtracecmd trusts them.
  */
-static char *inflate(struct src *s, uint64_t off, uint64_t sec_size, uint64_t *len)
+static char *inflate_max(struct src *s, uint64_t off, uint64_t sec_size, uint64_t *len,
+			 uint64_t max_size, uint64_t max_ratio)
 {
 	struct tracecmd_compression *c;
 	uint64_t csize, usize, o = off;
@@ -465,7 +469,7 @@ static char *inflate(struct src *s, uint64_t off, uint64_t sec_size, uint64_t *l
 		return NULL;
 	}
 	if (csize > sec_size - 8 || csize > s->size - o || !usize ||
-	    usize > KMA_SYMTAB_MAX_TEXT || usize > csize * MAX_RATIO) {
+	    usize > max_size || usize > csize * max_ratio) {
 		s->why = "compressed section has impossible sizes";
 		return NULL;
 	}
@@ -497,6 +501,11 @@ static char *inflate(struct src *s, uint64_t off, uint64_t sec_size, uint64_t *l
 	return buf;
 }
 
+static char *inflate(struct src *s, uint64_t off, uint64_t sec_size, uint64_t *len)
+{
+	return inflate_max(s, off, sec_size, len, KMA_SYMTAB_MAX_TEXT, MAX_RATIO);
+}
+
 /* Section @id at @off: its data (inflated when compressed) and length. */
 static char *section(struct src *s, uint64_t off, int id, uint64_t *len)
 {
@@ -522,8 +531,18 @@ static char *section(struct src *s, uint64_t off, int id, uint64_t *len)
 	return buf;
 }
 
-/* Follows the options sections from @off; returns the KALLSYMS section offset or 0. */
-static uint64_t find_kallsyms(struct src *s, uint64_t off)
+struct buffer_opt {
+	const unsigned char	*data;	/* the BUFFER option's data */
+	uint64_t		len;
+};
+
+/*
+ * Follows the options sections from @off; returns the KALLSYMS section offset
+ * or 0. With @check, every BUFFER option's CPU data is checked on the way.
+ */
+static int check_buffer(struct src *s, const unsigned char *d, uint64_t len);
+
+static uint64_t find_kallsyms_check(struct src *s, uint64_t off, int check)
 {
 	uint64_t found = 0;
 	int n;
@@ -550,6 +569,11 @@ static uint64_t find_kallsyms(struct src *s, uint64_t off)
 				free(buf);
 				return 0;
 			}
+			if (check && id == OPT_BUFFER &&
+			    check_buffer(s, (unsigned char *)buf + p, size)) {
+				free(buf);
+				return 0;
+			}
 			if ((id == OPT_KALLSYMS || id == OPT_DONE) && size >= 8) {
 				uint64_t v = decode(s, (unsigned char *)buf + p, 8);
 
@@ -565,9 +589,139 @@ static uint64_t find_kallsyms(struct src *s, uint64_t off)
 		free(buf);
 		off = next;
 	}
-	if (!found)
+	if (!found && !check)
 		s->why = "the trace has no kallsyms section";
+	if (check && n && !off)
+		return 1;	/* walked the whole chain */
 	return found;
+}
+
+static uint64_t find_kallsyms(struct src *s, uint64_t off)
+{
+	return find_kallsyms_check(s, off, 0);
+}
+
+/*
+ * The commit word of each ring-buffer page must fit the page (with the
+ * missed-events count stored after the data): libtraceevent's kbuffer
+ * trusts it and reads past the page otherwise. The rule of kma-validate.c.
+ */
+static int pages_ok(struct src *s, const unsigned char *buf, uint64_t len)
+{
+	uint64_t off, commit, size, room = s->page_size - 8 - s->long_size;
+
+	for (off = 0; off + s->page_size <= len; off += s->page_size) {
+		commit = decode(s, buf + off + 8, s->long_size);
+		size = (uint32_t)commit & ((1u << 27) - 1);
+		if (size > room ||
+		    ((commit & (1ull << 31)) && (commit & (1ull << 30)) && size + s->long_size > room))
+			return -1;
+	}
+	return 0;
+}
+
+/* One CPU's data: zstd chunks (u32 count; u32 csize, u32 size, data) or plain pages. */
+static int cpu_data_ok(struct src *s, uint64_t off, uint64_t size)
+{
+	uint64_t end, count, i, csize, usize, len, o;
+	unsigned char *buf;
+	int bad;
+
+	if (off > s->size || size > s->size - off)
+		return -1;
+	end = off + size;
+	if (!strcmp(s->cname, "none") || !s->cname[0]) {
+		buf = malloc(s->page_size);
+		for (bad = !buf; !bad && off + s->page_size <= end; off += s->page_size)
+			bad = get(s, off, buf, s->page_size) || pages_ok(s, buf, s->page_size);
+		free(buf);
+		return bad ? -1 : 0;
+	}
+	if (!size)
+		return 0;
+	/* the size given in the BUFFER option does not count the u32 chunk count */
+	if (num(s, &off, 4, &count) || size > s->size - off)
+		return -1;
+	end = off + size;
+	for (i = 0; i < count; i++) {
+		o = off;
+		if (o > end || num(s, &o, 4, &csize) || num(s, &o, 4, &usize) || csize > end - o ||
+		    usize % s->page_size)
+			return -1;
+		/* chunks of empty pages compress very well: no ratio bound, a size bound */
+		buf = (unsigned char *)inflate_max(s, off, end - off, &len, 1u << 28, 1u << 20);
+		if (!buf)
+			return -1;
+		bad = pages_ok(s, buf, len);
+		free(buf);
+		if (bad)
+			return -1;
+		off = o + csize;
+	}
+	return 0;
+}
+
+/* BUFFER: u64 section offset, name, clock, u32 page size, u32 cpus, per CPU u32 id, u64 offset, u64 size */
+static int check_buffer(struct src *s, const unsigned char *d, uint64_t len)
+{
+	uint64_t p = 8, cpus, i, n;
+
+	for (n = 0; n < 2; n++) {	/* name and clock */
+		while (p < len && d[p])
+			p++;
+		if (p++ >= len)
+			goto bad;
+	}
+	if (len - p < 8)
+		goto bad;
+	s->page_size = decode(s, d + p, 4);
+	cpus = decode(s, d + p + 4, 4);
+	p += 8;
+	if (s->page_size < 4096 || s->page_size > (1u << 24) || (s->page_size & (s->page_size - 1)) ||
+	    cpus > (len - p) / 20)
+		goto bad;
+	for (i = 0; i < cpus; i++, p += 20)
+		if (cpu_data_ok(s, decode(s, d + p + 4, 8), decode(s, d + p + 12, 8)))
+			goto bad;
+	return 0;
+bad:
+	if (!s->why || !strstr(s->why, "memory"))
+		s->why = "a ring-buffer page or compressed chunk does not fit (corrupt event data)";
+	return -1;
+}
+
+int kma_trace_check_pages(const char *path, const char **why)
+{
+	static const char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
+	struct src s = { .fd = -1, .why = NULL };
+	char head[10], ver[16];
+	unsigned char el[2];
+	uint64_t off = 10, v;
+	int ret = 0;
+
+	s.fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (s.fd < 0)
+		return 0;	/* the caller reports what open says */
+	s.size = (uint64_t)lseek(s.fd, 0, SEEK_END);
+	if (get(&s, 0, head, 10) || memcmp(head, magic, 10) || str(&s, &off, ver, sizeof(ver)) ||
+	    strcmp(ver, "7") || get(&s, off, el, 2))
+		goto out;
+	s.big = el[0] != 0;
+	s.long_size = el[1] == 4 ? 4 : 8;
+	off += 2 + 4;
+	if (str(&s, &off, s.cname, sizeof(s.cname)) || str(&s, &off, s.cver, sizeof(s.cver)) ||
+	    num(&s, &off, 8, &v))
+		goto out;
+	if (!find_kallsyms_check(&s, v, 1) && s.why &&
+	    strstr(s.why, "corrupt event data")) {
+		*why = s.why;
+		ret = -1;
+	}
+out:
+	if (s.tep)
+		tep_free(s.tep);
+	close(s.fd);
+	return ret;
 }
 
 /* v6: the kallsyms block follows the header files and the event formats. */

@@ -72,6 +72,13 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len);
 void kma_symtab_free(struct kma_symtab *st);
 
 /*
+ * v7 files: inflates every CPU's event data chunk and checks that each
+ * ring-buffer page's commit word fits the page, since libtraceevent trusts
+ * it. 0 when fine (or not a v7 file), -1 with a reason.
+ */
+int kma_trace_check_pages(const char *path, const char **why);
+
+/*
  * The text symbol containing @addr, with *offset = addr - sym->addr (offset
  * may be NULL); NULL when @addr is in no symbol. The result lives as long as
  * @st.
