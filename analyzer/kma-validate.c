@@ -256,8 +256,14 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 		if (get_str(&c, str, sizeof(str)))
 			return -1;
 	}
-	if (!strcmp(str, "latency  "))
-		return 0;
+	/*
+	 * A latency-tracer file holds text, not ring-buffer pages: libtracecmd
+	 * 1.3 crashes iterating its events, and there are no kmem events in it.
+	 */
+	if (!strcmp(str, "latency  ")) {
+		*why = "a latency-tracer trace.dat, with no event records to analyze";
+		return -1;
+	}
 	if (strcmp(str, "flyrecord") || cpus > MAX_CPUS)
 		return -1;
 	for (i = 0; i < cpus; i++) {
