@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include <trace-cmd/trace-cmd.h>
 
@@ -79,6 +80,11 @@ static int check_header(const char *path, const char **why)
 	 * section. libtracecmd 1.3 crashes on some files cut short here, so
 	 * check that the header is whole and the offset points into the file.
 	 */
+	/* libtracecmd 1.3 takes other version numbers too, and crashes on them */
+	if (strcmp((char *)buf + sizeof(magic), "6") && strcmp((char *)buf + sizeof(magic), "7")) {
+		*why = "unsupported trace.dat version (kma reads versions 6 and 7)";
+		return -1;
+	}
 	if (atoi((char *)buf + sizeof(magic)) >= 7) {
 		size_t off = sizeof(magic) + strlen((char *)buf + sizeof(magic)) + 1;
 		const char *name, *ver;
@@ -124,6 +130,38 @@ truncated:
 	return -1;
 }
 
+/*
+ * libtraceevent crashes on some corrupt text sections of the headers (event
+ * formats, printk formats) that no size check catches, so they are parsed
+ * in a child first: if it dies, the file is reported instead of kma dying.
+ */
+static int probe_headers(const char *path)
+{
+	struct tracecmd_input *h;
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot probe: go on */
+	if (pid == 0) {
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		tep_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		_exit(h ? 0 : 3);	/* 3: refused cleanly; sanitizers exit with 1 */
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
+}
+
 /* kma_symtab_from_trace() reasons that say the file itself is broken. */
 static int corrupt_reason(const char *why)
 {
@@ -152,6 +190,12 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 
 		snprintf(msg, sizeof(msg), "truncated or corrupt trace.dat (%s)", swhy);
 		*why = msg;
+		kma_symtab_free(st);
+		return NULL;
+	}
+	if (probe_headers(path)) {
+		*why = "corrupt trace.dat headers (libtraceevent cannot parse its event or printk "
+		       "formats)";
 		kma_symtab_free(st);
 		return NULL;
 	}
