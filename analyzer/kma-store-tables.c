@@ -136,8 +136,19 @@ static int write_generations(sqlite3 *db, const struct kma_store_run *run)
 		if (step_reset(st))
 			goto out;
 	}
+	ret = 0;
+out:
 	sqlite3_finalize(st);
-	st = NULL;
+	return ret;
+}
+
+/* modules, then module_leftovers (rows per unload and call site) */
+static int write_modules(sqlite3 *db, const struct kma_store_run *run)
+{
+	sqlite3_stmt *st = NULL;
+	uint32_t i;
+	int ret = -1;
+
 	if (sqlite3_prepare_v2(db, "INSERT INTO modules (name, load_ts, free_ts, left_allocs,"
 			       " left_bytes, left_live, left_live_bytes) VALUES (?,?,?,?,?,?,?)",
 			       -1, &st, NULL) != SQLITE_OK)
@@ -272,7 +283,7 @@ out:
 
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)
 {
-	if (write_callers(db, run) || write_generations(db, run) ||
+	if (write_callers(db, run) || write_generations(db, run) || write_modules(db, run) ||
 	    write_losses_and_counts(db, run->info) || write_trace(db, run))
 		return -1;
 	return 0;
