@@ -1,6 +1,7 @@
 #!/bin/bash
 # Runs every test against each build directory given (default: .), e.g.
 #   tests/run.sh . build/san
+#   TESTS="t-badinput t-gen" tests/run.sh . build/san    # only these files
 # and ends with one line "N passed, N failed"; exits 1 on any failure.
 #
 # Each tests/t-*.sh file is sourced with:
@@ -35,6 +36,9 @@ for B in "$@"; do
 	export LSAN_OPTIONS=suppressions=$TOP/tests/lsan.supp:print_suppressions=0
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99:fast_unwind_on_malloc=0
 	for t in tests/t-*.sh; do
+		if [ -n "${TESTS:-}" ]; then
+			case " $TESTS " in *" $(basename "$t" .sh) "*) ;; *) continue ;; esac
+		fi
 		TMP=$(mktemp -d)
 		# shellcheck disable=SC1090
 		. "$t"
