@@ -1,7 +1,8 @@
 # kma - kernel slab allocation accounting from ftrace traces.
 #
 #   make            build analyzer/kma-analyze
-#   make check      install missing packages, build, run every test (also under ASan+UBSan)
+#   make check      install missing packages, build, run every test (also under ASan+UBSan,
+#                   and as a brand-new machine runs them: make check-fresh)
 #   make demo       install missing packages, build, analyze the bundled fixture
 #   make install    honours prefix and DESTDIR
 #   make clean
@@ -36,7 +37,7 @@ MARK		:= $(O)/analyzer/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
-.PHONY: all deps check-pkgs check unit tools plugin demo install install-user clean fuzz
+.PHONY: all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz
 
 all: check-pkgs $(BIN) $(MARK) plugin
 
@@ -104,11 +105,17 @@ $(MARK): analyzer/kma-mark.c
 
 unit: $(UNIT_TESTS) tools
 
-# Everything twice: the plain build, then the ASan+UBSan build in build/san.
+# Everything twice: the plain build, then the ASan+UBSan build in build/san;
+# then, where root allows, the plain suite again as a brand-new machine runs
+# it (tests/fresh.sh: clean copy, own mount namespace, debugfs and tracefs
+# unmounted, then tracefs mounted anew). One summary line for all of it.
 check: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory SAN=1 O=build/san all unit
-	@bash tests/run.sh . build/san
+	@FRESH=1 bash tests/run.sh . build/san
+
+check-fresh: deps
+	@bash tests/fresh.sh
 
 # libFuzzer over the reader and the matcher for FUZZ_SECONDS (default 120); needs clang.
 fuzz:

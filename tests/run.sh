@@ -2,6 +2,8 @@
 # Runs every test against each build directory given (default: .), e.g.
 #   tests/run.sh . build/san
 #   TESTS="t-badinput t-gen" tests/run.sh . build/san    # only these files
+#   FRESH=1 tests/run.sh . build/san    # then tests/fresh.sh: the plain suite as a
+#                                       # brand-new machine runs it (root only)
 # and ends with one line "N passed, N failed"; exits 1 on any failure.
 #
 # Each tests/t-*.sh file is sourced with:
@@ -29,7 +31,7 @@ check() {
 [ $# -gt 0 ] || set -- .
 for B in "$@"; do
 	LABEL=$B
-	[ "$B" = . ] && LABEL=plain
+	[ "$B" = . ] && LABEL=${RUN_LABEL:-plain}
 	[ "$B" != . ] && LABEL=asan+ubsan
 	KMA=$TOP/$B/analyzer/kma-analyze
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:fast_unwind_on_malloc=0
@@ -46,9 +48,23 @@ for B in "$@"; do
 	done
 done
 
+if [ "${FRESH:-0}" = 1 ]; then
+	LABEL=fresh
+	bash tests/fresh.sh 2> "$TOP/.fresh-why.txt" | tee "$TOP/.fresh-out.txt" | grep -v '^fresh: '
+	sum=$(grep '^fresh: ' "$TOP/.fresh-out.txt" | tail -1)
+	if [ -n "$sum" ]; then
+		# shellcheck disable=SC2086
+		set -- $sum
+		PASSED=$((PASSED + $2)) FAILED=$((FAILED + $4)) SKIPPED=$((SKIPPED + $6))
+	else
+		skip "fresh-machine passes (tests/fresh.sh)" "$(tail -1 "$TOP/.fresh-why.txt")"
+	fi
+	rm -f "$TOP/.fresh-why.txt" "$TOP/.fresh-out.txt"
+fi
+
 if [ "$SKIPPED" -gt 0 ]; then
-	echo "$PASSED passed, $FAILED failed, $SKIPPED skipped"
+	echo "${RUN_SUMMARY:+$RUN_SUMMARY: }$PASSED passed, $FAILED failed, $SKIPPED skipped"
 else
-	echo "$PASSED passed, $FAILED failed"
+	echo "${RUN_SUMMARY:+$RUN_SUMMARY: }$PASSED passed, $FAILED failed"
 fi
 [ "$FAILED" -eq 0 ]

@@ -12,7 +12,12 @@ elif ! live_ok; then
 else
 	"$KMA" --live --duration 2 --interval 0.5 -n 5 -o "$TMP/live.db" > "$TMP/live.txt" 2> "$TMP/err.txt" &
 	pid=$!
-	sleep 0.5
+	# the marker only once the instance traces (a loaded machine may take a while)
+	inst=/sys/kernel/tracing/instances/kma-live-$pid
+	for i in $(seq 100); do
+		[ "$(cat "$inst/tracing_on" 2> /dev/null)" = 1 ] && break
+		sleep 0.1
+	done
 	echo "kma: live-mark" > /sys/kernel/tracing/trace_marker 2>/dev/null
 	for i in 1 2 3 4 5; do ls -R /usr/share/doc > /dev/null; done
 	wait $pid; rc=$?
