@@ -12,10 +12,14 @@ elif ! live_ok; then
 else
 	"$KMA" --live --duration 2 --interval 0.5 -n 5 -o "$TMP/live.db" > "$TMP/live.txt" 2> "$TMP/err.txt" &
 	pid=$!
-	# the marker only once the instance traces (a loaded machine may take a while)
+	# the marker only once the instance copies markers (set after the events are
+	# enabled; a new instance's tracing_on is 1 at once): a loaded machine may
+	# take a while to get there
 	inst=/sys/kernel/tracing/instances/kma-live-$pid
-	for i in $(seq 100); do
-		[ "$(cat "$inst/tracing_on" 2> /dev/null)" = 1 ] && break
+	ready=$inst/options/copy_trace_marker
+	[ -e /sys/kernel/tracing/options/copy_trace_marker ] || ready=$inst/events/kmem/kfree/enable
+	for i in $(seq 150); do
+		[ "$(cat "$ready" 2> /dev/null)" = 1 ] && break
 		sleep 0.1
 	done
 	echo "kma: live-mark" > /sys/kernel/tracing/trace_marker 2>/dev/null
