@@ -214,8 +214,11 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 		const struct kma_caller *c = rows[i];
 
 		snprintf(af, sizeof(af), "%*" PRIu64 "/%-*" PRIu64, wa, c->allocs, wf, c->frees);
-		fprintf(out, "%*" PRIu64 " %*" PRIu64 " %*" PRIu64 " %s  %s\n", wt, c->total,
-			ws, c->slack, wn, c->net, af, c->name);
+		fprintf(out, "%*" PRIu64 " %*" PRIu64 " %*" PRIu64 " %s  ", wt, c->total,
+			ws, c->slack, wn, c->net, af);
+		/* names are trace bytes: no control bytes to the terminal */
+		kma_text_str(out, c->name);
+		fputc('\n', out);
 	}
 	free(rows);
 	return ferror(out) ? -1 : 0;

@@ -65,7 +65,7 @@ int kma_table_col(struct kma_table *t, const char *name, int numeric)
 	if (!n[t->nr_cols].name)
 		return -1;
 	n[t->nr_cols].numeric = numeric;
-	n[t->nr_cols].width = strlen(name);
+	n[t->nr_cols].width = kma_text_width(name);
 	t->nr_cols++;
 	return 0;
 }
@@ -73,6 +73,7 @@ int kma_table_col(struct kma_table *t, const char *name, int numeric)
 static int add(struct kma_table *t, char *cell, int is_null)
 {
 	struct col *c;
+	size_t w;
 
 	if (!cell && !is_null)
 		return -1;
@@ -87,9 +88,11 @@ static int add(struct kma_table *t, char *cell, int is_null)
 		t->cells = n;
 		t->cap_cells = cap;
 	}
+	/* text columns are as wide as the widest display form */
 	c = &t->cols[t->nr_cells % t->nr_cols];
-	if (cell && strlen(cell) > c->width)
-		c->width = strlen(cell);
+	w = cell ? kma_text_width(cell) : 0;
+	if (w > c->width)
+		c->width = w;
 	t->cells[t->nr_cells++] = cell;
 	return 0;
 }
@@ -112,37 +115,157 @@ int kma_table_null(struct kma_table *t)
 	return add(t, NULL, 1);
 }
 
+/* --- escaping (see kma-table.h) --- */
+
+size_t kma_utf8_seq(const char *p, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)p;
+	unsigned char lo = 0x80, hi = 0xbf;
+	uint32_t c;
+	size_t n, i;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	/* lead bytes and second-byte ranges of Unicode Table 3-7: no overlong
+	 * forms, no surrogates, nothing above U+10FFFF */
+	if (s[0] < 0xc2 || s[0] > 0xf4)
+		return 0;
+	if (s[0] < 0xe0) {
+		n = 2;
+		c = s[0] & 0x1f;
+	} else if (s[0] < 0xf0) {
+		n = 3;
+		c = s[0] & 0x0f;
+		if (s[0] == 0xe0)
+			lo = 0xa0;
+		else if (s[0] == 0xed)
+			hi = 0x9f;
+	} else {
+		n = 4;
+		c = s[0] & 0x07;
+		if (s[0] == 0xf0)
+			lo = 0x90;
+		else if (s[0] == 0xf4)
+			hi = 0x8f;
+	}
+	/* the NUL terminator fails the range check: no read past it */
+	for (i = 1; i < n; i++) {
+		if (s[i] < lo || s[i] > hi)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+		lo = 0x80;
+		hi = 0xbf;
+	}
+	*cp = c;
+	return n;
+}
+
 void kma_json_str(FILE *out, const char *s)
 {
 	fputc('"', out);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	while (*s) {
+		uint32_t c;
+		size_t n = kma_utf8_seq(s, &c);
 
+		if (!n) {
+			/* an ill-formed byte: its Latin-1 reading */
+			fprintf(out, "\\u%04x", (unsigned char)*s++);
+			continue;
+		}
 		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(out, "\\u%04x", c);
+			fprintf(out, "\\%c", (char)c);
+		else if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+			fprintf(out, "\\u%04x", (unsigned int)c);
 		else
-			fputc(c, out);
+			fwrite(s, 1, n, out);
+		s += n;
 	}
 	fputc('"', out);
 }
 
-static void csv_cell(FILE *out, const char *s)
+void kma_csv_str(FILE *out, const char *s)
 {
-	if (!s)
-		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
+	int quote = strpbrk(s, ",\"\r\n") != NULL;
+
+	if (quote)
+		fputc('"', out);
+	while (*s) {
+		unsigned char b = (unsigned char)*s;
+		uint32_t c;
+		size_t n = kma_utf8_seq(s, &c);
+
+		if (!n) {
+			/* U+00NN in UTF-8, as JSON has it */
+			fputc(0xc0 | b >> 6, out);
+			fputc(0x80 | (b & 0x3f), out);
+			s++;
+			continue;
+		}
+		if (c == '"')
 			fputc('"', out);
-		fputc(*s, out);
+		fwrite(s, 1, n, out);
+		s += n;
 	}
-	fputc('"', out);
+	if (quote)
+		fputc('"', out);
+}
+
+/* The display form of the character at s: an escape in esc, or esc empty when
+ * its bytes print as they are. Returns how many bytes of s it covers. */
+static size_t text_char(const char *s, char esc[8])
+{
+	uint32_t c;
+	size_t n = kma_utf8_seq(s, &c);
+
+	esc[0] = '\0';
+	if (!n)
+		snprintf(esc, 8, "\\x%02x", (unsigned char)*s);
+	else if (c < 0x20 || c == 0x7f)
+		snprintf(esc, 8, "\\x%02x", (unsigned int)c);
+	else if (c >= 0x80 && c < 0xa0)
+		snprintf(esc, 8, "\\u%04x", (unsigned int)c);
+	return n ? n : 1;
+}
+
+void kma_text_str(FILE *out, const char *s)
+{
+	char esc[8];
+
+	while (*s) {
+		size_t n = text_char(s, esc);
+
+		if (esc[0])
+			fputs(esc, out);
+		else
+			fwrite(s, 1, n, out);
+		s += n;
+	}
+}
+
+size_t kma_text_width(const char *s)
+{
+	size_t w = 0;
+	char esc[8];
+
+	while (*s) {
+		s += text_char(s, esc);
+		w += esc[0] ? strlen(esc) : 1;
+	}
+	return w;
+}
+
+/* A text cell padded with blanks to width w, on the left when right-aligned. */
+static void text_cell(FILE *out, const char *s, size_t w, int right)
+{
+	size_t sw = kma_text_width(s);
+
+	if (right)
+		fprintf(out, "%*s", (int)(w > sw ? w - sw : 0), "");
+	kma_text_str(out, s);
+	if (!right)
+		fprintf(out, "%*s", (int)(w > sw ? w - sw : 0), "");
 }
 
 int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt)
@@ -181,19 +304,15 @@ int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt)
 			if (fmt == KMA_FMT_CSV) {
 				if (i)
 					fputc(',', out);
-				csv_cell(out, cell);
+				if (cell)
+					kma_csv_str(out, cell);
 				continue;
 			}
 			if (!cell)
 				cell = "-";
 			if (i)
 				fputs("  ", out);
-			if (c->numeric)
-				fprintf(out, "%*s", (int)c->width, cell);
-			else if (last)
-				fputs(cell, out);
-			else
-				fprintf(out, "%-*s", (int)c->width, cell);
+			text_cell(out, cell, last && !c->numeric ? 0 : c->width, c->numeric);
 		}
 		fputc('\n', out);
 	}

@@ -7,6 +7,7 @@
 #ifndef KMA_TABLE_H
 #define KMA_TABLE_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -28,7 +29,28 @@ int kma_table_null(struct kma_table *t);
 
 int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt);
 
-/* JSON string literal of s (with quotes). */
+/*
+ * Names come from the trace as bytes (symbols, caches, tasks, markers, modules,
+ * files): the kernel does not promise UTF-8. Every format prints them through
+ * one of the escapers below, so that JSON and CSV are valid UTF-8 and the text
+ * sends no control bytes to a terminal. Well-formed UTF-8 passes unchanged; each
+ * byte of an ill-formed sequence 0xNN is read as Latin-1, U+00NN (JSON \u00NN,
+ * CSV the UTF-8 of U+00NN, text \xNN). README.md, "Output formats", says so.
+ */
+
+/* Length 1..4 of the well-formed UTF-8 sequence at s, with its code point in
+ * *cp; 0 when s does not start one (a byte of an ill-formed sequence). */
+size_t kma_utf8_seq(const char *s, uint32_t *cp);
+
+/* JSON string literal of s (with quotes): ", \, C0, DEL, C1 and ill-formed
+ * bytes as \uXXXX escapes. */
 void kma_json_str(FILE *out, const char *s);
+/* One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF. */
+void kma_csv_str(FILE *out, const char *s);
+/* The display form: C0 controls, DEL and ill-formed bytes as \xNN, C1 controls
+ * (U+0080..U+009F) as \uNNNN, everything else as it is. */
+void kma_text_str(FILE *out, const char *s);
+/* Terminal columns of the display form (one per code point). */
+size_t kma_text_width(const char *s);
 
 #endif /* KMA_TABLE_H */

@@ -41,6 +41,12 @@
  *                            the count N stored after its data; N = -1: flag only
  *   page CPU                 start a new ring-buffer page on CPU
  *
+ * Names (kallsyms NAME and MODULE, cmdline COMM, name= values, marker TEXT, uname)
+ * may carry any byte but NUL as \xNN (two hex digits), e.g. a symbol
+ * bad\xe9name or a marker kma: two\x0alines; other backslashes are kept. A
+ * kallsyms line refers to its symbol as written, escapes and all. kallsyms names
+ * cannot hold blanks, nor COMM a newline: their text formats have no room for them.
+ *
  * Events of one CPU must come in time order; CPUs may interleave freely. Each page
  * starts at the time of its first record; a gap of 2^27 ns or more gets a time-extend
  * record, a payload over 112 bytes a length word, as the kernel's ring buffer does.
@@ -227,6 +233,29 @@ static struct item *new_item(enum item_type type, int line)
 	return it;
 }
 
+/* Decodes \xNN escapes in place, so that names can carry any byte but NUL. */
+static char *unescape(char *s, int line)
+{
+	char *r = s, *w = s;
+
+	while (*r) {
+		if (r[0] == '\\' && r[1] == 'x' && isxdigit((unsigned char)r[2]) &&
+		    isxdigit((unsigned char)r[3])) {
+			char hex[3] = { r[2], r[3], '\0' };
+
+			*w = (char)strtol(hex, NULL, 16);
+			if (!*w)
+				die("line %d: \\x00: a name cannot hold a NUL byte", line);
+			w++;
+			r += 4;
+		} else {
+			*w++ = *r++;
+		}
+	}
+	*w = '\0';
+	return s;
+}
+
 /* Splits s at blanks into at most max words; returns how many. */
 static int split(char *s, char **w, int max)
 {
@@ -266,6 +295,9 @@ static void parse_line(char *s, int line, const int set[3])
 		/* the rest of the line as it is, blanks and all */
 		free(uname_text);
 		uname_text = strdup(s + 6 + strspn(s + 6, " \t"));
+		if (!uname_text)
+			die("out of memory");
+		unescape(uname_text, line);
 		return;
 	}
 	len0 = strlen(s);
@@ -286,7 +318,7 @@ static void parse_line(char *s, int line, const int set[3])
 		if (cpus < 1 || cpus > MAX_CPUS)
 			die("line %d: cpus must be 1..%d", line, MAX_CPUS);
 	} else if (!strcmp(w[0], "kallsyms") && (n == 4 || n == 5)) {
-		char *end;
+		char *end, *name;
 
 		syms = realloc(syms, (nr_syms + 1) * sizeof(*syms));
 		if (!syms)
@@ -295,12 +327,19 @@ static void parse_line(char *s, int line, const int set[3])
 		if (*end || end == w[1])
 			die("line %d: bad kallsyms address '%s'", line, w[1]);
 		syms[nr_syms].name = strdup(w[3]);
+		name = unescape(w[3], line);
+		if (n == 5)
+			unescape(w[4], line);
+		if (name[strcspn(name, " \t\n")] || (n == 5 && w[4][strcspn(w[4], " \t\n")]))
+			die("line %d: a kallsyms name cannot hold a blank", line);
 		/* /proc/kallsyms puts a tab before a module's [name] */
 		buf_printf(&kallsyms, "%0*llx %s %s%s%s\n", tgt.long_size * 2,
-			   (unsigned long long)lmask(syms[nr_syms].addr), w[2], w[3],
+			   (unsigned long long)lmask(syms[nr_syms].addr), w[2], name,
 			   n == 5 ? "\t" : "", n == 5 ? w[4] : "");
 		nr_syms++;
 	} else if (!strcmp(w[0], "cmdline") && n == 3) {
+		if (strchr(unescape(w[2], line), '\n'))
+			die("line %d: a comm cannot hold a newline", line);
 		buf_printf(&cmdlines, "%d %s\n", (int)parse_num(w[1], line), w[2]);
 	} else if (!strcmp(w[0], "stats") && n >= 2 && n % 2 == 0) {
 		int cpu = parse_cpu(w[1], line), k;
@@ -329,7 +368,7 @@ static void parse_line(char *s, int line, const int set[3])
 			*eq = '\0';
 			v->name = strdup(w[i]);
 			if (!strcmp(v->name, "name"))
-				v->str = strdup(eq + 1);
+				v->str = strdup(unescape(eq + 1, line));
 			else
 				v->num = parse_value(eq + 1, line);
 			if (!strcmp(v->name, "node"))
@@ -352,6 +391,7 @@ static void parse_line(char *s, int line, const int set[3])
 		/* as echo > trace_marker stores it: with the newline */
 		while (*text && isspace((unsigned char)text[strlen(text) - 1]))
 			text[strlen(text) - 1] = '\0';
+		unescape(text, line);
 		if (asprintf((char **)&it->v[0].str, "%s\n", text) < 0)
 			die("out of memory");
 		for (i = 0; i < nr_syms; i++)
