@@ -52,18 +52,24 @@ man_missing() {
 	LC_ALL=C sort "$TMP/page-opts.txt" | LC_ALL=C comm -23 "$TMP/help-opts.txt" -
 }
 
+# man_missing_sections PAGE: the sections a man page needs that PAGE lacks.
+man_missing_sections() {
+	local s
+
+	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
+		man_render "$1" | grep -qx "$s" || printf ' [%s]' "$s"
+	done
+}
+
 # man_check_page NAME PAGE HELPFILE MIN: warning-free, the sections, every
 # --help option (MIN: at least that many found in --help, so that a broken
 # parser cannot pass by finding none).
 man_check_page() {
-	local name=$1 page=$2 help=$3 min=$4 s missing nhelp
+	local name=$1 page=$2 help=$3 min=$4 missing nhelp
 
 	check "man $name: groff -ww renders it without warnings" sh -c \
 		"groff -man -Tutf8 -ww -z '$page' 2>&1 | (! grep .)"
-	missing=
-	for s in NAME SYNOPSIS DESCRIPTION OPTIONS "EXIT STATUS" EXAMPLES "SEE ALSO"; do
-		man_render "$page" | grep -qx "$s" || missing="$missing [$s]"
-	done
+	missing=$(man_missing_sections "$page")
 	if [ -z "$missing" ]; then
 		pass "man $name: has the sections of a man page"
 	else
@@ -106,8 +112,8 @@ sed 's/^\.BI "\\-\\-young " T$/.BI "\\-\\-young " D/' "$TOP/docs/kma-analyze.1" 
 check "man check catches a wrong argument name (--young D)" test \
 	"$(man_missing "$TMP/young-d.1" "$TMP/help-analyze.txt" | tr '\n' ' ')" = "--young T "
 sed '/^\.SH "\{0,1\}EXIT STATUS/d' "$TOP/docs/kma-record.1" > "$TMP/no-exit.1"
-check "man check catches a missing section (EXIT STATUS)" sh -c \
-	"groff -man -Tascii -P-cbu '$TMP/no-exit.1' 2> /dev/null | (! grep -qx 'EXIT STATUS')"
+check "man check catches a missing section (EXIT STATUS)" test \
+	"$(man_missing_sections "$TMP/no-exit.1")" = " [EXIT STATUS]"
 
 # Each page refers to the others, and kma-report.db(5) to all three.
 for p in kma-analyze kma-mark kma-record; do
