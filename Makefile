@@ -130,10 +130,11 @@ demo: deps
 	@echo "  sqlite3 -header -column report.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'"
 
 install: all
-	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man5
+	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5
 	install -m 755 $(BIN) $(DESTDIR)$(bindir)/kma-analyze
 	install -m 755 analyzer/kma-record $(DESTDIR)$(bindir)/kma-record
 	install -m 755 $(MARK) $(DESTDIR)$(bindir)/kma-mark
+	install -m 644 docs/kma-analyze.1 docs/kma-mark.1 docs/kma-record.1 $(DESTDIR)$(mandir)/man1
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install DESTDIR=$(DESTDIR)
 
