@@ -203,7 +203,7 @@ def check_json(rep, dat):
     raw = run(rep.split() + ["-f", "json"], dat)
     name = "json %s" % (rep or "callers")
     try:
-        d = json.loads(raw.decode("utf-8"))	# strict: fails on any ill-formed byte
+        d = json.loads(raw.decode("utf-8"))  # strict: fails on any ill-formed byte
     except (UnicodeDecodeError, ValueError) as e:
         return check(name, False, "not valid UTF-8 JSON: %s" % e)
     got = sorted((tuple(r[c] for c in cols) for r in d["rows"]), key=key)
