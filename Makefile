@@ -43,7 +43,8 @@ all: check-pkgs $(BIN) $(MARK) plugin
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
 
-# Test tools (the trace.dat fixture writer), built plain: they are not under test.
+# Test tools (mktrace, the trace.dat fixture writer; kma-convert, the v6/v7 zlib/zstd/none
+# copier), built plain: they are not under test.
 tools:
 	@$(MAKE) --no-print-directory -C tests/tools O=$(abspath $(O))/tests/tools
 
