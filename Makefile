@@ -15,7 +15,7 @@ DESTDIR		?=
 O		?= .
 
 CC		?= cc
-PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw
+PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw zlib
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
 		   -DKMA_VERSION='"$(VERSION)"' -Ianalyzer
@@ -30,7 +30,7 @@ PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o kma-table.o
-ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
+ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-zlib.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/analyzer/kma-mark
@@ -44,7 +44,8 @@ all: check-pkgs $(BIN) $(MARK) plugin
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
 
-# Test tools (the trace.dat fixture writer), built plain: they are not under test.
+# Test tools (mktrace, the trace.dat fixture writer; kma-convert, the v6/v7 zlib/zstd/none
+# copier), built plain: they are not under test.
 tools:
 	@$(MAKE) --no-print-directory -C tests/tools O=$(abspath $(O))/tests/tools
 
@@ -75,21 +76,24 @@ $(O)/analyzer/kma-schema.o: $(O)/analyzer/kma-schema.c
 $(BIN): $(addprefix $(O)/analyzer/,$(ANALYZE_OBJS))
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
-# The symbol layer's tests link libtracecmd (decompression) and libdw.
-$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(O)/analyzer/kma-symtab.o analyzer/*.h
+# The symbol layer's tests link libtracecmd (decompression, zlib's codec
+# in kma-zlib.o) and libdw.
+SYMTAB_OBJS	:= $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-zlib.o
+
+$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(SYMTAB_OBJS) analyzer/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/kma-dwarf.o \
-			    $(O)/analyzer/kma-symtab.o analyzer/*.h
+			    $(SYMTAB_OBJS) analyzer/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-dwarf.o $(O)/analyzer/kma-symtab.o \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-dwarf.o $(SYMTAB_OBJS) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(O)/analyzer/kma-symtab.o analyzer/*.h
+$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) analyzer/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) \
 		$(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/%: tests/unit/%.c $(addprefix $(O)/analyzer/,$(CORE_OBJS)) analyzer/*.h
@@ -144,5 +148,5 @@ install-user: plugin
 
 clean:
 	rm -f analyzer/*.o analyzer/kma-schema.c $(BIN) $(MARK) $(UNIT_TESTS) plugin/plugin_kma.so
-	rm -f tests/tools/mktrace
+	rm -f tests/tools/mktrace tests/tools/kma-convert
 	rm -rf build

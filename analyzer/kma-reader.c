@@ -35,6 +35,7 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 #include "kma-reader-int.h"
 #include "kma-validate.h"
 #include "kma-symtab.h"
+#include "kma-zlib.h"
 
 /* Reads the 10-byte magic and, for v7, the compression names: clear errors early. */
 static int check_header(const char *path, const char **why)
@@ -114,12 +115,14 @@ static int check_header(const char *path, const char **why)
 			opt_off |= (uint64_t)buf[off + (big_endian ? i : 7 - i)] << (8 * (7 - i));
 		if (opt_off < off + 8 || opt_off >= (uint64_t)st.st_size)
 			goto truncated;
-		if (strcmp(name, "none") && *name && !tracecmd_compress_is_supported(name, ver)) {
+		/* zlib: Debian's libtracecmd has zstd only; ours is registered here */
+		if (strcmp(name, "none") && *name && (kma_zlib_register() ||
+		    !tracecmd_compress_is_supported(name, ver))) {
 			static char msg[160];
 
 			snprintf(msg, sizeof(msg),
-				 "compressed with %.32s, which this libtracecmd cannot read; "
-				 "convert it with 'trace-cmd convert --compression none'", name);
+				 "compressed with '%.32s', which kma cannot read (it reads zstd, "
+				 "zlib and uncompressed files)", name);
 			*why = msg;
 			return -1;
 		}

@@ -19,6 +19,7 @@
 #include <traceevent/event-parse.h>
 
 #include "kma-symtab.h"
+#include "kma-zlib.h"
 
 /*
  * Exported by libtracecmd.so.1 (1.3) but declared only in trace-cmd's private
@@ -481,6 +482,7 @@ static char *inflate_max(struct src *s, uint64_t off, uint64_t sec_size, uint64_
 		}
 		tep_set_file_bigendian(s->tep, s->big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	}
+	kma_zlib_register();	/* a no-op after the first call */
 	c = tracecmd_compress_alloc(s->cname, s->cver, s->fd, s->tep, NULL);
 	if (!c) {
 		s->why = "the trace's compression is not supported by libtracecmd";

@@ -16,6 +16,8 @@
 #include <trace-cmd.h>
 #include <event-parse.h>
 
+#include "kma-zlib.h"
+
 struct floor_count {
 	unsigned long long	events;
 	unsigned long long	type_sum;	/* keeps the data read alive */
@@ -49,6 +51,11 @@ int main(int argc, char **argv)
 		return 1;
 	}
 
+	/* zlib-compressed v7 files: Debian's libtracecmd has zstd only */
+	if (kma_zlib_register()) {
+		fprintf(stderr, "kma-floor: cannot register the zlib codec\n");
+		return 1;
+	}
 	errno = 0;
 	handle = tracecmd_open(argv[1], 0);
 	if (!handle) {

@@ -19,6 +19,7 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "kma-symtab.h"
+#include "kma-zlib.h"
 
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {
@@ -108,6 +109,7 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "tep"))
 		return tep_compare(argv[2]);
+	kma_zlib_register();	/* "sites" opens zlib files through libtracecmd */
 	st = kma_symtab_from_trace(argv[2], &why);
 	if (!st) {
 		fprintf(stderr, "kma-symdump: %s: %s\n", argv[2], why);
