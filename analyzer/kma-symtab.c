@@ -771,7 +771,10 @@ struct kma_symtab *kma_symtab_from_trace(const char *path, const char **why)
 
 	s.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s.fd < 0 || fstat(s.fd, &sb)) {
-		s.why = "cannot open the trace";
+		static char msg[96];
+
+		snprintf(msg, sizeof(msg), "cannot open the trace: %s", strerror(errno));
+		s.why = msg;
 		goto out;
 	}
 	s.size = (uint64_t)sb.st_size;
