@@ -8,6 +8,7 @@
  * never a crash. Compressed v7 sections are inflated with libtracecmd's own
  * compression API, so kma reads whatever libtracecmd can (zstd, zlib).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
