@@ -217,6 +217,12 @@ refused "user_version 1 without kma's tables" "$G/v1.db" "not written by kma"
 ln -s nowhere.db "$G/dangling.db"
 refused "a dangling symbolic link" "$G/dangling.db" "symbolic link"
 
+# The identification kma-report.db(5) documents: application_id "kmaR" at header offset 68.
+check "report.db: application_id as documented" sh -c "
+	grep -q '^$APP_ID (0x6b6d6152' '$TOP/docs/kma-report.db.5' &&
+	test \"\$(od -An -tx1 -j68 -N4 '$G/keep.db' | tr -d ' ')\" = 6b6d6152 &&
+	test \"\$(sqlite3 '$G/keep.db' 'PRAGMA application_id')\" = $APP_ID"
+
 # An older kma report.db: schema version 1 without an application_id (as before it had one).
 grep -v 'application_id' "$TOP/schema/kma.sql" | sqlite3 "$G/old.db"
 check "older report.db has no application_id" test \
