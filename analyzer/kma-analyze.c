@@ -725,6 +725,8 @@ int main(int argc, char **argv)
 			store ? kma_store_error(store) : "out of memory");
 		goto out;
 	}
+	if (interrupted)
+		goto out;	/* --live: a second Ctrl-C while finishing abandons the report */
 	if (store) {
 		struct kma_store_run run = {
 			.info = info,

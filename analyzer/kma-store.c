@@ -73,7 +73,9 @@ static const char ins_free_sql[] =
  */
 static void set_error(struct kma_store *s, const char *what)
 {
-	int err = s->db ? sqlite3_system_errno(s->db) : 0;
+	int code = s->db ? sqlite3_errcode(s->db) & 0xff : 0;
+	/* SQLite keeps the errno of I/O and open errors only; others leave an old one */
+	int err = code == SQLITE_IOERR || code == SQLITE_CANTOPEN ? sqlite3_system_errno(s->db) : 0;
 
 	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s%s%s", what,
 		 s->db ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
