@@ -6,10 +6,12 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 #include <signal.h>
 
@@ -31,6 +33,7 @@ struct kma_opts {
 	const char	*input;
 	const char	*output;
 	int		no_db;
+	int		force;		/* -o may replace a file that is not a report.db */
 	enum kma_sort	sort;
 	uint64_t	limit;
 	int		kmalloc_only;
@@ -74,7 +77,9 @@ static const char usage_text[] =
 "print per-caller slab accounting and write every allocation to an SQLite report.\n"
 "\n"
 "  -i, --input FILE       trace to read (same as the FILE argument)\n"
-"  -o, --output DB        SQLite report to write (default: report.db)\n"
+"  -o, --output DB        SQLite report to write (default: report.db); an existing\n"
+"                         file is replaced only if it is a kma report.db\n"
+"      --force            replace DB even if it is another file (never the input)\n"
 "      --no-db            do not write a database\n"
 "  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
 "                         numbers sort descending, caller ascending)\n"
@@ -130,6 +135,7 @@ static const char usage_text[] =
 "  kma-analyze -g cache -f csv --no-db t.dat > caches.csv\n"
 "  kma-analyze --live -s net --duration 30 -o live.db\n"
 "  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
+"  kma-analyze --force -o old.db t.dat  # old.db is no report.db: replace it anyway\n"
 "  kma-analyze -q -o /tmp/t.db t.dat && \\\n"
 "    sqlite3 /tmp/t.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'\n";
 
@@ -137,13 +143,14 @@ enum {
 	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
 	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
-	OPT_DURATION, OPT_INTERVAL,
+	OPT_DURATION, OPT_INTERVAL, OPT_FORCE,
 };
 
 static const struct option long_opts[] = {
 	{ "input",		required_argument,	NULL, 'i' },
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "no-db",		no_argument,		NULL, OPT_NO_DB },
+	{ "force",		no_argument,		NULL, OPT_FORCE },
 	{ "sort",		required_argument,	NULL, 's' },
 	{ "limit",		required_argument,	NULL, 'n' },
 	{ "kmalloc-only",	no_argument,		NULL, OPT_KMALLOC_ONLY },
@@ -205,6 +212,9 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 			break;
 		case OPT_NO_DB:
 			o->no_db = 1;
+			break;
+		case OPT_FORCE:
+			o->force = 1;
 			break;
 		case 's':
 			if (kma_sort_parse(optarg, &o->sort))
@@ -322,6 +332,101 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 	return -1;
 }
 
+/*
+ * SIGINT, SIGTERM and SIGHUP. Reading a trace.dat, they end the run at once:
+ * the handler removes the temporary report.db (its name copied here, as
+ * nothing else is safe to touch in a handler) and dies of the signal, so the
+ * shell sees 130, 143 or 129 and a script loop stops on Ctrl-C. The writer
+ * thread runs with these signals blocked, so the handler runs on the main
+ * thread; whatever the writer still has open is gone with the process.
+ * With --live, SIGINT and SIGTERM mean "stop and write the report"; a second
+ * one, or SIGHUP, abandons the run through the normal cleanup, which also
+ * removes the tracefs instance.
+ */
+static volatile int live_stop;
+static volatile sig_atomic_t interrupted;	/* --live: the signal that abandons the run */
+static volatile sig_atomic_t tmp_armed, progress_line;
+static char tmp_copy[PATH_MAX];
+
+static void say_interrupted(void)
+{
+	static const char msg[] = "kma-analyze: interrupted\n";
+
+	if (progress_line)
+		(void)!write(STDERR_FILENO, "\r\033[K", 4);
+	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+}
+
+/* Dies of sig with its default action (the exit status the shell expects). */
+static void die_of(int sig)
+{
+	sigset_t set;
+
+	signal(sig, SIG_DFL);
+	raise(sig);
+	sigemptyset(&set);
+	sigaddset(&set, sig);
+	sigprocmask(SIG_UNBLOCK, &set, NULL);
+	_exit(128 + sig);
+}
+
+static void on_signal(int sig)
+{
+	if (tmp_armed)
+		unlink(tmp_copy);
+	say_interrupted();
+	die_of(sig);
+}
+
+static void on_live_signal(int sig)
+{
+	if (sig == SIGHUP || live_stop)
+		interrupted = sig;
+	live_stop = 1;
+}
+
+/*
+ * A signal ignored when we were started stays ignored (nohup, background
+ * jobs of scripts), except SIGINT and SIGTERM with --live: they were always
+ * its way to stop.
+ */
+static void catch_signals(int live)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
+	struct sigaction sa = { .sa_handler = live ? on_live_signal : on_signal }, old;
+	unsigned int i;
+
+	sigemptyset(&sa.sa_mask);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		sigaddset(&sa.sa_mask, sigs[i]);
+	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		if (sigaction(sigs[i], NULL, &old) || (old.sa_handler == SIG_IGN &&
+						       (!live || sigs[i] == SIGHUP)))
+			continue;
+		sigaction(sigs[i], &sa, NULL);
+	}
+}
+
+/* Opens the store with the signals blocked: the writer thread inherits the mask. */
+static struct kma_store *open_store(const char *path, const char **why)
+{
+	struct kma_store *store;
+	sigset_t set, old;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	store = kma_store_open(path, why);
+	if (store && strlen(kma_store_tmp_path(store)) < sizeof(tmp_copy)) {
+		strcpy(tmp_copy, kma_store_tmp_path(store));
+		tmp_armed = 1;
+	}
+	pthread_sigmask(SIG_SETMASK, &old, NULL);	/* a pending signal lands here */
+	return store;
+}
+
 struct run {
 	struct kma_opts		*o;
 	struct kma_reader	*reader;
@@ -354,6 +459,8 @@ static int feed(void *ctx, const struct kma_event *ev)
 {
 	struct run *r = ctx;
 
+	if (interrupted)
+		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
 	if (r->match && kma_match_event(r->match, ev))
@@ -361,14 +468,6 @@ static int feed(void *ctx, const struct kma_event *ev)
 	if (r->view != r->match && kma_match_event(r->view, ev))
 		return -1;
 	return 0;
-}
-
-static volatile int live_stop;
-
-static void on_signal(int sig)
-{
-	(void)sig;
-	live_stop = 1;
 }
 
 /* The top-style table, redrawn every interval while tracing live. */
@@ -498,6 +597,7 @@ int main(int argc, char **argv)
 	struct kma_live_opts lo = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
+	char *real_output = NULL;
 	int show_progress, ret, filtered;
 
 	ret = parse_args(argc, argv, &o);
@@ -505,18 +605,20 @@ int main(int argc, char **argv)
 		return ret;
 	ret = 1;
 	filtered = o.generation || o.since || o.until;
+	if (!o.no_db && kma_store_check_target(o.output, o.live ? NULL : o.input, o.force,
+						 &real_output, &why)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
+		goto out;
+	}
+	catch_signals(o.live);
 
 	if (o.live) {
-		struct sigaction sa = { .sa_handler = on_signal };
-
 		lo.duration = o.duration;
 		lo.interval = o.interval;
 		lo.buffer_kb = 8192;
 		lo.stop = &live_stop;
 		lo.refresh = o.quiet ? NULL : live_refresh;
 		lo.refresh_ctx = &r;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
 		o.input = "live";
 		r.reader = kma_live_open(&lo, &why);
 	} else {
@@ -542,7 +644,8 @@ int main(int argc, char **argv)
 	mo.resolve_ctx = r.reader;
 	mo.temp_ns = o.temp_ns;
 	if (!o.no_db) {
-		store = kma_store_open(o.output, &why);
+		/* -o a symbolic link: its target is replaced */
+		store = open_store(real_output ? real_output : o.output, &why);
 		if (!store) {
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
 			goto out;
@@ -587,11 +690,14 @@ int main(int argc, char **argv)
 	}
 
 	show_progress = !o.quiet && !o.live && isatty(STDERR_FILENO);
+	progress_line = show_progress;
 	if (o.live ? kma_live_run(r.reader, &lo, feed, &r, &why) :
 	    kma_reader_run(r.reader, feed, &r, show_progress ? progress : NULL,
 			   (void *)o.input, &why)) {
 		if (show_progress)
 			fputc('\n', stderr);
+		if (interrupted)
+			goto out;
 		if (why)
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
 		else if (r.why)
@@ -603,6 +709,9 @@ int main(int argc, char **argv)
 	}
 	if (show_progress)
 		fputs("\r\033[K", stderr);
+	progress_line = 0;
+	if (interrupted)
+		goto out;
 	info = kma_reader_info(r.reader);
 	if (!info->kmem_events) {
 		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in this trace; "
@@ -616,6 +725,8 @@ int main(int argc, char **argv)
 			store ? kma_store_error(store) : "out of memory");
 		goto out;
 	}
+	if (interrupted)
+		goto out;	/* --live: a second Ctrl-C while finishing abandons the report */
 	if (store) {
 		struct kma_store_run run = {
 			.info = info,
@@ -637,11 +748,14 @@ int main(int argc, char **argv)
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
 			goto out;
 		}
+		tmp_armed = 0;	/* renamed into place: a signal now leaves it */
 	}
 	if (!o.quiet) {
+		errno = 0;
 		if (print_report(&r) || (list && kma_list_print(stdout, list, info->last_ts,
 								 o.limit, o.format)) || fflush(stdout)) {
-			fprintf(stderr, "kma-analyze: cannot write the report to stdout\n");
+			fprintf(stderr, "kma-analyze: cannot write the report to stdout: %s\n",
+				errno ? strerror(errno) : "out of memory");
 			goto out;
 		}
 	}
@@ -656,5 +770,11 @@ out:
 	kma_match_free(r.match);
 	kma_list_free(list);
 	kma_reader_close(r.reader);
+	free(real_output);
+	if (interrupted) {
+		/* --live abandoned: temporary file and tracefs instance removed above */
+		say_interrupted();
+		die_of(interrupted);
+	}
 	return ret;
 }

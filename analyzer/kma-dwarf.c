@@ -8,6 +8,7 @@
  * Symbols are indexed by name once per ELF, for the per-symbol rebase.
  */
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -249,6 +250,15 @@ static struct elf_file *module(struct kma_dwarf *d, const char *name)
 
 /* ---- API -------------------------------------------------------------- */
 
+/* "what: strerror(err)", in static storage */
+static const char *stat_why(const char *what, int err)
+{
+	static char msg[128];
+
+	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(err));
+	return msg;
+}
+
 struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, const char **why)
 {
 	struct kma_dwarf *d;
@@ -261,12 +271,20 @@ struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, c
 		*why = "no vmlinux and no modules directory";
 		return NULL;
 	}
-	if (vmlinux && (stat(vmlinux, &sb) || !S_ISREG(sb.st_mode))) {
-		*why = "vmlinux not found";
+	if (vmlinux && stat(vmlinux, &sb)) {
+		*why = stat_why("vmlinux not found", errno);
 		return NULL;
 	}
-	if (modules_dir && (stat(modules_dir, &sb) || !S_ISDIR(sb.st_mode))) {
-		*why = "modules directory not found";
+	if (vmlinux && !S_ISREG(sb.st_mode)) {
+		*why = "vmlinux not found: not a regular file";
+		return NULL;
+	}
+	if (modules_dir && stat(modules_dir, &sb)) {
+		*why = stat_why("modules directory not found", errno);
+		return NULL;
+	}
+	if (modules_dir && !S_ISDIR(sb.st_mode)) {
+		*why = "modules directory not found: not a directory";
 		return NULL;
 	}
 	d = calloc(1, sizeof(*d));

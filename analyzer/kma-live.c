@@ -101,9 +101,11 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 	snprintf(name, sizeof(name), "kma-live-%d", (int)getpid());
 	r->instance = tracefs_instance_create(name);
 	if (!r->instance) {
-		*why = errno == EACCES || errno == EPERM ?
-			"cannot create a tracefs instance: permission denied (run as root)" :
-			"cannot create a tracefs instance";
+		static char msg[128];
+
+		snprintf(msg, sizeof(msg), "cannot create a tracefs instance: %s%s", strerror(errno),
+			 errno == EACCES || errno == EPERM ? " (run as root)" : "");
+		*why = msg;
 		goto fail;
 	}
 	if (o->buffer_kb)

@@ -47,17 +47,29 @@ static int check_header(const char *path, const char **why)
 	int fd;
 
 	fd = open(path, O_RDONLY);
-	if (fd < 0) {
-		*why = errno == ENOENT ? "no such file" : errno == EACCES ?
-			"permission denied" : "cannot open file";
+	if (fd < 0 || fstat(fd, &st)) {
+		static char msg[128];
+
+		snprintf(msg, sizeof(msg), "cannot open it: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		*why = msg;
 		return -1;
 	}
-	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+	if (!S_ISREG(st.st_mode)) {
 		close(fd);
 		*why = "not a regular file";
 		return -1;
 	}
 	n = read(fd, buf, sizeof(buf) - 1);
+	if (n < 0) {
+		static char msg[128];
+
+		snprintf(msg, sizeof(msg), "cannot read it: %s", strerror(errno));
+		close(fd);
+		*why = msg;
+		return -1;
+	}
 	if (n > 12 && !memcmp(buf, magic, sizeof(magic)) && buf[10] == '6' && !buf[11] &&
 	    kma_validate_v6(fd, (uint64_t)st.st_size, why)) {
 		close(fd);

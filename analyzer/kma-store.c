@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
@@ -66,10 +67,19 @@ static const char ins_free_sql[] =
 	"INSERT INTO unknown_frees (ts, cpu, pid, comm, ptr, caller, address, free_kind)"
 	" VALUES (?,?,?,?,?,?,?,?)";
 
+/*
+ * SQLite's message, and the system's reason when a system call failed under it
+ * ("disk I/O error" alone does not say that the disk is full or read-only).
+ */
 static void set_error(struct kma_store *s, const char *what)
 {
-	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s", what,
-		 s->db ? sqlite3_errmsg(s->db) : "out of memory");
+	int code = s->db ? sqlite3_errcode(s->db) & 0xff : 0;
+	/* SQLite keeps the errno of I/O and open errors only; others leave an old one */
+	int err = code == SQLITE_IOERR || code == SQLITE_CANTOPEN ? sqlite3_system_errno(s->db) : 0;
+
+	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s%s%s", what,
+		 s->db ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
+		 err ? strerror(err) : "");
 }
 
 static int exec(struct kma_store *s, const char *sql)
@@ -307,8 +317,9 @@ static int prepare_inserts(struct kma_store *s)
 
 struct kma_store *kma_store_open(const char *path, const char **why)
 {
+	static char msg[256];
 	struct kma_store *s = calloc(1, sizeof(*s));
-	int fd;
+	int fd, err;
 
 	if (!s) {
 		*why = "out of memory";
@@ -324,18 +335,23 @@ struct kma_store *kma_store_open(const char *path, const char **why)
 	}
 	fd = mkstemp(s->tmp_path);
 	if (fd < 0) {
+		snprintf(msg, sizeof(msg), "cannot create a temporary file next to it: %s",
+			 strerror(errno));
+		*why = msg;
 		free(s->tmp_path);
 		s->tmp_path = NULL;
-		*why = errno == EACCES ? "cannot create a file next to it: permission denied"
-				       : "cannot create a temporary file next to it";
 		goto fail;
 	}
-	/* mkstemp() makes it 0600; report.db gets the mode any new file would get */
+	/*
+	 * mkstemp() makes it 0600; report.db gets the mode any new file would
+	 * get. A failure is no reason to stop: file systems without Unix modes
+	 * (vfat, some FUSE) refuse it, and the file is only less readable.
+	 */
 	{
 		mode_t mask = umask(0);
 
 		umask(mask);
-		fchmod(fd, 0666 & ~mask);
+		(void)fchmod(fd, 0666 & ~mask);
 	}
 	close(fd);
 	/*
@@ -356,22 +372,19 @@ struct kma_store *kma_store_open(const char *path, const char **why)
 	if (prepare_inserts(s) ||
 	    sqlite3_prepare_v2(s->db, ins_free_sql, -1, &s->ins_free, NULL) != SQLITE_OK)
 		goto sql_fail;
-	if (pthread_create(&s->thread, NULL, writer, s)) {
-		*why = "cannot start the writer thread";
+	err = pthread_create(&s->thread, NULL, writer, s);
+	if (err) {
+		snprintf(msg, sizeof(msg), "cannot start the writer thread: %s", strerror(err));
+		*why = msg;
 		goto fail;
 	}
 	s->thread_started = 1;
 	return s;
 sql_fail:
 	set_error(s, "cannot create the database");
-	*why = s->errmsg;
 	/* errmsg lives in s; copy it somewhere that survives the free */
-	{
-		static char msg[256];
-
-		snprintf(msg, sizeof(msg), "%s", s->errmsg);
-		*why = msg;
-	}
+	snprintf(msg, sizeof(msg), "%s", s->errmsg);
+	*why = msg;
 fail:
 	kma_store_free(s);
 	return NULL;
@@ -423,6 +436,151 @@ out:
 	if (ret)
 		*why = s->errmsg;
 	return ret;
+}
+
+const char *kma_store_tmp_path(const struct kma_store *s)
+{
+	return s->tmp_path;
+}
+
+/* "file:" URI of a path for sqlite3_open_v2(): %, ? and # escaped. NULL: out of memory. */
+static char *file_uri(const char *path)
+{
+	char *uri = malloc(strlen(path) * 3 + 16), *p;
+
+	if (!uri)
+		return NULL;
+	p = uri + sprintf(uri, "file:%s", *path == '/' ? "//" : "");
+	for (; *path; path++) {
+		if (*path == '%' || *path == '?' || *path == '#')
+			p += sprintf(p, "%%%02X", (unsigned char)*path);
+		else
+			*p++ = *path;
+	}
+	strcpy(p, "?immutable=1");
+	return uri;
+}
+
+/* 1 when the database at path has the tables every kma report.db had since version 1. */
+static int has_kma_tables(const char *path)
+{
+	static const char sql[] =
+		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
+		" name IN ('trace', 'callers', 'allocations', 'unknown_frees')";
+	sqlite3 *db = NULL;
+	sqlite3_stmt *st = NULL;
+	char *uri = file_uri(path);
+	int ret = 0;
+
+	/* immutable: no locks, and a hot journal is not rolled back into the file */
+	if (!uri || sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
+				    NULL) != SQLITE_OK)
+		goto out;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		ret = sqlite3_column_int(st, 0) == 4;
+out:
+	sqlite3_finalize(st);
+	sqlite3_close(db);
+	free(uri);
+	return ret;
+}
+
+static uint32_t be32(const unsigned char *p)
+{
+	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
+}
+
+int kma_store_probe(const char *path, const char **why)
+{
+	static const char magic[16] = "SQLite format 3";
+	static char msg[160];
+	unsigned char h[100];
+	uint32_t app_id;
+	ssize_t n;
+	int fd;
+
+	/* the header, as bytes: opening a foreign database with SQLite could change it */
+	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0) {
+		*why = strerror(errno);
+		return -1;
+	}
+	n = read(fd, h, sizeof(h));
+	if (n < 0) {
+		*why = strerror(errno);
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	if (n < (ssize_t)sizeof(h) || memcmp(h, magic, sizeof(magic))) {
+		*why = "not an SQLite database";
+		return 0;
+	}
+	/* header offsets 60 and 68, big-endian (https://sqlite.org/fileformat.html) */
+	app_id = be32(h + 68);
+	if (app_id == KMA_APPLICATION_ID)
+		return 1;
+	if (app_id) {
+		snprintf(msg, sizeof(msg), "an SQLite database of another program, "
+			 "application_id 0x%08" PRIx32, app_id);
+		*why = msg;
+		return 0;
+	}
+	/* older kma set no application_id: then schema version 1 and its tables */
+	if (be32(h + 60) == 1 && has_kma_tables(path))
+		return 1;
+	*why = "an SQLite database not written by kma";
+	return 0;
+}
+
+int kma_store_check_target(const char *path, const char *input, int force, char **real,
+			   const char **why)
+{
+	static char msg[256];
+	struct stat st, in;
+	const char *what;
+	int kma;
+
+	*real = NULL;
+	if (lstat(path, &st)) {
+		if (errno == ENOENT)
+			return 0;
+		snprintf(msg, sizeof(msg), "cannot check it: %s", strerror(errno));
+		goto fail;
+	}
+	if (S_ISLNK(st.st_mode)) {
+		if (stat(path, &st) || !(*real = realpath(path, NULL))) {
+			snprintf(msg, sizeof(msg), "cannot follow the symbolic link: %s%s",
+				 strerror(errno), errno == ENOENT ? "; not replaced" : "");
+			goto fail;
+		}
+	}
+	if (input && !stat(input, &in) && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
+		*why = "is the input trace; not replaced by the report";
+		goto fail_static;
+	}
+	/* rename() would replace a device or FIFO node itself: never what -o means */
+	if (!S_ISREG(st.st_mode)) {
+		*why = S_ISDIR(st.st_mode) ? "is a directory; -o wants a file" :
+			"not a regular file; not replaced (--no-db writes no database)";
+		goto fail_static;
+	}
+	kma = kma_store_probe(*real ? *real : path, &what);
+	if (kma > 0 || force)
+		return 0;
+	if (kma < 0)
+		snprintf(msg, sizeof(msg), "cannot read it to check that it is a kma report.db: "
+			 "%s; --force replaces it", what);
+	else
+		snprintf(msg, sizeof(msg), "not a kma report.db (%s); not replaced, "
+			 "--force replaces it", what);
+fail:
+	*why = msg;
+fail_static:
+	free(*real);
+	*real = NULL;
+	return -1;
 }
 
 const char *kma_store_error(struct kma_store *s)

@@ -14,6 +14,27 @@
 
 struct kma_store;
 
+/* PRAGMA application_id of every report.db: "kmaR" (schema/kma.sql, kma-report.db(5)) */
+#define KMA_APPLICATION_ID	0x6b6d6152u
+
+/*
+ * Is the existing file at path a report.db written by kma? 1: yes (the
+ * application_id, or schema version 1 with kma's tables as before there was
+ * one); 0: no, *why says what it is; -1: cannot read it, *why is strerror().
+ */
+int kma_store_probe(const char *path, const char **why);
+
+/*
+ * May kma-analyze -o path replace what is there? 0: yes, *real is the path to
+ * write: NULL for path itself, or (malloc'd) the target of a symbolic link,
+ * which is replaced while the link stays. -1: no, *why says why. Refused: the
+ * input trace (same inode; input NULL: none), a path that is not a regular
+ * file, a dangling link, and a regular file that is not a kma report.db
+ * unless force.
+ */
+int kma_store_check_target(const char *path, const char *input, int force, char **real,
+			   const char **why);
+
 /* NULL on failure, with a one-line reason in *why (static storage). */
 struct kma_store *kma_store_open(const char *path, const char **why);
 
@@ -44,6 +65,12 @@ struct kma_store_run {
 
 /* Writes the remaining tables, commits and renames into place. 0 or -1 (*why). */
 int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why);
+
+/*
+ * The temporary file being written (for a signal handler to remove), valid
+ * until kma_store_free(); after a successful kma_store_commit() it is gone.
+ */
+const char *kma_store_tmp_path(const struct kma_store *s);
 
 /* The last error, valid until kma_store_free(). */
 const char *kma_store_error(struct kma_store *s);

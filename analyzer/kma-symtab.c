@@ -8,6 +8,7 @@
  * never a crash. Compressed v7 sections are inflated with libtracecmd's own
  * compression API, so kma reads whatever libtracecmd can (zstd, zlib).
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -773,7 +774,10 @@ struct kma_symtab *kma_symtab_from_trace(const char *path, const char **why)
 
 	s.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s.fd < 0 || fstat(s.fd, &sb)) {
-		s.why = "cannot open the trace";
+		static char msg[96];
+
+		snprintf(msg, sizeof(msg), "cannot open the trace: %s", strerror(errno));
+		s.why = msg;
 		goto out;
 	}
 	s.size = (uint64_t)sb.st_size;

@@ -4,6 +4,9 @@
 -- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
 
 PRAGMA user_version = 1;
+-- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
+-- KMA_APPLICATION_ID in analyzer/kma-store.h; older kma wrote 0 here.
+PRAGMA application_id = 1802330450;
 
 -- One row: facts about the trace file and the run.
 CREATE TABLE trace (

@@ -1,9 +1,13 @@
 # Bad input: exit 1, one clear line naming the file, and nothing written or lost.
 
+# A report.db from an earlier run, which -o replaces only after a successful run.
+"$KMA" -q -o "$TMP/keep.db" "$TOP/tests/fixtures/basic.dat" ||
+	fail "bad input: setup" "kma-analyze cannot write keep.db"
+
 # expect_error NAME FILE PATTERN: kma-analyze FILE fails cleanly
 expect_error() {
 	local name=$1 file=$2 pattern=$3 rc lines
-	echo "keep me" > "$TMP/report.db"
+	cp "$TMP/keep.db" "$TMP/report.db"
 	( cd "$TMP" && "$KMA" -o report.db "$file" > out.txt 2> err.txt ); rc=$?
 	lines=$(wc -l < "$TMP/err.txt")
 	if [ $rc -ne 1 ]; then
@@ -12,7 +16,7 @@ expect_error() {
 		fail "bad input: $name" "want one line on stderr, got $lines: $(head -5 "$TMP/err.txt")"
 	elif ! grep -q -- "$file" "$TMP/err.txt" || ! grep -qi -- "$pattern" "$TMP/err.txt"; then
 		fail "bad input: $name" "message does not name the file or say '$pattern': $(cat "$TMP/err.txt")"
-	elif [ "$(cat "$TMP/report.db")" != "keep me" ]; then
+	elif ! cmp -s "$TMP/keep.db" "$TMP/report.db"; then
 		fail "bad input: $name" "the existing report.db was overwritten"
 	elif ls "$TMP" | grep -q 'tmp-'; then
 		fail "bad input: $name" "a temporary file was left behind: $(ls "$TMP")"

@@ -76,10 +76,10 @@ check "--sort caller" sh -c "LC_ALL=C sort -c '$TMP/c.txt' && test \$(wc -l < '$
 # --no-db writes nothing; a successful run replaces an existing report.db.
 ( cd "$TMP" && rm -f report.db && "$KMA" --no-db "$dat" > /dev/null )
 check "--no-db writes no database" test ! -e "$TMP/report.db"
-echo old > "$TMP/report.db"
+cp "$TMP/markers.db" "$TMP/report.db"	# a report.db of another trace (others: t-guard)
 ( cd "$TMP" && "$KMA" -q "$dat" > "$TMP/q.txt" )
 check "default output report.db replaced on success" \
-	test "$(sqlite3 "$TMP/report.db" 'SELECT allocs > 0 FROM summary')" = 1
+	test "$(sqlite3 "$TMP/report.db" 'SELECT file, allocs > 0 FROM trace, summary')" = "$dat|1"
 check "-q prints nothing" test ! -s "$TMP/q.txt"
 check "no temporary file left" sh -c "! ls '$TMP' | grep -q tmp-"
 ( cd "$TMP" && cp "$dat" trace.dat && "$KMA" -q -o d.db )

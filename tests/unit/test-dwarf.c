@@ -59,11 +59,11 @@ static void test_open_errors(void **state)
 	assert_null(kma_dwarf_open(NULL, NULL, &why));
 	assert_string_equal(why, "no vmlinux and no modules directory");
 	assert_null(kma_dwarf_open(path(dir, "none"), NULL, &why));
-	assert_string_equal(why, "vmlinux not found");
+	assert_string_equal(why, "vmlinux not found: No such file or directory");
 	assert_null(kma_dwarf_open(dir, NULL, &why));	/* a directory is no vmlinux */
-	assert_string_equal(why, "vmlinux not found");
+	assert_string_equal(why, "vmlinux not found: not a regular file");
 	assert_null(kma_dwarf_open(NULL, path(dir, "none"), &why));
-	assert_string_equal(why, "modules directory not found");
+	assert_string_equal(why, "modules directory not found: No such file or directory");
 	touch(path(dir, "vmlinux"));
 	assert_null(kma_dwarf_open(path(dir, "vmlinux"), NULL, &why));
 	assert_string_equal(why, "cannot read the ELF file");
