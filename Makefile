@@ -37,7 +37,7 @@ MARK		:= $(O)/analyzer/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
-.PHONY: all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz
+.PHONY: all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 
 all: check-pkgs $(BIN) $(MARK) plugin
 
@@ -124,7 +124,14 @@ check-fresh: deps
 # libFuzzer over the reader and the matcher for FUZZ_SECONDS (default 120); needs clang.
 fuzz:
 	@sh scripts/install-deps.sh fuzz
+	@$(MAKE) --no-print-directory tools
 	@$(MAKE) --no-print-directory -C tests/fuzz
+
+# The second harness: what lies behind v7 zlib compression (tests/fuzz/fuzz-v7.c).
+fuzz-v7:
+	@sh scripts/install-deps.sh fuzz
+	@$(MAKE) --no-print-directory tools
+	@$(MAKE) --no-print-directory -C tests/fuzz v7
 
 demo: deps
 	@$(MAKE) --no-print-directory all
