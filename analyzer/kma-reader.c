@@ -4,6 +4,7 @@
  * the merged stream of records (decoded in kma-decode.c).
  */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -145,6 +146,9 @@ truncated:
 	return -1;
 }
 
+/* Defined only in sanitizer builds (weak: NULL elsewhere). */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
 /*
  * libtraceevent crashes on some corrupt text sections of the headers (event
  * formats, printk formats) that no size check catches, so they are parsed
@@ -161,6 +165,18 @@ static int probe_headers(const char *path)
 	if (pid < 0)
 		return 0;	/* cannot probe: go on */
 	if (pid == 0) {
+		/*
+		 * The child may die: that is what it is for. Under a sanitizer
+		 * and libFuzzer, their death hooks and signal handlers would take
+		 * its death for the parent's and report a crash.
+		 */
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
 		fd = open("/dev/null", O_WRONLY);
 		if (fd >= 0) {
 			dup2(fd, STDOUT_FILENO);
