@@ -29,7 +29,7 @@ PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o kma-table.o
-ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
+ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-tracedat.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/analyzer/kma-mark
@@ -75,20 +75,20 @@ $(BIN): $(addprefix $(O)/analyzer/,$(ANALYZE_OBJS))
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # The symbol layer's tests link libtracecmd (decompression) and libdw.
-$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(O)/analyzer/kma-symtab.o analyzer/*.h
+$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-tracedat.o analyzer/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-tracedat.o \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/kma-dwarf.o \
-			    $(O)/analyzer/kma-symtab.o analyzer/*.h
+			    $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-tracedat.o analyzer/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-dwarf.o $(O)/analyzer/kma-symtab.o \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-dwarf.o $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-tracedat.o \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(O)/analyzer/kma-symtab.o analyzer/*.h
+$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-tracedat.o analyzer/*.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-tracedat.o \
 		$(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/%: tests/unit/%.c $(addprefix $(O)/analyzer/,$(CORE_OBJS)) analyzer/*.h
