@@ -526,6 +526,9 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
 		goto out;
 	}
+	if (kma_reader_info(r.reader)->warning)
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input,
+			kma_reader_info(r.reader)->warning);
 	if (kma_reader_set_marker_prefix(r.reader, o.marker_prefix)) {
 		fprintf(stderr, "kma-analyze: out of memory\n");
 		goto out;

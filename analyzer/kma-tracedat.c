@@ -48,6 +48,13 @@ int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst
 #define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
 #define MAX_RATIO	1024	/* kallsyms text never inflates more than this */
 #define MAX_STR		4096
+#define SEC_HEADER	16	/* u16 id, u16 flags, u32 name, u64 size */
+#define SEC_STRINGS	15	/* the section names, at the end of the file */
+#define OPT_HEADER_INFO	16	/* header_page and header_event */
+#define OPT_CMDLINES	21
+
+/* What the checks found; static, as the reasons of the other functions. */
+static char cut_msg[320];
 
 
 struct src {
@@ -60,7 +67,27 @@ struct src {
 	const char	*why;
 	uint64_t	page_size;	/* of the buffer being checked */
 	int		long_size;
+	int		as_is;		/* why is for the user as is (truncation, bad header) */
 };
+
+/* The section an option points to, by the option's id, for messages. */
+static const char *sec_name(uint64_t id)
+{
+	static const char * const names[] = {
+		[OPT_BUFFER] = "the event data section",
+		[SEC_STRINGS] = "the section names",
+		[OPT_HEADER_INFO] = "the header_page/header_event section",
+		[17] = "the ftrace event formats section",
+		[18] = "the event formats section",
+		[OPT_KALLSYMS] = "the kallsyms section",
+		[20] = "the printk formats section",
+		[OPT_CMDLINES] = "the saved cmdlines section",
+	};
+
+	if (id == SEC_OPTIONS)
+		return "the options section";
+	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "a section";
+}
 
 static int get(struct src *s, uint64_t off, void *buf, size_t len)
 {
@@ -113,6 +140,42 @@ static int skip(struct src *s, uint64_t *off, uint64_t len)
 		return -1;
 	*off += len;
 	return 0;
+}
+
+/*
+ * Whether the section at @off lies whole in the file. If not, s->why says
+ * what is missing: libtracecmd 1.3 reads such a section without checking.
+ */
+static int fits(struct src *s, uint64_t off, const char *what)
+{
+	uint64_t o = off + 8, size;
+
+	s->as_is = 1;
+	s->why = cut_msg;
+	if (off >= s->size) {
+		snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: %s at %" PRIu64
+			 " lies past the end of the file (%" PRIu64 " bytes)", what, off, s->size);
+		return 0;
+	}
+	if (s->size - off < SEC_HEADER || num(s, &o, 8, &size)) {
+		snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: the file ends at %" PRIu64
+			 ", inside the header of %s at %" PRIu64, s->size, what, off);
+		return 0;
+	}
+	if (size > UINT64_MAX - off - SEC_HEADER) {
+		snprintf(cut_msg, sizeof(cut_msg), "corrupt trace.dat: %s at %" PRIu64
+			 " has an impossible size", what, off);
+		return 0;
+	}
+	if (size > s->size - off - SEC_HEADER) {
+		snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: %s at %" PRIu64
+			 " ends at %" PRIu64 ", the file at %" PRIu64, what, off,
+			 off + SEC_HEADER + size, s->size);
+		return 0;
+	}
+	s->as_is = 0;
+	s->why = NULL;
+	return 1;
 }
 
 /* @len bytes at @off into a new buffer with a NUL after them. */
@@ -221,6 +284,7 @@ struct buffer_opt {
  * or 0. With @check, every BUFFER option's CPU data is checked on the way.
  */
 static int check_buffer(struct src *s, const unsigned char *d, uint64_t len);
+static int check_ref(struct src *s, uint64_t id, uint64_t off);
 
 static uint64_t find_kallsyms_check(struct src *s, uint64_t off, int check)
 {
@@ -229,7 +293,8 @@ static uint64_t find_kallsyms_check(struct src *s, uint64_t off, int check)
 
 	for (n = 0; off && n < MAX_SECTIONS; n++) {
 		uint64_t len, p = 0, next = 0;
-		char *buf = section(s, off, SEC_OPTIONS, &len);
+		char *buf = check && !fits(s, off, sec_name(SEC_OPTIONS)) ? NULL :
+			    section(s, off, SEC_OPTIONS, &len);
 
 		if (!buf)
 			return 0;
@@ -249,8 +314,10 @@ static uint64_t find_kallsyms_check(struct src *s, uint64_t off, int check)
 				free(buf);
 				return 0;
 			}
-			if (check && id == OPT_BUFFER &&
-			    check_buffer(s, (unsigned char *)buf + p, size)) {
+			if (check && ((id == OPT_BUFFER &&
+				       check_buffer(s, (unsigned char *)buf + p, size)) ||
+				      (id >= OPT_HEADER_INFO && id <= OPT_CMDLINES && size >= 8 &&
+				       check_ref(s, id, decode(s, (unsigned char *)buf + p, 8))))) {
 				free(buf);
 				return 0;
 			}
@@ -341,6 +408,31 @@ static int cpu_data_ok(struct src *s, uint64_t off, uint64_t size)
 	return 0;
 }
 
+/*
+ * One CPU of a BUFFER option (u32 cpu, u64 offset, u64 size): its data must
+ * lie in the file. Compressed data starts with a u32 chunk count that the
+ * size does not include.
+ */
+static int cpu_fits(struct src *s, const unsigned char *d)
+{
+	uint64_t cpu = decode(s, d, 4), off = decode(s, d + 4, 8), size = decode(s, d + 12, 8);
+	uint64_t extra = size && strcmp(s->cname, "none") && s->cname[0] ? 4 : 0;
+
+	if (off <= s->size && size <= s->size - off && extra <= s->size - off - size)
+		return 0;
+	s->why = cut_msg;
+	s->as_is = 1;
+	if (off > UINT64_MAX - extra || size > UINT64_MAX - extra - off) {
+		snprintf(cut_msg, sizeof(cut_msg), "corrupt trace.dat: CPU %" PRIu64
+			 "'s event data has an impossible size", cpu);
+		return -1;
+	}
+	snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: CPU %" PRIu64
+		 "'s event data ends at %" PRIu64 ", the file at %" PRIu64, cpu,
+		 off + extra + size, s->size);
+	return -1;
+}
+
 /* BUFFER: u64 section offset, name, clock, u32 page size, u32 cpus, per CPU u32 id, u64 offset, u64 size */
 static int check_buffer(struct src *s, const unsigned char *d, uint64_t len)
 {
@@ -360,25 +452,141 @@ static int check_buffer(struct src *s, const unsigned char *d, uint64_t len)
 	if (s->page_size < 4096 || s->page_size > (1u << 24) || (s->page_size & (s->page_size - 1)) ||
 	    cpus > (len - p) / 20)
 		goto bad;
+	if (!fits(s, decode(s, d, 8), sec_name(OPT_BUFFER)))
+		return -1;
 	for (i = 0; i < cpus; i++, p += 20)
-		if (cpu_data_ok(s, decode(s, d + p + 4, 8), decode(s, d + p + 12, 8)))
+		if (cpu_fits(s, d + p) ||
+		    cpu_data_ok(s, decode(s, d + p + 4, 8), decode(s, d + p + 12, 8)))
 			goto bad;
 	return 0;
 bad:
-	if (!s->why || !strstr(s->why, "memory"))
-		s->why = "a ring-buffer page or compressed chunk does not fit (corrupt event data)";
+	if (!s->as_is && (!s->why || !strstr(s->why, "memory")))
+		s->why = "corrupt trace.dat: a ring-buffer page or compressed chunk does not fit "
+			 "(corrupt event data)";
 	return -1;
 }
 
-int kma_trace_check_pages(const char *path, const char **why)
+/* What kernels print for the first two fields of header_page. */
+static const char ts_field[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n";
+static const char commit_field[] = "\tfield: local_t commit;\toffset:8;\tsize:";
+
+int kma_header_page_long_size(const char *text, uint64_t len)
+{
+	size_t tl = sizeof(ts_field) - 1, cl = sizeof(commit_field) - 1;
+
+	if (!len)
+		return 0;
+	if (len < tl + cl + 2 || memcmp(text, ts_field, tl) || memcmp(text + tl, commit_field, cl) ||
+	    (text[tl + cl] != '4' && text[tl + cl] != '8') || text[tl + cl + 1] != ';')
+		return -1;
+	return text[tl + cl] - '0';
+}
+
+/* The section @off that option @id points to must fit; the header_page must be sane. */
+static int check_ref(struct src *s, uint64_t id, uint64_t off)
+{
+	uint64_t len, size;
+	char *buf;
+	int ok;
+
+	if (!fits(s, off, sec_name(id)))
+		return -1;
+	if (id != OPT_HEADER_INFO)
+		return 0;
+	/*
+	 * "header_page", u64 size, its text: libtraceevent falls back to
+	 * defaults when it cannot parse it, and the pages are then decoded
+	 * with a wrong layout into records of garbage.
+	 */
+	buf = section(s, off, OPT_HEADER_INFO, &len);
+	if (!buf)
+		return -1;
+	ok = len >= 20 && !memcmp(buf, "header_page", 12) &&
+	     (size = decode(s, (unsigned char *)buf + 12, 8)) <= len - 20 &&
+	     kma_header_page_long_size(buf + 20, size) >= 0;
+	free(buf);
+	if (ok)
+		return 0;
+	s->as_is = 1;
+	s->why = "corrupt trace.dat headers (the header_page format does not describe a "
+		 "ring-buffer page)";
+	return -1;
+}
+
+/* The sections one after another, as libtracecmd reads them looking for the section names. */
+struct tail {
+	uint64_t	cut;		/* offset of the first section cut short, 0: none */
+	int		cut_id;		/* its id, -1 when not even that is left */
+	uint64_t	cut_end;	/* where it would end, 0: not known */
+	uint64_t	names;		/* bytes of section names found */
+	uint64_t	max_name;	/* the largest name offset the sections use + 1 */
+};
+
+static void walk_sections(struct src *s, uint64_t off, struct tail *t)
+{
+	memset(t, 0, sizeof(*t));
+	while (off < s->size) {
+		uint64_t o = off, id = 0, flags, name, size, u = 0;
+
+		t->cut = off;
+		t->cut_id = -1;
+		if (num(s, &o, 2, &id))
+			return;
+		t->cut_id = (int)id;
+		if (num(s, &o, 2, &flags) || num(s, &o, 4, &name) || num(s, &o, 8, &size))
+			return;
+		if (size > s->size - o) {
+			t->cut_end = size <= UINT64_MAX - o ? o + size : 0;
+			return;
+		}
+		if (id == SEC_STRINGS) {
+			uint64_t uo = o + 4;
+
+			t->names += (flags & SEC_FL_COMPRESS) && size >= 8 && !num(s, &uo, 4, &u) ?
+				    u : size;
+		} else if (name >= t->max_name) {
+			t->max_name = name + 1;
+		}
+		off = o + size;
+		t->cut = 0;
+	}
+}
+
+/* After the checks passed: what is missing at the end of the file, if anything. */
+static const char *tail_warning(struct src *s, uint64_t off)
+{
+	static char msg[320];
+	struct tail t;
+
+	walk_sections(s, off, &t);
+	if (t.cut && t.cut_id == SEC_STRINGS && t.cut_end)
+		snprintf(msg, sizeof(msg), "truncated trace.dat: the section names at %" PRIu64
+			 " end at %" PRIu64 ", the file at %" PRIu64 "; kma does not need them",
+			 t.cut, t.cut_end, s->size);
+	else if (t.cut)
+		snprintf(msg, sizeof(msg), "truncated trace.dat: the file ends at %" PRIu64
+			 ", inside %s at %" PRIu64 " that kma does not need",
+			 s->size, t.cut_id == SEC_STRINGS ? "the section names" : "a section",
+			 t.cut);
+	else if (t.max_name > t.names)
+		snprintf(msg, sizeof(msg), "truncated trace.dat: the section names at its end "
+			 "are missing; kma does not need them");
+	else
+		return NULL;
+	return msg;
+}
+
+int kma_trace_check_pages(const char *path, const char **why, const char **warning)
 {
 	static const char magic[10] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
 	struct src s = { .fd = -1, .why = NULL };
 	char head[10], ver[16];
 	unsigned char el[2];
 	uint64_t off = 10, v;
+	struct tail t;
 	int ret = 0;
 
+	*warning = NULL;
 	s.fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (s.fd < 0)
 		return 0;	/* the caller reports what open says */
@@ -392,11 +600,23 @@ int kma_trace_check_pages(const char *path, const char **why)
 	if (str(&s, &off, s.cname, sizeof(s.cname)) || str(&s, &off, s.cver, sizeof(s.cver)) ||
 	    num(&s, &off, 8, &v))
 		goto out;
-	if (!find_kallsyms_check(&s, v, 1) && s.why &&
-	    strstr(s.why, "corrupt event data")) {
-		*why = s.why;
-		ret = -1;
+	if (find_kallsyms_check(&s, v, 1) || !s.why) {
+		*warning = tail_warning(&s, off);
+		goto out;
 	}
+	if (!s.as_is && !strstr(s.why, "corrupt event data"))
+		goto out;	/* left to kma_symtab_from_trace() and libtracecmd */
+	/* a section cut short says best where the file ends */
+	walk_sections(&s, off, &t);
+	if (!strncmp(s.why, "truncated", 9) && t.cut && t.cut_id != SEC_STRINGS && t.cut_end &&
+	    strcmp(sec_name((uint64_t)t.cut_id), "a section")) {
+		snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: %s at %" PRIu64
+			 " ends at %" PRIu64 ", the file at %" PRIu64, sec_name((uint64_t)t.cut_id),
+			 t.cut, t.cut_end, s.size);
+		s.why = cut_msg;
+	}
+	*why = s.why;
+	ret = -1;
 out:
 	if (s.tep)
 		tep_free(s.tep);
