@@ -254,11 +254,16 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 		*why = "corrupt trace.dat: bad CPU count";
 		goto fail;
 	}
-	n = kma_reader_setup(r);
+	n = kma_reader_setup(r, why);
 	if (n >= 0)
 		kma_reader_cpustats(r, tracecmd_get_cpustats(r->handle));
 	if (n < 0) {
-		*why = "out of memory";
+		static char msg[400];
+
+		if (strcmp(*why, "out of memory")) {
+			snprintf(msg, sizeof(msg), "corrupt trace.dat headers (%s)", *why);
+			*why = msg;
+		}
 		goto fail;
 	}
 	if (n == 0) {
