@@ -526,9 +526,6 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
 		goto out;
 	}
-	if (kma_reader_info(r.reader)->warning)
-		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input,
-			kma_reader_info(r.reader)->warning);
 	if (kma_reader_set_marker_prefix(r.reader, o.marker_prefix)) {
 		fprintf(stderr, "kma-analyze: out of memory\n");
 		goto out;
@@ -613,6 +610,11 @@ int main(int argc, char **argv)
 			"-e kmem:kmem_cache_free\n", o.input);
 		goto out;
 	}
+	/* after the run, so that an error stays the one line on stderr */
+	if (info->warning)
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input, info->warning);
+	if (info->records_warning)
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input, info->records_warning);
 	if ((r.match && kma_match_finish(r.match, info->last_ts)) ||
 	    (r.view != r.match && kma_match_finish(r.view, info->last_ts))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.output,

@@ -641,6 +641,11 @@ int kma_reader_count_events(struct kma_reader *r)
 	if (unknown) {
 		r->info.counts[n].name = "unknown:unknown";
 		r->info.counts[n++].count = unknown;
+		/* the formats and the records disagree: a corrupt or a partial file */
+		snprintf(r->warn, sizeof(r->warn), "%" PRIu64 " records carry event ids that the "
+			 "event formats do not describe; they are counted as unknown:unknown "
+			 "and not analyzed", unknown);
+		r->info.records_warning = r->warn;
 	}
 	r->info.nr_counts = n;
 	return 0;

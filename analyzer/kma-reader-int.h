@@ -63,6 +63,7 @@ struct kma_reader {
 	const char		*last_comm;
 	char			*marker_prefix;
 	char			bad[320];	/* why the event formats are refused */
+	char			warn[200];	/* info.records_warning */
 };
 
 

@@ -68,6 +68,7 @@ struct src {
 	uint64_t	page_size;	/* of the buffer being checked */
 	int		long_size;
 	int		as_is;		/* why is for the user as is (truncation, bad header) */
+	uint64_t	cur_opts;	/* the options section being walked */
 };
 
 /* The section an option points to, by the option's id, for messages. */
@@ -165,6 +166,14 @@ static int fits(struct src *s, uint64_t off, const char *what)
 	if (size > UINT64_MAX - off - SEC_HEADER) {
 		snprintf(cut_msg, sizeof(cut_msg), "corrupt trace.dat: %s at %" PRIu64
 			 " has an impossible size", what, off);
+		return 0;
+	}
+	/* sections do not overlap: one that runs over the options pointing to it is corrupt */
+	if (off < s->cur_opts && size > s->cur_opts - off - SEC_HEADER &&
+	    size > s->size - off - SEC_HEADER) {
+		snprintf(cut_msg, sizeof(cut_msg), "corrupt trace.dat: %s at %" PRIu64
+			 " claims to end at %" PRIu64 ", past the options section at %" PRIu64
+			 " that points to it", what, off, off + SEC_HEADER + size, s->cur_opts);
 		return 0;
 	}
 	if (size > s->size - off - SEC_HEADER) {
@@ -295,6 +304,8 @@ static uint64_t find_kallsyms_check(struct src *s, uint64_t off, int check)
 		uint64_t len, p = 0, next = 0;
 		char *buf = check && !fits(s, off, sec_name(SEC_OPTIONS)) ? NULL :
 			    section(s, off, SEC_OPTIONS, &len);
+
+		s->cur_opts = off;
 
 		if (!buf)
 			return 0;
@@ -427,9 +438,14 @@ static int cpu_fits(struct src *s, const unsigned char *d)
 			 "'s event data has an impossible size", cpu);
 		return -1;
 	}
-	snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: CPU %" PRIu64
-		 "'s event data ends at %" PRIu64 ", the file at %" PRIu64, cpu,
-		 off + extra + size, s->size);
+	if (off < s->cur_opts && off + extra + size > s->cur_opts)
+		snprintf(cut_msg, sizeof(cut_msg), "corrupt trace.dat: CPU %" PRIu64 "'s event "
+			 "data claims to end at %" PRIu64 ", past the options section at %"
+			 PRIu64 " that describes it", cpu, off + extra + size, s->cur_opts);
+	else
+		snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: CPU %" PRIu64
+			 "'s event data ends at %" PRIu64 ", the file at %" PRIu64, cpu,
+			 off + extra + size, s->size);
 	return -1;
 }
 

@@ -9,7 +9,9 @@
  * ring-buffer page are checked; the rest is left to libtracecmd.
  * See trace-cmd.dat.v6(5).
  */
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -266,7 +268,12 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 		if (get_num(&c, 8, &off) || get_num(&c, 8, &len))
 			return -1;
 		if (off > file_size || len > file_size - off) {
-			*why = "truncated trace.dat: event data of a CPU runs past the end of the file";
+			static char msg[160];
+
+			snprintf(msg, sizeof(msg), "truncated trace.dat: CPU %" PRIu64 "'s event data "
+				 "ends at %" PRIu64 ", the file at %" PRIu64, i,
+				 off > UINT64_MAX - len ? UINT64_MAX : off + len, file_size);
+			*why = msg;
 			return -1;
 		}
 		next = c.off;
