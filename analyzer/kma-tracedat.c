@@ -622,9 +622,12 @@ int kma_trace_check_pages(const char *path, const char **why, const char **warni
 	}
 	if (!s.as_is && !strstr(s.why, "corrupt event data"))
 		goto out;	/* left to kma_symtab_from_trace() and libtracecmd */
-	/* a section cut short says best where the file ends */
+	/*
+	 * A section cut short after the first options section (the event data,
+	 * whose options come after it) says best where the file ends.
+	 */
 	walk_sections(&s, off, &t);
-	if (!strncmp(s.why, "truncated", 9) && t.cut && t.cut_id != SEC_STRINGS && t.cut_end &&
+	if (!strncmp(s.why, "truncated", 9) && t.cut > v && t.cut_id != SEC_STRINGS && t.cut_end &&
 	    strcmp(sec_name((uint64_t)t.cut_id), "a section")) {
 		snprintf(cut_msg, sizeof(cut_msg), "truncated trace.dat: %s at %" PRIu64
 			 " ends at %" PRIu64 ", the file at %" PRIu64, sec_name((uint64_t)t.cut_id),
