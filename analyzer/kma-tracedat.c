@@ -505,6 +505,18 @@ static int check_ref(struct src *s, uint64_t id, uint64_t off)
 	char *buf;
 	int ok;
 
+	/*
+	 * The sections the options list are written before them: one past the
+	 * end of the file is a corrupt offset, not a file cut short.
+	 */
+	if (off >= s->size && s->cur_opts < s->size) {
+		snprintf(cut_msg, sizeof(cut_msg), "corrupt trace.dat: the options section at %"
+			 PRIu64 " points to %s at %" PRIu64 ", past the end of the file (%"
+			 PRIu64 " bytes)", s->cur_opts, sec_name(id), off, s->size);
+		s->why = cut_msg;
+		s->as_is = 1;
+		return -1;
+	}
 	if (!fits(s, off, sec_name(id)))
 		return -1;
 	if (id != OPT_HEADER_INFO)

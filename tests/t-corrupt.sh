@@ -231,3 +231,22 @@ for n in 1 100; do
 	refused "v6 cut by $n bytes" "$TMP/cut6-$n.dat" \
 		"truncated trace.dat: CPU $cpu6's event data ends at $end6, the file at $((size6 - n))"
 done
+
+# The first options section's pointer to the header_page section sent past the end of
+# the file (a bit flipped in the plain options section): corrupt, not cut short.
+read -r first ptr <<< "$(python3 - "$V7" "$TMP/ptr.dat" <<'EOF2'
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+o = d.index(b'\0', 10) + 1 + 6
+o = d.index(b'\0', d.index(b'\0', o) + 1) + 1
+first = struct.unpack_from('<Q', d, o)[0]
+i = first + 16
+oid, size, val = struct.unpack_from('<HIQ', d, i)
+assert oid == 16 and size == 8
+d[i + 6 + 5] ^= 1
+open(sys.argv[2], 'wb').write(d)
+print(first, val ^ (1 << 40))
+EOF2
+)"
+refused "v7 options point past the end" "$TMP/ptr.dat" \
+	"corrupt trace.dat: the options section at $first points to the header_page/header_event section at $ptr, past the end of the file ($size bytes)"
