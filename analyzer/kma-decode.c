@@ -269,8 +269,7 @@ static int check_layout(struct kma_reader *r, struct tep_event *ev)
 				return -1;
 			}
 			if ((want > 0 && f->size != want) ||
-			    (want == 0 && f->size != r->info.long_size && f->size != 4 &&
-			     f->size != 8)) {
+			    (want == 0 && f->size != 4 && f->size != 8)) {
 				snprintf(r->bad, sizeof(r->bad), "%s:%s's field %.64s is %.64s but "
 					 "has size %d", ev->system, ev->name, f->name, f->type,
 					 f->size);
@@ -342,10 +341,39 @@ static int check_unique(struct kma_reader *r, struct tep_event **all)
 	return ret;
 }
 
+/* The fields of kmem event @ev into its descriptor; -1 when a required one is missing. */
+static int follow_fields(struct kma_reader *r, struct tep_event *ev, unsigned int req)
+{
+	struct ev_desc *d = &r->by_id[ev->id];
+	int k;
+
+	for (k = 0; k < F_NR; k++) {
+		struct tep_format_field *f = tep_find_field(ev, field_names[k]);
+
+		/* kernels print these fields in no other shape */
+		if (f && (f->size < 1 || f->size > 8 ||
+			  (k == F_NAME && !(f->flags & TEP_FIELD_IS_DYNAMIC)))) {
+			snprintf(r->bad, sizeof(r->bad), "%s:%s's field %s has a shape (%.64s, "
+				 "size %d) no kernel gives it", ev->system, ev->name, f->name,
+				 f->type, f->size);
+			return -1;
+		}
+		if (!f && (req & (1u << k))) {
+			snprintf(r->bad, sizeof(r->bad), "%s:%s has no %s field", ev->system,
+				 ev->name, field_names[k]);
+			return -1;
+		}
+		d->f[k] = f;
+		if (f && f->offset + f->size > (int)d->min_size)
+			d->min_size = f->offset + f->size;
+	}
+	return 0;
+}
+
 static int lookup_events(struct kma_reader *r)
 {
 	struct tep_event **all = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
-	int i, t, k, found = 0;
+	int i, t, found = 0;
 
 	i = check_unique(r, all);
 	if (i)
@@ -363,34 +391,12 @@ static int lookup_events(struct kma_reader *r)
 	for (t = 0; t < KMA_EV_NR; t++) {
 		struct tep_event *ev = tep_find_event_by_name(r->tep, "kmem", kma_ev_name(t));
 		unsigned int req = kma_ev_is_alloc(t) ? REQ_ALLOC : REQ_FREE;
-		struct ev_desc *d;
 
 		if (!ev || ev->id < 0 || ev->id > r->max_id)
 			continue;
-		if (check_followed(r, ev))
+		if (check_followed(r, ev) || follow_fields(r, ev, req))
 			return -2;
-		d = &r->by_id[ev->id];
-		for (k = 0; k < F_NR; k++) {
-			struct tep_format_field *f = tep_find_field(ev, field_names[k]);
-
-			/* kernels print these fields in no other shape */
-			if (f && (f->size < 1 || f->size > 8 ||
-				  (k == F_NAME && !(f->flags & TEP_FIELD_IS_DYNAMIC)))) {
-				snprintf(r->bad, sizeof(r->bad), "%s:%s's field %s has a shape "
-					 "(%.64s, size %d) no kernel gives it", ev->system,
-					 ev->name, f->name, f->type, f->size);
-				return -2;
-			}
-			if (!f && (req & (1u << k))) {
-				snprintf(r->bad, sizeof(r->bad), "%s:%s has no %s field",
-					 ev->system, ev->name, field_names[k]);
-				return -2;
-			}
-			d->f[k] = f;
-			if (f && f->offset + f->size > (int)d->min_size)
-				d->min_size = f->offset + f->size;
-		}
-		d->type = t;
+		r->by_id[ev->id].type = t;
 		if (!r->common_pid) {
 			r->common_pid = tep_find_common_field(ev, "common_pid");
 			if (r->common_pid && r->common_pid->size != 4)
@@ -593,11 +599,7 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	return 0;
 }
 
-/*
- * Names the per-id record counts: "system:event", and the records of every
- * id the formats do not describe in one "unknown:unknown" row (one row per
- * such id would repeat the name).
- */
+/* After a run: the event counts named, and whether the run failed. */
 int kma_reader_end(struct kma_reader *r, const char **why)
 {
 	if (!r->oom && kma_reader_count_events(r))
@@ -613,6 +615,11 @@ int kma_reader_end(struct kma_reader *r, const char **why)
 	return 0;
 }
 
+/*
+ * Names the per-id record counts: "system:event", and the records of every
+ * id the formats do not describe in one "unknown:unknown" row (one row per
+ * such id would repeat the name).
+ */
 int kma_reader_count_events(struct kma_reader *r)
 {
 	uint64_t unknown = r->unknown_ids;
