@@ -719,6 +719,11 @@ int main(int argc, char **argv)
 			"-e kmem:kmem_cache_free\n", o.input);
 		goto out;
 	}
+	/* after the run, so that an error stays the one line on stderr */
+	if (info->warning)
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input, info->warning);
+	if (info->records_warning)
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input, info->records_warning);
 	if ((r.match && kma_match_finish(r.match, info->last_ts)) ||
 	    (r.view != r.match && kma_match_finish(r.view, info->last_ts))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.output,

@@ -197,23 +197,187 @@ void kma_reader_cpustats(struct kma_reader *r, const char *s)
 	}
 }
 
-/* Markers and module events: optional, one text field each. */
-static void follow_text_event(struct kma_reader *r, const char *sys, const char *name,
-			      const char *field, int type)
+static int check_followed(struct kma_reader *r, struct tep_event *ev);
+
+/* Markers and module events: optional, one text field each; -1 for a bad format. */
+static int follow_text_event(struct kma_reader *r, const char *sys, const char *name,
+			     const char *field, int type)
 {
 	struct tep_event *ev = tep_find_event_by_name(r->tep, sys, name);
-	struct tep_format_field *f = ev ? tep_find_field(ev, field) : NULL;
+	struct tep_format_field *f;
 
+	if (ev && check_followed(r, ev))
+		return -1;
+	f = ev ? tep_find_field(ev, field) : NULL;
 	if (!f || ev->id < 0 || ev->id > r->max_id || r->by_id[ev->id].type >= 0)
-		return;
+		return 0;
 	r->by_id[ev->id].type = type;
 	r->by_id[ev->id].text = f;
+	return 0;
+}
+
+/*
+ * The size a field's C type implies: 0 for a long or a pointer (the
+ * trace's long size), -1 when the type does not say (arrays, structs,
+ * types kma does not know).
+ */
+static int implied_size(const char *type)
+{
+	static const struct { const char *name; int size; } types[] = {
+		{ "bool", 1 }, { "char", 1 }, { "u8", 1 }, { "s8", 1 },
+		{ "short", 2 }, { "unsigned short", 2 }, { "u16", 2 }, { "s16", 2 },
+		{ "int", 4 }, { "unsigned int", 4 }, { "u32", 4 }, { "s32", 4 }, { "gfp_t", 4 },
+		{ "pid_t", 4 }, { "unsigned char", 1 },
+		{ "long", 0 }, { "unsigned long", 0 }, { "size_t", 0 }, { "ssize_t", 0 },
+		{ "long long", 8 }, { "unsigned long long", 8 }, { "u64", 8 }, { "s64", 8 },
+	};
+	size_t i;
+
+	if (!strncmp(type, "const ", 6))
+		type += 6;
+	if (strstr(type, "__data_loc") || strstr(type, "__rel_loc"))
+		return 4;
+	if (strchr(type, '['))
+		return -1;
+	if (strchr(type, '*'))
+		return 0;
+	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
+		if (!strcmp(type, types[i].name))
+			return types[i].size;
+	return -1;
+}
+
+/* The fields of a followed event, common ones first: in order, apart, of their types' sizes. */
+static int check_layout(struct kma_reader *r, struct tep_event *ev)
+{
+	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
+	struct tep_format_field *f, *type = tep_find_common_field(ev, "common_type");
+	int i, end = 0, want;
+
+	if (!type || type->offset != 0 || type->size != 2) {
+		snprintf(r->bad, sizeof(r->bad), "%s:%s has no 2-byte common_type field at offset 0",
+			 ev->system, ev->name);
+		return -1;
+	}
+	for (i = 0; i < 2; i++)
+		for (f = lists[i]; f; f = f->next) {
+			want = implied_size(f->type);
+			if (f->offset < end || f->size < 0) {
+				snprintf(r->bad, sizeof(r->bad), "%s:%s's field %.64s (offset %d, "
+					 "size %d) overlaps the field before it",
+					 ev->system, ev->name, f->name, f->offset, f->size);
+				return -1;
+			}
+			if ((want > 0 && f->size != want) ||
+			    (want == 0 && f->size != 4 && f->size != 8)) {
+				snprintf(r->bad, sizeof(r->bad), "%s:%s's field %.64s is %.64s but "
+					 "has size %d", ev->system, ev->name, f->name, f->type,
+					 f->size);
+				return -1;
+			}
+			end = f->offset + f->size;
+		}
+	return 0;
+}
+
+/* An event kma follows: its format must have parsed (the print format need not). */
+static int check_followed(struct kma_reader *r, struct tep_event *ev)
+{
+	if ((ev->flags & TEP_EVENT_FL_FAILED) && !ev->print_fmt.format) {
+		snprintf(r->bad, sizeof(r->bad), "the format of %s:%s does not parse",
+			 ev->system, ev->name);
+		return -1;
+	}
+	return check_layout(r, ev);
+}
+
+static int event_name_cmp(const void *a, const void *b)
+{
+	const struct tep_event *x = *(struct tep_event * const *)a;
+	const struct tep_event *y = *(struct tep_event * const *)b;
+	int c = strcmp(x->system, y->system);
+
+	return c ? c : strcmp(x->name, y->name);
+}
+
+/*
+ * Two events with one id, or one system:name with two ids: libtraceevent
+ * takes either, and the records of both would be counted under one name.
+ * @all is sorted by id; the name check sorts a copy.
+ */
+static int check_unique(struct kma_reader *r, struct tep_event **all)
+{
+	struct tep_event **by_name;
+	int i, n, ret = 0;
+
+	for (n = 0; all && all[n]; n++) {
+		if (all[n]->id < 0 || all[n]->id > 0xffff) {
+			snprintf(r->bad, sizeof(r->bad), "%s:%s has id %d, beyond the 16-bit ids "
+				 "records carry", all[n]->system, all[n]->name, all[n]->id);
+			return -1;
+		}
+		if (n && all[n]->id == all[n - 1]->id) {
+			snprintf(r->bad, sizeof(r->bad), "two events with id %d: %s:%s and %s:%s",
+				 all[n]->id, all[n - 1]->system, all[n - 1]->name,
+				 all[n]->system, all[n]->name);
+			return -1;
+		}
+	}
+	by_name = malloc((n + 1) * sizeof(*by_name));
+	if (!by_name)
+		return -2;
+	memcpy(by_name, all, n * sizeof(*by_name));
+	qsort(by_name, n, sizeof(*by_name), event_name_cmp);
+	for (i = 1; i < n; i++)
+		if (!strcmp(by_name[i]->system, by_name[i - 1]->system) &&
+		    !strcmp(by_name[i]->name, by_name[i - 1]->name)) {
+			snprintf(r->bad, sizeof(r->bad), "two events named %s:%s, with ids %d "
+				 "and %d", by_name[i]->system, by_name[i]->name,
+				 by_name[i - 1]->id, by_name[i]->id);
+			ret = -1;
+			break;
+		}
+	free(by_name);
+	return ret;
+}
+
+/* The fields of kmem event @ev into its descriptor; -1 when a required one is missing. */
+static int follow_fields(struct kma_reader *r, struct tep_event *ev, unsigned int req)
+{
+	struct ev_desc *d = &r->by_id[ev->id];
+	int k;
+
+	for (k = 0; k < F_NR; k++) {
+		struct tep_format_field *f = tep_find_field(ev, field_names[k]);
+
+		/* kernels print these fields in no other shape */
+		if (f && (f->size < 1 || f->size > 8 ||
+			  (k == F_NAME && !(f->flags & TEP_FIELD_IS_DYNAMIC)))) {
+			snprintf(r->bad, sizeof(r->bad), "%s:%s's field %s has a shape (%.64s, "
+				 "size %d) no kernel gives it", ev->system, ev->name, f->name,
+				 f->type, f->size);
+			return -1;
+		}
+		if (!f && (req & (1u << k))) {
+			snprintf(r->bad, sizeof(r->bad), "%s:%s has no %s field", ev->system,
+				 ev->name, field_names[k]);
+			return -1;
+		}
+		d->f[k] = f;
+		if (f && f->offset + f->size > (int)d->min_size)
+			d->min_size = f->offset + f->size;
+	}
+	return 0;
 }
 
 static int lookup_events(struct kma_reader *r)
 {
 	struct tep_event **all = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
-	int i, t, k, found = 0;
+	int i, t, found = 0;
+
+	i = check_unique(r, all);
+	if (i)
+		return i == -2 ? -1 : -2;
 
 	for (i = 0; all && all[i]; i++)
 		if (all[i]->id > r->max_id)
@@ -227,30 +391,12 @@ static int lookup_events(struct kma_reader *r)
 	for (t = 0; t < KMA_EV_NR; t++) {
 		struct tep_event *ev = tep_find_event_by_name(r->tep, "kmem", kma_ev_name(t));
 		unsigned int req = kma_ev_is_alloc(t) ? REQ_ALLOC : REQ_FREE;
-		struct ev_desc *d;
 
 		if (!ev || ev->id < 0 || ev->id > r->max_id)
 			continue;
-		d = &r->by_id[ev->id];
-		for (k = 0; k < F_NR; k++) {
-			struct tep_format_field *f = tep_find_field(ev, field_names[k]);
-
-			/* A field of another shape than expected is treated as absent. */
-			if (f && (f->size < 1 || f->size > 8 ||
-				  (k == F_NAME && !(f->flags & TEP_FIELD_IS_DYNAMIC))))
-				f = NULL;
-			if (!f && (req & (1u << k)))
-				break;
-			d->f[k] = f;
-			if (f && f->offset + f->size > (int)d->min_size)
-				d->min_size = f->offset + f->size;
-		}
-		if (k < F_NR) {
-			memset(d, 0, sizeof(*d));
-			d->type = -1;
-			continue;
-		}
-		d->type = t;
+		if (check_followed(r, ev) || follow_fields(r, ev, req))
+			return -2;
+		r->by_id[ev->id].type = t;
 		if (!r->common_pid) {
 			r->common_pid = tep_find_common_field(ev, "common_pid");
 			if (r->common_pid && r->common_pid->size != 4)
@@ -258,18 +404,22 @@ static int lookup_events(struct kma_reader *r)
 		}
 		found++;
 	}
-	follow_text_event(r, "ftrace", "print", "buf", KMA_EV_MARKER);
-	follow_text_event(r, "module", "module_load", "name", KMA_EV_MODULE_LOAD);
-	follow_text_event(r, "module", "module_free", "name", KMA_EV_MODULE_FREE);
+	if (follow_text_event(r, "ftrace", "print", "buf", KMA_EV_MARKER) ||
+	    follow_text_event(r, "module", "module_load", "name", KMA_EV_MODULE_LOAD) ||
+	    follow_text_event(r, "module", "module_free", "name", KMA_EV_MODULE_FREE))
+		return -2;
 	return found;
 }
 
-int kma_reader_setup(struct kma_reader *r)
+int kma_reader_setup(struct kma_reader *r, const char **why)
 {
+	int n;
+
 	r->info.lost = calloc(r->info.cpus, sizeof(*r->info.lost));
-	if (!r->info.lost)
-		return -1;
-	return lookup_events(r);
+	n = r->info.lost ? lookup_events(r) : -1;
+	if (n < 0)
+		*why = n == -1 ? "out of memory" : r->bad;
+	return n < 0 ? -1 : n;
 }
 
 int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix)
@@ -397,6 +547,7 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	}
 	id = (int)tep_read_number(r->tep, rec->data, 2);
 	if (id > r->max_id) {
+		r->unknown_ids++;
 		r->info.other_events++;
 		return 0;
 	}
@@ -448,7 +599,7 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	return 0;
 }
 
-/* Names the per-id record counts: "system:event", records of unknown ids as "unknown". */
+/* After a run: the event counts named, and whether the run failed. */
 int kma_reader_end(struct kma_reader *r, const char **why)
 {
 	if (!r->oom && kma_reader_count_events(r))
@@ -464,11 +615,17 @@ int kma_reader_end(struct kma_reader *r, const char **why)
 	return 0;
 }
 
+/*
+ * Names the per-id record counts: "system:event", and the records of every
+ * id the formats do not describe in one "unknown:unknown" row (one row per
+ * such id would repeat the name).
+ */
 int kma_reader_count_events(struct kma_reader *r)
 {
+	uint64_t unknown = r->unknown_ids;
 	int id, n = 0;
 
-	r->info.counts = calloc(r->max_id + 1, sizeof(*r->info.counts));
+	r->info.counts = calloc(r->max_id + 2, sizeof(*r->info.counts));
 	if (!r->info.counts)
 		return -1;
 	for (id = 0; id <= r->max_id; id++) {
@@ -478,12 +635,24 @@ int kma_reader_count_events(struct kma_reader *r)
 		if (!r->id_count[id])
 			continue;
 		ev = tep_find_event(r->tep, id);
-		snprintf(name, sizeof(name), "%s:%s", ev ? ev->system : "unknown",
-			 ev ? ev->name : "unknown");
+		if (!ev) {
+			unknown += r->id_count[id];
+			continue;
+		}
+		snprintf(name, sizeof(name), "%s:%s", ev->system, ev->name);
 		r->info.counts[n].name = kma_strpool_intern(r->pool, name, strlen(name));
 		r->info.counts[n].count = r->id_count[id];
 		if (!r->info.counts[n++].name)
 			return -1;
+	}
+	if (unknown) {
+		r->info.counts[n].name = "unknown:unknown";
+		r->info.counts[n++].count = unknown;
+		/* the formats and the records disagree: a corrupt or a partial file */
+		snprintf(r->warn, sizeof(r->warn), "%" PRIu64 " records carry event ids that the "
+			 "event formats do not describe; they are counted as unknown:unknown "
+			 "and not analyzed", unknown);
+		r->info.records_warning = r->warn;
 	}
 	r->info.nr_counts = n;
 	return 0;

@@ -93,9 +93,10 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 	r->info.cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	r->info.long_size = sizeof(long);
 	r->info.big_endian = tep_is_local_bigendian(r->tep);
-	n = kma_reader_setup(r);
+	n = kma_reader_setup(r, why);
 	if (n <= 0) {
-		*why = n < 0 ? "out of memory" : "this kernel has no kmem allocation events";
+		if (!n)
+			*why = "this kernel has no kmem allocation events";
 		goto fail;
 	}
 	snprintf(name, sizeof(name), "kma-live-%d", (int)getpid());

@@ -39,6 +39,7 @@ struct kma_reader {
 	struct kma_trace_info	info;
 	struct ev_desc		*by_id;		/* indexed by event id */
 	uint64_t		*id_count;	/* records per event id */
+	uint64_t		unknown_ids;	/* records of ids above max_id */
 	int			max_id;
 	struct kma_strpool	*pool;		/* cache names, symbols, strings */
 	struct kma_sites	*sites;		/* call site names, modules, lines */
@@ -61,13 +62,20 @@ struct kma_reader {
 	int			last_pid;	/* comm_of() cache */
 	const char		*last_comm;
 	char			*marker_prefix;
+	char			bad[320];	/* why the event formats are refused */
+	char			warn[200];	/* info.records_warning */
 };
 
 
 /* A reader with its pools, before it is attached to a file or the live buffer. */
 struct kma_reader *kma_reader_new(void);
-/* Looks the events up and sizes the per-CPU tables: > 0 kmem events found, 0 none, -1 OOM. */
-int kma_reader_setup(struct kma_reader *r);
+/*
+ * Checks what libtraceevent decoded from the formats (no two events with
+ * one id or one name, the followed events' formats whole and sane), looks
+ * the events up and sizes the per-CPU tables: > 0 kmem events found, 0
+ * none, -1 with *why (out of memory, or which format is wrong).
+ */
+int kma_reader_setup(struct kma_reader *r, const char **why);
 /* Per-CPU ring buffer statistics text ("CPU: N", "overrun: N", ...) into info.lost. */
 void kma_reader_cpustats(struct kma_reader *r, const char *text);
 /* One record: bookkeeping, then the event to r->fn. 0, or -1 to stop. */

@@ -205,23 +205,24 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 	struct kma_symtab *st;
 	const char *swhy = NULL;
 	struct kma_reader *r;
-	const char *cname = NULL, *cver = NULL;
+	const char *cname = NULL, *cver = NULL, *warning = NULL;
 	int n;
 
 	if (check_header(path, why))
 		return NULL;
 	/*
-	 * The kallsyms are read first, by our own section walker: it checks
-	 * every section header it passes, and libtracecmd 1.3 crashes on some
-	 * that do not fit the file.
+	 * The structure is checked and the kallsyms are read first, by our
+	 * own section walker: it checks every section header it passes, and
+	 * libtracecmd 1.3 crashes on some that do not fit the file.
 	 */
+	if (kma_trace_check_pages(path, why, &warning))
+		return NULL;
 	st = kma_symtab_from_trace(path, &swhy);
-	if ((!st && swhy && corrupt_reason(swhy)) || kma_trace_check_pages(path, &swhy)) {
+	if (!st && swhy && corrupt_reason(swhy)) {
 		static char msg[200];
 
 		snprintf(msg, sizeof(msg), "truncated or corrupt trace.dat (%s)", swhy);
 		*why = msg;
-		kma_symtab_free(st);
 		return NULL;
 	}
 	if (probe_headers(path)) {
@@ -263,6 +264,7 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 		goto fail;
 	}
 	r->info.file = path;
+	r->info.warning = warning;
 	r->info.file_version = (int)tracecmd_get_in_file_version(r->handle);
 	if (!tracecmd_get_file_compress_proto(r->handle, &cname, &cver) && cname &&
 	    strcmp(cname, "none"))
@@ -283,11 +285,16 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 		*why = "corrupt trace.dat: bad CPU count";
 		goto fail;
 	}
-	n = kma_reader_setup(r);
+	n = kma_reader_setup(r, why);
 	if (n >= 0)
 		kma_reader_cpustats(r, tracecmd_get_cpustats(r->handle));
 	if (n < 0) {
-		*why = "out of memory";
+		static char msg[400];
+
+		if (strcmp(*why, "out of memory")) {
+			snprintf(msg, sizeof(msg), "corrupt trace.dat headers (%s)", *why);
+			*why = msg;
+		}
 		goto fail;
 	}
 	if (n == 0) {

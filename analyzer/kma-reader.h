@@ -37,6 +37,8 @@ struct kma_event_count {
 
 struct kma_trace_info {
 	const char	*file;
+	const char	*warning;	/* what the file lacks that kma does not need, or NULL */
+	const char	*records_warning; /* after a run: records kma could not attribute */
 	int		file_version;
 	const char	*compression;	/* NULL: none */
 	const char	*uname;		/* NULL when the file has none */

@@ -72,11 +72,17 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len);
 void kma_symtab_free(struct kma_symtab *st);
 
 /*
- * v7 files: inflates every CPU's event data chunk and checks that each
- * ring-buffer page's commit word fits the page, since libtraceevent trusts
- * it. 0 when fine (or not a v7 file), -1 with a reason.
+ * v7 files (kma-tracedat.c), before libtracecmd reads them: every section
+ * the options chain points to, the event data of every CPU and the options
+ * sections themselves must lie in the file; the header_page must describe a
+ * ring-buffer page; every CPU's event data chunk is inflated to check that
+ * each page's commit word fits the page, since libtraceevent trusts it.
+ * 0 when fine (or not a v7 file), -1 with a one-line reason (the whole
+ * message: "truncated trace.dat: CPU 1's event data ends at X, the file at
+ * Y"). With 0, *warning is NULL or says what is missing at the end of the
+ * file that kma does not need (the section names).
  */
-int kma_trace_check_pages(const char *path, const char **why);
+int kma_trace_check_pages(const char *path, const char **why, const char **warning);
 
 /*
  * The text symbol containing @addr, with *offset = addr - sym->addr (offset

@@ -9,7 +9,9 @@
  * ring-buffer page are checked; the rest is left to libtracecmd.
  * See trace-cmd.dat.v6(5).
  */
+#include <inttypes.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,10 +29,6 @@ enum {
 #define COMMIT_MASK		((1u << 27) - 1)
 #define MISSED_EVENTS		(1ull << 31)
 #define MISSED_STORED		(1ull << 30)
-
-/* What kernels print for the first two fields of header_page. */
-static const char ts_field[] = "\tfield: u64 timestamp;\toffset:0;\tsize:8;\tsigned:0;\n";
-static const char commit_field[] = "\tfield: local_t commit;\toffset:8;\tsize:";
 
 struct cursor {
 	int		fd;
@@ -193,7 +191,7 @@ static int sized_blocks(struct cursor *c, int count_bytes, int size_bytes)
 int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 {
 	struct cursor c = { .fd = fd, .size = file_size };
-	char str[64], text[sizeof(ts_field) + sizeof(commit_field) + 2];
+	char str[64], text[128];
 	uint64_t n, len, i, cpus, id, off, page_size;
 	unsigned char hdr[6];
 	int long_size;
@@ -216,15 +214,13 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 	if (get_str(&c, str, sizeof(str)) || strcmp(str, "header_page") || get_num(&c, 8, &len))
 		return -1;
 	if (len) {
-		size_t tl = sizeof(ts_field) - 1, cl = sizeof(commit_field) - 1;
+		uint64_t n = len < sizeof(text) ? len : sizeof(text);
+		int ls;
 
-		if (len < tl + cl + 2 || get(&c, text, tl + cl + 2) ||
-		    memcmp(text, ts_field, tl) || memcmp(text + tl, commit_field, cl) ||
-		    (text[tl + cl] != '4' && text[tl + cl] != '8') || text[tl + cl + 1] != ';')
+		if (get(&c, text, n) || (ls = kma_header_page_long_size(text, n)) <= 0 ||
+		    skip(&c, len - n))
 			return -1;
-		long_size = text[tl + cl] - '0';
-		if (skip(&c, len - (tl + cl + 2)))
-			return -1;
+		long_size = ls;
 	}
 	/* header_event: a name, an 8-byte size, the text */
 	if (get_str(&c, str, sizeof(str)) || get_num(&c, 8, &len) || skip(&c, len))
@@ -272,7 +268,12 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 		if (get_num(&c, 8, &off) || get_num(&c, 8, &len))
 			return -1;
 		if (off > file_size || len > file_size - off) {
-			*why = "truncated trace.dat: event data of a CPU runs past the end of the file";
+			static char msg[160];
+
+			snprintf(msg, sizeof(msg), "truncated trace.dat: CPU %" PRIu64 "'s event data "
+				 "ends at %" PRIu64 ", the file at %" PRIu64, i,
+				 off > UINT64_MAX - len ? UINT64_MAX : off + len, file_size);
+			*why = msg;
 			return -1;
 		}
 		next = c.off;
