@@ -102,7 +102,13 @@ def is_kma_marker(line):
 def select_lines(report, instances, buffer):
     """The lines of @buffer in report (time) order, with the top-level
     buffer's kma markers when @buffer is an instance without any."""
-    lines = [split_buffer(line, instances) for line in report.splitlines()]
+    lines, carry = [], None
+    for line in report.splitlines():
+        b, rest = split_buffer(line, instances)
+        if carry and b == "top":
+            b = carry       # "NAME: CPU:1 [.. DROPPED]" then the event, unprefixed
+        carry = b if b != "top" and DROPPED_RE.match(rest) else None
+        lines.append((b, rest))
     own = any(b == buffer and is_kma_marker(rest) for b, rest in lines)
     return [rest for b, rest in lines
             if b == buffer or (not own and b == "top" and is_kma_marker(rest))]
