@@ -128,3 +128,28 @@ check "--buffer '': usage error" test "$?|$(head -1 "$TMP/e.err")" = \
 "$KMA" --live --buffer kmainst > /dev/null 2> "$TMP/e.err"
 check "--live --buffer: usage error" test "$?" = 2
 check "--help documents --buffer" sh -c "'$KMA' --help | grep -q -e '--buffer NAME'"
+
+# 5. A v6 instance buffer is checked before libtracecmd reads it (kma-validate.c).
+for w in commit:"corrupt trace.dat: bad ring-buffer page" \
+	 size:"truncated trace.dat: event data of a CPU runs past the end of the file" \
+	 type:"truncated or corrupt trace.dat (an instance buffer's headers)"; do
+	python3 - "$FIX/inst-only-v6.dat" "$TMP/bad.dat" "${w%%:*}" <<'PY'
+import struct, sys
+src, dst, what = sys.argv[1:4]
+d = bytearray(open(src, "rb").read())
+i = d.find(b"\x03\x00" + struct.pack("<I", 16))     # BUFFER option: u64 offset, "kmaonly"
+off = struct.unpack_from("<Q", d, i + 6)[0]
+assert d[off:off + 10] == b"flyrecord\0"
+cpu0 = struct.unpack_from("<Q", d, off + 10)[0]
+if what == "commit":        # the first page's commit runs past the page
+    struct.pack_into("<Q", d, cpu0 + 8, 0xfff0)
+elif what == "size":        # CPU 0's data runs past the end of the file
+    struct.pack_into("<Q", d, off + 18, len(d))
+else:                       # not "flyrecord"
+    d[off:off + 10] = b"flyrecorX\0"
+open(dst, "wb").write(d)
+PY
+	"$KMA" --no-db "$TMP/bad.dat" > /dev/null 2> "$TMP/bad.err"
+	check "v6 instance buffer, bad ${w%%:*}: exit 1, one line" test "$?|$(cat "$TMP/bad.err")" = \
+		"1|kma-analyze: $TMP/bad.dat: ${w#*:}"
+done
