@@ -382,12 +382,13 @@ static int attach_buffer(struct kma_reader *r, const char *path, struct tracecmd
 		r->info.buffer = kma_strpool_intern(r->pool, r->info.buffer,
 						    strlen(r->info.buffer));
 		r->handle = tracecmd_buffer_instance_handle(top, idx);
+		if (r->handle)
+			r->top = top;	/* closed with the reader from now on */
 		if (!r->handle || !r->info.buffer) {
 			*why = r->info.buffer ? "cannot read the instance buffer (corrupt file)" :
 				"out of memory";
 			return -1;
 		}
-		r->top = top;
 	}
 	return 0;
 }
@@ -638,8 +639,11 @@ static void time_range(struct kma_reader *r)
 
 	r->range_first = UINT64_MAX;
 	for (cpu = 0; h && cpu < r->info.cpus; cpu++) {
+		/* NULL also for a CPU the buffer has no data for: read_cpu_last() does not check */
 		rec = tracecmd_read_cpu_first(h, cpu);
-		if (rec && rec->ts < r->range_first)
+		if (!rec)
+			continue;
+		if (rec->ts < r->range_first)
 			r->range_first = rec->ts;
 		tracecmd_free_record(rec);
 		rec = tracecmd_read_cpu_last(h, cpu);
