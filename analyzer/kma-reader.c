@@ -207,7 +207,7 @@ static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_in
 		      int idx)
 {
 	struct scan s = { .tep = r->tep };
-	struct tracecmd_input *h, *file = NULL;
+	struct tracecmd_input *h;
 	int t;
 
 	for (t = 0; t < KMA_EV_NR; t++) {
@@ -217,8 +217,8 @@ static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_in
 			s.ids[s.nr++] = ev->id;
 	}
 	if (idx < 0) {
-		file = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		h = file;
+		/* the file once more (headers only: about 0.1 s); the top-level buffer is its own */
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (h)
 			s.tep = tracecmd_get_tep(h);
 	} else {
@@ -407,6 +407,7 @@ struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
 	struct tracecmd_input *top;
 	const char *cname = NULL, *cver = NULL;
 	int n;
+
 	if (check_header(path, why))
 		return NULL;
 	/*
