@@ -217,7 +217,7 @@ static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_in
 			s.ids[s.nr++] = ev->id;
 	}
 	if (idx < 0) {
-		/* the file once more (headers only: about 0.1 s); the top-level buffer is its own */
+		/* the file once more (its headers parsed again): the top-level buffer is its own */
 		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
 		if (h)
 			s.tep = tracecmd_get_tep(h);
