@@ -31,6 +31,7 @@
 /* Every option in one place, with its default. */
 struct kma_opts {
 	const char	*input;
+	const char	*buffer;	/* NULL: top-level, else the one instance with kmem */
 	const char	*output;
 	int		no_db;
 	int		force;		/* -o may replace a file that is not a report.db */
@@ -77,6 +78,9 @@ static const char usage_text[] =
 "print per-caller slab accounting and write every allocation to an SQLite report.\n"
 "\n"
 "  -i, --input FILE       trace to read (same as the FILE argument)\n"
+"  -B, --buffer NAME      read the instance buffer NAME (trace-cmd record -B), or\n"
+"                         'top' for the top-level one (default: the top-level buffer\n"
+"                         if it has kmem events, else the one instance that has)\n"
 "  -o, --output DB        SQLite report to write (default: report.db); an existing\n"
 "                         file is replaced only if it is a kma report.db\n"
 "      --force            replace DB even if it is another file (never the input)\n"
@@ -132,6 +136,7 @@ static const char usage_text[] =
 "  kma-analyze --leaks --no-db t.dat    # leak suspects over the generations\n"
 "  kma-analyze --since 2 --until 2.5 t.dat\n"
 "  kma-analyze --kmalloc-only --no-db t.dat\n"
+"  kma-analyze --buffer kmaonly t.dat   # the kmem events of trace-cmd record -B kmaonly\n"
 "  kma-analyze -g cache -f csv --no-db t.dat > caches.csv\n"
 "  kma-analyze --live -s net --duration 30 -o live.db\n"
 "  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
@@ -148,6 +153,7 @@ enum {
 
 static const struct option long_opts[] = {
 	{ "input",		required_argument,	NULL, 'i' },
+	{ "buffer",		required_argument,	NULL, 'B' },
 	{ "output",		required_argument,	NULL, 'o' },
 	{ "no-db",		no_argument,		NULL, OPT_NO_DB },
 	{ "force",		no_argument,		NULL, OPT_FORCE },
@@ -202,10 +208,15 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 	uint64_t v;
 	int c, abs;
 
-	while ((c = getopt_long(argc, argv, "i:o:s:n:g:f:qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:qhV", long_opts, NULL)) != -1) {
 		switch (c) {
 		case 'i':
 			o->input = optarg;
+			break;
+		case 'B':
+			if (!*optarg)
+				return usage_error("--buffer wants an instance name or 'top'%s", "");
+			o->buffer = optarg;
 			break;
 		case 'o':
 			o->output = optarg;
@@ -327,6 +338,8 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 		o->input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->live && o->buffer)
+		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
 	if (o->live && (o->since || o->until || o->generation))
 		return usage_error("--live takes no %s", "--since/--until/--generation");
 	return -1;
@@ -622,12 +635,15 @@ int main(int argc, char **argv)
 		o.input = "live";
 		r.reader = kma_live_open(&lo, &why);
 	} else {
-		r.reader = kma_reader_open(o.input, &why);
+		r.reader = kma_reader_open_buffer(o.input, o.buffer, &why);
 	}
 	if (!r.reader) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
 		goto out;
 	}
+	if (kma_reader_info(r.reader)->buffer_auto)
+		fprintf(stderr, "kma-analyze: %s: reading buffer '%s' (the top-level buffer has no "
+			"kmem events)\n", o.input, kma_reader_info(r.reader)->buffer);
 	if (kma_reader_set_marker_prefix(r.reader, o.marker_prefix)) {
 		fprintf(stderr, "kma-analyze: out of memory\n");
 		goto out;
@@ -714,9 +730,10 @@ int main(int argc, char **argv)
 		goto out;
 	info = kma_reader_info(r.reader);
 	if (!info->kmem_events) {
-		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in this trace; "
+		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in %s%s%s; "
 			"record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
-			"-e kmem:kmem_cache_free\n", o.input);
+			"-e kmem:kmem_cache_free\n", o.input, o.buffer ? "buffer '" : "this trace",
+			o.buffer ? o.buffer : "", o.buffer ? "' of this trace" : "");
 		goto out;
 	}
 	/* after the run, so that an error stays the one line on stderr */

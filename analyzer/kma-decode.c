@@ -33,6 +33,7 @@ struct kma_reader *kma_reader_new(void)
 	if (!r)
 		return NULL;
 	r->marker_prefix = strdup("kma:");
+	r->buffer_idx = -1;
 	r->pool = kma_strpool_alloc();
 	if (!r->marker_prefix || !r->pool || kma_map_init(&r->comm_map, 256)) {
 		kma_reader_close(r);
@@ -438,8 +439,11 @@ void kma_reader_close(struct kma_reader *r)
 	if (!r)
 		return;
 	free(r->marker_prefix);
+	free(r->markers);
 	if (r->handle)
 		tracecmd_close(r->handle);
+	if (r->top)		/* an instance handle holds a reference of its own */
+		tracecmd_close(r->top);
 	kma_live_release(r);
 	kma_sites_free(r->sites);
 	kma_map_release(&r->comm_map);
@@ -475,7 +479,6 @@ static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_re
 	const char *text;
 	size_t len, plen;
 
-	r->info.other_events++;
 	if (d->text->flags & TEP_FIELD_IS_DYNAMIC) {
 		text = dyn_string(r, d->text, rec);
 		if (!text)
@@ -529,8 +532,11 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		else
 			r->info.lost[cpu].missed_unknown++;
 	}
-	if (!r->info.events++)
+	if (!r->have_first) {	/* or the first marker of the top-level buffer */
+		r->have_first = 1;
 		r->info.first_ts = rec->ts;
+	}
+	r->info.events++;
 	r->info.last_ts = rec->ts;
 	/*
 	 * kbuffer does not bound a record by its page: one that runs past it
@@ -557,8 +563,10 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		return 0;
 	}
 	d = &r->by_id[id];
-	if (d->text)
+	if (d->text) {
+		r->info.other_events++;
 		return on_text_record(r, d, rec);
+	}
 	if ((unsigned int)rec->size < d->min_size) {
 		r->info.bad_records++;
 		return 0;
@@ -597,6 +605,27 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * While an instance buffer is read, the kma markers of the top-level buffer
+ * (where trace_marker writes land) are read too: only they, and they are not
+ * counted as records of the buffer read.
+ */
+int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
+			     unsigned int page_size)
+{
+	int id;
+
+	if (r->stopped)
+		return -1;
+	if (rec->size < 2 ||
+	    (page_size && rec->offset % page_size + (unsigned int)rec->record_size > page_size))
+		return 0;
+	id = (int)tep_read_number(r->tep, rec->data, 2);
+	if (id < 0 || id > r->max_id || r->by_id[id].type != KMA_EV_MARKER)
+		return 0;
+	return on_text_record(r, &r->by_id[id], rec);
 }
 
 /* After a run: the event counts named, and whether the run failed. */

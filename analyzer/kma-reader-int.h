@@ -33,8 +33,12 @@ struct ev_desc {
 };
 
 struct kma_reader {
-	struct tracecmd_input	*handle;	/* a trace.dat, or */
+	struct tracecmd_input	*handle;	/* the buffer read from a trace.dat, or */
 	struct tracefs_instance	*instance;	/* the live ring buffer (kma-live.c) */
+	struct tracecmd_input	*top;		/* the file, when handle is an instance's */
+	int			buffer_idx;	/* the instance read, -1: the top-level */
+	struct kma_event	*markers;	/* top-level kma markers, for an instance */
+	size_t			nr_markers, next_marker, cap_markers;
 	struct tep_handle	*tep;
 	struct kma_trace_info	info;
 	struct ev_desc		*by_id;		/* indexed by event id */
@@ -55,6 +59,7 @@ struct kma_reader {
 	int			oom;
 	struct timespec		start;
 	int			progress_on;
+	int			have_first;	/* info.first_ts is set */
 	uint64_t		range_first, range_last;
 	int			swap;		/* file byte order differs from the host's */
 	unsigned int		page_size;	/* ring-buffer page */
@@ -80,6 +85,9 @@ int kma_reader_setup(struct kma_reader *r, const char **why);
 void kma_reader_cpustats(struct kma_reader *r, const char *text);
 /* One record: bookkeeping, then the event to r->fn. 0, or -1 to stop. */
 int kma_reader_decode(struct kma_reader *r, struct tep_record *rec);
+/* A kma marker of another buffer (pages of @page_size) to r->fn, with no bookkeeping. */
+int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
+			     unsigned int page_size);
 /* Names the per-id record counts after a run. */
 int kma_reader_count_events(struct kma_reader *r);
 /* After a run: 0, or -1 with *why (NULL when the event consumer stopped it). */

@@ -28,6 +28,7 @@ int tracecmd_long_size(struct tracecmd_input *handle);
 int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+struct tep_record *tracecmd_read_cpu_first(struct tracecmd_input *handle, int cpu);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
 				     const char **name, const char **version);
 bool tracecmd_compress_is_supported(const char *name, const char *version);
@@ -200,11 +201,241 @@ static int corrupt_reason(const char *why)
 	       strstr(why, "cut short") || strstr(why, "does not point");
 }
 
+/* ---- buffers: trace-cmd record -B NAME puts events in an instance ---- */
+
+struct scan {
+	int		ids[KMA_EV_NR];	/* kmem event ids */
+	int		nr;
+	unsigned int	page_size;
+	struct tep_handle *tep;
+	int		found;
+};
+
+static int scan_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct scan *s = data;
+	int i, id;
+
+	/* a record running past its page is corrupt (see kma_reader_decode()) */
+	if (rec->size < 2 || (s->page_size &&
+	    rec->offset % s->page_size + (unsigned int)rec->record_size > s->page_size))
+		return 0;
+	id = (int)tep_read_number(s->tep, rec->data, 2);
+	for (i = 0; i < s->nr; i++)
+		if (id == s->ids[i]) {
+			s->found = 1;
+			return -1;	/* stops the iteration */
+		}
+	return 0;
+}
+
+/*
+ * Whether buffer @idx (-1: the top-level one) holds kmem records: decided by
+ * finding one, as a buffer may have the events enabled and no records. Read
+ * through a handle of its own, so that the cursors of the others stay put.
+ */
+static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_input *top,
+		      int idx)
+{
+	struct scan s = { .tep = r->tep };
+	struct tracecmd_input *h;
+	int t;
+
+	for (t = 0; t < KMA_EV_NR; t++) {
+		struct tep_event *ev = tep_find_event_by_name(r->tep, "kmem", kma_ev_name(t));
+
+		if (ev)
+			s.ids[s.nr++] = ev->id;
+	}
+	if (idx < 0) {
+		/* the file once more (its headers parsed again): the top-level buffer is its own */
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (h)
+			s.tep = tracecmd_get_tep(h);
+	} else {
+		h = tracecmd_buffer_instance_handle(top, idx);
+	}
+	if (!h)
+		return 0;
+	s.page_size = tracecmd_page_size(h);
+	tracecmd_iterate_events(h, NULL, 0, scan_record, &s);
+	tracecmd_close(h);
+	return s.found;
+}
+
+static const char *buffer_name(struct tracecmd_input *top, int idx)
+{
+	const char *name = idx < 0 ? "top" : tracecmd_buffer_instance_name(top, idx);
+
+	return name ? name : "?";
+}
+
+/* "top, a, b": the buffers marked in @set ([0]: top-level, [i + 1]: instance i). */
+static const char *buffer_list(struct tracecmd_input *top, const unsigned char *set, int nb)
+{
+	static char list[512];
+	size_t len = 0;
+	int i;
+
+	list[0] = '\0';
+	for (i = -1; i < nb; i++) {
+		if (!set[i + 1])
+			continue;
+		if (len + 64 >= sizeof(list)) {
+			snprintf(list + len, sizeof(list) - len, ", ...");
+			break;
+		}
+		len += snprintf(list + len, sizeof(list) - len, "%s%.56s", len ? ", " : "",
+				buffer_name(top, i));
+	}
+	return list;
+}
+
+/* The index of instance @name, -1 for "top", -2 when the file has none of that name. */
+static int find_buffer(struct tracecmd_input *top, int nb, const char *name)
+{
+	int i;
+
+	if (!strcmp(name, "top"))
+		return -1;
+	for (i = 0; i < nb; i++)
+		if (!strcmp(buffer_name(top, i), name))
+			return i;
+	return -2;
+}
+
+/*
+ * The buffer to read: @want ("top" or an instance name), or NULL for the
+ * top-level buffer if it holds kmem records, else the one instance that does.
+ * Returns its index (-1: top-level), or -2 with *why set.
+ */
+static int choose_buffer(struct kma_reader *r, const char *path, struct tracecmd_input *top,
+			 const char *want, const char **why)
+{
+	static char msg[700];
+	int nb = tracecmd_buffer_instances(top), i, pick = -1, n = 0;
+	unsigned char *set;
+
+	if (nb <= 0 && (!want || !strcmp(want, "top")))
+		return -1;		/* nothing to choose from */
+	set = calloc(nb + 1, 1);	/* [0]: top-level, [i + 1]: instance i */
+	if (!set) {
+		*why = "out of memory";
+		return -2;
+	}
+	if (want) {
+		pick = find_buffer(top, nb, want);
+		if (pick == -2) {
+			memset(set, 1, nb + 1);
+			snprintf(msg, sizeof(msg), "no buffer '%.64s' in this trace (it has: %s)",
+				 want, buffer_list(top, set, nb));
+			*why = msg;
+		} else if (!holds_kmem(r, path, top, pick)) {
+			/* say where the kmem events are, if anywhere */
+			for (i = -1; i < nb; i++)
+				if (i != pick)
+					n += set[i + 1] = holds_kmem(r, path, top, i);
+			if (n) {
+				snprintf(msg, sizeof(msg), "buffer '%.64s' holds no kmem events "
+					 "(buffers that do: %s)", want, buffer_list(top, set, nb));
+				*why = msg;
+				pick = -2;
+			}
+		}
+		goto out;
+	}
+	for (i = 0; i < nb; i++)
+		n += set[i + 1] = holds_kmem(r, path, top, i);
+	if (!n || holds_kmem(r, path, top, -1))
+		goto out;		/* the top-level buffer */
+	if (n == 1) {
+		for (i = 0; i < nb; i++)
+			if (set[i + 1])
+				pick = i;
+		r->info.buffer_auto = 1;
+	} else {
+		snprintf(msg, sizeof(msg), "kmem events in several buffers and none in the "
+			 "top-level one: %s; choose one with --buffer NAME",
+			 buffer_list(top, set, nb));
+		*why = msg;
+		pick = -2;
+	}
+out:
+	free(set);
+	return pick;
+}
+
+/*
+ * The per-CPU statistics of buffer @name (NULL: top-level) out of the file's
+ * text, where trace-cmd writes the top-level's first, then "Buffer: NAME"
+ * and each instance's.
+ */
+static void buffer_cpustats(struct kma_reader *r, const char *all, const char *name)
+{
+	const char *start = all, *end, *p;
+	size_t nlen = name ? strlen(name) : 0;
+	char *text;
+
+	if (!all)
+		return;
+	if (name) {
+		for (start = NULL, p = all; (p = strstr(p, "Buffer: ")); p += 8)
+			if ((p == all || p[-1] == '\n') && !strncmp(p + 8, name, nlen) &&
+			    p[8 + nlen] == '\n') {
+				start = p + 8 + nlen;
+				break;
+			}
+		if (!start)
+			return;
+	}
+	for (end = start; (end = strstr(end, "Buffer: ")); end += 8)
+		if (end == all || end[-1] == '\n')
+			break;
+	if (!end)
+		end = start + strlen(start);
+	text = strndup(start, end - start);
+	if (text)
+		kma_reader_cpustats(r, text);
+	free(text);
+}
+
+/* The handle of the chosen buffer and the facts that depend on it. */
+static int attach_buffer(struct kma_reader *r, const char *path, struct tracecmd_input *top,
+			 const char *want, const char **why)
+{
+	int idx = choose_buffer(r, path, top, want, why);
+
+	if (idx < -1)
+		return -1;
+	r->buffer_idx = idx;
+	r->info.buffer = buffer_name(top, idx);
+	if (idx >= 0) {
+		r->info.buffer = kma_strpool_intern(r->pool, r->info.buffer,
+						    strlen(r->info.buffer));
+		r->handle = tracecmd_buffer_instance_handle(top, idx);
+		if (r->handle)
+			r->top = top;	/* closed with the reader from now on */
+		if (!r->handle || !r->info.buffer) {
+			*why = r->info.buffer ? "cannot read the instance buffer (corrupt file)" :
+				"out of memory";
+			return -1;
+		}
+	}
+	return 0;
+}
+
 struct kma_reader *kma_reader_open(const char *path, const char **why)
+{
+	return kma_reader_open_buffer(path, NULL, why);
+}
+
+struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
+					  const char **why)
 {
 	struct kma_symtab *st;
 	const char *swhy = NULL;
 	struct kma_reader *r;
+	struct tracecmd_input *top;
 	const char *cname = NULL, *cver = NULL, *warning = NULL;
 	int n;
 
@@ -257,6 +488,15 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 		goto fail;
 	}
 	r->tep = tracecmd_get_tep(r->handle);
+	top = r->handle;
+	r->handle = NULL;
+	if (attach_buffer(r, path, top, buffer, why)) {
+		if (!r->top)
+			tracecmd_close(top);
+		goto fail;
+	}
+	if (!r->handle)
+		r->handle = top;
 	r->sites = kma_sites_alloc_symtab(st, swhy, r->tep);
 	st = NULL;
 	if (!r->sites) {
@@ -286,8 +526,12 @@ struct kma_reader *kma_reader_open(const char *path, const char **why)
 		goto fail;
 	}
 	n = kma_reader_setup(r, why);
-	if (n >= 0)
+	/* trace-cmd stores every buffer's statistics in the file's options */
+	if (n >= 0 && r->top && tracecmd_get_cpustats(r->handle))
 		kma_reader_cpustats(r, tracecmd_get_cpustats(r->handle));
+	else if (n >= 0)
+		buffer_cpustats(r, tracecmd_get_cpustats(r->top ? r->top : r->handle),
+				r->top ? r->info.buffer : NULL);
 	if (n < 0) {
 		static char msg[400];
 
@@ -324,6 +568,30 @@ static void maybe_progress(struct kma_reader *r, uint64_t ts)
 				     (double)(r->range_last - r->range_first));
 }
 
+/* A marker of the top-level buffer, in time order with the records of the instance read. */
+static int emit_marker(struct kma_reader *r, const struct kma_event *ev)
+{
+	if (!r->have_first) {
+		r->have_first = 1;
+		r->info.first_ts = ev->ts;
+	}
+	if (ev->ts > r->info.last_ts)
+		r->info.last_ts = ev->ts;
+	if (r->fn(r->ctx, ev)) {
+		r->stopped = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int flush_markers(struct kma_reader *r, uint64_t until)
+{
+	while (r->next_marker < r->nr_markers && r->markers[r->next_marker].ts <= until)
+		if (emit_marker(r, &r->markers[r->next_marker++]))
+			return -1;
+	return 0;
+}
+
 /*
  * A trace marker ("kma: LABEL\n" in the print event's buf, which runs to the
  * end of the record) or a module load/free (name is a __data_loc string).
@@ -334,38 +602,116 @@ static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int 
 
 	if (((r->info.events + 1) & 0xffff) == 0)
 		maybe_progress(r, rec->ts);
+	if (r->next_marker < r->nr_markers && flush_markers(r, rec->ts))
+		return -1;
 	return kma_reader_decode(r, rec);
+}
+
+static int queue_marker(void *ctx, const struct kma_event *ev)
+{
+	struct kma_reader *r = ctx;
+
+	if (r->nr_markers == r->cap_markers) {
+		size_t cap = r->cap_markers ? 2 * r->cap_markers : 64;
+		struct kma_event *m = realloc(r->markers, cap * sizeof(*m));
+
+		if (!m) {
+			r->oom = 1;
+			return -1;
+		}
+		r->markers = m;
+		r->cap_markers = cap;
+	}
+	r->markers[r->nr_markers++] = *ev;
+	return 0;
+}
+
+static int found_marker(void *ctx, const struct kma_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return 1;	/* one is enough */
+}
+
+static int marker_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct kma_reader *r = data;
+
+	return kma_reader_decode_marker(r, rec, (unsigned int)tracecmd_page_size(h));
+}
+
+/*
+ * trace_marker writes (echo "kma: LABEL", kma-mark) land in the top-level
+ * buffer, not in the instance that holds the kmem events (unless the
+ * instance has the tracefs option copy_trace_marker). So while an instance
+ * is read, the top-level buffer's kma markers start the generations, unless
+ * the instance holds kma markers of its own: then those, never both.
+ */
+static int top_markers(struct kma_reader *r)
+{
+	struct tracecmd_input *h;
+
+	r->fn = queue_marker;
+	r->ctx = r;
+	tracecmd_iterate_events(r->top, NULL, 0, marker_record, r);
+	if (!r->oom && r->nr_markers) {
+		h = tracecmd_buffer_instance_handle(r->top, r->buffer_idx);
+		r->fn = found_marker;
+		if (h)
+			tracecmd_iterate_events(h, NULL, 0, marker_record, r);
+		if (!h || r->stopped)
+			r->nr_markers = 0;	/* the instance's own markers */
+		tracecmd_close(h);
+	}
+	r->stopped = 0;
+	return r->oom ? -1 : 0;
+}
+
+/* The time range of the buffer read, for a progress fraction. */
+static void time_range(struct kma_reader *r)
+{
+	/* a second handle: reading the last records moves the cursors of the one we iterate */
+	struct tracecmd_input *f = tracecmd_open(r->info.file, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tracecmd_input *h = f && r->top ? tracecmd_buffer_instance_handle(f, r->buffer_idx) : f;
+	struct tep_record *rec;
+	int cpu;
+
+	r->range_first = UINT64_MAX;
+	for (cpu = 0; h && cpu < r->info.cpus; cpu++) {
+		/* NULL also for a CPU the buffer has no data for: read_cpu_last() does not check */
+		rec = tracecmd_read_cpu_first(h, cpu);
+		if (!rec)
+			continue;
+		if (rec->ts < r->range_first)
+			r->range_first = rec->ts;
+		tracecmd_free_record(rec);
+		rec = tracecmd_read_cpu_last(h, cpu);
+		if (rec && rec->ts > r->range_last)
+			r->range_last = rec->ts;
+		tracecmd_free_record(rec);
+	}
+	if (h && h != f)
+		tracecmd_close(h);
+	if (f)
+		tracecmd_close(f);
 }
 
 int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 		   kma_progress_fn progress, void *pctx, const char **why)
 {
-	int cpu;
-
+	if (r->top && top_markers(r)) {
+		*why = "out of memory";
+		return -1;
+	}
 	r->fn = fn;
 	r->ctx = ctx;
 	r->progress = progress;
 	r->pctx = pctx;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
-	if (progress) {
-		/*
-		 * The time range, for a progress fraction, from a second handle:
-		 * reading the last records moves the cursors of the one we iterate.
-		 */
-		struct tracecmd_input *h = tracecmd_open(r->info.file, TRACECMD_FL_LOAD_NO_PLUGINS);
-
-		r->range_first = h ? tracecmd_get_first_ts(h) : 0;
-		for (cpu = 0; h && cpu < r->info.cpus; cpu++) {
-			struct tep_record *rec = tracecmd_read_cpu_last(h, cpu);
-
-			if (rec && rec->ts > r->range_last)
-				r->range_last = rec->ts;
-			if (rec)
-				tracecmd_free_record(rec);
-		}
-		if (h)
-			tracecmd_close(h);
-	}
+	if (progress)
+		time_range(r);
 	tracecmd_iterate_events(r->handle, NULL, 0, on_record, r);
+	if (!r->stopped)
+		flush_markers(r, UINT64_MAX);
 	return kma_reader_end(r, why);
 }

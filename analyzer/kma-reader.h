@@ -39,6 +39,8 @@ struct kma_trace_info {
 	const char	*file;
 	const char	*warning;	/* what the file lacks that kma does not need, or NULL */
 	const char	*records_warning; /* after a run: records kma could not attribute */
+	const char	*buffer;	/* "top" or the instance read; NULL live */
+	int		buffer_auto;	/* 1: an instance chosen as the top-level had no kmem */
 	int		file_version;
 	const char	*compression;	/* NULL: none */
 	const char	*uname;		/* NULL when the file has none */
@@ -66,6 +68,13 @@ typedef void (*kma_progress_fn)(void *ctx, double fraction);
  * one-line reason (static string).
  */
 struct kma_reader *kma_reader_open(const char *path, const char **why);
+/*
+ * The same for one buffer of the file, as trace-cmd's -B: @buffer is "top"
+ * (the top-level buffer) or an instance name. NULL: the top-level buffer if
+ * it holds kmem records, else the one instance that does (info.buffer_auto).
+ */
+struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
+					  const char **why);
 void kma_reader_close(struct kma_reader *r);
 
 /*

@@ -247,8 +247,8 @@ static int write_trace(sqlite3 *db, const struct kma_store_run *run)
 			" cpus, long_size, big_endian, first_ts, last_ts, events, kmem_events,"
 			" ignored_events, kmalloc_only, frees, matched_frees, unknown_frees,"
 			" null_frees, failed_allocs, peak_bytes, peak_ts, temporary_ns,"
-			" marker_prefix, kma_version)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+			" marker_prefix, kma_version, buffer)"
+			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
 			-1, &st, NULL) != SQLITE_OK)
 		goto out;
 	sqlite3_bind_text(st, 1, info->file, -1, SQLITE_STATIC);
@@ -275,6 +275,7 @@ static int write_trace(sqlite3 *db, const struct kma_store_run *run)
 	sqlite3_bind_int64(st, 22, I64(run->temp_ns));
 	kma_bind_text(st, 23, run->marker_prefix);
 	sqlite3_bind_text(st, 24, run->version, -1, SQLITE_STATIC);
+	kma_bind_text(st, 25, info->buffer);
 	ret = step_reset(st);
 out:
 	sqlite3_finalize(st);

@@ -24,6 +24,7 @@ enum {
 };
 
 #define MAX_CPUS		8192	/* kma-reader.c refuses more */
+#define MAX_BUFFERS		256	/* instance buffers checked */
 #define MAX_OPTION_SIZE		(4u << 20)
 /* ring-buffer page commit word (kernel RB_MISSED_*, libtraceevent COMMIT_MASK) */
 #define COMMIT_MASK		((1u << 27) - 1)
@@ -188,13 +189,72 @@ static int sized_blocks(struct cursor *c, int count_bytes, int size_bytes)
 	return 0;
 }
 
+/* The CPU data of one buffer: u64 offset and u64 size per CPU, each CPU's pages checked. */
+static int check_cpu_data(struct cursor *c, uint64_t cpus, uint64_t page_size, int long_size,
+			  const char **why)
+{
+	uint64_t i, off, len, next;
+
+	for (i = 0; i < cpus; i++) {
+		if (get_num(c, 8, &off) || get_num(c, 8, &len))
+			return -1;
+		if (off > c->size || len > c->size - off) {
+			static char msg[160];
+
+			snprintf(msg, sizeof(msg), "truncated trace.dat: CPU %" PRIu64 "'s event data "
+				 "ends at %" PRIu64 ", the file at %" PRIu64, i,
+				 off > UINT64_MAX - len ? UINT64_MAX : off + len, c->size);
+			*why = msg;
+			return -1;
+		}
+		next = c->off;
+		if (len && check_pages(c, off, len, page_size, long_size)) {
+			*why = "corrupt trace.dat: bad ring-buffer page";
+			return -1;
+		}
+		c->off = next;
+	}
+	return 0;
+}
+
+/*
+ * An instance buffer (trace-cmd record -B) at the offset its BUFFER option
+ * gives: options of its own, then "flyrecord" and its CPU data, as at the
+ * top level. libtracecmd reads it with the same trust.
+ */
+static int check_instance(struct cursor *c, uint64_t off, uint64_t cpus, uint64_t page_size,
+			  int long_size, const char **why)
+{
+	uint64_t id, len;
+	char str[16];
+
+	c->off = off;
+	if (get_str(c, str, sizeof(str)))
+		return -1;
+	if (!strcmp(str, "options  ")) {
+		for (;;) {
+			if (get_num(c, 2, &id))
+				return -1;
+			if (!id)
+				break;
+			if (get_num(c, 4, &len) || check_option(c, id, len, &cpus))
+				return -1;
+		}
+		if (get_str(c, str, sizeof(str)))
+			return -1;
+	}
+	if (strcmp(str, "flyrecord") || cpus > MAX_CPUS)
+		return -1;
+	return check_cpu_data(c, cpus, page_size, long_size, why);
+}
+
 int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 {
 	struct cursor c = { .fd = fd, .size = file_size };
 	char str[64], text[128];
-	uint64_t n, len, i, cpus, id, off, page_size;
+	uint64_t n, len, i, cpus, id, page_size, bufs[MAX_BUFFERS];
 	unsigned char hdr[6];
-	int long_size;
+	int long_size, nbuf = 0;
 
 	*why = "truncated or corrupt trace.dat (v6 headers)";
 	if (skip(&c, 10) || get_str(&c, str, sizeof(str)) || get(&c, hdr, 6))
@@ -246,7 +306,14 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 			if (!id)
 				break;
 			/* the last CPUCOUNT option sets how many CPUs flyrecord has */
-			if (get_num(&c, 4, &len) || check_option(&c, id, len, &cpus))
+			if (get_num(&c, 4, &len))
+				return -1;
+			if (id == OPT_BUFFER && len >= 8 && nbuf < MAX_BUFFERS &&
+			    get_num(&c, 8, &bufs[nbuf++]))
+				return -1;
+			if (id == OPT_BUFFER && len >= 8)
+				c.off -= 8;
+			if (check_option(&c, id, len, &cpus))
 				return -1;
 		}
 		if (get_str(&c, str, sizeof(str)))
@@ -262,26 +329,12 @@ int kma_validate_v6(int fd, uint64_t file_size, const char **why)
 	}
 	if (strcmp(str, "flyrecord") || cpus > MAX_CPUS)
 		return -1;
-	for (i = 0; i < cpus; i++) {
-		uint64_t next;
-
-		if (get_num(&c, 8, &off) || get_num(&c, 8, &len))
+	if (check_cpu_data(&c, cpus, page_size, long_size, why))
+		return -1;
+	for (i = 0; i < (uint64_t)nbuf; i++) {
+		*why = "truncated or corrupt trace.dat (an instance buffer's headers)";
+		if (check_instance(&c, bufs[i], cpus, page_size, long_size, why))
 			return -1;
-		if (off > file_size || len > file_size - off) {
-			static char msg[160];
-
-			snprintf(msg, sizeof(msg), "truncated trace.dat: CPU %" PRIu64 "'s event data "
-				 "ends at %" PRIu64 ", the file at %" PRIu64, i,
-				 off > UINT64_MAX - len ? UINT64_MAX : off + len, file_size);
-			*why = msg;
-			return -1;
-		}
-		next = c.off;
-		if (len && check_pages(&c, off, len, page_size, long_size)) {
-			*why = "corrupt trace.dat: bad ring-buffer page";
-			return -1;
-		}
-		c.off = next;
 	}
 	*why = NULL;
 	return 0;

@@ -11,6 +11,7 @@ PRAGMA application_id = 1802330450;
 -- One row: facts about the trace file and the run.
 CREATE TABLE trace (
 	file		TEXT NOT NULL,	-- path as given to kma-analyze
+	buffer		TEXT,		-- buffer read: 'top' or an instance name (-B); NULL live
 	file_version	INTEGER,	-- trace.dat format version (6, 7)
 	compression	TEXT,		-- e.g. 'zstd', NULL when uncompressed
 	kernel_release	TEXT,		-- `uname -r` of the traced machine, from the file

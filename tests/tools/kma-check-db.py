@@ -2,7 +2,7 @@
 """Compare kma-analyze's results with the independent expectation of
 kma-expect.py (computed from trace-cmd report output only).
 
-usage: kma-check-db.py [--kmalloc-only] TRACE.dat REPORT.db [TEXT_REPORT_FILE]
+usage: kma-check-db.py [--kmalloc-only] [--buffer NAME] TRACE.dat REPORT.db [TEXT_REPORT_FILE]
 
 Checks REPORT.db (sqlite): the summary row, per-caller sums of caller_stats,
 and the number of rows of allocations; and, if given, the header lines and
@@ -153,10 +153,14 @@ def check_text(exp, path, problems):
 def main(argv):
     kmalloc_only = "--kmalloc-only" in argv
     args = [a for a in argv if a != "--kmalloc-only"]
+    buffer = "top"
+    if len(args) > 2 and args[0] == "--buffer":
+        buffer, args = args[1], args[2:]
     if len(args) not in (2, 3):
-        sys.exit("usage: kma-check-db.py [--kmalloc-only] TRACE.dat REPORT.db [TEXT_REPORT_FILE]")
+        sys.exit("usage: kma-check-db.py [--kmalloc-only] [--buffer NAME] TRACE.dat REPORT.db "
+                 "[TEXT_REPORT_FILE]")
     trace, db = args[0], args[1]
-    exp = kma_expect.expect(trace, kmalloc_only)
+    exp = kma_expect.expect(trace, kmalloc_only, buffer)
     problems = []
     check_db(exp, db, problems)
     if len(args) == 3:

@@ -6,7 +6,12 @@ a trace.dat, using ONLY trace-cmd's own text output:
                                    plus the "CPU:N [.. EVENTS DROPPED]" lines
   trace-cmd report --stat -i FILE  per-CPU ring-buffer statistics
 
-usage: kma-expect.py [--kmalloc-only] TRACE.dat   -> one JSON document
+usage: kma-expect.py [--kmalloc-only] [--buffer NAME] TRACE.dat   -> one JSON document
+
+--buffer NAME: the events of instance buffer NAME (trace-cmd record -B), which
+trace-cmd report prints with a "NAME:" prefix; default "top", the lines
+without one. Markers: the buffer's own "kma:" markers, or for an instance
+that has none, the top-level buffer's.
 
 This file never imports or runs kma.  kma-check-db.py imports it (expect()).
 """
@@ -30,7 +35,7 @@ CALLER_KEYS = ("total", "slack", "net", "allocs", "frees", "implicit_frees")
 # The comm may contain spaces, so anchor on "[CPU] TIMESTAMP: EVENT:".
 EVENT_RE = re.compile(r"\[(\d+)\]\s+(\d+\.\d+):\s+(\w+):\s*(.*)$")
 # "CPU:1 [12345 EVENTS DROPPED]" or "CPU:1 [EVENTS DROPPED]" (count unknown)
-DROPPED_RE = re.compile(r"^CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]")
+DROPPED_RE = re.compile(r"^(?:\S+:\s+)?CPU:(\d+) \[(?:(\d+) )?EVENTS DROPPED\]")
 CPUS_RE = re.compile(r"^cpus=(\d+)")
 
 
@@ -46,14 +51,26 @@ def parse_ptr(s):
     return int(s, 16) if s.lower().startswith("0x") else int(s)
 
 
-def parse_stats(text):
-    """--stat: blocks "CPU: N" followed by "key: value" lines."""
-    stats, cur = {}, None
+def buffer_names(text):
+    """--stat: the instances' statistics follow a "Buffer: NAME" line."""
+    return [m.group(1) for m in re.finditer(r"^Buffer: (\S+)\s*$", text, re.M)]
+
+
+def parse_stats(text, buffer="top"):
+    """--stat: blocks "CPU: N" followed by "key: value" lines; the top-level
+    buffer's come first, each instance's after its "Buffer: NAME" line."""
+    stats, cur, current = {}, None, "top"
     for line in text.splitlines():
+        m = re.match(r"^Buffer: (\S+)\s*$", line)
+        if m:
+            current, cur = m.group(1), None
+            continue
+        if current != buffer:
+            continue
         m = re.match(r"^CPU: (\d+)\s*$", line)
         if m:
             cpu = int(m.group(1))
-            # keep the first block per CPU (top-level buffer)
+            # keep the first block per CPU
             cur = stats.setdefault(cpu, {}) if cpu not in stats else None
             continue
         if cur is None:
@@ -66,9 +83,43 @@ def parse_stats(text):
     return stats
 
 
-def expect(trace, kmalloc_only=False):
+def split_buffer(line, instances):
+    """(buffer, rest of the line): instance lines start with "NAME:"."""
+    first = line.split(None, 1)
+    if first and first[0].endswith(":") and first[0][:-1] in instances:
+        return first[0][:-1], first[1] if len(first) > 1 else ""
+    return "top", line
+
+
+def is_kma_marker(line):
+    m = EVENT_RE.search(line)
+    if not m or m.group(3) != "print":
+        return False
+    buf = m.group(4).split("buf=", 1)
+    return len(buf) == 2 and buf[1].startswith(MARKER_PREFIX)
+
+
+def select_lines(report, instances, buffer):
+    """The lines of @buffer in report (time) order, with the top-level
+    buffer's kma markers when @buffer is an instance without any."""
+    lines, carry = [], None
+    for line in report.splitlines():
+        b, rest = split_buffer(line, instances)
+        if carry and b == "top":
+            b = carry       # "NAME: CPU:1 [.. DROPPED]" then the event, unprefixed
+        carry = b if b != "top" and DROPPED_RE.match(rest) else None
+        lines.append((b, rest))
+    own = any(b == buffer and is_kma_marker(rest) for b, rest in lines)
+    return [rest for b, rest in lines
+            if b == buffer or (not own and b == "top" and is_kma_marker(rest))]
+
+
+def expect(trace, kmalloc_only=False, buffer="top"):
     report = trace_cmd("-R", "-i", trace)
-    stats = parse_stats(trace_cmd("--stat", "-i", trace))
+    stat_text = trace_cmd("--stat", "-i", trace)
+    stats = parse_stats(stat_text, buffer)
+    instances = set(buffer_names(stat_text))
+    lines = select_lines(report, instances, buffer)
 
     ncpus = 0
     page_missed, missed_unknown = {}, {}
@@ -79,7 +130,7 @@ def expect(trace, kmalloc_only=False):
     callers = {}     # caller -> dict of CALLER_KEYS
     s = dict.fromkeys(SUMMARY_KEYS, 0)
 
-    for line in report.splitlines():
+    for line in lines:
         m = CPUS_RE.match(line)
         if m:
             ncpus = int(m.group(1))
@@ -175,9 +226,12 @@ def expect(trace, kmalloc_only=False):
 
 def main(argv):
     args = [a for a in argv if a != "--kmalloc-only"]
+    buffer = "top"
+    if len(args) == 3 and args[0] == "--buffer":
+        buffer, args = args[1], args[2:]
     if len(args) != 1:
-        sys.exit("usage: kma-expect.py [--kmalloc-only] TRACE.dat")
-    json.dump(expect(args[0], "--kmalloc-only" in argv), sys.stdout,
+        sys.exit("usage: kma-expect.py [--kmalloc-only] [--buffer NAME] TRACE.dat")
+    json.dump(expect(args[0], "--kmalloc-only" in argv, buffer), sys.stdout,
               sort_keys=True, indent=1)
     sys.stdout.write("\n")
 
