@@ -131,9 +131,9 @@ check "--help documents --buffer" sh -c "'$KMA' --help | grep -q -e '--buffer NA
 
 # 5. A v6 instance buffer is checked before libtracecmd reads it (kma-validate.c).
 for w in commit:"corrupt trace.dat: bad ring-buffer page" \
-	 size:"truncated trace.dat: event data of a CPU runs past the end of the file" \
+	 size:"truncated trace.dat: CPU 0's event data ends at @END, the file at @SIZE" \
 	 type:"truncated or corrupt trace.dat (an instance buffer's headers)"; do
-	python3 - "$FIX/inst-only-v6.dat" "$TMP/bad.dat" "${w%%:*}" <<'PY'
+	read -r end size < <(python3 - "$FIX/inst-only-v6.dat" "$TMP/bad.dat" "${w%%:*}" <<'PY'
 import struct, sys
 src, dst, what = sys.argv[1:4]
 d = bytearray(open(src, "rb").read())
@@ -145,11 +145,16 @@ if what == "commit":        # the first page's commit runs past the page
     struct.pack_into("<Q", d, cpu0 + 8, 0xfff0)
 elif what == "size":        # CPU 0's data runs past the end of the file
     struct.pack_into("<Q", d, off + 18, len(d))
+    print(cpu0 + len(d), len(d))
 else:                       # not "flyrecord"
     d[off:off + 10] = b"flyrecorX\0"
 open(dst, "wb").write(d)
 PY
+)
+	want=${w#*:}
+	want=${want/@END/$end}
+	want=${want/@SIZE/$size}
 	"$KMA" --no-db "$TMP/bad.dat" > /dev/null 2> "$TMP/bad.err"
 	check "v6 instance buffer, bad ${w%%:*}: exit 1, one line" test "$?|$(cat "$TMP/bad.err")" = \
-		"1|kma-analyze: $TMP/bad.dat: ${w#*:}"
+		"1|kma-analyze: $TMP/bad.dat: $want"
 done
