@@ -553,7 +553,9 @@ static int print_report(struct run *r)
 		if (o->generation) {
 			int64_t g = kma_match_selected_generation(r->view);
 
-			fprintf(stdout, " made in generation %s", o->generation);
+			/* a label as the trace spells it: escaped like the names */
+			fputs(" made in generation ", stdout);
+			kma_text_str(stdout, o->generation);
 			if (g < 0)
 				fprintf(stdout, " (no such generation in the trace)");
 		}
