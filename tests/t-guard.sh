@@ -280,9 +280,13 @@ else
 fi
 # Permission denied, as an unprivileged user in a directory of root's.
 if [ "$(id -u)" = 0 ] && command -v setpriv > /dev/null; then
-	mkdir -p /tmp/kma-guard-$$ && chmod 755 /tmp/kma-guard-$$
-	setpriv --reuid=65534 --regid=65534 --clear-groups \
-		"$KMA" -q -o /tmp/kma-guard-$$/r.db "$FIX/basic.dat" 2> "$G/err.txt"
+	# the binary and the trace where that user can reach them (a clone may sit
+	# in a directory only root can enter)
+	mkdir -p /tmp/kma-guard-$$ && chmod 755 /tmp/kma-guard-$$ &&
+		cp "$KMA" "$FIX/basic.dat" /tmp/kma-guard-$$/ &&
+		chmod 755 /tmp/kma-guard-$$/kma-analyze && chmod 644 /tmp/kma-guard-$$/basic.dat
+	setpriv --reuid=65534 --regid=65534 --clear-groups /tmp/kma-guard-$$/kma-analyze \
+		-q -o /tmp/kma-guard-$$/r.db /tmp/kma-guard-$$/basic.dat 2> "$G/err.txt"
 	one_line_error "permission denied: strerror" $? "$G/err.txt" \
 		"cannot create a temporary file next to it: Permission denied" &&
 		pass "permission denied: strerror"
