@@ -77,6 +77,8 @@ static int nr_bases;
 
 static void put(struct buf *b, const void *p, size_t n)
 {
+	if (!n)
+		return;		/* b->d may still be NULL */
 	if (b->len + n > b->cap) {
 		b->cap = (b->len + n) * 2 + 4096;
 		b->d = realloc(b->d, b->cap);
