@@ -30,7 +30,7 @@ PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o kma-table.o
-ANALYZE_OBJS	:= kma-analyze.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-tracedat.o kma-zlib.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
+ANALYZE_OBJS	:= kma-analyze.o kma-signals.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-tracedat.o kma-zlib.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/analyzer/kma-mark

@@ -23,6 +23,7 @@
 #include "kma-report-extra.h"
 #include "kma-store.h"
 #include "kma-table.h"
+#include "kma-signals.h"
 
 #ifndef KMA_VERSION
 #define KMA_VERSION "0.0-dev"
@@ -345,81 +346,6 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 	return -1;
 }
 
-/*
- * SIGINT, SIGTERM and SIGHUP. Reading a trace.dat, they end the run at once:
- * the handler removes the temporary report.db (its name copied here, as
- * nothing else is safe to touch in a handler) and dies of the signal, so the
- * shell sees 130, 143 or 129 and a script loop stops on Ctrl-C. The writer
- * thread runs with these signals blocked, so the handler runs on the main
- * thread; whatever the writer still has open is gone with the process.
- * With --live, SIGINT and SIGTERM mean "stop and write the report"; a second
- * one, or SIGHUP, abandons the run through the normal cleanup, which also
- * removes the tracefs instance.
- */
-static volatile int live_stop;
-static volatile sig_atomic_t interrupted;	/* --live: the signal that abandons the run */
-static volatile sig_atomic_t tmp_armed, progress_line;
-static char tmp_copy[PATH_MAX];
-
-static void say_interrupted(void)
-{
-	static const char msg[] = "kma-analyze: interrupted\n";
-
-	if (progress_line)
-		(void)!write(STDERR_FILENO, "\r\033[K", 4);
-	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
-}
-
-/* Dies of sig with its default action (the exit status the shell expects). */
-static void die_of(int sig)
-{
-	sigset_t set;
-
-	signal(sig, SIG_DFL);
-	raise(sig);
-	sigemptyset(&set);
-	sigaddset(&set, sig);
-	sigprocmask(SIG_UNBLOCK, &set, NULL);
-	_exit(128 + sig);
-}
-
-static void on_signal(int sig)
-{
-	if (tmp_armed)
-		unlink(tmp_copy);
-	say_interrupted();
-	die_of(sig);
-}
-
-static void on_live_signal(int sig)
-{
-	if (sig == SIGHUP || live_stop)
-		interrupted = sig;
-	live_stop = 1;
-}
-
-/*
- * A signal ignored when we were started stays ignored (nohup, background
- * jobs of scripts), except SIGINT and SIGTERM with --live: they were always
- * its way to stop.
- */
-static void catch_signals(int live)
-{
-	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP };
-	struct sigaction sa = { .sa_handler = live ? on_live_signal : on_signal }, old;
-	unsigned int i;
-
-	sigemptyset(&sa.sa_mask);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
-		sigaddset(&sa.sa_mask, sigs[i]);
-	for (i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
-		if (sigaction(sigs[i], NULL, &old) || (old.sa_handler == SIG_IGN &&
-						       (!live || sigs[i] == SIGHUP)))
-			continue;
-		sigaction(sigs[i], &sa, NULL);
-	}
-}
-
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
 static struct kma_store *open_store(const char *path, const char **why)
 {
@@ -432,10 +358,8 @@ static struct kma_store *open_store(const char *path, const char **why)
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
 	store = kma_store_open(path, why);
-	if (store && strlen(kma_store_tmp_path(store)) < sizeof(tmp_copy)) {
-		strcpy(tmp_copy, kma_store_tmp_path(store));
-		tmp_armed = 1;
-	}
+	if (store)
+		kma_signals_arm(kma_store_tmp_path(store));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);	/* a pending signal lands here */
 	return store;
 }
@@ -472,7 +396,7 @@ static int feed(void *ctx, const struct kma_event *ev)
 {
 	struct run *r = ctx;
 
-	if (interrupted)
+	if (kma_interrupted)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
@@ -625,13 +549,13 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
 		goto out;
 	}
-	catch_signals(o.live);
+	kma_signals_catch(o.live);
 
 	if (o.live) {
 		lo.duration = o.duration;
 		lo.interval = o.interval;
 		lo.buffer_kb = 8192;
-		lo.stop = &live_stop;
+		lo.stop = &kma_live_stop;
 		lo.refresh = o.quiet ? NULL : live_refresh;
 		lo.refresh_ctx = &r;
 		o.input = "live";
@@ -708,13 +632,13 @@ int main(int argc, char **argv)
 	}
 
 	show_progress = !o.quiet && !o.live && isatty(STDERR_FILENO);
-	progress_line = show_progress;
+	kma_signals_progress_line(show_progress);
 	if (o.live ? kma_live_run(r.reader, &lo, feed, &r, &why) :
 	    kma_reader_run(r.reader, feed, &r, show_progress ? progress : NULL,
 			   (void *)o.input, &why)) {
 		if (show_progress)
 			fputc('\n', stderr);
-		if (interrupted)
+		if (kma_interrupted)
 			goto out;
 		if (why)
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
@@ -727,8 +651,8 @@ int main(int argc, char **argv)
 	}
 	if (show_progress)
 		fputs("\r\033[K", stderr);
-	progress_line = 0;
-	if (interrupted)
+	kma_signals_progress_line(0);
+	if (kma_interrupted)
 		goto out;
 	info = kma_reader_info(r.reader);
 	if (!info->kmem_events) {
@@ -749,7 +673,7 @@ int main(int argc, char **argv)
 			store ? kma_store_error(store) : "out of memory");
 		goto out;
 	}
-	if (interrupted)
+	if (kma_interrupted)
 		goto out;	/* --live: a second Ctrl-C while finishing abandons the report */
 	if (store) {
 		struct kma_store_run run = {
@@ -772,7 +696,7 @@ int main(int argc, char **argv)
 			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
 			goto out;
 		}
-		tmp_armed = 0;	/* renamed into place: a signal now leaves it */
+		kma_signals_arm(NULL);	/* renamed into place: a signal now leaves it */
 	}
 	if (!o.quiet) {
 		errno = 0;
@@ -795,10 +719,9 @@ out:
 	kma_list_free(list);
 	kma_reader_close(r.reader);
 	free(real_output);
-	if (interrupted) {
+	if (kma_interrupted) {
 		/* --live abandoned: temporary file and tracefs instance removed above */
-		say_interrupted();
-		die_of(interrupted);
+		kma_signals_die(kma_interrupted);
 	}
 	return ret;
 }
