@@ -1,0 +1,66 @@
+#!/bin/bash
+# Every output of kma-analyze on every fixture, one file per input, for t-golden.sh:
+#   tests/golden/outputs.sh KMA MKTRACE OUTDIR [INPUT...]
+# (INPUT: a fixture name such as basic.dat or a generated one such as gen-reuse; default all)
+# Run from the top of the tree (paths in report.db are as given). The expected files
+# in tests/golden/expect/ were made with this script by the code *before* the layout
+# change of issue 11 (git log tests/golden/expect); a change of behaviour shows as a
+# diff. Regenerate only for an intended change, and say so in the commit message.
+set -u
+KMA=$1 MKTRACE=$2 OUT=$3
+mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 1
+SCR=$(mktemp -d)
+trap 'rm -rf "$SCR"' EXIT
+
+REPORTS=("" "-g function" "-g module" "-g file" "-g cache" "-g comm" "-g pid"
+	 "-s net -n 5" "-s caller" "--kmalloc-only" "--leaks" "--generations" "--lifetimes"
+	 "--peak" "--leftovers" "--advice" "--outstanding --list" "--generation 1 --list"
+	 "--since 0.001 --until 0.5 -s allocs" "--leaks --young 0")
+
+# section TITLE CMD...: the command's stdout, then its stderr and exit status
+section() {
+	local title=$1 rc
+	shift
+	echo "### $title"
+	"$@" > "$SCR/o" 2> "$SCR/e"
+	rc=$?
+	cat "$SCR/o"
+	echo "--- stderr, exit $rc"
+	cat "$SCR/e"
+}
+
+one() {
+	local name=$1 dat=$2 fmt r db
+	{
+		for fmt in text csv json; do
+			for r in "${REPORTS[@]}"; do
+				# shellcheck disable=SC2086
+				section "-f $fmt $r" "$KMA" --no-db -f $fmt $r "$dat"
+			done
+		done
+		db=$SCR/r.db
+		rm -f "$db"
+		section "report.db" "$KMA" -q -o "$db" "$dat"
+		echo "### sqlite3 .dump"
+		sqlite3 "$db" .dump
+		rm -f "$db"
+		section "report.db --kmalloc-only" "$KMA" -q --kmalloc-only -o "$db" "$dat"
+		echo "### sqlite3 .dump"
+		sqlite3 "$db" .dump
+	} > "$OUT/$name.out"
+}
+
+shift 3
+if [ $# = 0 ]; then
+	set -- $(cd tests/fixtures && ls -- *.dat) $(cd tests/gen && ls -- *.seq | sed 's/^/gen-/; s/\.seq$//')
+fi
+for i in "$@"; do
+	case $i in gen-*) ;; *) one "$i" "tests/fixtures/$i"; continue ;; esac
+	s=tests/gen/${i#gen-}.seq
+	n=$(basename "$s" .seq)
+	"$MKTRACE" -o "$SCR/$n.dat" "$s" > /dev/null 2>&1 || { echo "mktrace $s failed" >&2; exit 1; }
+	"$MKTRACE" -g 5.10 -l 4 -E big -o "$SCR/$n-old.dat" "$s" > /dev/null 2>&1 ||
+		{ echo "mktrace -g 5.10 $s failed" >&2; exit 1; }
+	# the same names in report.db whatever the scratch directory
+	(cd "$SCR" && one "gen-$n" "$n.dat" && one "gen-$n-5.10-32-be" "$n-old.dat")
+done
