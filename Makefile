@@ -1,6 +1,6 @@
 # kma - kernel slab allocation accounting from ftrace traces.
 #
-#   make            build analyzer/kma-analyze
+#   make            build build/analyzer/kma-analyze (objects and binaries: build/, or O=DIR)
 #   make check      install missing packages, build, run every test (also under ASan+UBSan,
 #                   and as a brand-new machine runs them: make check-fresh)
 #   make demo       install missing packages, build, analyze the bundled fixture
@@ -12,13 +12,13 @@ prefix		?= /usr/local
 bindir		?= $(prefix)/bin
 mandir		?= $(prefix)/share/man
 DESTDIR		?=
-O		?= .
+O		?= build
 
 CC		?= cc
 PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw zlib
 CFLAGS		?= -O2 -g
 CFLAGS		+= -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-		   -DKMA_VERSION='"$(VERSION)"' -Ianalyzer
+		   -DKMA_VERSION='"$(VERSION)"' -Ilib -Ianalyzer
 LDLIBS		+= -lpthread -lm
 
 ifeq ($(SAN),1)
@@ -29,11 +29,21 @@ endif
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-CORE_OBJS	:= kma-match.o kma-match-gen.o kma-leak.o kma-map.o kma-strpool.o kma-table.o
-ANALYZE_OBJS	:= kma-analyze.o kma-signals.o kma-reader.o kma-decode.o kma-live.o kma-validate.o kma-symtab.o kma-tracedat.o kma-zlib.o kma-dwarf.o kma-sites.o kma-store.o kma-store-tables.o kma-report-extra.o kma-schema.o kma-report.o $(CORE_OBJS)
+# Layers (docs/architecture.md): lib/ is the pure-C core (libkma-core.a, also
+# linked into the plugin); analyzer/ holds main and one folder per layer.
+# Every object goes to $(O) (default build/), never beside its source.
+LIB_SRCS	:= $(wildcard lib/*.c)
+LAYER_SRCS	:= $(wildcard analyzer/*/*.c)
+HDRS		:= $(wildcard lib/*.h analyzer/*.h analyzer/*/*.h)
+CORE_LIB	:= $(O)/lib/libkma-core.a
+# What the matcher's unit tests link: accounting and the table printer
+MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c) \
+		   analyzer/report/kma-table.c))
+ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c \
+		   analyzer/kma-signals.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
 
 BIN		:= $(O)/analyzer/kma-analyze
-MARK		:= $(O)/analyzer/kma-mark
+MARK		:= $(O)/tools/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
@@ -59,50 +69,60 @@ check-pkgs:
 		echo "kma: run 'sh scripts/install-deps.sh' as root (make check / make demo do it)"; \
 		exit 1; }
 
-$(O)/analyzer/kma-schema.c: schema/kma.sql
+$(O)/analyzer/store/kma-schema.c: schema/kma.sql
 	@mkdir -p $(dir $@)
 	@{ echo '/* generated from schema/kma.sql - do not edit */'; \
 	   echo 'const char kma_schema_sql[] ='; \
 	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	   echo ';'; } > $@
 
-$(O)/analyzer/%.o: analyzer/%.c analyzer/*.h
+# The core is pure C (no package flags) and position-independent: the plugin links it.
+$(O)/lib/%.o: lib/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+
+$(CORE_LIB): $(addprefix $(O)/,$(LIB_SRCS:.c=.o))
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(O)/analyzer/%.o: analyzer/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
-$(O)/analyzer/kma-schema.o: $(O)/analyzer/kma-schema.c
+$(O)/analyzer/store/kma-schema.o: $(O)/analyzer/store/kma-schema.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(BIN): $(addprefix $(O)/analyzer/,$(ANALYZE_OBJS))
+$(BIN): $(ANALYZE_OBJS) $(CORE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # The symbol layer's tests link libtracecmd (decompression, zlib's codec
 # in kma-zlib.o) and libdw.
-SYMTAB_OBJS	:= $(O)/analyzer/kma-symtab.o $(O)/analyzer/kma-tracedat.o $(O)/analyzer/kma-zlib.o
+SYMTAB_OBJS	:= $(O)/analyzer/sites/kma-symtab.o $(O)/analyzer/reader/kma-tracedat.o \
+		   $(O)/analyzer/reader/kma-zlib.o
 
-$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(SYMTAB_OBJS) analyzer/*.h
+$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(SYMTAB_OBJS) $(CORE_LIB) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/kma-dwarf.o \
-			    $(SYMTAB_OBJS) analyzer/*.h
+$(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/sites/kma-dwarf.o \
+			    $(SYMTAB_OBJS) $(CORE_LIB) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/kma-dwarf.o $(SYMTAB_OBJS) \
-		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS) \
+		$(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) analyzer/*.h
+$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) $(CORE_LIB) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) \
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
 		$(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/unit/%: tests/unit/%.c $(addprefix $(O)/analyzer/,$(CORE_OBJS)) analyzer/*.h
+$(O)/tests/unit/%: tests/unit/%.c $(MATCH_OBJS) $(CORE_LIB) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(addprefix $(O)/analyzer/,$(CORE_OBJS)) \
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MATCH_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 # kma-mark: trace markers through libtracefs
-$(MARK): analyzer/kma-mark.c
+$(MARK): tools/kma-mark.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $$(pkg-config --cflags libtracefs) $(LDFLAGS) -o $@ $< \
 		$$(pkg-config --libs libtracefs)
@@ -116,7 +136,7 @@ unit: $(UNIT_TESTS) tools
 check: deps
 	@$(MAKE) --no-print-directory all unit
 	@$(MAKE) --no-print-directory SAN=1 O=build/san all unit
-	@FRESH=1 bash tests/run.sh . build/san
+	@FRESH=1 bash tests/run.sh build build/san
 
 check-fresh: deps
 	@bash tests/fresh.sh
@@ -143,7 +163,7 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5
 	install -m 755 $(BIN) $(DESTDIR)$(bindir)/kma-analyze
-	install -m 755 analyzer/kma-record $(DESTDIR)$(bindir)/kma-record
+	install -m 755 tools/kma-record $(DESTDIR)$(bindir)/kma-record
 	install -m 755 $(MARK) $(DESTDIR)$(bindir)/kma-mark
 	install -m 644 docs/kma-analyze.1 docs/kma-mark.1 docs/kma-record.1 $(DESTDIR)$(mandir)/man1
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
@@ -154,6 +174,5 @@ install-user: plugin
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install-user
 
 clean:
-	rm -f analyzer/*.o analyzer/kma-schema.c $(BIN) $(MARK) $(UNIT_TESTS) plugin/plugin_kma.so
-	rm -f tests/tools/mktrace tests/tools/kma-convert
 	rm -rf build
+	rm -f tests/tools/mktrace tests/tools/kma-convert

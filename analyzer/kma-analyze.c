@@ -15,14 +15,14 @@
 
 #include <signal.h>
 
-#include "kma-leak.h"
-#include "kma-live.h"
-#include "kma-match.h"
-#include "kma-reader.h"
-#include "kma-report.h"
-#include "kma-report-extra.h"
-#include "kma-store.h"
-#include "kma-table.h"
+#include "match/kma-leak.h"
+#include "reader/kma-live.h"
+#include "match/kma-match.h"
+#include "reader/kma-reader.h"
+#include "report/kma-report-callers.h"
+#include "report/kma-report-extra.h"
+#include "store/kma-store.h"
+#include "report/kma-table.h"
 #include "kma-signals.h"
 
 #ifndef KMA_VERSION

@@ -16,7 +16,7 @@
 #include <trace-cmd.h>
 #include <event-parse.h>
 
-#include "kma-zlib.h"
+#include "reader/kma-zlib.h"
 
 struct floor_count {
 	unsigned long long	events;

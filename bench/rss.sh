@@ -39,6 +39,6 @@ for spec in "100000 1000" "1000000 1000" "1000000 100000"; do
 	gen "$1" "$2" > "$TMP/t.seq"
 	"$MKTRACE" -g newest -o "$TMP/t.dat" "$TMP/t.seq"
 	f=$(rss "$TOP/bench/kma-floor" "$TMP/t.dat")
-	k=$(rss "$TOP/analyzer/kma-analyze" -q --no-db "$TMP/t.dat")
+	k=$(rss "$TOP/build/analyzer/kma-analyze" -q --no-db "$TMP/t.dat")
 	printf '%10d %8d %12d %12d %12d\n' $(( $1 * 2 - $2 )) "$2" "$f" "$k" $((k - f))
 done

@@ -7,7 +7,7 @@
 # bench/record-big.sh when it does not exist.  Then it times, best of 3
 # runs after one warm-up run each:
 #   kma-floor      bench/kma-floor TRACE           (the floor: read + count)
-#   kma-analyze    analyzer/kma-analyze -q -o /tmp/kma-bench.db TRACE
+#   kma-analyze    build/analyzer/kma-analyze -q -o /tmp/kma-bench.db TRACE
 #   trace-cmd mem  trace-cmd mem -i TRACE >/dev/null
 # and prints wall time, events/s, ratio to the floor and peak RSS, then
 # the event count and the allocations in /tmp/kma-bench.db.
@@ -21,7 +21,7 @@ set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP_DIR=$(cd "$BENCH_DIR/.." && pwd)
 FLOOR=$BENCH_DIR/kma-floor
-ANALYZE=${KMA_ANALYZE:-$TOP_DIR/analyzer/kma-analyze}	# override to compare builds
+ANALYZE=${KMA_ANALYZE:-$TOP_DIR/build/analyzer/kma-analyze}	# override to compare builds
 DB=/tmp/kma-bench.db
 RUNS=3
 GNU_TIME=/usr/bin/time

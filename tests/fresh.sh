@@ -58,7 +58,7 @@ for mode in "$@"; do
 		done
 		'"$mnt"' || exit 4
 		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" \
-			RUN_SUMMARY=subtotal bash "$0/tests/run.sh" .' \
+			RUN_SUMMARY=subtotal bash "$0/tests/run.sh" build' \
 		"$WORK/src" "$WORK/home" "$mode" > "$WORK/out.txt" 2>&1
 	rc=$?
 	grep -v '^subtotal:' "$WORK/out.txt"

@@ -1,8 +1,8 @@
 #!/bin/bash
 # Runs every test against each build directory given (default: .), e.g.
-#   tests/run.sh . build/san
-#   TESTS="t-badinput t-gen" tests/run.sh . build/san    # only these files
-#   FRESH=1 tests/run.sh . build/san    # then tests/fresh.sh: the plain suite as a
+#   tests/run.sh build build/san
+#   TESTS="t-badinput t-gen" tests/run.sh build build/san    # only these files
+#   FRESH=1 tests/run.sh build build/san    # then tests/fresh.sh: the plain suite as a
 #                                       # brand-new machine runs it (root only)
 # and ends with one line "N passed, N failed"; exits 1 on any failure.
 #
@@ -28,11 +28,13 @@ check() {
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -20)"; fi
 }
 
-[ $# -gt 0 ] || set -- .
+[ $# -gt 0 ] || set -- build
 for B in "$@"; do
-	LABEL=$B
-	[ "$B" = . ] && LABEL=${RUN_LABEL:-plain}
-	[ "$B" != . ] && LABEL=asan+ubsan
+	# build/san (make SAN=1 O=build/san) is the sanitizer build, any other the plain one
+	case $B in
+	*san*) LABEL=asan+ubsan ;;
+	*) LABEL=${RUN_LABEL:-plain} ;;
+	esac
 	KMA=$TOP/$B/analyzer/kma-analyze
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:fast_unwind_on_malloc=0
 	export LSAN_OPTIONS=suppressions=$TOP/tests/lsan.supp:print_suppressions=0

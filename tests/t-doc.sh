@@ -21,5 +21,5 @@ check "event_counts match trace-cmd report" test \
 # The README's worked example is real output of the current build.
 "$KMA" -n 8 -o "$TMP/readme.db" "$TOP/tests/fixtures/basic.dat" > "$TMP/readme.txt"
 check "README worked example = kma-analyze output" test \
-	"$(sed -n '/^\$ analyzer\/kma-analyze -n 8 tests\/fixtures\/basic.dat$/,/^$ sqlite3/p' "$TOP/README.md" |
+	"$(sed -n '/^\$ build\/analyzer\/kma-analyze -n 8 tests\/fixtures\/basic.dat$/,/^$ sqlite3/p' "$TOP/README.md" |
 	   sed '1d;$d' | sed '/^$/N;/^\n$/D' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}')" = "$(cat "$TMP/readme.txt")"

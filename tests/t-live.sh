@@ -5,7 +5,7 @@ live_ok() {
 	[ -w /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 	[ -w /sys/kernel/tracing/instances ]
 }
-if [ "$B" != . ]; then
+if [ "$LABEL" = asan+ubsan ]; then
 	skip "--live" "runs in the plain build only"
 elif ! live_ok; then
 	skip "--live" "not root or tracefs not writable"

@@ -88,8 +88,8 @@ man_check_page() {
 }
 
 "$KMA" --help > "$TMP/help-analyze.txt" 2>&1
-"$TOP/$B/analyzer/kma-mark" --help > "$TMP/help-mark.txt" 2>&1
-bash "$TOP/analyzer/kma-record" --help > "$TMP/help-record.txt" 2>&1
+"$TOP/$B/tools/kma-mark" --help > "$TMP/help-mark.txt" 2>&1
+bash "$TOP/tools/kma-record" --help > "$TMP/help-record.txt" 2>&1
 
 man_check_page kma-analyze "$TOP/docs/kma-analyze.1" "$TMP/help-analyze.txt" 30
 man_check_page kma-mark "$TOP/docs/kma-mark.1" "$TMP/help-mark.txt" 6

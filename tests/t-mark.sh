@@ -1,7 +1,7 @@
 # kma-mark: usage errors and its messages everywhere; where tracefs is writable
 # and we are root (plain pass only: the ring buffer is shared), a short trace
 # recorded through tracefs + trace-cmd extract whose generations kma-mark started.
-KMARK=$TOP/$B/analyzer/kma-mark
+KMARK=$TOP/$B/tools/kma-mark
 if [ ! -x "$KMARK" ]; then
 	# not in the Makefile yet: build it here (plain, it is not under test by ASan)
 	KMARK=$TMP/kma-mark
@@ -10,7 +10,7 @@ if [ ! -x "$KMARK" ]; then
 		fail "kma-mark: build" "libtracefs-dev is missing (sh scripts/install-deps.sh)"
 		KMARK=
 	elif ! cc -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-		$(pkg-config --cflags libtracefs) -o "$KMARK" "$TOP/analyzer/kma-mark.c" \
+		$(pkg-config --cflags libtracefs) -o "$KMARK" "$TOP/tools/kma-mark.c" \
 		$(pkg-config --libs libtracefs) > "$TMP/build.txt" 2>&1; then
 		fail "kma-mark: build" "$(tail -5 "$TMP/build.txt")"
 		KMARK=
@@ -93,7 +93,7 @@ fi
 T=/sys/kernel/tracing
 if [ -z "$KMARK" ]; then
 	:
-elif [ "$B" != . ]; then
+elif [ "$LABEL" = asan+ubsan ]; then
 	skip "kma-mark live" "recorded in the plain pass only"
 elif [ "$(id -u)" != 0 ]; then
 	skip "kma-mark live" "not root"

@@ -195,14 +195,14 @@ fi
 # backwards, a handle closed and a new one opened), through libtraceevent
 # directly. Under the sanitizer build, plugin and driver are sanitized too.
 SANFLAGS=
-[ "$B" != . ] && SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
+[ "$LABEL" = asan+ubsan ] && SANFLAGS="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all"
 mkdir -p "$TMP/tf"
 # shellcheck disable=SC2086,SC2046
 if cc -O1 -g $SANFLAGS -fPIC -shared -fvisibility=hidden -std=gnu11 -D_GNU_SOURCE \
-	$(pkg-config --cflags libtraceevent) -o "$TMP/tf/plugin_kma.so" "$TOP/plugin/plugin_kma.c" \
+	$(pkg-config --cflags libtraceevent) -I"$TOP/lib" -o "$TMP/tf/plugin_kma.so" "$TOP/plugin/plugin_kma.c" "$TOP"/lib/*.c \
 	> "$TMP/tf.err" 2>&1 &&
    cc -O1 -g $SANFLAGS -std=gnu11 $(pkg-config --cflags libtraceevent) -o "$TMP/test-fields" \
-	"$TOP/plugin/test-fields.c" $(pkg-config --libs libtraceevent) >> "$TMP/tf.err" 2>&1; then
+	"$TOP/tests/plugin/test-fields.c" $(pkg-config --libs libtraceevent) >> "$TMP/tf.err" 2>&1; then
 	HOME=$TMP/home "$TMP/test-fields" "$TMP/tf" > "$TMP/tf.txt" 2>> "$TMP/tf.err"
 	rc=$?
 	if [ $rc -ne 0 ]; then

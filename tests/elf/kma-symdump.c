@@ -18,8 +18,8 @@
 
 #include <trace-cmd/trace-cmd.h>
 
-#include "kma-symtab.h"
-#include "kma-zlib.h"
+#include "sites/kma-symtab.h"
+#include "reader/kma-zlib.h"
 
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {

@@ -15,9 +15,9 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include "kma-leak.h"
-#include "kma-match.h"
-#include "kma-reader.h"
+#include "match/kma-leak.h"
+#include "match/kma-match.h"
+#include "reader/kma-reader.h"
 
 struct run {
 	struct kma_reader	*reader;

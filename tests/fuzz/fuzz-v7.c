@@ -36,9 +36,9 @@
 
 #include <zlib.h>
 
-#include "kma-match.h"
-#include "kma-reader.h"
-#include "kma-zlib.h"
+#include "match/kma-match.h"
+#include "reader/kma-reader.h"
+#include "reader/kma-zlib.h"
 
 #define OPT_DONE	0
 #define OPT_BUFFER	3

@@ -23,7 +23,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 
-#include "kma-zlib.h"
+#include "reader/kma-zlib.h"
 
 /* Exported by libtracecmd 1.3.1, declared only in its private header. */
 #define TRACECMD_FILE_CPU_FLYRECORD	11	/* enum tracecmd_file_states */

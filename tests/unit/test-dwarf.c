@@ -25,8 +25,8 @@
 #include <sys/stat.h>
 #include <cmocka.h>
 
-#include "kma-dwarf.h"
-#include "kma-symtab.h"
+#include "sites/kma-dwarf.h"
+#include "sites/kma-symtab.h"
 
 static char *path(const char *dir, const char *name)
 {

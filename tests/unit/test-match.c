@@ -12,8 +12,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kma-match.h"
-#include "kma-leak.h"
+#include "match/kma-match.h"
+#include "match/kma-leak.h"
 
 #define MAX_ROWS 64
 

@@ -16,7 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "kma-symtab.h"
+#include "sites/kma-symtab.h"
 
 static const char table[] =
 	"ffffffff81000000 T _stext\n"

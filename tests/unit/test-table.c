@@ -12,7 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "kma-table.h"
+#include "report/kma-table.h"
 
 static char *render(enum kma_fmt fmt)
 {

@@ -22,7 +22,7 @@
 
 #include <traceevent/event-parse.h>
 
-#include "kma-symtab.h"
+#include "sites/kma-symtab.h"
 #include "kma-validate.h"
 #include "kma-zlib.h"
 

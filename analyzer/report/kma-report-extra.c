@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kma-leak.h"
+#include "match/kma-leak.h"
 #include "kma-report-extra.h"
 
 void kma_fmt_ts(char *buf, size_t len, uint64_t ns)

@@ -7,8 +7,8 @@
 #define KMA_REPORT_EXTRA_H
 
 #include <stdio.h>
-#include "kma-match.h"
-#include "kma-reader.h"
+#include "match/kma-match.h"
+#include "reader/kma-reader.h"
 #include "kma-table.h"
 
 /* Collects allocation rows for --list (a matcher sink). */

@@ -15,7 +15,7 @@
 #include "kma-reader.h"
 #include "kma-map.h"
 #include "kma-strpool.h"
-#include "kma-sites.h"
+#include "sites/kma-sites.h"
 
 struct tracecmd_input;
 struct tracefs_instance;

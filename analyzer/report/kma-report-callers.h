@@ -6,8 +6,8 @@
 #define KMA_REPORT_H
 
 #include <stdio.h>
-#include "kma-match.h"
-#include "kma-reader.h"
+#include "match/kma-match.h"
+#include "reader/kma-reader.h"
 
 enum kma_sort { KMA_SORT_TOTAL, KMA_SORT_SLACK, KMA_SORT_NET, KMA_SORT_ALLOCS,
 		KMA_SORT_FREES, KMA_SORT_CALLER };

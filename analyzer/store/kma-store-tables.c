@@ -5,7 +5,7 @@
  */
 #include <stdio.h>
 
-#include "kma-leak.h"
+#include "match/kma-leak.h"
 #include "kma-store-int.h"
 
 #define I64(v)	((sqlite3_int64)(v))

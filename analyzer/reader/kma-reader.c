@@ -36,7 +36,7 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 
 #include "kma-reader-int.h"
 #include "kma-validate.h"
-#include "kma-symtab.h"
+#include "sites/kma-symtab.h"
 #include "kma-zlib.h"
 
 /* Reads the 10-byte magic and, for v7, the compression names: clear errors early. */

@@ -8,8 +8,8 @@
 
 #include <stdint.h>
 #include "kma-event.h"
-#include "kma-match.h"
-#include "kma-sites.h"
+#include "match/kma-match.h"
+#include "sites/kma-sites.h"
 
 struct kma_reader;
 

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "kma-report.h"
+#include "kma-report-callers.h"
 #include "kma-table.h"
 
 static const char * const sort_names[] = {

@@ -9,8 +9,8 @@
 #ifndef KMA_STORE_H
 #define KMA_STORE_H
 
-#include "kma-match.h"
-#include "kma-reader.h"
+#include "match/kma-match.h"
+#include "reader/kma-reader.h"
 
 struct kma_store;
 
