@@ -66,7 +66,7 @@ static const struct kma_opts default_opts = {
 	.input		= "trace.dat",
 	.output		= "report.db",
 	.sort		= KMA_SORT_TOTAL,
-	.marker_prefix	= "kma:",
+	.marker_prefix	= KMA_MARKER_PREFIX,
 	.temp_ns	= 1000000,
 	.young_ns	= KMA_LEAK_YOUNG_NS,
 	.interval	= 1.0,
@@ -196,13 +196,6 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
-/* "1.5" seconds from the trace start, or "@421.09" absolute; -1 on a bad value. */
-static int parse_time(const char *s, uint64_t *ns, int *absolute)
-{
-	*absolute = *s == '@';
-	return kma_parse_dur(s + *absolute, ns);
-}
-
 /* Returns -1 to go on, or the exit status. */
 static int parse_args(int argc, char **argv, struct kma_opts *o)
 {
@@ -310,7 +303,7 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 			break;
 		case OPT_SINCE:
 		case OPT_UNTIL:
-			if (parse_time(optarg, &v, &abs))
+			if (kma_parse_time(optarg, &v, &abs))
 				return usage_error("bad time '%s': seconds, e.g. 1.5, or @SECONDS", optarg);
 			if (c == OPT_SINCE)
 				o->since = optarg;
@@ -380,9 +373,9 @@ static int set_window(struct run *r)
 	int abs;
 
 	r->window_set = 1;
-	if (r->o->since && !parse_time(r->o->since, &v, &abs))
+	if (r->o->since && !kma_parse_time(r->o->since, &v, &abs))
 		since = abs ? v : first + v;
-	if (r->o->until && !parse_time(r->o->until, &v, &abs))
+	if (r->o->until && !kma_parse_time(r->o->until, &v, &abs))
 		until = abs ? v : first + v;
 	if (r->o->until && until <= since) {
 		r->why = "--until is not after --since: the window is empty";
@@ -460,13 +453,8 @@ static int print_report(struct run *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
-	static const char * const keys[] = {
-		[KMA_GROUP_CALLER] = "caller", [KMA_GROUP_FUNCTION] = "function",
-		[KMA_GROUP_MODULE] = "module", [KMA_GROUP_FILE] = "file", [KMA_GROUP_CACHE] = "cache",
-		[KMA_GROUP_COMM] = "comm", [KMA_GROUP_PID] = "pid",
-	};
 	struct kma_report_in in = { .info = info, .sort = o->sort, .limit = o->limit,
-				    .key = keys[o->group_by] };
+				    .key = kma_group_name(o->group_by) };
 	struct kma_totals t;
 	struct kma_caller *v = NULL;
 	uint64_t lost = kma_report_lost(info, NULL);

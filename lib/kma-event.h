@@ -35,7 +35,33 @@ static inline int kma_ev_is_kmalloc(int type)
 	return type == KMA_EV_KMALLOC || type == KMA_EV_KMALLOC_NODE || type == KMA_EV_KFREE;
 }
 
+/* The tracepoint name of a kmem event type ("kmalloc", ...; "implicit" for
+ * KMA_FREE_IMPLICIT), NULL for any other type. Its system is KMA_EV_SYSTEM. */
 const char *kma_ev_name(int type);
+#define KMA_EV_SYSTEM		"kmem"
+
+/* Pointers up to ZERO_SIZE_PTR ((void *)16) are kfree(NULL)-style no-ops. */
+#define KMA_NULL_PTR_MAX	0x10
+
+/* Trace markers starting with this start a generation (kma-mark writes them). */
+#define KMA_MARKER_PREFIX	"kma:"
+
+/* What the rows of the accounting are: call sites by default. */
+enum kma_group {
+	KMA_GROUP_CALLER,	/* call_site */
+	KMA_GROUP_FUNCTION,	/* the call site's function */
+	KMA_GROUP_MODULE,	/* the call site's module ("vmlinux" for the kernel) */
+	KMA_GROUP_FILE,		/* the call site's source file */
+	KMA_GROUP_CACHE,	/* slab cache, kmalloc-N size class for kmalloc */
+	KMA_GROUP_COMM,		/* task name */
+	KMA_GROUP_PID,
+};
+
+/* "caller", "function", ... as -g takes them; 0, or -1 for an unknown name. */
+int kma_group_parse(const char *s, enum kma_group *out);
+/* The name of a grouping, as kma_group_parse() takes it. */
+const char *kma_group_name(enum kma_group g);
+
 
 struct kma_event {
 	uint64_t	ts;		/* trace timestamp, ns */

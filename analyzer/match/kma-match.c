@@ -14,26 +14,7 @@
 
 #include "kma-match-int.h"
 
-/* Pointers up to ZERO_SIZE_PTR ((void *)16) are kfree(NULL)-style no-ops. */
-#define KMA_NULL_PTR_MAX	0x10
 #define KMA_TEMP_NS_DEFAULT	1000000ULL	/* 1 ms, as heaptrack's "temporary" */
-
-static const char * const ev_names[] = {
-	[KMA_EV_KMALLOC]		= "kmalloc",
-	[KMA_EV_KMALLOC_NODE]		= "kmalloc_node",
-	[KMA_EV_CACHE_ALLOC]		= "kmem_cache_alloc",
-	[KMA_EV_CACHE_ALLOC_NODE]	= "kmem_cache_alloc_node",
-	[KMA_EV_KFREE]			= "kfree",
-	[KMA_EV_CACHE_FREE]		= "kmem_cache_free",
-	[KMA_FREE_IMPLICIT]		= "implicit",
-};
-
-const char *kma_ev_name(int type)
-{
-	if (type < 0 || type > KMA_FREE_IMPLICIT)
-		return NULL;
-	return ev_names[type];
-}
 
 struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 {
@@ -101,25 +82,6 @@ static const char *name_of(struct kma_match *m, uint64_t addr)
 	if (m->opts.resolve)
 		return m->opts.resolve(m->opts.resolve_ctx, addr);
 	return default_name(m, addr);
-}
-
-static const char * const group_names[] = {
-	[KMA_GROUP_CALLER] = "caller", [KMA_GROUP_FUNCTION] = "function",
-	[KMA_GROUP_MODULE] = "module", [KMA_GROUP_FILE] = "file", [KMA_GROUP_CACHE] = "cache",
-	[KMA_GROUP_COMM] = "comm", [KMA_GROUP_PID] = "pid",
-};
-
-int kma_group_parse(const char *s, enum kma_group *out)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(group_names) / sizeof(group_names[0]); i++) {
-		if (!strcmp(s, group_names[i])) {
-			*out = (enum kma_group)i;
-			return 0;
-		}
-	}
-	return -1;
 }
 
 /*

@@ -65,24 +65,12 @@ struct kma_sink {
 /* Turns a call site address into a stable name; the string must outlive the matcher. */
 typedef const char *(*kma_resolve_fn)(void *ctx, uint64_t addr);
 
-/* What the rows of the accounting are: call sites by default. */
-enum kma_group {
-	KMA_GROUP_CALLER,	/* call_site */
-	KMA_GROUP_FUNCTION,	/* the call site's function */
-	KMA_GROUP_MODULE,	/* the call site's module ("vmlinux" for the kernel) */
-	KMA_GROUP_FILE,		/* the call site's source file */
-	KMA_GROUP_CACHE,	/* slab cache, kmalloc-N size class for kmalloc */
-	KMA_GROUP_COMM,		/* task name */
-	KMA_GROUP_PID,
-};
-
 /*
  * Name of the function, module or file of a call site: an interned string
  * (equal names are the same pointer), never NULL.
  */
 typedef const char *(*kma_group_fn)(void *ctx, uint64_t addr, enum kma_group g);
 
-int kma_group_parse(const char *s, enum kma_group *out);
 /* The kmalloc size class of bytes_alloc, as the kernel names the caches. */
 void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc);
 

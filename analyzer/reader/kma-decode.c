@@ -32,7 +32,7 @@ struct kma_reader *kma_reader_new(void)
 
 	if (!r)
 		return NULL;
-	r->marker_prefix = strdup("kma:");
+	r->marker_prefix = strdup(KMA_MARKER_PREFIX);
 	r->buffer_idx = -1;
 	r->pool = kma_strpool_alloc();
 	if (!r->marker_prefix || !r->pool || kma_map_init(&r->comm_map, 256)) {
@@ -390,7 +390,7 @@ static int lookup_events(struct kma_reader *r)
 	for (i = 0; i <= r->max_id; i++)
 		r->by_id[i].type = -1;
 	for (t = 0; t < KMA_EV_NR; t++) {
-		struct tep_event *ev = tep_find_event_by_name(r->tep, "kmem", kma_ev_name(t));
+		struct tep_event *ev = tep_find_event_by_name(r->tep, KMA_EV_SYSTEM, kma_ev_name(t));
 		unsigned int req = kma_ev_is_alloc(t) ? REQ_ALLOC : REQ_FREE;
 
 		if (!ev || ev->id < 0 || ev->id > r->max_id)

@@ -242,7 +242,7 @@ static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_in
 	int t;
 
 	for (t = 0; t < KMA_EV_NR; t++) {
-		struct tep_event *ev = tep_find_event_by_name(r->tep, "kmem", kma_ev_name(t));
+		struct tep_event *ev = tep_find_event_by_name(r->tep, KMA_EV_SYSTEM, kma_ev_name(t));
 
 		if (ev)
 			s.ids[s.nr++] = ev->id;

@@ -10,6 +10,7 @@
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
 #include "kma-table.h"
+#include "kma-time.h"
 
 /* Collects allocation rows for --list (a matcher sink). */
 struct kma_list;
@@ -28,12 +29,5 @@ int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t 
 		    enum kma_fmt fmt);
 int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
 int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
-
-/* Seconds with microseconds, as trace-cmd prints timestamps. */
-void kma_fmt_ts(char *buf, size_t len, uint64_t ns);
-/* A duration: "812ns", "3.2us", "1.50ms", "2.000s". */
-void kma_fmt_dur(char *buf, size_t len, uint64_t ns);
-/* Parses "1ms", "250us", "2s", "1.5" (seconds); 0 or -1. */
-int kma_parse_dur(const char *s, uint64_t *ns);
 
 #endif /* KMA_REPORT_EXTRA_H */
