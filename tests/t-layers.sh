@@ -38,3 +38,15 @@ check "layers: lib/ is pure C (no trace library, SQLite, stdio streams or exit)"
 check "layers: only the reader includes libtracecmd/libtracefs" \
 	sh -c "! grep -lE '#include <(trace-cmd|tracefs)' '$TOP'/lib/*.[ch] '$TOP'/analyzer/*.[ch] \
 		'$TOP'/analyzer/{sites,match,store,report}/*.[ch]"
+# make install puts the same commands, plugin and pages in the same places as before the
+# build folder (plain pass: the sanitizer build is not for installing)
+if [ "$LABEL" != asan+ubsan ]; then
+	if make -s -C "$TOP" O="$B" install DESTDIR="$TMP/inst" prefix=/usr/local \
+		plugin_dir=/usr/lib/traceevent/plugins > "$TMP/inst.txt" 2>&1; then
+		check "make install: commands, plugin and man pages where they were" test \
+			"$(cd "$TMP/inst" && find . -type f | sort | tr '\n' ' ')" = \
+			"./usr/lib/traceevent/plugins/plugin_kma.so ./usr/local/bin/kma-analyze ./usr/local/bin/kma-mark ./usr/local/bin/kma-record ./usr/local/share/man/man1/kma-analyze.1 ./usr/local/share/man/man1/kma-mark.1 ./usr/local/share/man/man1/kma-record.1 ./usr/local/share/man/man5/kma-report.db.5 "
+	else
+		fail "make install" "$(tail -5 "$TMP/inst.txt")"
+	fi
+fi
