@@ -47,7 +47,7 @@ MARK		:= $(O)/tools/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
-.PHONY: all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
+.PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 
 all: check-pkgs $(BIN) $(MARK) plugin
 
@@ -152,6 +152,12 @@ fuzz-v7:
 	@sh scripts/install-deps.sh fuzz
 	@$(MAKE) --no-print-directory tools
 	@$(MAKE) --no-print-directory -C tests/fuzz v7
+
+# Speed and memory against the bare libtracecmd read and trace-cmd mem (bench/run.sh):
+#   make bench [TRACE=file.dat] [BASE=other/kma-analyze]   (default: bench/big.dat, recorded
+#   first with bench/record-big.sh when missing; BASE: a second build timed in the same run)
+bench: all
+	@KMA_ANALYZE=$(abspath $(BIN)) $(if $(BASE),KMA_BASE=$(abspath $(BASE))) bash bench/run.sh $(TRACE)
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -12,7 +12,8 @@
 # and prints wall time, events/s, ratio to the floor and peak RSS, then
 # the event count and the allocations in /tmp/kma-bench.db.
 # The page cache is not flushed: the warm-up run makes every run warm.
-# KMA_ANALYZE=PATH times another kma-analyze binary.
+# KMA_ANALYZE=PATH times another kma-analyze binary; KMA_BASE=PATH times a second
+# one in the same run (e.g. a build of the previous commit), side by side.
 #
 # Exit status: 0, or 1 when the setup fails or a timed tool fails.
 
@@ -66,7 +67,7 @@ command -v trace-cmd >/dev/null || die "trace-cmd not found"
 
 # Results per tool id (floor, analyze, mem), filled by measure().
 declare -A label wall_ns rss_kb status
-label=([floor]="kma-floor" [analyze]="kma-analyze" [mem]="trace-cmd mem")
+label=([floor]="kma-floor" [analyze]="kma-analyze" [base]="base kma" [mem]="trace-cmd mem")
 
 tmp=$(mktemp -d /tmp/kma-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
@@ -80,7 +81,7 @@ measure() {
 	shift
 
 	echo "timing ${label[$name]} ..." >&2
-	if [[ $name == analyze ]]; then
+	if [[ $name == analyze || $name == base ]]; then
 		rm -f "$DB" "$DB"-journal "$DB"-wal "$DB"-shm
 	fi
 	rc=0
@@ -95,7 +96,7 @@ measure() {
 	rss_kb[$name]=0
 	for ((i = 1; i <= RUNS; i++)); do
 		# kma-analyze always starts from an empty report.db.
-		if [[ $name == analyze ]]; then
+		if [[ $name == analyze || $name == base ]]; then
 			rm -f "$DB" "$DB"-journal "$DB"-wal "$DB"-shm
 		fi
 		rc=0
@@ -125,6 +126,11 @@ measure floor "$FLOOR" "$trace"
 events=$(sed -n 's/^events \([0-9]*\)$/\1/p' "$tmp/floor.out")
 [[ -n $events ]] || die "kma-floor printed no event count"
 
+if [[ -n ${KMA_BASE:-} ]]; then
+	measure base "$KMA_BASE" -q -o "$DB" "$trace"
+else
+	status[base]="not asked (KMA_BASE=PATH)"
+fi
 if [[ -x $ANALYZE ]]; then
 	measure analyze "$ANALYZE" -q -o "$DB" "$trace"
 else
@@ -140,7 +146,8 @@ echo "trace: $trace ($(du -h "$trace" | cut -f1))"
 printf '%-14s %10s %12s %9s %12s\n' tool "wall s" "events/s" "x floor" "peak RSS MB"
 printf '%-14s %10s %12s %9s %12s\n' -------------- ---------- ------------ --------- ------------
 failed=0
-for name in floor analyze mem; do
+for name in floor base analyze mem; do
+	[[ $name == base && -z ${KMA_BASE:-} ]] && continue
 	if [[ ${status[$name]} != ok ]]; then
 		printf '%s %s\n' "${label[$name]}" "${status[$name]}"
 		[[ ${status[$name]} == failed* ]] && failed=1
@@ -159,6 +166,7 @@ if [[ ${status[analyze]} == ok && -s $DB ]]; then
 	if command -v sqlite3 >/dev/null; then
 		echo "allocations:       $(sqlite3 "$DB" 'select count(*) from allocations')"
 		echo "live at the end:   $(sqlite3 "$DB" 'select count(*) from allocations where free_ts is null')"
+		echo "report.db bytes per allocation: $(( $(stat -c %s "$DB") / $(sqlite3 "$DB" 'select max(1, count(*)) from allocations') ))"
 	else
 		echo "allocations:       (sqlite3 not installed)"
 	fi
