@@ -44,7 +44,7 @@ ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c \
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
-UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-table \
+UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7

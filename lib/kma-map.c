@@ -3,6 +3,7 @@
  * kma-map.c - u64 -> u32 open-addressing hash map.
  */
 #include <stdlib.h>
+#include <string.h>
 
 #include "kma-map.h"
 
@@ -120,4 +121,29 @@ int kma_map_del(struct kma_map *map, uint64_t key)
 	map->used[i] = 0;
 	map->nr--;
 	return 1;
+}
+
+void kma_map_clear(struct kma_map *map)
+{
+	if (map->used)
+		memset(map->used, 0, map->nr_slots);
+	map->nr = 0;
+}
+
+int kma_map_next(const struct kma_map *map, size_t *pos, uint64_t *key, uint32_t *val)
+{
+	size_t i;
+
+	for (i = *pos; i < map->nr_slots; i++) {
+		if (!map->used[i])
+			continue;
+		if (key)
+			*key = map->keys[i];
+		if (val)
+			*val = map->vals[i];
+		*pos = i + 1;
+		return 1;
+	}
+	*pos = map->nr_slots;
+	return 0;
 }

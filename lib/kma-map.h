@@ -10,6 +10,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/*
+ * The fields are private to kma-map.c: read the map through kma_map_find(),
+ * kma_map_next() and kma_map_count(), never through its arrays, so that the
+ * layout can change without touching its users.
+ */
 struct kma_map {
 	uint64_t	*keys;
 	uint32_t	*vals;
@@ -27,5 +32,21 @@ uint32_t *kma_map_find(const struct kma_map *map, uint64_t key);
 int kma_map_put(struct kma_map *map, uint64_t key, uint32_t val);
 /* Removes key; returns 1 if it was there. */
 int kma_map_del(struct kma_map *map, uint64_t key);
+/* Removes every key; keeps the table's memory (it cannot fail). */
+void kma_map_clear(struct kma_map *map);
+
+/* How many keys the map holds. */
+static inline size_t kma_map_count(const struct kma_map *map)
+{
+	return map->nr;
+}
+
+/*
+ * Walks the map: start with *pos = 0 and call until it returns 0; each call
+ * that returns 1 sets *key and *val (either may be NULL) to the next entry.
+ * The order is the table's slot order: it depends only on the sequence of
+ * puts and deletes, so a run is repeatable. Do not put or delete during a walk.
+ */
+int kma_map_next(const struct kma_map *map, size_t *pos, uint64_t *key, uint32_t *val);
 
 #endif /* KMA_MAP_H */

@@ -9,19 +9,21 @@
  *
  * and frees with what they freed:
  *
- *   (free_pipe_info+0x9a) ptr=0x... freed 192 bytes from alloc_pipe_info+0x5d, lived 3.2ms
+ *   (free_pipe_info+0x9a) ptr=0x... freed 192 bytes from alloc_pipe_info+0x5d, lived 3.20ms
  *
- * The plugin keeps the live allocations of each trace it prints, matched
- * with the rules of kma-analyze: a free closes the live allocation at its
- * pointer whatever kinds the two events are (kfree may free a slab-cache
- * object), a pointer <= 0x10 is a null free, and an allocation at a pointer
- * that is still live closes the earlier one (an "implicit free": the object
- * went away through a path with no tracepoint).
+ * The plugin keeps the live allocations of each trace it prints and pairs
+ * them through kma's core (lib/kma-pairs.h), the rules kma-analyze uses: a
+ * free closes the live allocation at its pointer whatever kinds the two
+ * events are, a small pointer is a null free, and an allocation at a
+ * pointer that is still live closes the earlier one (an implicit free).
+ * Ages print as kma-analyze prints durations (kma_fmt_dur). What is left
+ * here is printing.
  *
  * Options (trace-cmd report -O kma:NAME=VALUE):
  *   kma:free=0	no free annotation (and no tracking)
  *   kma:ns=1	ages in nanoseconds
  */
+#include <inttypes.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,10 +32,12 @@
 #include <event-parse.h>
 #include <trace-seq.h>
 
-#define KMA_EXPORT	__attribute__((visibility("default")))
+#include "kma-event.h"
+#include "kma-pairs.h"
+#include "kma-time.h"
 
-/* Pointers up to ZERO_SIZE_PTR ((void *)16) are kfree(NULL)-style no-ops. */
-#define KMA_NULL_PTR_MAX	0x10
+/* Only the plugin entry points: libkma-core is linked in, hidden. */
+#define KMA_EXPORT	__attribute__((visibility("default")))
 
 /* Past this depth a print_fmt argument tree is not worth walking. */
 #define KMA_ARG_DEPTH		16
@@ -71,8 +75,8 @@ static const int kma_option_defaults[] = {
 	[OPT_NS]	= 0,
 };
 
+/* What a free prints of the allocation it closes: the payload in kma-pairs. */
 struct live {
-	uint64_t	ptr;		/* 0: empty slot */
 	uint64_t	call_site;
 	uint64_t	bytes_alloc;
 	uint64_t	ts;
@@ -87,9 +91,7 @@ struct kma_state {
 	struct kma_state	*next;
 	struct tep_handle	*tep;
 	int			refs;
-	struct live		*slots;		/* open addressing, linear probing */
-	size_t			nr_slots;	/* power of two, or 0 */
-	size_t			nr;
+	struct kma_pairs	*lives;		/* ptr -> struct live */
 	uint64_t		last_ts;
 	uint64_t		last_offset;
 	int			last_cpu;
@@ -109,95 +111,6 @@ static struct kma_state *state_of(struct tep_handle *tep)
 		if (st->tep == tep)
 			return st;
 	return NULL;
-}
-
-static size_t slot_of(uint64_t key, size_t mask)
-{
-	/* Kernel pointers share their high bits and are aligned: mix them. */
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & mask;
-}
-
-static struct live *live_find(struct kma_state *st, uint64_t ptr)
-{
-	size_t mask = st->nr_slots - 1, i;
-
-	if (!st->nr_slots)
-		return NULL;
-	for (i = slot_of(ptr, mask); st->slots[i].ptr; i = (i + 1) & mask)
-		if (st->slots[i].ptr == ptr)
-			return &st->slots[i];
-	return NULL;
-}
-
-static int live_grow(struct kma_state *st)
-{
-	size_t n = st->nr_slots ? st->nr_slots * 2 : 1024, i, j;
-	struct live *slots = calloc(n, sizeof(*slots));
-
-	if (!slots)
-		return -1;
-	for (i = 0; i < st->nr_slots; i++) {
-		if (!st->slots[i].ptr)
-			continue;
-		for (j = slot_of(st->slots[i].ptr, n - 1); slots[j].ptr; j = (j + 1) & (n - 1))
-			;
-		slots[j] = st->slots[i];
-	}
-	free(st->slots);
-	st->slots = slots;
-	st->nr_slots = n;
-	return 0;
-}
-
-/* Caller makes sure ptr is not in the table. */
-static int live_add(struct kma_state *st, const struct live *l)
-{
-	size_t mask, i;
-
-	/* Keep the load under 1/2 so that probe runs stay short. */
-	if ((st->nr + 1) * 2 > st->nr_slots && live_grow(st))
-		return -1;
-	mask = st->nr_slots - 1;
-	for (i = slot_of(l->ptr, mask); st->slots[i].ptr; i = (i + 1) & mask)
-		;
-	st->slots[i] = *l;
-	st->nr++;
-	return 0;
-}
-
-/*
- * Backward-shift deletion: no tombstones, so heavy pointer reuse in a long
- * trace does not fill the table with dead slots.
- */
-static void live_del(struct kma_state *st, struct live *l)
-{
-	size_t mask = st->nr_slots - 1;
-	size_t hole = (size_t)(l - st->slots), i = hole, home;
-
-	for (;;) {
-		i = (i + 1) & mask;
-		if (!st->slots[i].ptr)
-			break;
-		home = slot_of(st->slots[i].ptr, mask);
-		/* Move the entry back only if the hole lies on its probe path. */
-		if (((i - home) & mask) >= ((i - hole) & mask)) {
-			st->slots[hole] = st->slots[i];
-			hole = i;
-		}
-	}
-	st->slots[hole].ptr = 0;
-	st->nr--;
-}
-
-static void live_clear(struct kma_state *st)
-{
-	free(st->slots);
-	st->slots = NULL;
-	st->nr_slots = 0;
-	st->nr = 0;
 }
 
 /*
@@ -236,22 +149,32 @@ static void print_sym(struct trace_seq *s, struct tep_handle *tep, uint64_t addr
 		trace_seq_printf(s, "0x%llx", (unsigned long long)addr);
 }
 
+/* tracking() lets only records in time order through, so to >= from. */
 static void print_age(struct trace_seq *s, uint64_t from, uint64_t to)
 {
-	long long d = (long long)(to - from);
-	double a = d < 0 ? -(double)d : (double)d;
-	const char *sign = d < 0 ? "-" : "";
+	char buf[32];
 
-	if (kma_options[OPT_NS].set)
-		trace_seq_printf(s, "%lldns", d);
-	else if (a < 1e3)
-		trace_seq_printf(s, "%lldns", d);
-	else if (a < 1e6)
-		trace_seq_printf(s, "%s%.1fus", sign, a / 1e3);
-	else if (a < 1e9)
-		trace_seq_printf(s, "%s%.1fms", sign, a / 1e6);
+	if (kma_options[OPT_NS].set) {
+		trace_seq_printf(s, "%" PRIu64 "ns", to - from);
+		return;
+	}
+	kma_fmt_dur(buf, sizeof(buf), to - from);
+	trace_seq_puts(s, buf);
+}
+
+/* " freed 192 bytes from alloc_pipe_info+0x5d, lived 3.20ms" and the like */
+static void print_closed(struct trace_seq *s, struct tep_handle *tep, const char *what,
+			 const struct live *l, uint64_t ts)
+{
+	trace_seq_printf(s, " %s ", what);
+	if (l->has_bytes)
+		trace_seq_printf(s, "%" PRIu64, l->bytes_alloc);
 	else
-		trace_seq_printf(s, "%s%.3fs", sign, a / 1e9);
+		trace_seq_putc(s, '!');
+	trace_seq_puts(s, " bytes from ");
+	print_sym(s, tep, l->call_site);
+	trace_seq_puts(s, ", lived ");
+	print_age(s, l->ts, ts);
 }
 
 /* The __print_flags() table of the gfp_flags field in the event's print fmt. */
@@ -350,7 +273,7 @@ static int tracking(struct kma_state *st, struct tep_record *record)
 			 (record->ts == st->last_ts && record->offset == st->last_offset &&
 			  record->cpu == st->last_cpu))) {
 		st->unordered = 1;
-		live_clear(st);
+		kma_pairs_clear(st->lives);
 		return 0;
 	}
 	st->seen = 1;
@@ -360,17 +283,29 @@ static int tracking(struct kma_state *st, struct tep_record *record)
 	return 1;
 }
 
-static int print_call_site(struct trace_seq *s, struct tep_event *event,
-			   struct tep_record *record, unsigned long long *call_site)
+/*
+ * What every kmem line starts with: "(site) ptr=0x... name=cache". -1 when
+ * the call site is unreadable; *e_ptr says whether ptr was.
+ */
+static int print_head(struct trace_seq *s, struct tep_event *event, struct tep_record *record,
+		      unsigned long long *call_site, unsigned long long *ptr, int *e_ptr)
 {
-	if (get_num(event, record, "call_site", call_site)) {
+	int e_site = get_num(event, record, "call_site", call_site);
+
+	if (e_site) {
 		trace_seq_puts(s, "(!)");
-		return -1;
+	} else {
+		trace_seq_putc(s, '(');
+		print_sym(s, event->tep, *call_site);
+		trace_seq_putc(s, ')');
 	}
-	trace_seq_putc(s, '(');
-	print_sym(s, event->tep, *call_site);
-	trace_seq_putc(s, ')');
-	return 0;
+	*e_ptr = get_num(event, record, "ptr", ptr);
+	if (*e_ptr)
+		trace_seq_puts(s, " ptr=!");
+	else
+		trace_seq_printf(s, " ptr=0x%llx", *ptr);
+	print_cache(s, event, record);
+	return e_site;
 }
 
 static int alloc_handler(struct trace_seq *s, struct tep_record *record,
@@ -380,19 +315,13 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 	unsigned long long call_site = 0, ptr = 0, req = 0, alloc = 0, gfp = 0, node;
 	int e_site, e_ptr, e_req, e_alloc, e_gfp;
 	struct tep_format_field *field;
-	struct live *old;
+	struct kma_pair pr;
+	struct live *l;
 
-	e_site = print_call_site(s, event, record, &call_site);
-	e_ptr = get_num(event, record, "ptr", &ptr);
+	e_site = print_head(s, event, record, &call_site, &ptr, &e_ptr);
 	e_req = get_num(event, record, "bytes_req", &req);
 	e_alloc = get_num(event, record, "bytes_alloc", &alloc);
 	e_gfp = get_num(event, record, "gfp_flags", &gfp);
-
-	if (e_ptr)
-		trace_seq_puts(s, " ptr=!");
-	else
-		trace_seq_printf(s, " ptr=0x%llx", ptr);
-	print_cache(s, event, record);
 	print_num(s, "bytes_req", e_req, req);
 	print_num(s, "bytes_alloc", e_alloc, alloc);
 	if (e_req || e_alloc)
@@ -415,6 +344,7 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 	if (tep_find_field(event, "accounted") && !get_num(event, record, "accounted", &node))
 		trace_seq_printf(s, " accounted=%s", node ? "true" : "false");
 
+	/* A failed allocation prints as one whether or not we are tracking. */
 	if (!e_ptr && !ptr) {
 		trace_seq_puts(s, " failed");
 		return 0;
@@ -422,39 +352,19 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 	if (e_ptr || e_site || !tracking(st, record))
 		return 0;
 
-	old = live_find(st, ptr);
-	if (old) {
-		trace_seq_puts(s, " implicitly frees ");
-		if (old->has_bytes)
-			trace_seq_printf(s, "%llu", (unsigned long long)old->bytes_alloc);
-		else
-			trace_seq_putc(s, '!');
-		trace_seq_puts(s, " bytes from ");
-		print_sym(s, event->tep, old->call_site);
-		trace_seq_puts(s, ", lived ");
-		print_age(s, old->ts, record->ts);
-		old->call_site = call_site;
-		old->bytes_alloc = alloc;
-		old->has_bytes = !e_alloc;
-		old->ts = record->ts;
+	if (kma_pairs_on_alloc(st->lives, ptr, &pr)) {
+		st->broken = 1;
+		kma_pairs_clear(st->lives);
+		trace_seq_puts(s, " (kma: out of memory, matching stopped)");
 		return 0;
 	}
-
-	{
-		struct live l = {
-			.ptr		= ptr,
-			.call_site	= call_site,
-			.bytes_alloc	= alloc,
-			.ts		= record->ts,
-			.has_bytes	= !e_alloc,
-		};
-
-		if (live_add(st, &l)) {
-			st->broken = 1;
-			live_clear(st);
-			trace_seq_puts(s, " (kma: out of memory, matching stopped)");
-		}
-	}
+	if (pr.kind == KMA_PAIR_IMPLICIT)
+		print_closed(s, event->tep, "implicitly frees", pr.old, record->ts);
+	l = pr.live;
+	l->call_site = call_site;
+	l->bytes_alloc = alloc;
+	l->has_bytes = !e_alloc;
+	l->ts = record->ts;
 	return 0;
 }
 
@@ -464,56 +374,37 @@ static int free_handler(struct trace_seq *s, struct tep_record *record,
 	struct kma_state *st = state_of(event->tep);
 	unsigned long long call_site = 0, ptr = 0;
 	int e_site, e_ptr;
-	struct live *l;
+	struct kma_pair pr;
 
-	e_site = print_call_site(s, event, record, &call_site);
-	e_ptr = get_num(event, record, "ptr", &ptr);
-	if (e_ptr)
-		trace_seq_puts(s, " ptr=!");
-	else
-		trace_seq_printf(s, " ptr=0x%llx", ptr);
-	print_cache(s, event, record);
-
+	e_site = print_head(s, event, record, &call_site, &ptr, &e_ptr);
 	if (e_ptr || e_site || !tracking(st, record))
 		return 0;
-	if (ptr <= KMA_NULL_PTR_MAX) {
+	kma_pairs_on_free(st->lives, ptr, &pr);
+	switch (pr.kind) {
+	case KMA_PAIR_NULL:
 		trace_seq_puts(s, " null");
-		return 0;
-	}
-	l = live_find(st, ptr);
-	if (!l) {
+		break;
+	case KMA_PAIR_FREED:
+		print_closed(s, event->tep, "freed", pr.old, record->ts);
+		break;
+	default:
 		trace_seq_puts(s, " unknown");
-		return 0;
+		break;
 	}
-	trace_seq_puts(s, " freed ");
-	if (l->has_bytes)
-		trace_seq_printf(s, "%llu", (unsigned long long)l->bytes_alloc);
-	else
-		trace_seq_putc(s, '!');
-	trace_seq_puts(s, " bytes from ");
-	print_sym(s, event->tep, l->call_site);
-	trace_seq_puts(s, ", lived ");
-	print_age(s, l->ts, record->ts);
-	live_del(st, l);
 	return 0;
 }
 
-static const struct {
-	const char		*name;
-	tep_event_handler_func	handler;
-} kma_events[] = {
-	{ "kmalloc",			alloc_handler },
-	{ "kmalloc_node",		alloc_handler },
-	{ "kmem_cache_alloc",		alloc_handler },
-	{ "kmem_cache_alloc_node",	alloc_handler },
-	{ "kfree",			free_handler },
-	{ "kmem_cache_free",		free_handler },
-};
+/* The handler of kmem event type t (enum kma_ev_type, t < KMA_EV_NR). */
+static tep_event_handler_func handler_of(int t)
+{
+	return kma_ev_is_alloc(t) ? alloc_handler : free_handler;
+}
 
 KMA_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 {
 	struct kma_state *st = state_of(tep);
 	size_t i;
+	int t;
 
 	/* A handle shared by several inputs (buffer instances) loads us again. */
 	if (st) {
@@ -523,6 +414,11 @@ KMA_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	st = calloc(1, sizeof(*st));
 	if (!st)
 		return -1;
+	st->lives = kma_pairs_alloc(sizeof(struct live), 512);
+	if (!st->lives) {
+		free(st);
+		return -1;
+	}
 	st->tep = tep;
 	st->refs = 1;
 	st->next = states;
@@ -535,16 +431,16 @@ KMA_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 		tep_plugin_add_options("kma", kma_options);
 	}
 
-	for (i = 0; i < sizeof(kma_events) / sizeof(kma_events[0]); i++)
-		tep_register_event_handler(tep, -1, "kmem", kma_events[i].name,
-					   kma_events[i].handler, NULL);
+	for (t = 0; t < KMA_EV_NR; t++)
+		tep_register_event_handler(tep, -1, KMA_EV_SYSTEM, kma_ev_name(t),
+					   handler_of(t), NULL);
 	return 0;
 }
 
 KMA_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 {
 	struct kma_state **p, *st;
-	size_t i;
+	int t;
 
 	for (p = &states; *p; p = &(*p)->next)
 		if ((*p)->tep == tep)
@@ -553,11 +449,11 @@ KMA_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	if (!st || --st->refs > 0)
 		return;
 
-	for (i = 0; i < sizeof(kma_events) / sizeof(kma_events[0]); i++)
-		tep_unregister_event_handler(tep, -1, "kmem", kma_events[i].name,
-					     kma_events[i].handler, NULL);
+	for (t = 0; t < KMA_EV_NR; t++)
+		tep_unregister_event_handler(tep, -1, KMA_EV_SYSTEM, kma_ev_name(t),
+					     handler_of(t), NULL);
 	*p = st->next;
-	live_clear(st);
+	kma_pairs_free(st->lives);
 	free(st);
 	if (!--nr_states)
 		tep_plugin_remove_options(kma_options);

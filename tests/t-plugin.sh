@@ -178,6 +178,10 @@ if [ -f "$TMP/basic.plug" ]; then
 	check "plugin -O kma:ns=1: ages in ns equal free_ts - alloc_ts" sh -c "
 		test -s '$TMP/ns-plugin.txt' && cmp '$TMP/ns-plugin.txt' '$TMP/ns-db.txt'"
 	check "plugin: human ages by default" grep -q -E 'lived [0-9]+\.[0-9](us|ms)$' "$TMP/basic.plug"
+	# Ages are kma-analyze's durations (kma_fmt_dur): milliseconds with two decimals.
+	check "plugin: ages as kma-analyze prints them" sh -c "
+		grep -q -E 'lived [0-9]+\.[0-9]{2}ms\$' '$TMP/basic.plug' &&
+		! grep -q -E 'lived [0-9]+\.[0-9]ms\$' '$TMP/basic.plug'"
 	check "plugin lists its options (trace-cmd list -O)" sh -c "
 		HOME='$TMP/home' TRACEEVENT_PLUGIN_DIR='$PLUGIN_DIR' trace-cmd list -O 2>&1 |
 		grep -A1 'plugin:[[:space:]]*kma' | grep -q 'option:[[:space:]]*ns'"
@@ -199,7 +203,7 @@ SANFLAGS=
 mkdir -p "$TMP/tf"
 # shellcheck disable=SC2086,SC2046
 if cc -O1 -g $SANFLAGS -fPIC -shared -fvisibility=hidden -std=gnu11 -D_GNU_SOURCE \
-	$(pkg-config --cflags libtraceevent) -I"$TOP/lib" -o "$TMP/tf/plugin_kma.so" "$TOP/plugin/plugin_kma.c" "$TOP"/lib/*.c \
+	$(pkg-config --cflags libtraceevent) -I"$TOP/lib" -o "$TMP/tf/plugin_kma.so" "$TOP/plugin/plugin_kma.c" "$TOP"/lib/*.c -lm \
 	> "$TMP/tf.err" 2>&1 &&
    cc -O1 -g $SANFLAGS -std=gnu11 $(pkg-config --cflags libtraceevent) -o "$TMP/test-fields" \
 	"$TOP/tests/plugin/test-fields.c" $(pkg-config --libs libtraceevent) >> "$TMP/tf.err" 2>&1; then

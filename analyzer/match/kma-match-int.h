@@ -1,15 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kma-match-int.h - the matcher's internals, shared by kma-match.c (pairing
- * and accounting) and kma-match-gen.c (generations, peak, modules, ages).
+ * and accounting) and kma-match-time.c (generations, peak, modules, ages).
  */
 #ifndef KMA_MATCH_INT_H
 #define KMA_MATCH_INT_H
 
 #include "kma-match.h"
 #include "kma-map.h"
+#include "kma-pairs.h"
 #include "kma-strpool.h"
 
+/* The payload of an allocation in the live set (kma-pairs). */
 struct live {
 	uint64_t	ptr;
 	uint64_t	call_site;
@@ -33,12 +35,7 @@ struct live {
 
 struct kma_match {
 	struct kma_match_opts	opts;
-	struct kma_map		live_map;	/* ptr -> index in lives */
-	struct live		*lives;
-	uint32_t		nr_lives;	/* slots handed out */
-	uint32_t		cap_lives;
-	uint32_t		*free_slots;	/* reusable slots */
-	uint32_t		nr_free_slots;
+	struct kma_pairs	*lives;		/* ptr -> struct live */
 	struct kma_map		caller_map;	/* call_site -> index in callers */
 	struct kma_map		size_map;	/* (caller, req, alloc) -> index in sizes */
 	struct kma_size		*sizes;

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-match-gen.c - what the matcher tracks over time: generations (trace
+ * kma-match-time.c - what the matcher tracks over time: generations (trace
  * markers), growth of each caller's live bytes from one generation to the
  * next, module unloads and what they leave behind, the peak, and the ages of
  * what is still live at the end.
@@ -124,7 +124,9 @@ static struct kma_leftover *leftover_of(struct kma_match *m, uint32_t first, uin
 int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 {
 	struct kma_module *mod;
-	uint32_t i, idx, first;
+	struct live *l;
+	uint32_t idx, first;
+	size_t pos = 0;
 
 	if (!ev->label)
 		return 0;
@@ -141,15 +143,10 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 	mod->free_ts = ev->ts;
 	idx = (uint32_t)(mod - m->modules);
 	first = m->nr_leftovers;
-	for (i = 0; i < m->live_map.nr_slots; i++) {
+	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
 		struct kma_leftover *e;
-		struct live *l;
-		struct kma_caller *c;
+		struct kma_caller *c = &m->callers[l->caller_id];
 
-		if (!m->live_map.used[i])
-			continue;
-		l = &m->lives[m->live_map.vals[i]];
-		c = &m->callers[l->caller_id];
 		if (!l->selected || l->orphan_mod || !c->module || strcmp(c->module, ev->label))
 			continue;
 		e = leftover_of(m, first, idx, l->caller_id);
@@ -169,6 +166,8 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 /* The end of the trace: close the last generation, ages, peak holdings, leftovers. */
 void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 {
+	const struct live *l;
+	size_t pos = 0;
 	uint32_t i;
 
 	m->totals.end_ts = end_ts;
@@ -177,14 +176,10 @@ void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 		kma_peak_snap(m, &m->callers[i]);
 		m->callers[i].age_min = m->callers[i].live ? UINT64_MAX : 0;
 	}
-	for (i = 0; i < m->live_map.nr_slots; i++) {
-		struct live *l;
+	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
 		struct kma_caller *c;
 		uint64_t age;
 
-		if (!m->live_map.used[i])
-			continue;
-		l = &m->lives[m->live_map.vals[i]];
 		if (!l->selected)
 			continue;
 		c = &m->callers[l->caller_id];

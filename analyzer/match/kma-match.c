@@ -2,9 +2,10 @@
 /*
  * kma-match.c - alloc/free pairing and per-caller accounting.
  *
- * Live allocations sit in a slab of records indexed by a ptr -> slot map;
- * finished ones are handed to the sink and their slot is reused, so memory
- * follows the number of live allocations, not the length of the trace.
+ * Which free closes which allocation is kma-pairs' (lib/kma-pairs.h): the
+ * live set holds a struct live per live allocation; finished ones are handed
+ * to the sink and their slot is reused, so memory follows the number of live
+ * allocations, not the length of the trace.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -33,7 +34,8 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 	m->nr_gens = 1;		/* generation 0, "start": from the trace start to the first marker */
 	if (m->gens)
 		m->gens[0].label = "start";
-	if (!m->names || !m->gens || kma_map_init(&m->live_map, 1024) ||
+	m->lives = kma_pairs_alloc(sizeof(struct live), 1024);
+	if (!m->names || !m->gens || !m->lives ||
 	    kma_map_init(&m->caller_map, 256) || kma_map_init(&m->size_map, 256)) {
 		kma_match_free(m);
 		return NULL;
@@ -49,12 +51,10 @@ void kma_match_free(struct kma_match *m)
 		return;
 	for (i = 0; i < m->nr_callers; i++)
 		free(m->callers[i].lifetimes);
-	kma_map_release(&m->live_map);
+	kma_pairs_free(m->lives);
 	kma_map_release(&m->caller_map);
 	kma_map_release(&m->size_map);
 	free(m->sizes);
-	free(m->lives);
-	free(m->free_slots);
 	free(m->callers);
 	free(m->gens);
 	free(m->modules);
@@ -166,31 +166,6 @@ static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, ui
 	return c;
 }
 
-static int new_slot(struct kma_match *m, uint32_t *slot)
-{
-	if (m->nr_free_slots) {
-		*slot = m->free_slots[--m->nr_free_slots];
-		return 0;
-	}
-	if (m->nr_lives == m->cap_lives) {
-		uint32_t cap = m->cap_lives ? m->cap_lives * 2 : 1024;
-		struct live *n = realloc(m->lives, (size_t)cap * sizeof(*n));
-		uint32_t *f;
-
-		if (!n)
-			return -1;
-		m->lives = n;
-		/* free_slots can never hold more than cap entries */
-		f = realloc(m->free_slots, (size_t)cap * sizeof(*f));
-		if (!f)
-			return -1;
-		m->free_slots = f;
-		m->cap_lives = cap;
-	}
-	*slot = m->nr_lives++;
-	return 0;
-}
-
 /* Hand allocation l to the sink with its end (fe NULL, free_kind -1: still live). */
 static int emit(struct kma_match *m, const struct live *l, const struct kma_event *fe,
 		int free_kind)
@@ -255,10 +230,10 @@ static int keep_lifetime(struct kma_caller *c, uint64_t life)
 	return 0;
 }
 
-/* Take live slot idx out of the live set: a traced free (fe) or an implicit one. */
-static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event *fe, int kind)
+/* Account allocation l, just closed by a traced free (fe) or an implicit one. */
+static int close_live(struct kma_match *m, const struct live *l, const struct kma_event *fe,
+		      int kind)
 {
-	struct live *l = &m->lives[idx];
 	struct kma_caller *c = &m->callers[l->caller_id];
 
 	if (l->selected) {
@@ -296,8 +271,6 @@ static int close_live(struct kma_match *m, uint32_t idx, const struct kma_event 
 		return -1;
 	if (l->size_idx)
 		m->sizes[l->size_idx - 1].live--;
-	kma_map_del(&m->live_map, l->ptr);
-	m->free_slots[m->nr_free_slots++] = idx;
 	return 0;
 }
 
@@ -358,8 +331,9 @@ static int is_selected(struct kma_match *m, uint64_t ts)
 static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 {
 	struct kma_caller *c;
+	struct kma_pair pr;
 	struct live *l;
-	uint32_t id, slot, *idx;
+	uint32_t id;
 	uint64_t slack = slack_of(ev->bytes_req, ev->bytes_alloc);
 	int selected = is_selected(m, ev->ts);
 	const char *gname;
@@ -370,19 +344,18 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	c = get_caller(m, key, &id, gname);
 	if (!c)
 		return -1;
-	if (!ev->ptr) {
+	if (kma_pairs_on_alloc(m->lives, ev->ptr, &pr))
+		return -1;
+	if (pr.kind == KMA_PAIR_FAILED) {
 		if (selected) {
 			c->failed_allocs++;
 			m->totals.failed_allocs++;
 		}
 		return 0;
 	}
-	idx = kma_map_find(&m->live_map, ev->ptr);
-	if (idx && close_live(m, *idx, ev, KMA_FREE_IMPLICIT))
+	if (pr.kind == KMA_PAIR_IMPLICIT && close_live(m, pr.old, ev, KMA_FREE_IMPLICIT))
 		return -1;
-	if (new_slot(m, &slot))
-		return -1;
-	l = &m->lives[slot];
+	l = pr.live;
 	l->ptr = ev->ptr;
 	l->call_site = ev->call_site;
 	l->bytes_req = ev->bytes_req;
@@ -399,10 +372,6 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->kind = (int8_t)ev->type;
 	l->accounted = (int8_t)ev->accounted;
 	l->selected = (uint8_t)selected;
-	l->orphan_mod = 0;
-	l->size_idx = 0;
-	if (kma_map_put(&m->live_map, ev->ptr, slot))
-		return -1;
 	if (!selected) {
 		m->totals.unselected++;
 		return 0;
@@ -439,22 +408,22 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 
 static int do_free(struct kma_match *m, const struct kma_event *ev)
 {
-	uint32_t *idx;
+	struct kma_pair pr;
 
-	if (ev->ptr > KMA_NULL_PTR_MAX) {
-		idx = kma_map_find(&m->live_map, ev->ptr);
-		if (idx) {
-			/* a free of an allocation outside the filter is not counted */
-			if (m->lives[*idx].selected) {
-				m->totals.frees++;
-				m->gens[m->generation].frees++;
-			}
-			return close_live(m, *idx, ev, ev->type);
+	kma_pairs_on_free(m->lives, ev->ptr, &pr);
+	if (pr.kind == KMA_PAIR_FREED) {
+		const struct live *l = pr.old;
+
+		/* a free of an allocation outside the filter is not counted */
+		if (l->selected) {
+			m->totals.frees++;
+			m->gens[m->generation].frees++;
 		}
+		return close_live(m, l, ev, ev->type);
 	}
 	m->totals.frees++;
 	m->gens[m->generation].frees++;
-	if (ev->ptr <= KMA_NULL_PTR_MAX) {
+	if (pr.kind == KMA_PAIR_NULL) {
 		m->totals.null_frees++;
 		return 0;
 	}
@@ -512,19 +481,17 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 
 int kma_match_finish(struct kma_match *m, uint64_t end_ts)
 {
-	uint32_t i;
+	const struct live *l;
+	size_t pos = 0;
 
 	if (m->finished)
 		return 0;
 	m->finished = 1;
 	kma_gen_finish(m, end_ts);
-	/* Emit in slot order; the store does not depend on the order. */
-	for (i = 0; i < m->live_map.nr_slots; i++) {
-		if (!m->live_map.used[i])
-			continue;
-		if (emit(m, &m->lives[m->live_map.vals[i]], NULL, -1))
+	/* In the live set's order, which depends only on the events: repeatable. */
+	while ((l = kma_pairs_next(m->lives, &pos, NULL)))
+		if (emit(m, l, NULL, -1))
 			return -1;
-	}
 	return 0;
 }
 

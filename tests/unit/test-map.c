@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kma-map against a trivially correct reference (a direct-indexed array), with
- * random puts and deletes so that backward-shift deletion is exercised.
+ * random puts and deletes so that backward-shift deletion is exercised; its
+ * walk and its clear.
  */
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <cmocka.h>
 
 #include "kma-map.h"
@@ -50,9 +52,105 @@ static void test_random_ops(void **state)
 					assert_null(v);
 				}
 			}
-			assert_int_equal(map.nr, nr);
+			assert_int_equal(kma_map_count(&map), nr);
 		}
 	}
+	kma_map_release(&map);
+}
+
+/* The walk visits every key once, with its value, whatever deletes came before. */
+static void test_walk(void **state)
+{
+	static uint8_t seen[KEYS];
+	uint64_t base = 0xffff888100000000ULL, key;
+	struct kma_map map;
+	size_t pos = 0, nr = 0;
+	uint32_t val;
+	int k;
+
+	assert_int_equal(kma_map_init(&map, 0), 0);
+	/* an empty map: nothing, and the position stays at the end */
+	assert_int_equal(kma_map_next(&map, &pos, &key, &val), 0);
+	assert_int_equal(kma_map_next(&map, &pos, NULL, NULL), 0);
+	/* keys 0..KEYS-1 (growing the table many times), then every third deleted */
+	for (k = 0; k < KEYS; k++)
+		assert_int_equal(kma_map_put(&map, base + (uint64_t)k * 64, (uint32_t)k * 7), 0);
+	for (k = 0; k < KEYS; k += 3)
+		assert_int_equal(kma_map_del(&map, base + (uint64_t)k * 64), 1);
+	memset(seen, 0, sizeof(seen));
+	pos = 0;
+	while (kma_map_next(&map, &pos, &key, &val)) {
+		k = (int)((key - base) / 64);
+		assert_true(k >= 0 && k < KEYS);
+		assert_int_not_equal(k % 3, 0);
+		assert_int_equal(seen[k], 0);
+		assert_int_equal(val, (uint32_t)k * 7);
+		seen[k] = 1;
+		nr++;
+	}
+	/* KEYS = 5000: keys 0, 3, ..., 4998 are 1667 of them */
+	assert_int_equal(nr, KEYS - 1667);
+	assert_int_equal(kma_map_count(&map), nr);
+	/* key and value are optional */
+	pos = 0;
+	nr = 0;
+	while (kma_map_next(&map, &pos, NULL, NULL))
+		nr++;
+	assert_int_equal(nr, KEYS - 1667);
+	kma_map_release(&map);
+}
+
+/* Two maps fed the same puts and deletes walk in the same order. */
+static void test_walk_repeatable(void **state)
+{
+	struct kma_map a, b;
+	size_t pa = 0, pb = 0;
+	uint64_t ka, kb;
+	int i;
+
+	assert_int_equal(kma_map_init(&a, 4), 0);
+	assert_int_equal(kma_map_init(&b, 4), 0);
+	for (i = 0; i < 3000; i++) {
+		uint64_t key = 0xffff888000000000ULL + (uint64_t)(i * 7919 % 1000) * 32;
+
+		if (i % 4 == 3) {
+			assert_int_equal(kma_map_del(&a, key), kma_map_del(&b, key));
+		} else {
+			assert_int_equal(kma_map_put(&a, key, (uint32_t)i), 0);
+			assert_int_equal(kma_map_put(&b, key, (uint32_t)i), 0);
+		}
+	}
+	while (kma_map_next(&a, &pa, &ka, NULL)) {
+		assert_int_equal(kma_map_next(&b, &pb, &kb, NULL), 1);
+		assert_int_equal(ka, kb);
+	}
+	assert_int_equal(kma_map_next(&b, &pb, &kb, NULL), 0);
+	kma_map_release(&a);
+	kma_map_release(&b);
+}
+
+/* A cleared map is empty and works as a new one. */
+static void test_clear(void **state)
+{
+	struct kma_map map;
+	size_t pos = 0;
+	uint32_t *v;
+	int k;
+
+	assert_int_equal(kma_map_init(&map, 0), 0);
+	for (k = 1; k <= 100; k++)
+		assert_int_equal(kma_map_put(&map, (uint64_t)k << 6, (uint32_t)k), 0);
+	kma_map_clear(&map);
+	assert_int_equal(kma_map_count(&map), 0);
+	assert_int_equal(kma_map_next(&map, &pos, NULL, NULL), 0);
+	for (k = 1; k <= 100; k++)
+		assert_null(kma_map_find(&map, (uint64_t)k << 6));
+	assert_int_equal(kma_map_del(&map, 64), 0);
+	assert_int_equal(kma_map_put(&map, 64, 5), 0);
+	v = kma_map_find(&map, 64);
+	assert_non_null(v);
+	assert_int_equal(*v, 5);
+	assert_int_equal(kma_map_count(&map), 1);
 	kma_map_release(&map);
 }
 
@@ -60,6 +158,9 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_random_ops),
+		cmocka_unit_test(test_walk),
+		cmocka_unit_test(test_walk_repeatable),
+		cmocka_unit_test(test_clear),
 	};
 
 	return cmocka_run_group_tests_name("map", tests, NULL, NULL);

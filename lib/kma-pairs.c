@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-pairs.c - the live set behind the pairing rules (kma-pairs.h).
+ *
+ * Payloads sit in a slab of fixed-size slots indexed by a ptr -> slot map.
+ * A closed allocation's slot goes on a stack of free slots and the next new
+ * allocation takes the top one, so the slab only grows with the number of
+ * allocations live at once.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-event.h"
+#include "kma-map.h"
+#include "kma-pairs.h"
+
+#define SLAB_MIN	16
+
+struct kma_pairs {
+	struct kma_map	map;		/* ptr -> slot */
+	unsigned char	*slab;		/* cap slots of size bytes */
+	uint32_t	*free_slots;	/* closed slots, most recent last */
+	uint32_t	nr_free;
+	uint32_t	nr_used;	/* slots handed out at least once */
+	uint32_t	cap;
+	size_t		size;		/* payload bytes */
+	size_t		hint;
+	unsigned char	*closed;	/* the copy behind kma_pair.old */
+};
+
+static inline void *slot_at(const struct kma_pairs *p, uint32_t slot)
+{
+	return p->slab + (size_t)slot * p->size;
+}
+
+struct kma_pairs *kma_pairs_alloc(size_t payload_size, size_t hint)
+{
+	struct kma_pairs *p;
+
+	if (!payload_size) {
+		errno = EINVAL;
+		return NULL;
+	}
+	p = calloc(1, sizeof(*p));
+	if (!p)
+		return NULL;
+	p->size = payload_size;
+	p->hint = hint;
+	p->closed = malloc(payload_size);
+	if (!p->closed || kma_map_init(&p->map, hint)) {
+		free(p->closed);
+		free(p);
+		return NULL;
+	}
+	return p;
+}
+
+void kma_pairs_free(struct kma_pairs *p)
+{
+	if (!p)
+		return;
+	kma_map_release(&p->map);
+	free(p->slab);
+	free(p->free_slots);
+	free(p->closed);
+	free(p);
+}
+
+/* A slot for a new allocation: the latest closed one, else a fresh one. */
+static int take_slot(struct kma_pairs *p, uint32_t *slot)
+{
+	if (p->nr_free) {
+		*slot = p->free_slots[--p->nr_free];
+		return 0;
+	}
+	if (p->nr_used == p->cap) {
+		uint32_t cap;
+		unsigned char *slab;
+		uint32_t *f;
+
+		if (p->cap >= UINT32_MAX / 2) {
+			errno = ENOMEM;
+			return -1;
+		}
+		cap = p->cap ? p->cap * 2 : (p->hint > SLAB_MIN && p->hint < UINT32_MAX / 2 ?
+					     (uint32_t)p->hint : SLAB_MIN);
+		slab = realloc(p->slab, (size_t)cap * p->size);
+		if (!slab)
+			return -1;
+		p->slab = slab;
+		/* free_slots never holds more than cap entries */
+		f = realloc(p->free_slots, (size_t)cap * sizeof(*f));
+		if (!f)
+			return -1;
+		p->free_slots = f;
+		p->cap = cap;
+	}
+	*slot = p->nr_used++;
+	return 0;
+}
+
+/* Takes the live allocation in slot out of the set; out->old is its copy. */
+static void close_slot(struct kma_pairs *p, uint64_t ptr, uint32_t slot, struct kma_pair *out)
+{
+	memcpy(p->closed, slot_at(p, slot), p->size);
+	out->old = p->closed;
+	kma_map_del(&p->map, ptr);
+	p->free_slots[p->nr_free++] = slot;
+}
+
+int kma_pairs_on_alloc(struct kma_pairs *p, uint64_t ptr, struct kma_pair *out)
+{
+	uint32_t *found, slot;
+
+	out->live = NULL;
+	out->old = NULL;
+	if (!ptr) {
+		out->kind = KMA_PAIR_FAILED;
+		return 0;
+	}
+	found = kma_map_find(&p->map, ptr);
+	out->kind = found ? KMA_PAIR_IMPLICIT : KMA_PAIR_NEW;
+	/*
+	 * Close, then insert anew (not an overwrite in place): the map's slot
+	 * order, which kma_pairs_next() walks, is then the same as for a free
+	 * followed by an allocation.
+	 */
+	if (found)
+		close_slot(p, ptr, *found, out);
+	if (take_slot(p, &slot))
+		return -1;
+	if (kma_map_put(&p->map, ptr, slot)) {
+		p->free_slots[p->nr_free++] = slot;
+		return -1;
+	}
+	out->live = slot_at(p, slot);
+	memset(out->live, 0, p->size);
+	return 0;
+}
+
+void kma_pairs_on_free(struct kma_pairs *p, uint64_t ptr, struct kma_pair *out)
+{
+	uint32_t *found;
+
+	out->live = NULL;
+	out->old = NULL;
+	if (ptr <= KMA_NULL_PTR_MAX) {
+		out->kind = KMA_PAIR_NULL;
+		return;
+	}
+	found = kma_map_find(&p->map, ptr);
+	if (!found) {
+		out->kind = KMA_PAIR_UNKNOWN;
+		return;
+	}
+	out->kind = KMA_PAIR_FREED;
+	close_slot(p, ptr, *found, out);
+}
+
+void *kma_pairs_find(const struct kma_pairs *p, uint64_t ptr)
+{
+	uint32_t *slot = kma_map_find(&p->map, ptr);
+
+	return slot ? slot_at(p, *slot) : NULL;
+}
+
+size_t kma_pairs_count(const struct kma_pairs *p)
+{
+	return kma_map_count(&p->map);
+}
+
+void *kma_pairs_next(const struct kma_pairs *p, size_t *pos, uint64_t *ptr)
+{
+	uint32_t slot;
+
+	if (!kma_map_next(&p->map, pos, ptr, &slot))
+		return NULL;
+	return slot_at(p, slot);
+}
+
+void kma_pairs_clear(struct kma_pairs *p)
+{
+	kma_map_clear(&p->map);
+	free(p->slab);
+	free(p->free_slots);
+	p->slab = NULL;
+	p->free_slots = NULL;
+	p->nr_free = 0;
+	p->nr_used = 0;
+	p->cap = 0;
+}
