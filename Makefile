@@ -39,7 +39,7 @@ CORE_LIB	:= $(O)/lib/libkma-core.a
 # What the matcher's unit tests link: accounting and the table printer
 MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c) \
 		   analyzer/report/kma-table.c))
-ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c \
+ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-signals.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
 
 BIN		:= $(O)/analyzer/kma-analyze

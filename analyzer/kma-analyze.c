@@ -2,9 +2,13 @@
 /*
  * kma-analyze - match kmem allocations to frees in a trace.dat, print the
  * per-caller report and write report.db.
+ *
+ * main() is wiring only: the options (kma-options.c), then one function per
+ * step of the pipeline (check the output, open the reader, the matchers and
+ * the store, run, finish, commit, print), each printing its own error and
+ * returning -1, then the one cleanup.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <inttypes.h>
 #include <limits.h>
 #include <stdio.h>
@@ -23,321 +27,8 @@
 #include "report/kma-report-extra.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"
+#include "kma-options.h"
 #include "kma-signals.h"
-
-#ifndef KMA_VERSION
-#define KMA_VERSION "0.0-dev"
-#endif
-
-/* Every option in one place, with its default. */
-struct kma_opts {
-	const char	*input;
-	const char	*buffer;	/* NULL: top-level, else the one instance with kmem */
-	const char	*output;
-	int		no_db;
-	int		force;		/* -o may replace a file that is not a report.db */
-	enum kma_sort	sort;
-	uint64_t	limit;
-	int		kmalloc_only;
-	int		quiet;
-	const char	*marker_prefix;
-	const char	*generation;	/* N or LABEL */
-	int		outstanding;
-	int		list;
-	int		leaks;
-	int		lifetimes;
-	int		peak;
-	int		generations;
-	int		modules;
-	int		advice;
-	int		live;
-	double		duration;
-	double		interval;
-	const char	*since, *until;
-	uint64_t	temp_ns;
-	uint64_t	young_ns;
-	enum kma_group	group_by;
-	enum kma_fmt	format;
-	const char	*vmlinux;
-	const char	*modules_dir;
-};
-
-static const struct kma_opts default_opts = {
-	.input		= "trace.dat",
-	.output		= "report.db",
-	.sort		= KMA_SORT_TOTAL,
-	.marker_prefix	= KMA_MARKER_PREFIX,
-	.temp_ns	= 1000000,
-	.young_ns	= KMA_LEAK_YOUNG_NS,
-	.interval	= 1.0,
-};
-
-static const char usage_text[] =
-"Usage: kma-analyze [OPTIONS] [FILE]\n"
-"\n"
-"Match kmem allocations to frees in a trace-cmd trace.dat (default: trace.dat),\n"
-"print per-caller slab accounting and write every allocation to an SQLite report.\n"
-"\n"
-"  -i, --input FILE       trace to read (same as the FILE argument)\n"
-"  -B, --buffer NAME      read the instance buffer NAME (trace-cmd record -B), or\n"
-"                         'top' for the top-level one (default: the top-level buffer\n"
-"                         if it has kmem events, else the one instance that has)\n"
-"  -o, --output DB        SQLite report to write (default: report.db); an existing\n"
-"                         file is replaced only if it is a kma report.db\n"
-"      --force            replace DB even if it is another file (never the input)\n"
-"      --no-db            do not write a database\n"
-"  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
-"                         numbers sort descending, caller ascending)\n"
-"  -n, --limit N          print only the first N rows\n"
-"  -f, --format FMT       text|csv|json (default: text), for every report\n"
-"  -g, --group-by KEY     caller|function|module|file|cache|comm|pid (default: caller)\n"
-"      --vmlinux FILE     vmlinux with DWARF, for source file:line of call sites\n"
-"      --modules DIR      directory with the modules' .ko/.ko.debug files\n"
-"                         (default for both: Debian's linux-image-<release>-dbg files)\n"
-"      --kmalloc-only     only kmalloc, kmalloc_node and kfree (the 2005 /proc/kmalloc view)\n"
-"  -q, --quiet            print no report and no progress (errors only)\n"
-"\n"
-"Generations, leaks and time (markers: echo \"kma: LABEL\" > trace_marker, or kma-mark):\n"
-"      --marker-prefix P  markers starting with P start a generation (default: \"kma:\")\n"
-"      --generation G     only allocations made in generation G (number or label)\n"
-"      --since T          only allocations made at or after T, --until T: before T;\n"
-"      --until T          T in seconds from the trace start, or @SECONDS as trace-cmd\n"
-"                         prints timestamps (frees are still followed to the end)\n"
-"      --outstanding      only allocations still live at the end of the trace\n"
-"      --list             one line per allocation instead of per caller\n"
-"      --generations      per-generation table\n"
-"      --leaks            callers by outstanding bytes, growth over generations, suspects\n"
-"      --young T          leak confidence drops when live allocations are younger than\n"
-"                         T on average (default: 1s)\n"
-"      --lifetimes        alloc -> free lifetimes per caller (min/median/p99/max)\n"
-"      --temp-threshold T freed within T counts as temporary (default: 1ms)\n"
-"      --peak             the moment of the most live bytes and who held them\n"
-"      --leftovers        what unloaded modules left behind (module_free events)\n"
-"      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
-"\n"
-"Live (no trace.dat; needs root and tracefs):\n"
-"      --live             read the kmem events from the ring buffer, refresh a table\n"
-"                         of the top callers every interval, write the report at the end\n"
-"      --duration S       stop after S seconds (default: Ctrl-C)\n"
-"      --interval S       refresh every S seconds (default: 1)\n"
-"\n"
-"  -h, --help             show this help\n"
-"  -V, --version          show the version\n"
-"\n"
-"Record a trace first, e.g. (see README for locked-down machines):\n"
-"  trace-cmd record -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc \\\n"
-"                   -e kmem:kmem_cache_free -o trace.dat COMMAND\n"
-"The schema of report.db is described in kma-report.db(5).\n"
-"\n"
-"EXAMPLES\n"
-"  kma-analyze                          # trace.dat -> report, report.db\n"
-"  kma-analyze -s net -n 20 t.dat       # the 20 callers holding the most memory\n"
-"  kma-analyze --generation 5 --outstanding --list t.dat\n"
-"                                       # allocations of generation 5 still live\n"
-"  kma-analyze --leaks --no-db t.dat    # leak suspects over the generations\n"
-"  kma-analyze --since 2 --until 2.5 t.dat\n"
-"  kma-analyze --kmalloc-only --no-db t.dat\n"
-"  kma-analyze --buffer kmaonly t.dat   # the kmem events of trace-cmd record -B kmaonly\n"
-"  kma-analyze -g cache -f csv --no-db t.dat > caches.csv\n"
-"  kma-analyze --live -s net --duration 30 -o live.db\n"
-"  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
-"  kma-analyze --force -o old.db t.dat  # old.db is no report.db: replace it anyway\n"
-"  kma-analyze -q -o /tmp/t.db t.dat && \\\n"
-"    sqlite3 /tmp/t.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'\n";
-
-enum {
-	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
-	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
-	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
-	OPT_DURATION, OPT_INTERVAL, OPT_FORCE,
-};
-
-static const struct option long_opts[] = {
-	{ "input",		required_argument,	NULL, 'i' },
-	{ "buffer",		required_argument,	NULL, 'B' },
-	{ "output",		required_argument,	NULL, 'o' },
-	{ "no-db",		no_argument,		NULL, OPT_NO_DB },
-	{ "force",		no_argument,		NULL, OPT_FORCE },
-	{ "sort",		required_argument,	NULL, 's' },
-	{ "limit",		required_argument,	NULL, 'n' },
-	{ "kmalloc-only",	no_argument,		NULL, OPT_KMALLOC_ONLY },
-	{ "quiet",		no_argument,		NULL, 'q' },
-	{ "marker-prefix",	required_argument,	NULL, OPT_MARKER_PREFIX },
-	{ "generation",		required_argument,	NULL, OPT_GENERATION },
-	{ "outstanding",	no_argument,		NULL, OPT_OUTSTANDING },
-	{ "list",		no_argument,		NULL, OPT_LIST },
-	{ "leaks",		no_argument,		NULL, OPT_LEAKS },
-	{ "lifetimes",		no_argument,		NULL, OPT_LIFETIMES },
-	{ "peak",		no_argument,		NULL, OPT_PEAK },
-	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
-	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
-	{ "advice",		no_argument,		NULL, OPT_ADVICE },
-	{ "live",		no_argument,		NULL, OPT_LIVE },
-	{ "duration",		required_argument,	NULL, OPT_DURATION },
-	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
-	{ "since",		required_argument,	NULL, OPT_SINCE },
-	{ "until",		required_argument,	NULL, OPT_UNTIL },
-	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
-	{ "young",		required_argument,	NULL, OPT_YOUNG },
-	{ "group-by",		required_argument,	NULL, 'g' },
-	{ "format",		required_argument,	NULL, 'f' },
-	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
-	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
-	{ "help",		no_argument,		NULL, 'h' },
-	{ "version",		no_argument,		NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
-
-static int usage_error(const char *fmt, const char *arg)
-{
-	fprintf(stderr, "kma-analyze: ");
-	fprintf(stderr, fmt, arg);
-	fprintf(stderr, "\nTry 'kma-analyze --help'.\n");
-	return 2;
-}
-
-/* Returns -1 to go on, or the exit status. */
-static int parse_args(int argc, char **argv, struct kma_opts *o)
-{
-	uint64_t v;
-	int c, abs;
-
-	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:qhV", long_opts, NULL)) != -1) {
-		switch (c) {
-		case 'i':
-			o->input = optarg;
-			break;
-		case 'B':
-			if (!*optarg)
-				return usage_error("--buffer wants an instance name or 'top'%s", "");
-			o->buffer = optarg;
-			break;
-		case 'o':
-			o->output = optarg;
-			break;
-		case OPT_NO_DB:
-			o->no_db = 1;
-			break;
-		case OPT_FORCE:
-			o->force = 1;
-			break;
-		case 's':
-			if (kma_sort_parse(optarg, &o->sort))
-				return usage_error("unknown sort key '%s'", optarg);
-			break;
-		case 'n': {
-			char *end;
-
-			errno = 0;
-			o->limit = strtoull(optarg, &end, 10);
-			if (errno || !*optarg || *end || *optarg == '-')
-				return usage_error("--limit wants a number, not '%s'", optarg);
-			break;
-		}
-		case OPT_KMALLOC_ONLY:
-			o->kmalloc_only = 1;
-			break;
-		case 'f':
-			if (kma_fmt_parse(optarg, &o->format))
-				return usage_error("unknown format '%s': text, csv or json", optarg);
-			break;
-		case 'g':
-			if (kma_group_parse(optarg, &o->group_by))
-				return usage_error("unknown --group-by key '%s'", optarg);
-			break;
-		case OPT_VMLINUX:
-			o->vmlinux = optarg;
-			break;
-		case OPT_MODULES_DIR:
-			o->modules_dir = optarg;
-			break;
-		case 'q':
-			o->quiet = 1;
-			break;
-		case OPT_MARKER_PREFIX:
-			if (!*optarg)
-				return usage_error("--marker-prefix wants a prefix%s", "");
-			o->marker_prefix = optarg;
-			break;
-		case OPT_GENERATION:
-			if (!*optarg)
-				return usage_error("--generation wants a number or a label%s", "");
-			o->generation = optarg;
-			break;
-		case OPT_OUTSTANDING:
-			o->outstanding = 1;
-			break;
-		case OPT_LIST:
-			o->list = 1;
-			break;
-		case OPT_LEAKS:
-			o->leaks = 1;
-			break;
-		case OPT_LIFETIMES:
-			o->lifetimes = 1;
-			break;
-		case OPT_PEAK:
-			o->peak = 1;
-			break;
-		case OPT_GENERATIONS:
-			o->generations = 1;
-			break;
-		case OPT_MODULES:
-			o->modules = 1;
-			break;
-		case OPT_ADVICE:
-			o->advice = 1;
-			break;
-		case OPT_LIVE:
-			o->live = 1;
-			break;
-		case OPT_DURATION:
-		case OPT_INTERVAL:
-			if (kma_parse_dur(optarg, &v) || (c == OPT_INTERVAL && v < 10000000))
-				return usage_error("bad time '%s': seconds, e.g. 2 or 0.5 (interval "
-						   ">= 0.01)", optarg);
-			if (c == OPT_DURATION)
-				o->duration = v / 1e9;
-			else
-				o->interval = v / 1e9;
-			break;
-		case OPT_SINCE:
-		case OPT_UNTIL:
-			if (kma_parse_time(optarg, &v, &abs))
-				return usage_error("bad time '%s': seconds, e.g. 1.5, or @SECONDS", optarg);
-			if (c == OPT_SINCE)
-				o->since = optarg;
-			else
-				o->until = optarg;
-			break;
-		case OPT_TEMP:
-		case OPT_YOUNG:
-			if (kma_parse_dur(optarg, c == OPT_TEMP ? &o->temp_ns : &o->young_ns))
-				return usage_error("bad duration '%s': e.g. 1ms, 250us, 2s", optarg);
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			printf("kma-analyze %s\n", KMA_VERSION);
-			return 0;
-		default:
-			fprintf(stderr, "Try 'kma-analyze --help'.\n");
-			return 2;
-		}
-	}
-	if (optind < argc && o->live)
-		return usage_error("--live reads no file, but got '%s'", argv[optind]);
-	if (optind < argc)
-		o->input = argv[optind++];
-	if (optind < argc)
-		return usage_error("unexpected argument '%s'", argv[optind]);
-	if (o->live && o->buffer)
-		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
-	if (o->live && (o->since || o->until || o->generation))
-		return usage_error("--live takes no %s", "--since/--until/--generation");
-	return -1;
-}
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
 static struct kma_store *open_store(const char *path, const char **why)
@@ -357,6 +48,7 @@ static struct kma_store *open_store(const char *path, const char **why)
 	return store;
 }
 
+/* The pipeline: what main() builds, runs and frees. */
 struct run {
 	struct kma_opts		*o;
 	struct kma_reader	*reader;
@@ -364,6 +56,13 @@ struct run {
 	struct kma_match	*view;		/* the filtered report, or == match */
 	int			window_set;
 	const char		*why;
+	struct kma_store	*store;		/* NULL with --no-db */
+	struct kma_list		*list;		/* --list */
+	struct kma_match_opts	mo;		/* of match; view's start from them */
+	struct kma_live_opts	lo;
+	char			*real_output;	/* -o a symbolic link: its target */
+	int			show_progress;
+	int			filtered;	/* --generation, --since or --until */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -449,6 +148,30 @@ static struct kma_caller *outstanding_view(const struct kma_caller *c, uint32_t 
 	return v;
 }
 
+/* The text report's first line: which allocations it counts. */
+static void print_filter_line(struct run *r)
+{
+	struct kma_opts *o = r->o;
+
+	fprintf(stdout, "# allocations");
+	if (o->generation) {
+		int64_t g = kma_match_selected_generation(r->view);
+
+		/* a label as the trace spells it: escaped like the names */
+		fputs(" made in generation ", stdout);
+		kma_text_str(stdout, o->generation);
+		if (g < 0)
+			fprintf(stdout, " (no such generation in the trace)");
+	}
+	if (o->since)
+		fprintf(stdout, " since %s", o->since);
+	if (o->until)
+		fprintf(stdout, " until %s", o->until);
+	if (o->outstanding)
+		fprintf(stdout, " still live at the end of the trace");
+	fprintf(stdout, "; unknown/null frees and lost events are for the whole trace\n");
+}
+
 static int print_report(struct run *r)
 {
 	struct kma_opts *o = r->o;
@@ -460,25 +183,8 @@ static int print_report(struct run *r)
 	uint64_t lost = kma_report_lost(info, NULL);
 	int ret = 0;
 
-	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding)) {
-		fprintf(stdout, "# allocations");
-		if (o->generation) {
-			int64_t g = kma_match_selected_generation(r->view);
-
-			/* a label as the trace spells it: escaped like the names */
-			fputs(" made in generation ", stdout);
-			kma_text_str(stdout, o->generation);
-			if (g < 0)
-				fprintf(stdout, " (no such generation in the trace)");
-		}
-		if (o->since)
-			fprintf(stdout, " since %s", o->since);
-		if (o->until)
-			fprintf(stdout, " until %s", o->until);
-		if (o->outstanding)
-			fprintf(stdout, " still live at the end of the trace");
-		fprintf(stdout, "; unknown/null frees and lost events are for the whole trace\n");
-	}
+	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding))
+		print_filter_line(r);
 	if (o->list)
 		return 0;	/* printed by the caller from the list sink */
 	if (o->generations)
@@ -513,200 +219,271 @@ static int print_report(struct run *r)
 	free(v);
 	return ret;
 }
-
-int main(int argc, char **argv)
+static int oom(void)
 {
-	struct kma_opts o = default_opts;
-	struct run r = { .o = &o };
-	struct kma_store *store = NULL;
-	struct kma_list *list = NULL;
-	struct kma_match_opts mo = { 0 };
-	struct kma_live_opts lo = { 0 };
-	const struct kma_trace_info *info;
+	fprintf(stderr, "kma-analyze: out of memory\n");
+	return -1;
+}
+
+/* -o: refuse to replace what is not a report.db (or the input) before any work. */
+static int check_output(struct run *r)
+{
+	struct kma_opts *o = r->o;
 	const char *why = NULL;
-	char *real_output = NULL;
-	int show_progress, ret, filtered;
 
-	ret = parse_args(argc, argv, &o);
-	if (ret >= 0)
-		return ret;
-	ret = 1;
-	filtered = o.generation || o.since || o.until;
-	if (!o.no_db && kma_store_check_target(o.output, o.live ? NULL : o.input, o.force,
-						 &real_output, &why)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
-		goto out;
+	if (!o->no_db && kma_store_check_target(o->output, o->live ? NULL : o->input, o->force,
+						&r->real_output, &why)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
+		return -1;
 	}
-	kma_signals_catch(o.live);
+	return 0;
+}
 
-	if (o.live) {
-		lo.duration = o.duration;
-		lo.interval = o.interval;
-		lo.buffer_kb = 8192;
-		lo.stop = &kma_live_stop;
-		lo.refresh = o.quiet ? NULL : live_refresh;
-		lo.refresh_ctx = &r;
-		o.input = "live";
-		r.reader = kma_live_open(&lo, &why);
+/* The trace.dat, or the ring buffer with --live, and the names of call sites. */
+static int open_reader(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const char *why = NULL;
+
+	if (o->live) {
+		r->lo.duration = o->duration;
+		r->lo.interval = o->interval;
+		r->lo.buffer_kb = 8192;
+		r->lo.stop = &kma_live_stop;
+		r->lo.refresh = o->quiet ? NULL : live_refresh;
+		r->lo.refresh_ctx = r;
+		o->input = "live";
+		r->reader = kma_live_open(&r->lo, &why);
 	} else {
-		r.reader = kma_reader_open_buffer(o.input, o.buffer, &why);
+		r->reader = kma_reader_open_buffer(o->input, o->buffer, &why);
 	}
-	if (!r.reader) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
-		goto out;
+	if (!r->reader) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, why);
+		return -1;
 	}
-	if (kma_reader_info(r.reader)->buffer_auto)
+	if (kma_reader_info(r->reader)->buffer_auto)
 		fprintf(stderr, "kma-analyze: %s: reading buffer '%s' (the top-level buffer has no "
-			"kmem events)\n", o.input, kma_reader_info(r.reader)->buffer);
-	if (kma_reader_set_marker_prefix(r.reader, o.marker_prefix)) {
-		fprintf(stderr, "kma-analyze: out of memory\n");
-		goto out;
+			"kmem events)\n", o->input, kma_reader_info(r->reader)->buffer);
+	if (kma_reader_set_marker_prefix(r->reader, o->marker_prefix))
+		return oom();
+	if (kma_reader_set_debug(r->reader, o->vmlinux, o->modules_dir, &why) &&
+	    (o->vmlinux || o->modules_dir)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->vmlinux ? o->vmlinux : o->modules_dir, why);
+		return -1;
 	}
-	if (kma_reader_set_debug(r.reader, o.vmlinux, o.modules_dir, &why) &&
-	    (o.vmlinux || o.modules_dir)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o.vmlinux ? o.vmlinux : o.modules_dir, why);
-		goto out;
-	}
-	mo.kmalloc_only = o.kmalloc_only;
-	mo.resolve = kma_reader_symbol;
-	mo.module_of = kma_reader_module;
-	mo.group_name = kma_reader_group_name;
-	mo.resolve_ctx = r.reader;
-	mo.temp_ns = o.temp_ns;
-	if (!o.no_db) {
+	return 0;
+}
+
+/* The matcher of everything, feeding report.db; none with --no-db. */
+static int open_match(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	struct kma_match_opts *mo = &r->mo;
+	const char *why = NULL;
+
+	mo->kmalloc_only = o->kmalloc_only;
+	mo->resolve = kma_reader_symbol;
+	mo->module_of = kma_reader_module;
+	mo->group_name = kma_reader_group_name;
+	mo->resolve_ctx = r->reader;
+	mo->temp_ns = o->temp_ns;
+	if (!o->no_db) {
 		/* -o a symbolic link: its target is replaced */
-		store = open_store(real_output ? real_output : o.output, &why);
-		if (!store) {
-			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
-			goto out;
+		r->store = open_store(r->real_output ? r->real_output : o->output, &why);
+		if (!r->store) {
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
+			return -1;
 		}
-		mo.sink.ctx = store;
-		mo.sink.alloc_done = kma_store_alloc_row;
-		mo.sink.unknown_free = kma_store_unknown_free;
-		r.match = kma_match_alloc(&mo);
-		if (!r.match)
-			goto oom;
+		mo->sink.ctx = r->store;
+		mo->sink.alloc_done = kma_store_alloc_row;
+		mo->sink.unknown_free = kma_store_unknown_free;
+		r->match = kma_match_alloc(mo);
+		if (!r->match)
+			return oom();
 	}
-	/* A second matcher for a filtered report, a list or exact lifetimes. */
-	if (filtered || o.list || o.lifetimes || o.group_by != KMA_GROUP_CALLER || !r.match) {
-		struct kma_match_opts vo = mo;
+	return 0;
+}
+
+/* A second matcher for a filtered report, a list or exact lifetimes. */
+static int open_view(struct run *r)
+{
+	struct kma_opts *o = r->o;
+
+	r->filtered = o->generation || o->since || o->until;
+	if (r->filtered || o->list || o->lifetimes || o->group_by != KMA_GROUP_CALLER || !r->match) {
+		struct kma_match_opts vo = r->mo;
 
 		memset(&vo.sink, 0, sizeof(vo.sink));
-		vo.keep_lifetimes = o.lifetimes;
-		vo.group_by = o.group_by;
-		vo.filtered = filtered;
+		vo.keep_lifetimes = o->lifetimes;
+		vo.group_by = o->group_by;
+		vo.filtered = r->filtered;
 		vo.filter.generation = -1;
-		if (o.generation) {
+		if (o->generation) {
 			char *end;
-			long long g = strtoll(o.generation, &end, 10);
+			long long g = strtoll(o->generation, &end, 10);
 
 			if (*end || g < 0)
-				vo.filter.gen_label = o.generation;
+				vo.filter.gen_label = o->generation;
 			else
 				vo.filter.generation = g;
 		}
-		if (o.list) {
-			list = kma_list_alloc(o.outstanding);
-			if (!list)
-				goto oom;
-			vo.sink.ctx = list;
+		if (o->list) {
+			r->list = kma_list_alloc(o->outstanding);
+			if (!r->list)
+				return oom();
+			vo.sink.ctx = r->list;
 			vo.sink.alloc_done = kma_list_add;
 		}
-		r.view = kma_match_alloc(&vo);
-		if (!r.view)
-			goto oom;
+		r->view = kma_match_alloc(&vo);
+		if (!r->view)
+			return oom();
 	} else {
-		r.view = r.match;
+		r->view = r->match;
 	}
+	return 0;
+}
 
-	show_progress = !o.quiet && !o.live && isatty(STDERR_FILENO);
-	kma_signals_progress_line(show_progress);
-	if (o.live ? kma_live_run(r.reader, &lo, feed, &r, &why) :
-	    kma_reader_run(r.reader, feed, &r, show_progress ? progress : NULL,
-			   (void *)o.input, &why)) {
-		if (show_progress)
+/* Every event through feed(); a signal ends it with -1 and no message. */
+static int run_trace(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const char *why = NULL;
+
+	r->show_progress = !o->quiet && !o->live && isatty(STDERR_FILENO);
+	kma_signals_progress_line(r->show_progress);
+	if (o->live ? kma_live_run(r->reader, &r->lo, feed, r, &why) :
+	    kma_reader_run(r->reader, feed, r, r->show_progress ? progress : NULL,
+			   (void *)o->input, &why)) {
+		if (r->show_progress)
 			fputc('\n', stderr);
 		if (kma_interrupted)
-			goto out;
+			return -1;
 		if (why)
-			fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
-		else if (r.why)
-			fprintf(stderr, "kma-analyze: %s\n", r.why);
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->input, why);
+		else if (r->why)
+			fprintf(stderr, "kma-analyze: %s\n", r->why);
 		else
-			fprintf(stderr, "kma-analyze: %s: %s\n", o.output,
-				store ? kma_store_error(store) : "out of memory");
-		goto out;
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
+				r->store ? kma_store_error(r->store) : "out of memory");
+		return -1;
 	}
-	if (show_progress)
+	if (r->show_progress)
 		fputs("\r\033[K", stderr);
 	kma_signals_progress_line(0);
 	if (kma_interrupted)
-		goto out;
-	info = kma_reader_info(r.reader);
+		return -1;
+	return 0;
+}
+
+/* A trace without kmem events is an error; then the warnings, then the matchers' end. */
+static int finish_run(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const struct kma_trace_info *info = kma_reader_info(r->reader);
+
 	if (!info->kmem_events) {
 		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in %s%s%s; "
 			"record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
-			"-e kmem:kmem_cache_free\n", o.input, o.buffer ? "buffer '" : "this trace",
-			o.buffer ? o.buffer : "", o.buffer ? "' of this trace" : "");
-		goto out;
+			"-e kmem:kmem_cache_free\n", o->input, o->buffer ? "buffer '" : "this trace",
+			o->buffer ? o->buffer : "", o->buffer ? "' of this trace" : "");
+		return -1;
 	}
 	/* after the run, so that an error stays the one line on stderr */
 	if (info->warning)
-		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input, info->warning);
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->warning);
 	if (info->records_warning)
-		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o.input, info->records_warning);
-	if ((r.match && kma_match_finish(r.match, info->last_ts)) ||
-	    (r.view != r.match && kma_match_finish(r.view, info->last_ts))) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o.output,
-			store ? kma_store_error(store) : "out of memory");
-		goto out;
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->records_warning);
+	if ((r->match && kma_match_finish(r->match, info->last_ts)) ||
+	    (r->view != r->match && kma_match_finish(r->view, info->last_ts))) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
+			r->store ? kma_store_error(r->store) : "out of memory");
+		return -1;
 	}
 	if (kma_interrupted)
-		goto out;	/* --live: a second Ctrl-C while finishing abandons the report */
-	if (store) {
-		struct kma_store_run run = {
-			.info = info,
-			.totals = kma_match_totals(r.match),
-			.kmalloc_only = o.kmalloc_only,
-			.temp_ns = o.temp_ns,
-			.young_ns = o.young_ns,
-			.marker_prefix = o.marker_prefix,
-			.version = KMA_VERSION,
-			.site_of = kma_reader_site,
-			.site_ctx = r.reader,
-		};
+		return -1;	/* --live: a second Ctrl-C while finishing abandons the report */
+	return 0;
+}
 
-		run.callers = kma_match_callers(r.match, &run.nr_callers);
-		run.gens = kma_match_generations(r.match, &run.nr_gens);
-		run.modules = kma_match_modules(r.match, &run.nr_modules);
-		run.leftovers = kma_match_leftovers(r.match, &run.nr_leftovers);
-		if (kma_store_commit(store, &run, &why)) {
-			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
-			goto out;
-		}
-		kma_signals_arm(NULL);	/* renamed into place: a signal now leaves it */
+/* The run's tables into report.db, renamed into place. */
+static int commit_store(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const char *why = NULL;
+	struct kma_store_run run;
+
+	if (!r->store)
+		return 0;
+	run = (struct kma_store_run){
+		.info = kma_reader_info(r->reader),
+		.totals = kma_match_totals(r->match),
+		.kmalloc_only = o->kmalloc_only,
+		.temp_ns = o->temp_ns,
+		.young_ns = o->young_ns,
+		.marker_prefix = o->marker_prefix,
+		.version = KMA_VERSION,
+		.site_of = kma_reader_site,
+		.site_ctx = r->reader,
+	};
+	run.callers = kma_match_callers(r->match, &run.nr_callers);
+	run.gens = kma_match_generations(r->match, &run.nr_gens);
+	run.modules = kma_match_modules(r->match, &run.nr_modules);
+	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
+	if (kma_store_commit(r->store, &run, &why)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
+		return -1;
 	}
-	if (!o.quiet) {
-		errno = 0;
-		if (print_report(&r) || (list && kma_list_print(stdout, list, info->last_ts,
-								 o.limit, o.format)) || fflush(stdout)) {
-			fprintf(stderr, "kma-analyze: cannot write the report to stdout: %s\n",
-				errno ? strerror(errno) : "out of memory");
-			goto out;
-		}
+	kma_signals_arm(NULL);	/* renamed into place: a signal now leaves it */
+	return 0;
+}
+
+/* The report (or the list) on stdout, unless -q. */
+static int print_output(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const struct kma_trace_info *info = kma_reader_info(r->reader);
+
+	if (o->quiet)
+		return 0;
+	errno = 0;
+	if (print_report(r) || (r->list && kma_list_print(stdout, r->list, info->last_ts,
+							  o->limit, o->format)) || fflush(stdout)) {
+		fprintf(stderr, "kma-analyze: cannot write the report to stdout: %s\n",
+			errno ? strerror(errno) : "out of memory");
+		return -1;
 	}
+	return 0;
+}
+
+static void close_run(struct run *r)
+{
+	kma_store_free(r->store);
+	if (r->view != r->match)
+		kma_match_free(r->view);
+	kma_match_free(r->match);
+	kma_list_free(r->list);
+	kma_reader_close(r->reader);
+	free(r->real_output);
+}
+
+int main(int argc, char **argv)
+{
+	struct kma_opts o;
+	struct run r = { .o = &o };
+	int ret;
+
+	ret = kma_opts_parse(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	ret = 1;
+	if (check_output(&r))
+		goto out;
+	kma_signals_catch(o.live);
+	if (open_reader(&r) || open_match(&r) || open_view(&r) || run_trace(&r) ||
+	    finish_run(&r) || commit_store(&r) || print_output(&r))
+		goto out;
 	ret = 0;
-	goto out;
-oom:
-	fprintf(stderr, "kma-analyze: out of memory\n");
 out:
-	kma_store_free(store);
-	if (r.view != r.match)
-		kma_match_free(r.view);
-	kma_match_free(r.match);
-	kma_list_free(list);
-	kma_reader_close(r.reader);
-	free(real_output);
+	close_run(&r);
 	if (kma_interrupted) {
 		/* --live abandoned: temporary file and tracefs instance removed above */
 		kma_signals_die(kma_interrupted);

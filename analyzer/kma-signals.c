@@ -23,6 +23,12 @@
 volatile int kma_live_stop;
 volatile sig_atomic_t kma_interrupted;	/* --live: the signal that abandons the run */
 static volatile sig_atomic_t tmp_armed, progress_line;
+/*
+ * The one static buffer on purpose: the handler may only call
+ * async-signal-safe functions, so it cannot reach into the store (its
+ * pointers may be half-updated, free()d or behind a lock) and cannot
+ * allocate; it unlink()s this copy, made before the signal can come.
+ */
 static char tmp_copy[PATH_MAX];
 
 static void say_interrupted(void)

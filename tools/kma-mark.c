@@ -57,31 +57,81 @@ static const char usage_text[] =
 "  kma-analyze --generations --no-db t.dat\n"
 "  kma-analyze --generation steady --outstanding --list --no-db t.dat\n";
 
-static void usage_error(const char *fmt, const char *arg)
+/* What the command line asks for. */
+struct mark_opts {
+	const char	*prefix;
+	char		**words;	/* the LABEL words */
+	int		nr_words;
+};
+
+/* Prints the usage error; returns its exit status, 2. */
+static int usage_error(const char *fmt, const char *arg)
 {
 	fprintf(stderr, PROG ": ");
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, " (try '" PROG " --help')\n");
-	exit(2);
+	return 2;
 }
 
-/* The label: the words joined with single blanks, as echo joins them. */
+/* Returns -1 to go on, or the exit status (0 after --help or --version). */
+static int parse_args(int argc, char **argv, struct mark_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "prefix",	required_argument,	NULL, 'p' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL,		0,			NULL, 0 },
+	};
+	int opt, i;
+
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, ":p:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			o->prefix = optarg;
+			break;
+		case 'h':
+			fputs(usage_text, stdout);
+			return 0;
+		case 'V':
+			printf(PROG " " KMA_VERSION "\n");
+			return 0;
+		case ':':
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt) {
+				char short_opt[3] = { '-', (char)optopt, '\0' };
+
+				return usage_error("unknown option '%s'", short_opt);
+			}
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind == argc)
+		return usage_error("%s", "no LABEL given");
+	if (strpbrk(o->prefix, "\n\r"))
+		return usage_error("%s", "a prefix cannot contain a newline");
+	o->words = argv + optind;
+	o->nr_words = argc - optind;
+	for (i = 0; i < o->nr_words; i++) {
+		if (strpbrk(o->words[i], "\n\r"))
+			return usage_error("%s", "a label cannot contain a newline");
+	}
+	return -1;
+}
+
+/* The label: the words joined with single blanks, as echo joins them; NULL: no memory. */
 static char *join_label(char **words, int n)
 {
 	size_t len = 1;
 	char *label, *p;
 	int i;
 
-	for (i = 0; i < n; i++) {
-		if (strpbrk(words[i], "\n\r"))
-			usage_error("%s", "a label cannot contain a newline");
+	for (i = 0; i < n; i++)
 		len += strlen(words[i]) + 1;
-	}
 	label = malloc(len);
-	if (!label) {
-		fprintf(stderr, PROG ": out of memory\n");
-		exit(1);
-	}
+	if (!label)
+		return NULL;
 	p = label;
 	for (i = 0; i < n; i++) {
 		if (i)
@@ -114,62 +164,33 @@ static const char *reason(int err, bool writing)
 	}
 }
 
-int main(int argc, char **argv)
+/*
+ * The marker's text into *text, as echo "kma: LABEL" > trace_marker writes
+ * it, newline and all. Returns -1 to go on, or the exit status.
+ */
+static int make_text(const char *prefix, const char *label, char **text)
 {
-	static const struct option longopts[] = {
-		{ "prefix",	required_argument,	NULL, 'p' },
-		{ "help",	no_argument,		NULL, 'h' },
-		{ "version",	no_argument,		NULL, 'V' },
-		{ NULL,		0,			NULL, 0 },
-	};
-	const char *prefix = "kma:";
-	char *label, *text, *file = NULL;
-	int opt, ret, err, mounted, status = 1;
 	size_t len;
 
-	opterr = 0;
-	while ((opt = getopt_long(argc, argv, ":p:hV", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'p':
-			prefix = optarg;
-			break;
-		case 'h':
-			fputs(usage_text, stdout);
-			return 0;
-		case 'V':
-			printf(PROG " " KMA_VERSION "\n");
-			return 0;
-		case ':':
-			usage_error("option '%s' needs an argument", argv[optind - 1]);
-			break;
-		default:
-			if (optopt) {
-				char o[3] = { '-', (char)optopt, '\0' };
-
-				usage_error("unknown option '%s'", o);
-			}
-			usage_error("unknown option '%s'", argv[optind - 1]);
-		}
-	}
-	if (optind == argc)
-		usage_error("%s", "no LABEL given");
-	if (strpbrk(prefix, "\n\r"))
-		usage_error("%s", "a prefix cannot contain a newline");
-	label = join_label(argv + optind, argc - optind);
-	if (!label[strspn(label, " \t")])
-		usage_error("%s", "the label is empty");
-	/* as echo "kma: LABEL" > trace_marker writes it, newline and all */
-	if (asprintf(&text, "%s%s%s\n", prefix, *prefix ? " " : "", label) < 0) {
+	if (asprintf(text, "%s%s%s\n", prefix, *prefix ? " " : "", label) < 0) {
+		*text = NULL;	/* undefined after a failure */
 		fprintf(stderr, PROG ": out of memory\n");
 		return 1;
 	}
-	len = strlen(text);
+	len = strlen(*text);
 	if (len > MAX_MARKER) {
 		fprintf(stderr, PROG ": the marker is too long (%zu bytes, at most %d: the kernel "
 			"cuts longer ones) (try '" PROG " --help')\n", len, MAX_MARKER);
-		status = 2;
-		goto out;
+		return 2;
 	}
+	return -1;
+}
+
+/* Writes @text into the top-level trace_marker. Returns the exit status. */
+static int write_marker(const char *text)
+{
+	char *file = NULL;
+	int ret, err, mounted, status = 1;
 
 	/*
 	 * libtracefs mounts tracefs itself when it is not mounted and it can
@@ -209,6 +230,32 @@ int main(int argc, char **argv)
 		status = 0;
 out:
 	tracefs_put_tracing_file(file);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct mark_opts o = { .prefix = "kma:" };
+	char *label = NULL, *text = NULL;
+	int status;
+
+	status = parse_args(argc, argv, &o);
+	if (status >= 0)
+		return status;
+	status = 1;
+	label = join_label(o.words, o.nr_words);
+	if (!label) {
+		fprintf(stderr, PROG ": out of memory\n");
+		goto out;
+	}
+	if (!label[strspn(label, " \t")]) {
+		status = usage_error("%s", "the label is empty");
+		goto out;
+	}
+	status = make_text(o.prefix, label, &text);
+	if (status < 0)
+		status = write_marker(text);
+out:
 	free(label);
 	free(text);
 	return status;

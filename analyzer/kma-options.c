@@ -1,0 +1,353 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-options.c - the command line of kma-analyze into a struct kma_opts
+ * (kma-options.h): defaults, --help text, usage errors (exit status 2).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "kma-time.h"
+#include "match/kma-leak.h"
+#include "kma-options.h"
+
+static const struct kma_opts default_opts = {
+	.input		= "trace.dat",
+	.output		= "report.db",
+	.sort		= KMA_SORT_TOTAL,
+	.marker_prefix	= KMA_MARKER_PREFIX,
+	.temp_ns	= 1000000,
+	.young_ns	= KMA_LEAK_YOUNG_NS,
+	.interval	= 1.0,
+};
+
+static const char usage_text[] =
+"Usage: kma-analyze [OPTIONS] [FILE]\n"
+"\n"
+"Match kmem allocations to frees in a trace-cmd trace.dat (default: trace.dat),\n"
+"print per-caller slab accounting and write every allocation to an SQLite report.\n"
+"\n"
+"  -i, --input FILE       trace to read (same as the FILE argument)\n"
+"  -B, --buffer NAME      read the instance buffer NAME (trace-cmd record -B), or\n"
+"                         'top' for the top-level one (default: the top-level buffer\n"
+"                         if it has kmem events, else the one instance that has)\n"
+"  -o, --output DB        SQLite report to write (default: report.db); an existing\n"
+"                         file is replaced only if it is a kma report.db\n"
+"      --force            replace DB even if it is another file (never the input)\n"
+"      --no-db            do not write a database\n"
+"  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
+"                         numbers sort descending, caller ascending)\n"
+"  -n, --limit N          print only the first N rows\n"
+"  -f, --format FMT       text|csv|json (default: text), for every report\n"
+"  -g, --group-by KEY     caller|function|module|file|cache|comm|pid (default: caller)\n"
+"      --vmlinux FILE     vmlinux with DWARF, for source file:line of call sites\n"
+"      --modules DIR      directory with the modules' .ko/.ko.debug files\n"
+"                         (default for both: Debian's linux-image-<release>-dbg files)\n"
+"      --kmalloc-only     only kmalloc, kmalloc_node and kfree (the 2005 /proc/kmalloc view)\n"
+"  -q, --quiet            print no report and no progress (errors only)\n"
+"\n"
+"Generations, leaks and time (markers: echo \"kma: LABEL\" > trace_marker, or kma-mark):\n"
+"      --marker-prefix P  markers starting with P start a generation (default: \"kma:\")\n"
+"      --generation G     only allocations made in generation G (number or label)\n"
+"      --since T          only allocations made at or after T, --until T: before T;\n"
+"      --until T          T in seconds from the trace start, or @SECONDS as trace-cmd\n"
+"                         prints timestamps (frees are still followed to the end)\n"
+"      --outstanding      only allocations still live at the end of the trace\n"
+"      --list             one line per allocation instead of per caller\n"
+"      --generations      per-generation table\n"
+"      --leaks            callers by outstanding bytes, growth over generations, suspects\n"
+"      --young T          leak confidence drops when live allocations are younger than\n"
+"                         T on average (default: 1s)\n"
+"      --lifetimes        alloc -> free lifetimes per caller (min/median/p99/max)\n"
+"      --temp-threshold T freed within T counts as temporary (default: 1ms)\n"
+"      --peak             the moment of the most live bytes and who held them\n"
+"      --leftovers        what unloaded modules left behind (module_free events)\n"
+"      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
+"\n"
+"Live (no trace.dat; needs root and tracefs):\n"
+"      --live             read the kmem events from the ring buffer, refresh a table\n"
+"                         of the top callers every interval, write the report at the end\n"
+"      --duration S       stop after S seconds (default: Ctrl-C)\n"
+"      --interval S       refresh every S seconds (default: 1)\n"
+"\n"
+"  -h, --help             show this help\n"
+"  -V, --version          show the version\n"
+"\n"
+"Record a trace first, e.g. (see README for locked-down machines):\n"
+"  trace-cmd record -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc \\\n"
+"                   -e kmem:kmem_cache_free -o trace.dat COMMAND\n"
+"The schema of report.db is described in kma-report.db(5).\n"
+"\n"
+"EXAMPLES\n"
+"  kma-analyze                          # trace.dat -> report, report.db\n"
+"  kma-analyze -s net -n 20 t.dat       # the 20 callers holding the most memory\n"
+"  kma-analyze --generation 5 --outstanding --list t.dat\n"
+"                                       # allocations of generation 5 still live\n"
+"  kma-analyze --leaks --no-db t.dat    # leak suspects over the generations\n"
+"  kma-analyze --since 2 --until 2.5 t.dat\n"
+"  kma-analyze --kmalloc-only --no-db t.dat\n"
+"  kma-analyze --buffer kmaonly t.dat   # the kmem events of trace-cmd record -B kmaonly\n"
+"  kma-analyze -g cache -f csv --no-db t.dat > caches.csv\n"
+"  kma-analyze --live -s net --duration 30 -o live.db\n"
+"  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
+"  kma-analyze --force -o old.db t.dat  # old.db is no report.db: replace it anyway\n"
+"  kma-analyze -q -o /tmp/t.db t.dat && \\\n"
+"    sqlite3 /tmp/t.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'\n";
+
+enum {
+	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
+	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
+	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
+	OPT_DURATION, OPT_INTERVAL, OPT_FORCE,
+};
+
+static const struct option long_opts[] = {
+	{ "input",		required_argument,	NULL, 'i' },
+	{ "buffer",		required_argument,	NULL, 'B' },
+	{ "output",		required_argument,	NULL, 'o' },
+	{ "no-db",		no_argument,		NULL, OPT_NO_DB },
+	{ "force",		no_argument,		NULL, OPT_FORCE },
+	{ "sort",		required_argument,	NULL, 's' },
+	{ "limit",		required_argument,	NULL, 'n' },
+	{ "kmalloc-only",	no_argument,		NULL, OPT_KMALLOC_ONLY },
+	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "marker-prefix",	required_argument,	NULL, OPT_MARKER_PREFIX },
+	{ "generation",		required_argument,	NULL, OPT_GENERATION },
+	{ "outstanding",	no_argument,		NULL, OPT_OUTSTANDING },
+	{ "list",		no_argument,		NULL, OPT_LIST },
+	{ "leaks",		no_argument,		NULL, OPT_LEAKS },
+	{ "lifetimes",		no_argument,		NULL, OPT_LIFETIMES },
+	{ "peak",		no_argument,		NULL, OPT_PEAK },
+	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
+	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
+	{ "advice",		no_argument,		NULL, OPT_ADVICE },
+	{ "live",		no_argument,		NULL, OPT_LIVE },
+	{ "duration",		required_argument,	NULL, OPT_DURATION },
+	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
+	{ "since",		required_argument,	NULL, OPT_SINCE },
+	{ "until",		required_argument,	NULL, OPT_UNTIL },
+	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
+	{ "young",		required_argument,	NULL, OPT_YOUNG },
+	{ "group-by",		required_argument,	NULL, 'g' },
+	{ "format",		required_argument,	NULL, 'f' },
+	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
+	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
+	{ "help",		no_argument,		NULL, 'h' },
+	{ "version",		no_argument,		NULL, 'V' },
+	{ NULL, 0, NULL, 0 },
+};
+
+/*
+ * What the option parsers below return besides an exit status (>= 0):
+ * the option was taken, or it belongs to another family.
+ */
+#define OPT_TAKEN	(-1)
+#define OPT_NOT_MINE	(-2)
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "kma-analyze: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'kma-analyze --help'.\n");
+	return 2;
+}
+
+/* Input, output and how the rows are shown. */
+static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
+{
+	switch (c) {
+	case 'i':
+		o->input = arg;
+		break;
+	case 'B':
+		if (!*arg)
+			return usage_error("--buffer wants an instance name or 'top'%s", "");
+		o->buffer = arg;
+		break;
+	case 'o':
+		o->output = arg;
+		break;
+	case OPT_NO_DB:
+		o->no_db = 1;
+		break;
+	case OPT_FORCE:
+		o->force = 1;
+		break;
+	case 's':
+		if (kma_sort_parse(arg, &o->sort))
+			return usage_error("unknown sort key '%s'", arg);
+		break;
+	case 'n': {
+		char *end;
+
+		errno = 0;
+		o->limit = strtoull(arg, &end, 10);
+		if (errno || !*arg || *end || *arg == '-')
+			return usage_error("--limit wants a number, not '%s'", arg);
+		break;
+	}
+	case OPT_KMALLOC_ONLY:
+		o->kmalloc_only = 1;
+		break;
+	case 'f':
+		if (kma_fmt_parse(arg, &o->format))
+			return usage_error("unknown format '%s': text, csv or json", arg);
+		break;
+	case 'g':
+		if (kma_group_parse(arg, &o->group_by))
+			return usage_error("unknown --group-by key '%s'", arg);
+		break;
+	case OPT_VMLINUX:
+		o->vmlinux = arg;
+		break;
+	case OPT_MODULES_DIR:
+		o->modules_dir = arg;
+		break;
+	case 'q':
+		o->quiet = 1;
+		break;
+	default:
+		return OPT_NOT_MINE;
+	}
+	return OPT_TAKEN;
+}
+
+/* Generations and the choice of report. */
+static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
+{
+	switch (c) {
+	case OPT_MARKER_PREFIX:
+		if (!*arg)
+			return usage_error("--marker-prefix wants a prefix%s", "");
+		o->marker_prefix = arg;
+		break;
+	case OPT_GENERATION:
+		if (!*arg)
+			return usage_error("--generation wants a number or a label%s", "");
+		o->generation = arg;
+		break;
+	case OPT_OUTSTANDING:
+		o->outstanding = 1;
+		break;
+	case OPT_LIST:
+		o->list = 1;
+		break;
+	case OPT_LEAKS:
+		o->leaks = 1;
+		break;
+	case OPT_LIFETIMES:
+		o->lifetimes = 1;
+		break;
+	case OPT_PEAK:
+		o->peak = 1;
+		break;
+	case OPT_GENERATIONS:
+		o->generations = 1;
+		break;
+	case OPT_MODULES:
+		o->modules = 1;
+		break;
+	case OPT_ADVICE:
+		o->advice = 1;
+		break;
+	default:
+		return OPT_NOT_MINE;
+	}
+	return OPT_TAKEN;
+}
+
+/* Times, durations and live tracing. */
+static int parse_time_opt(int c, const char *arg, struct kma_opts *o)
+{
+	uint64_t v;
+	int abs;
+
+	switch (c) {
+	case OPT_LIVE:
+		o->live = 1;
+		break;
+	case OPT_DURATION:
+	case OPT_INTERVAL:
+		if (kma_parse_dur(arg, &v) || (c == OPT_INTERVAL && v < 10000000))
+			return usage_error("bad time '%s': seconds, e.g. 2 or 0.5 (interval "
+					   ">= 0.01)", arg);
+		if (c == OPT_DURATION)
+			o->duration = v / 1e9;
+		else
+			o->interval = v / 1e9;
+		break;
+	case OPT_SINCE:
+	case OPT_UNTIL:
+		if (kma_parse_time(arg, &v, &abs))
+			return usage_error("bad time '%s': seconds, e.g. 1.5, or @SECONDS", arg);
+		if (c == OPT_SINCE)
+			o->since = arg;
+		else
+			o->until = arg;
+		break;
+	case OPT_TEMP:
+	case OPT_YOUNG:
+		if (kma_parse_dur(arg, c == OPT_TEMP ? &o->temp_ns : &o->young_ns))
+			return usage_error("bad duration '%s': e.g. 1ms, 250us, 2s", arg);
+		break;
+	default:
+		return OPT_NOT_MINE;
+	}
+	return OPT_TAKEN;
+}
+
+/* One option: taken (OPT_TAKEN) or the exit status. */
+static int parse_opt(int c, const char *arg, struct kma_opts *o)
+{
+	int ret;
+
+	switch (c) {
+	case 'h':
+		fputs(usage_text, stdout);
+		return 0;
+	case 'V':
+		printf("kma-analyze %s\n", KMA_VERSION);
+		return 0;
+	}
+	ret = parse_io_opt(c, arg, o);
+	if (ret == OPT_NOT_MINE)
+		ret = parse_report_opt(c, arg, o);
+	if (ret == OPT_NOT_MINE)
+		ret = parse_time_opt(c, arg, o);
+	if (ret == OPT_NOT_MINE) {
+		/* getopt_long() said what it did not like */
+		fprintf(stderr, "Try 'kma-analyze --help'.\n");
+		return 2;
+	}
+	return ret;
+}
+
+/* The FILE argument, and the options that do not go together. */
+static int check_args(int argc, char **argv, struct kma_opts *o)
+{
+	if (optind < argc && o->live)
+		return usage_error("--live reads no file, but got '%s'", argv[optind]);
+	if (optind < argc)
+		o->input = argv[optind++];
+	if (optind < argc)
+		return usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->live && o->buffer)
+		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
+	if (o->live && (o->since || o->until || o->generation))
+		return usage_error("--live takes no %s", "--since/--until/--generation");
+	return -1;
+}
+
+int kma_opts_parse(int argc, char **argv, struct kma_opts *o)
+{
+	int c, ret;
+
+	*o = default_opts;
+	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:qhV", long_opts, NULL)) != -1) {
+		ret = parse_opt(c, optarg, o);
+		if (ret != OPT_TAKEN)
+			return ret;
+	}
+	return check_args(argc, argv, o);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-options.h - the options of kma-analyze: one struct with its defaults,
+ * filled from the command line (kma-options.c).
+ */
+#ifndef KMA_OPTIONS_H
+#define KMA_OPTIONS_H
+
+#include <stdint.h>
+
+#include "kma-event.h"
+#include "report/kma-report-callers.h"
+#include "report/kma-table.h"
+
+#ifndef KMA_VERSION
+#define KMA_VERSION "0.0-dev"
+#endif
+
+/* Every option in one place; kma_opts_parse() starts from the defaults. */
+struct kma_opts {
+	const char	*input;
+	const char	*buffer;	/* NULL: top-level, else the one instance with kmem */
+	const char	*output;
+	int		no_db;
+	int		force;		/* -o may replace a file that is not a report.db */
+	enum kma_sort	sort;
+	uint64_t	limit;
+	int		kmalloc_only;
+	int		quiet;
+	const char	*marker_prefix;
+	const char	*generation;	/* N or LABEL */
+	int		outstanding;
+	int		list;
+	int		leaks;
+	int		lifetimes;
+	int		peak;
+	int		generations;
+	int		modules;
+	int		advice;
+	int		live;
+	double		duration;
+	double		interval;
+	const char	*since, *until;
+	uint64_t	temp_ns;
+	uint64_t	young_ns;
+	enum kma_group	group_by;
+	enum kma_fmt	format;
+	const char	*vmlinux;
+	const char	*modules_dir;
+};
+
+/*
+ * Sets @o to the defaults, then to what argv says. Returns -1 to go on, or
+ * the exit status: 0 after --help or --version, 2 after a usage error (its
+ * message already on stderr).
+ */
+int kma_opts_parse(int argc, char **argv, struct kma_opts *o);
+
+#endif /* KMA_OPTIONS_H */
