@@ -122,7 +122,7 @@ $(O)/tests/unit/%: tests/unit/%.c $(MATCH_OBJS) $(CORE_LIB) $(HDRS)
 		$$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 # kma-mark: trace markers through libtracefs
-$(MARK): tools/kma-mark.c
+$(MARK): tools/kma-mark.c lib/kma-event.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $$(pkg-config --cflags libtracefs) $(LDFLAGS) -o $@ $< \
 		$$(pkg-config --libs libtracefs)

@@ -10,7 +10,7 @@ declare -A MAY=(
 	[analyzer/report]="lib match reader sites"
 	[analyzer]="lib reader sites match store report"
 	[plugin]="lib"
-	[tools]=""
+	[tools]="lib"
 )
 bad=
 for d in "${!MAY[@]}"; do
@@ -21,7 +21,7 @@ for d in "${!MAY[@]}"; do
 			case $inc in
 			*/*) dir=${inc%%/*}
 			     case " ${MAY[$d]} " in *" $dir "*) ;; *) bad="$bad $rel->$inc" ;; esac ;;
-			*) [ -f "$(dirname "$f")/$inc" ] || { [ "$d" != tools ] && [ -f "$TOP/lib/$inc" ] &&
+			*) [ -f "$(dirname "$f")/$inc" ] || { [ -f "$TOP/lib/$inc" ] &&
 			     case " ${MAY[$d]} " in *" lib "*) true ;; *) false ;; esac; } ||
 			     bad="$bad $rel->$inc" ;;
 			esac

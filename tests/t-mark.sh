@@ -10,7 +10,7 @@ if [ ! -x "$KMARK" ]; then
 		fail "kma-mark: build" "libtracefs-dev is missing (sh scripts/install-deps.sh)"
 		KMARK=
 	elif ! cc -O2 -g -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-		$(pkg-config --cflags libtracefs) -o "$KMARK" "$TOP/tools/kma-mark.c" \
+		$(pkg-config --cflags libtracefs) -I"$TOP/lib" -o "$KMARK" "$TOP/tools/kma-mark.c" \
 		$(pkg-config --libs libtracefs) > "$TMP/build.txt" 2>&1; then
 		fail "kma-mark: build" "$(tail -5 "$TMP/build.txt")"
 		KMARK=

@@ -18,6 +18,8 @@
 
 #include <tracefs.h>
 
+#include "kma-event.h"	/* KMA_MARKER_PREFIX, the one kma-analyze reads */
+
 #ifndef KMA_VERSION
 #define KMA_VERSION "0.0-dev"
 #endif
@@ -235,7 +237,7 @@ out:
 
 int main(int argc, char **argv)
 {
-	struct mark_opts o = { .prefix = "kma:" };
+	struct mark_opts o = { .prefix = KMA_MARKER_PREFIX };
 	char *label = NULL, *text = NULL;
 	int status;
 
