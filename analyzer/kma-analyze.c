@@ -20,10 +20,13 @@
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
 #include "report/kma-report-callers.h"
-#include "report/kma-report-extra.h"
+#include "report/kma-list.h"
+#include "report/kma-report-leaks.h"
+#include "report/kma-report-time.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-signals.h"
+#include "kma-time.h"
 
 #ifndef KMA_VERSION
 #define KMA_VERSION "0.0-dev"
