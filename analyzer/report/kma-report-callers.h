@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-report.h - the text report (the /proc/kmalloc layout of the 2005 seed).
+ * kma-report-callers.h - the per-caller report (the /proc/kmalloc layout of the 2005 seed).
  */
 #ifndef KMA_REPORT_H
 #define KMA_REPORT_H
