@@ -460,7 +460,7 @@ static int print_report(struct run *r)
 				    .key = kma_group_name(o->group_by) };
 	struct kma_totals t;
 	struct kma_caller *v = NULL;
-	uint64_t lost = kma_report_lost(info, NULL);
+	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding)) {

@@ -28,20 +28,6 @@ int kma_sort_parse(const char *s, enum kma_sort *out)
 	return -1;
 }
 
-uint64_t kma_report_lost(const struct kma_trace_info *info, uint64_t *unknown_pages)
-{
-	uint64_t sum = 0, unk = 0;
-	int i;
-
-	for (i = 0; i < info->cpus; i++) {
-		sum += kma_lost_total(&info->lost[i]);
-		unk += info->lost[i].missed_unknown;
-	}
-	if (unknown_pages)
-		*unknown_pages = unk;
-	return sum;
-}
-
 static uint64_t total_of(const struct kma_caller *c)
 {
 	return c->total;
@@ -112,7 +98,7 @@ int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt
 	const struct kma_caller **rows;
 	struct kma_table *tab = kma_table_alloc();
 	const char *key = in->key ? in->key : "caller";
-	uint64_t nr, i, lost = kma_report_lost(in->info, NULL);
+	uint64_t nr, i, lost = kma_trace_lost(in->info, NULL);
 	int is_caller = !strcmp(key, "caller"), err = 0;
 	char addr[24];
 
@@ -166,7 +152,7 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	int wt = 5, ws = 5, wn = 3, wa = 1, wf = 1;
 	char af[48];
 
-	lost = kma_report_lost(in->info, &unknown_pages);
+	lost = kma_trace_lost(in->info, &unknown_pages);
 	fprintf(out, "total bytes allocated: %" PRIu64 "\n", t->total);
 	fprintf(out, "slack bytes allocated: %" PRIu64 "\n", t->slack);
 	fprintf(out, "net bytes allocated: %" PRIu64 "\n", t->net);

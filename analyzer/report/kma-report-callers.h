@@ -24,9 +24,6 @@ struct kma_report_in {
 	const char			*key;	/* heading of the name column; NULL: "caller" */
 };
 
-/* Summed losses of every CPU. */
-uint64_t kma_report_lost(const struct kma_trace_info *info, uint64_t *unknown_pages);
-
 /* Writes the report to out; 0, or -1 on out of memory / write error. */
 int kma_report_text(FILE *out, const struct kma_report_in *in);
 

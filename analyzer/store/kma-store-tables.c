@@ -27,20 +27,10 @@ static int step_reset(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static uint64_t lost_total(const struct kma_trace_info *info)
-{
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < info->cpus; i++)
-		sum += kma_lost_total(&info->lost[i]);
-	return sum;
-}
-
 static int write_callers(sqlite3 *db, const struct kma_store_run *run)
 {
 	sqlite3_stmt *st = NULL;
-	uint64_t lost = lost_total(run->info);
+	uint64_t lost = kma_trace_lost(run->info, NULL);
 	char addr[24];
 	uint32_t i;
 	int ret = -1;
