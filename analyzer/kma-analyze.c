@@ -343,7 +343,7 @@ static int parse_args(int argc, char **argv, struct kma_opts *o)
 }
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
-static struct kma_store *open_store(const char *path, const char **why)
+static struct kma_store *open_store(const char *path, char *why, size_t len)
 {
 	struct kma_store *store;
 	sigset_t set, old;
@@ -353,7 +353,7 @@ static struct kma_store *open_store(const char *path, const char **why)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
-	store = kma_store_open(path, why);
+	store = kma_store_open(path, why, len);
 	if (store)
 		kma_signals_arm(kma_store_tmp_path(store));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);	/* a pending signal lands here */
@@ -527,7 +527,7 @@ int main(int argc, char **argv)
 	struct kma_live_opts lo = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
-	char *real_output = NULL;
+	char *real_output = NULL, reason[KMA_STORE_WHY_LEN];
 	int show_progress, ret, filtered;
 
 	ret = parse_args(argc, argv, &o);
@@ -536,8 +536,8 @@ int main(int argc, char **argv)
 	ret = 1;
 	filtered = o.generation || o.since || o.until;
 	if (!o.no_db && kma_store_check_target(o.output, o.live ? NULL : o.input, o.force,
-						 &real_output, &why)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
+						 &real_output, reason, sizeof(reason))) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o.output, reason);
 		goto out;
 	}
 	kma_signals_catch(o.live);
@@ -578,9 +578,9 @@ int main(int argc, char **argv)
 	mo.temp_ns = o.temp_ns;
 	if (!o.no_db) {
 		/* -o a symbolic link: its target is replaced */
-		store = open_store(real_output ? real_output : o.output, &why);
+		store = open_store(real_output ? real_output : o.output, reason, sizeof(reason));
 		if (!store) {
-			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, why);
+			fprintf(stderr, "kma-analyze: %s: %s\n", o.output, reason);
 			goto out;
 		}
 		mo.sink.ctx = store;
