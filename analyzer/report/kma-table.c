@@ -341,24 +341,26 @@ struct kma_table *kma_table_new(const char *spec)
 	return t;
 }
 
-int kma_table_dur(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
+/* A time cell: fmt_time's readable form in text, nanoseconds in CSV and JSON. */
+static int time_cell(struct kma_table *t, enum kma_fmt fmt, uint64_t ns,
+		     void (*fmt_time)(char *buf, size_t len, uint64_t ns))
 {
 	char buf[32];
 
 	if (fmt != KMA_FMT_TEXT)
 		return kma_table_u64(t, ns);
-	kma_fmt_dur(buf, sizeof(buf), ns);
+	fmt_time(buf, sizeof(buf), ns);
 	return kma_table_str(t, buf);
+}
+
+int kma_table_dur(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
+{
+	return time_cell(t, fmt, ns, kma_fmt_dur);
 }
 
 int kma_table_ts(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
 {
-	char buf[32];
-
-	if (fmt != KMA_FMT_TEXT)
-		return kma_table_u64(t, ns);
-	kma_fmt_ts(buf, sizeof(buf), ns);
-	return kma_table_str(t, buf);
+	return time_cell(t, fmt, ns, kma_fmt_ts);
 }
 
 int kma_table_finish(FILE *out, struct kma_table *t, enum kma_fmt fmt, const char *name,
