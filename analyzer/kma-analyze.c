@@ -24,14 +24,17 @@
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
 #include "report/kma-report-callers.h"
-#include "report/kma-report-extra.h"
+#include "report/kma-list.h"
+#include "report/kma-report-leaks.h"
+#include "report/kma-report-time.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
 #include "kma-signals.h"
+#include "kma-time.h"
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
-static struct kma_store *open_store(const char *path, const char **why)
+static struct kma_store *open_store(const char *path, char *why, size_t len)
 {
 	struct kma_store *store;
 	sigset_t set, old;
@@ -41,7 +44,7 @@ static struct kma_store *open_store(const char *path, const char **why)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
-	store = kma_store_open(path, why);
+	store = kma_store_open(path, why, len);
 	if (store)
 		kma_signals_arm(kma_store_tmp_path(store));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);	/* a pending signal lands here */
@@ -180,7 +183,7 @@ static int print_report(struct run *r)
 				    .key = kma_group_name(o->group_by) };
 	struct kma_totals t;
 	struct kma_caller *v = NULL;
-	uint64_t lost = kma_report_lost(info, NULL);
+	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding))
@@ -229,11 +232,11 @@ static int oom(void)
 static int check_output(struct run *r)
 {
 	struct kma_opts *o = r->o;
-	const char *why = NULL;
+	char reason[KMA_STORE_WHY_LEN];
 
 	if (!o->no_db && kma_store_check_target(o->output, o->live ? NULL : o->input, o->force,
-						&r->real_output, &why)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
+						&r->real_output, reason, sizeof(reason))) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, reason);
 		return -1;
 	}
 	return 0;
@@ -279,7 +282,6 @@ static int open_match(struct run *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_match_opts *mo = &r->mo;
-	const char *why = NULL;
 
 	mo->kmalloc_only = o->kmalloc_only;
 	mo->resolve = kma_reader_symbol;
@@ -289,9 +291,12 @@ static int open_match(struct run *r)
 	mo->temp_ns = o->temp_ns;
 	if (!o->no_db) {
 		/* -o a symbolic link: its target is replaced */
-		r->store = open_store(r->real_output ? r->real_output : o->output, &why);
+		char reason[KMA_STORE_WHY_LEN];
+
+		r->store = open_store(r->real_output ? r->real_output : o->output, reason,
+				      sizeof(reason));
 		if (!r->store) {
-			fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->output, reason);
 			return -1;
 		}
 		mo->sink.ctx = r->store;

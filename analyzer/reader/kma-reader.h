@@ -105,4 +105,23 @@ const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g)
 int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
 			 const char **why);
 
+/*
+ * Losses of every CPU, summed: the one total that the reports and report.db
+ * give. *unknown_pages (when not NULL): pages flagged with an unknown count,
+ * which the total cannot include.
+ */
+static inline uint64_t kma_trace_lost(const struct kma_trace_info *info, uint64_t *unknown_pages)
+{
+	uint64_t sum = 0, unk = 0;
+	int i;
+
+	for (i = 0; i < info->cpus; i++) {
+		sum += kma_lost_total(&info->lost[i]);
+		unk += info->lost[i].missed_unknown;
+	}
+	if (unknown_pages)
+		*unknown_pages = unk;
+	return sum;
+}
+
 #endif /* KMA_READER_H */

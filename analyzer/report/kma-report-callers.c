@@ -1,11 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-report.c - the text report.
+ * kma-report-callers.c - the per-caller report: the text layout of the 2005 seed, CSV, JSON.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-caller-sort.h"
 #include "kma-report-callers.h"
 #include "kma-table.h"
 
@@ -27,50 +28,38 @@ int kma_sort_parse(const char *s, enum kma_sort *out)
 	return -1;
 }
 
-uint64_t kma_report_lost(const struct kma_trace_info *info, uint64_t *unknown_pages)
+static uint64_t total_of(const struct kma_caller *c)
 {
-	uint64_t sum = 0, unk = 0;
-	int i;
-
-	for (i = 0; i < info->cpus; i++) {
-		sum += kma_lost_total(&info->lost[i]);
-		unk += info->lost[i].missed_unknown;
-	}
-	if (unknown_pages)
-		*unknown_pages = unk;
-	return sum;
+	return c->total;
 }
 
-static enum kma_sort cmp_key;
-
-static uint64_t key_of(const struct kma_caller *c)
+static uint64_t slack_of(const struct kma_caller *c)
 {
-	switch (cmp_key) {
-	case KMA_SORT_SLACK:	return c->slack;
-	case KMA_SORT_NET:	return c->net;
-	case KMA_SORT_ALLOCS:	return c->allocs;
-	case KMA_SORT_FREES:	return c->frees;
-	default:		return c->total;
-	}
+	return c->slack;
+}
+
+static uint64_t allocs_of(const struct kma_caller *c)
+{
+	return c->allocs;
+}
+
+static uint64_t frees_of(const struct kma_caller *c)
+{
+	return c->frees;
 }
 
 /* Descending by the key; ties (and --sort caller) by name, then address: stable output. */
-static int cmp_callers(const void *a, const void *b)
+static void order_of(enum kma_sort sort, struct kma_caller_order *o)
 {
-	const struct kma_caller *x = *(const struct kma_caller * const *)a;
-	const struct kma_caller *y = *(const struct kma_caller * const *)b;
-	int r;
-
-	if (cmp_key != KMA_SORT_CALLER) {
-		uint64_t kx = key_of(x), ky = key_of(y);
-
-		if (kx != ky)
-			return kx > ky ? -1 : 1;
+	o->by_address = 1;
+	switch (sort) {
+	case KMA_SORT_SLACK:	o->key = slack_of; break;
+	case KMA_SORT_NET:	o->key = kma_caller_net; break;
+	case KMA_SORT_ALLOCS:	o->key = allocs_of; break;
+	case KMA_SORT_FREES:	o->key = frees_of; break;
+	case KMA_SORT_CALLER:	o->key = NULL; break;
+	default:		o->key = total_of; break;
 	}
-	r = strcmp(x->name, y->name);
-	if (r)
-		return r;
-	return x->address < y->address ? -1 : x->address > y->address;
 }
 
 static int width_of(uint64_t v)
@@ -80,21 +69,23 @@ static int width_of(uint64_t v)
 	return snprintf(buf, sizeof(buf), "%" PRIu64, v);
 }
 
+static int has_allocs(const struct kma_caller *c)
+{
+	return c->allocs > 0;
+}
+
 /* The rows with allocations, sorted and limited as asked. */
 static const struct kma_caller **sorted_rows(const struct kma_report_in *in, uint64_t *nr)
 {
 	const struct kma_caller **rows;
-	uint64_t i;
+	struct kma_caller_order order;
+	uint32_t kept;
 
-	rows = malloc((in->nr_callers ? in->nr_callers : 1) * sizeof(*rows));
+	order_of(in->sort, &order);
+	rows = kma_callers_sorted(in->callers, in->nr_callers, has_allocs, &order, &kept);
 	if (!rows)
 		return NULL;
-	*nr = 0;
-	for (i = 0; i < in->nr_callers; i++)
-		if (in->callers[i].allocs)
-			rows[(*nr)++] = &in->callers[i];
-	cmp_key = in->sort;
-	qsort(rows, *nr, sizeof(*rows), cmp_callers);
+	*nr = kept;
 	if (in->limit && in->limit < *nr)
 		*nr = in->limit;
 	return rows;
@@ -107,7 +98,7 @@ int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt
 	const struct kma_caller **rows;
 	struct kma_table *tab = kma_table_alloc();
 	const char *key = in->key ? in->key : "caller";
-	uint64_t nr, i, lost = kma_report_lost(in->info, NULL);
+	uint64_t nr, i, lost = kma_trace_lost(in->info, NULL);
 	int is_caller = !strcmp(key, "caller"), err = 0;
 	char addr[24];
 
@@ -161,7 +152,7 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	int wt = 5, ws = 5, wn = 3, wa = 1, wf = 1;
 	char af[48];
 
-	lost = kma_report_lost(in->info, &unknown_pages);
+	lost = kma_trace_lost(in->info, &unknown_pages);
 	fprintf(out, "total bytes allocated: %" PRIu64 "\n", t->total);
 	fprintf(out, "slack bytes allocated: %" PRIu64 "\n", t->slack);
 	fprintf(out, "net bytes allocated: %" PRIu64 "\n", t->net);

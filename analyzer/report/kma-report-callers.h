@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-report.h - the text report (the /proc/kmalloc layout of the 2005 seed).
+ * kma-report-callers.h - the per-caller report (the /proc/kmalloc layout of the 2005 seed).
  */
 #ifndef KMA_REPORT_H
 #define KMA_REPORT_H
@@ -23,9 +23,6 @@ struct kma_report_in {
 	uint64_t			limit;	/* 0: every caller */
 	const char			*key;	/* heading of the name column; NULL: "caller" */
 };
-
-/* Summed losses of every CPU. */
-uint64_t kma_report_lost(const struct kma_trace_info *info, uint64_t *unknown_pages);
 
 /* Writes the report to out; 0, or -1 on out of memory / write error. */
 int kma_report_text(FILE *out, const struct kma_report_in *in);

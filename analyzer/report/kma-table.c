@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kma-table.h"
+#include "kma-time.h"
 
 struct col {
 	char	*name;
@@ -317,4 +318,66 @@ int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt)
 		fputc('\n', out);
 	}
 	return ferror(out) ? -1 : 0;
+}
+
+/* --- what the reports share (see kma-table.h) --- */
+
+struct kma_table *kma_table_new(const char *spec)
+{
+	struct kma_table *t = kma_table_alloc();
+	char name[48];
+	const char *p = spec;
+	int n;
+
+	while (t && sscanf(p, "%47[^:]:%*c%n", name, &n) == 1) {
+		if (kma_table_col(t, name, p[n - 1] == 'n')) {
+			kma_table_free(t);
+			return NULL;
+		}
+		p += n;
+		while (*p == ' ')
+			p++;
+	}
+	return t;
+}
+
+/* A time cell: fmt_time's readable form in text, nanoseconds in CSV and JSON. */
+static int time_cell(struct kma_table *t, enum kma_fmt fmt, uint64_t ns,
+		     void (*fmt_time)(char *buf, size_t len, uint64_t ns))
+{
+	char buf[32];
+
+	if (fmt != KMA_FMT_TEXT)
+		return kma_table_u64(t, ns);
+	fmt_time(buf, sizeof(buf), ns);
+	return kma_table_str(t, buf);
+}
+
+int kma_table_dur(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
+{
+	return time_cell(t, fmt, ns, kma_fmt_dur);
+}
+
+int kma_table_ts(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
+{
+	return time_cell(t, fmt, ns, kma_fmt_ts);
+}
+
+int kma_table_finish(FILE *out, struct kma_table *t, enum kma_fmt fmt, const char *name,
+		     const char *json_head, int err)
+{
+	if (!t || err) {
+		kma_table_free(t);
+		return -1;
+	}
+	if (fmt == KMA_FMT_JSON) {
+		fprintf(out, "{\"report\": \"%s\", %s%s\"rows\": ", name,
+			json_head ? json_head : "", json_head ? ", " : "");
+		err = kma_table_print(out, t, fmt);
+		fputs("}\n", out);
+	} else {
+		err = kma_table_print(out, t, fmt);
+	}
+	kma_table_free(t);
+	return err || ferror(out) ? -1 : 0;
 }

@@ -30,6 +30,26 @@ int kma_table_null(struct kma_table *t);
 int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt);
 
 /*
+ * What the reports share on top of the table (here, not in a report file, so
+ * that no report includes another).
+ */
+
+/* A table with the columns of a "name:n name:s ..." spec (n numeric, s string);
+ * NULL on out of memory. */
+struct kma_table *kma_table_new(const char *spec);
+/* Durations and timestamps: readable in text (kma-time.h), nanoseconds in CSV
+ * and JSON, where a program reads them. */
+int kma_table_dur(struct kma_table *t, enum kma_fmt fmt, uint64_t ns);
+int kma_table_ts(struct kma_table *t, enum kma_fmt fmt, uint64_t ns);
+/*
+ * Prints t, in JSON as {"report": name, <json_head>, "rows": [...]} (json_head:
+ * NULL or more members, without the trailing comma), and frees t. -1 without
+ * printing when t is NULL or err is set (a cell could not be added).
+ */
+int kma_table_finish(FILE *out, struct kma_table *t, enum kma_fmt fmt, const char *name,
+		     const char *json_head, int err);
+
+/*
  * Names come from the trace as bytes (symbols, caches, tasks, markers, modules,
  * files): the kernel does not promise UTF-8. Every format prints them through
  * one of the escapers below, so that JSON and CSV are valid UTF-8 and the text

@@ -2,6 +2,9 @@
 /*
  * kma-store-tables.c - the report.db tables written once, at the end: callers,
  * generations, modules, lost events, event counts and the trace facts.
+ *
+ * Each table is its SQL and a function that binds one row; insert_rows() does
+ * the rest (prepare, bind -> step -> reset per row, one cleanup exit).
  */
 #include <stdio.h>
 
@@ -9,6 +12,16 @@
 #include "kma-store-int.h"
 
 #define I64(v)	((sqlite3_int64)(v))
+
+/* What a row's bindings point at must live until its step: it lives here. */
+struct row_buf {
+	char		addr[24];
+	struct kma_leak	leak;
+};
+
+/* Binds row i of what run (and lost, for the callers) describe. */
+typedef void (*bind_row_fn)(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+			    uint64_t lost, struct row_buf *buf);
 
 static void bind_u64_or_null(sqlite3_stmt *st, int i, int valid, uint64_t v)
 {
@@ -18,92 +31,24 @@ static void bind_u64_or_null(sqlite3_stmt *st, int i, int valid, uint64_t v)
 		sqlite3_bind_null(st, i);
 }
 
-static int step_reset(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
-static uint64_t lost_total(const struct kma_trace_info *info)
-{
-	uint64_t sum = 0;
-	int i;
-
-	for (i = 0; i < info->cpus; i++)
-		sum += kma_lost_total(&info->lost[i]);
-	return sum;
-}
-
-static int write_callers(sqlite3 *db, const struct kma_store_run *run)
+/* Prepares sql, then inserts rows 0..n-1 bound by bind; 0 or -1. */
+static int insert_rows(sqlite3 *db, const char *sql, uint32_t n, bind_row_fn bind,
+		       const struct kma_store_run *run, uint64_t lost)
 {
 	sqlite3_stmt *st = NULL;
-	uint64_t lost = lost_total(run->info);
-	char addr[24];
+	struct row_buf buf;
 	uint32_t i;
-	int ret = -1;
+	int ret = -1, rc;
 
-	if (sqlite3_prepare_v2(db,
-			"INSERT INTO callers (id, caller, address, total, slack, net, allocs, frees,"
-			" implicit_frees, failed_allocs, live, live_slack, module, temporary,"
-			" life_min, life_avg, life_max, net_at_peak, age_min, age_avg, age_max,"
-			" grew_generations, max_growth_run, leak_suspect, leak_confidence, leak_why,"
-			" left_by_unload, left_by_unload_bytes, left_live, left_live_bytes,"
-			" symbol, offset, file, line, inlined, symbol_note, line_note)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-			"?,?,?,?,?,?,?)",
-			-1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
-	for (i = 0; i < run->nr_callers; i++) {
-		const struct kma_caller *c = &run->callers[i];
-		const struct kma_site *site;
-		struct kma_leak leak;
-
-		kma_leak_assess(c, lost, run->young_ns, &leak);
-		kma_hex(addr, c->address);
-		sqlite3_bind_int64(st, 1, i + 1);
-		sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, addr, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, I64(c->total));
-		sqlite3_bind_int64(st, 5, I64(c->slack));
-		sqlite3_bind_int64(st, 6, I64(c->net));
-		sqlite3_bind_int64(st, 7, I64(c->allocs));
-		sqlite3_bind_int64(st, 8, I64(c->frees));
-		sqlite3_bind_int64(st, 9, I64(c->implicit_frees));
-		sqlite3_bind_int64(st, 10, I64(c->failed_allocs));
-		sqlite3_bind_int64(st, 11, I64(c->live));
-		sqlite3_bind_int64(st, 12, I64(c->live_slack));
-		kma_bind_text(st, 13, c->module);
-		sqlite3_bind_int64(st, 14, I64(c->temporary));
-		bind_u64_or_null(st, 15, c->life_n > 0, c->life_min);
-		bind_u64_or_null(st, 16, c->life_n > 0, c->life_n ? c->life_sum / c->life_n : 0);
-		bind_u64_or_null(st, 17, c->life_n > 0, c->life_max);
-		sqlite3_bind_int64(st, 18, I64(c->net_at_peak));
-		bind_u64_or_null(st, 19, c->live > 0, c->age_min);
-		bind_u64_or_null(st, 20, c->live > 0, c->live ? c->age_sum / c->live : 0);
-		bind_u64_or_null(st, 21, c->live > 0, c->age_max);
-		sqlite3_bind_int64(st, 22, c->grew_gens);
-		sqlite3_bind_int64(st, 23, c->max_grow_run);
-		sqlite3_bind_int(st, 24, leak.suspect);
-		sqlite3_bind_text(st, 25, leak.confidence, -1, SQLITE_STATIC);
-		kma_bind_text(st, 26, leak.why[0] ? leak.why : NULL);
-		sqlite3_bind_int64(st, 27, I64(c->orphans));
-		sqlite3_bind_int64(st, 28, I64(c->orphan_bytes));
-		sqlite3_bind_int64(st, 29, I64(c->orphans_live));
-		sqlite3_bind_int64(st, 30, I64(c->orphans_live_bytes));
-		site = run->site_of ? run->site_of(run->site_ctx, c->address) : NULL;
-		if (site) {
-			kma_bind_text(st, 31, site->symbol);
-			bind_u64_or_null(st, 32, site->symbol != NULL, site->offset);
-			kma_bind_text(st, 33, site->file);
-			bind_u64_or_null(st, 34, site->file != NULL, (uint64_t)site->line);
-			kma_bind_text(st, 35, site->inlined);
-			kma_bind_text(st, 36, site->note);
-			kma_bind_text(st, 37, site->line_note);
-		}
-		if (step_reset(st))
+	for (i = 0; i < n; i++) {
+		bind(st, i, run, lost, &buf);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+		/* a row that leaves a column unbound stores NULL there */
+		sqlite3_clear_bindings(st);
+		if (rc != SQLITE_DONE)
 			goto out;
 	}
 	ret = 0;
@@ -112,145 +57,157 @@ out:
 	return ret;
 }
 
-static int write_generations(sqlite3 *db, const struct kma_store_run *run)
+static const char callers_sql[] =
+	"INSERT INTO callers (id, caller, address, total, slack, net, allocs, frees,"
+	" implicit_frees, failed_allocs, live, live_slack, module, temporary,"
+	" life_min, life_avg, life_max, net_at_peak, age_min, age_avg, age_max,"
+	" grew_generations, max_growth_run, leak_suspect, leak_confidence, leak_why,"
+	" left_by_unload, left_by_unload_bytes, left_live, left_live_bytes,"
+	" symbol, offset, file, line, inlined, symbol_note, line_note)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
+	"?,?,?,?,?,?,?)";
+
+/* Symbol, module and source line of the caller at addr (columns 31..37). */
+static void bind_site(sqlite3_stmt *st, const struct kma_store_run *run, uint64_t addr)
 {
-	sqlite3_stmt *st = NULL;
-	uint32_t i;
-	int ret = -1;
+	const struct kma_site *site = run->site_of ? run->site_of(run->site_ctx, addr) : NULL;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO generations (id, ts, label, allocs, bytes, live,"
-			       " live_bytes, frees) VALUES (?,?,?,?,?,?,?,?)", -1, &st,
-			       NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < run->nr_gens; i++) {
-		const struct kma_generation *g = &run->gens[i];
-
-		sqlite3_bind_int64(st, 1, i);
-		sqlite3_bind_int64(st, 2, I64(i ? g->ts : run->info->first_ts));
-		sqlite3_bind_text(st, 3, g->label ? g->label : "", -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 4, I64(g->allocs));
-		sqlite3_bind_int64(st, 5, I64(g->bytes));
-		sqlite3_bind_int64(st, 6, I64(g->live));
-		sqlite3_bind_int64(st, 7, I64(g->live_bytes));
-		sqlite3_bind_int64(st, 8, I64(g->frees));
-		if (step_reset(st))
-			goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
+	if (!site)
+		return;
+	kma_bind_text(st, 31, site->symbol);
+	bind_u64_or_null(st, 32, site->symbol != NULL, site->offset);
+	kma_bind_text(st, 33, site->file);
+	bind_u64_or_null(st, 34, site->file != NULL, (uint64_t)site->line);
+	kma_bind_text(st, 35, site->inlined);
+	kma_bind_text(st, 36, site->note);
+	kma_bind_text(st, 37, site->line_note);
 }
 
-/* modules, then module_leftovers (rows per unload and call site) */
-static int write_modules(sqlite3 *db, const struct kma_store_run *run)
+static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+			uint64_t lost, struct row_buf *buf)
 {
-	sqlite3_stmt *st = NULL;
-	uint32_t i;
-	int ret = -1;
+	const struct kma_caller *c = &run->callers[i];
+	struct kma_leak *leak = &buf->leak;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO modules (name, load_ts, free_ts, left_allocs,"
-			       " left_bytes, left_live, left_live_bytes) VALUES (?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < run->nr_modules; i++) {
-		const struct kma_module *mod = &run->modules[i];
-
-		sqlite3_bind_text(st, 1, mod->name, -1, SQLITE_STATIC);
-		bind_u64_or_null(st, 2, mod->load_ts != 0, mod->load_ts);
-		bind_u64_or_null(st, 3, mod->free_ts != 0, mod->free_ts);
-		sqlite3_bind_int64(st, 4, I64(mod->left));
-		sqlite3_bind_int64(st, 5, I64(mod->left_bytes));
-		sqlite3_bind_int64(st, 6, I64(mod->left_live));
-		sqlite3_bind_int64(st, 7, I64(mod->left_live_bytes));
-		if (step_reset(st))
-			goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_prepare_v2(db, "INSERT INTO module_leftovers (module_id, module, caller_id,"
-			       " caller, address, allocs, bytes, still_live, still_live_bytes)"
-			       " VALUES (?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < run->nr_leftovers; i++) {
-		const struct kma_leftover *e = &run->leftovers[i];
-		const struct kma_caller *c = &run->callers[e->caller_id];
-		char addr[24];
-
-		kma_hex(addr, c->address);
-		sqlite3_bind_int64(st, 1, e->module + 1);
-		sqlite3_bind_text(st, 2, run->modules[e->module].name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 3, e->caller_id + 1);
-		sqlite3_bind_text(st, 4, c->name, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 5, addr, -1, SQLITE_TRANSIENT);
-		sqlite3_bind_int64(st, 6, I64(e->allocs));
-		sqlite3_bind_int64(st, 7, I64(e->bytes));
-		sqlite3_bind_int64(st, 8, I64(e->live));
-		sqlite3_bind_int64(st, 9, I64(e->live_bytes));
-		if (step_reset(st))
-			goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
+	kma_leak_assess(c, lost, run->young_ns, leak);
+	kma_hex(buf->addr, c->address);
+	sqlite3_bind_int64(st, 1, i + 1);
+	sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, buf->addr, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, I64(c->total));
+	sqlite3_bind_int64(st, 5, I64(c->slack));
+	sqlite3_bind_int64(st, 6, I64(c->net));
+	sqlite3_bind_int64(st, 7, I64(c->allocs));
+	sqlite3_bind_int64(st, 8, I64(c->frees));
+	sqlite3_bind_int64(st, 9, I64(c->implicit_frees));
+	sqlite3_bind_int64(st, 10, I64(c->failed_allocs));
+	sqlite3_bind_int64(st, 11, I64(c->live));
+	sqlite3_bind_int64(st, 12, I64(c->live_slack));
+	kma_bind_text(st, 13, c->module);
+	sqlite3_bind_int64(st, 14, I64(c->temporary));
+	bind_u64_or_null(st, 15, c->life_n > 0, c->life_min);
+	bind_u64_or_null(st, 16, c->life_n > 0, c->life_n ? c->life_sum / c->life_n : 0);
+	bind_u64_or_null(st, 17, c->life_n > 0, c->life_max);
+	sqlite3_bind_int64(st, 18, I64(c->net_at_peak));
+	bind_u64_or_null(st, 19, c->live > 0, c->age_min);
+	bind_u64_or_null(st, 20, c->live > 0, c->live ? c->age_sum / c->live : 0);
+	bind_u64_or_null(st, 21, c->live > 0, c->age_max);
+	sqlite3_bind_int64(st, 22, c->grew_gens);
+	sqlite3_bind_int64(st, 23, c->max_grow_run);
+	sqlite3_bind_int(st, 24, leak->suspect);
+	sqlite3_bind_text(st, 25, leak->confidence, -1, SQLITE_STATIC);
+	kma_bind_text(st, 26, leak->why[0] ? leak->why : NULL);
+	sqlite3_bind_int64(st, 27, I64(c->orphans));
+	sqlite3_bind_int64(st, 28, I64(c->orphan_bytes));
+	sqlite3_bind_int64(st, 29, I64(c->orphans_live));
+	sqlite3_bind_int64(st, 30, I64(c->orphans_live_bytes));
+	bind_site(st, run, c->address);
 }
 
-static int write_losses_and_counts(sqlite3 *db, const struct kma_trace_info *info)
+static void bind_generation(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+			    uint64_t lost, struct row_buf *buf)
 {
-	sqlite3_stmt *st = NULL;
-	int i, ret = -1;
+	const struct kma_generation *g = &run->gens[i];
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO lost_events (cpu, page_missed, missed_unknown,"
-			       " overrun, commit_overrun, dropped, lost) VALUES (?,?,?,?,?,?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < info->cpus; i++) {
-		const struct kma_lost *l = &info->lost[i];
-
-		sqlite3_bind_int(st, 1, i);
-		sqlite3_bind_int64(st, 2, I64(l->page_missed));
-		sqlite3_bind_int64(st, 3, I64(l->missed_unknown));
-		sqlite3_bind_int64(st, 4, I64(l->overrun));
-		sqlite3_bind_int64(st, 5, I64(l->commit_overrun));
-		sqlite3_bind_int64(st, 6, I64(l->dropped));
-		sqlite3_bind_int64(st, 7, I64(kma_lost_total(l)));
-		if (step_reset(st))
-			goto out;
-	}
-	sqlite3_finalize(st);
-	st = NULL;
-	if (sqlite3_prepare_v2(db, "INSERT INTO event_counts (event, count) VALUES (?,?)",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < info->nr_counts; i++) {
-		sqlite3_bind_text(st, 1, info->counts[i].name, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, 2, I64(info->counts[i].count));
-		if (step_reset(st))
-			goto out;
-	}
-	ret = 0;
-out:
-	sqlite3_finalize(st);
-	return ret;
+	sqlite3_bind_int64(st, 1, i);
+	sqlite3_bind_int64(st, 2, I64(i ? g->ts : run->info->first_ts));
+	sqlite3_bind_text(st, 3, g->label ? g->label : "", -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, I64(g->allocs));
+	sqlite3_bind_int64(st, 5, I64(g->bytes));
+	sqlite3_bind_int64(st, 6, I64(g->live));
+	sqlite3_bind_int64(st, 7, I64(g->live_bytes));
+	sqlite3_bind_int64(st, 8, I64(g->frees));
 }
 
-static int write_trace(sqlite3 *db, const struct kma_store_run *run)
+static void bind_module(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+			uint64_t lost, struct row_buf *buf)
+{
+	const struct kma_module *mod = &run->modules[i];
+
+	sqlite3_bind_text(st, 1, mod->name, -1, SQLITE_STATIC);
+	bind_u64_or_null(st, 2, mod->load_ts != 0, mod->load_ts);
+	bind_u64_or_null(st, 3, mod->free_ts != 0, mod->free_ts);
+	sqlite3_bind_int64(st, 4, I64(mod->left));
+	sqlite3_bind_int64(st, 5, I64(mod->left_bytes));
+	sqlite3_bind_int64(st, 6, I64(mod->left_live));
+	sqlite3_bind_int64(st, 7, I64(mod->left_live_bytes));
+}
+
+/* module_leftovers: a row per unload and call site */
+static void bind_leftover(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+			  uint64_t lost, struct row_buf *buf)
+{
+	const struct kma_leftover *e = &run->leftovers[i];
+	const struct kma_caller *c = &run->callers[e->caller_id];
+
+	kma_hex(buf->addr, c->address);
+	sqlite3_bind_int64(st, 1, e->module + 1);
+	sqlite3_bind_text(st, 2, run->modules[e->module].name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, e->caller_id + 1);
+	sqlite3_bind_text(st, 4, c->name, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, buf->addr, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, I64(e->allocs));
+	sqlite3_bind_int64(st, 7, I64(e->bytes));
+	sqlite3_bind_int64(st, 8, I64(e->live));
+	sqlite3_bind_int64(st, 9, I64(e->live_bytes));
+}
+
+static void bind_lost(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+		      uint64_t lost, struct row_buf *buf)
+{
+	const struct kma_lost *l = &run->info->lost[i];
+
+	sqlite3_bind_int(st, 1, (int)i);
+	sqlite3_bind_int64(st, 2, I64(l->page_missed));
+	sqlite3_bind_int64(st, 3, I64(l->missed_unknown));
+	sqlite3_bind_int64(st, 4, I64(l->overrun));
+	sqlite3_bind_int64(st, 5, I64(l->commit_overrun));
+	sqlite3_bind_int64(st, 6, I64(l->dropped));
+	sqlite3_bind_int64(st, 7, I64(kma_lost_total(l)));
+}
+
+static void bind_count(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+		       uint64_t lost, struct row_buf *buf)
+{
+	sqlite3_bind_text(st, 1, run->info->counts[i].name, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, I64(run->info->counts[i].count));
+}
+
+static const char trace_sql[] =
+	"INSERT INTO trace (file, file_version, compression, kernel_release, uname,"
+	" cpus, long_size, big_endian, first_ts, last_ts, events, kmem_events,"
+	" ignored_events, kmalloc_only, frees, matched_frees, unknown_frees,"
+	" null_frees, failed_allocs, peak_bytes, peak_ts, temporary_ns,"
+	" marker_prefix, kma_version, buffer)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+
+/* The one row of the trace table. */
+static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+		       uint64_t lost, struct row_buf *buf)
 {
 	const struct kma_trace_info *info = run->info;
 	const struct kma_totals *t = run->totals;
-	sqlite3_stmt *st = NULL;
-	int ret = -1;
 
-	if (sqlite3_prepare_v2(db,
-			"INSERT INTO trace (file, file_version, compression, kernel_release, uname,"
-			" cpus, long_size, big_endian, first_ts, last_ts, events, kmem_events,"
-			" ignored_events, kmalloc_only, frees, matched_frees, unknown_frees,"
-			" null_frees, failed_allocs, peak_bytes, peak_ts, temporary_ns,"
-			" marker_prefix, kma_version, buffer)"
-			" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-			-1, &st, NULL) != SQLITE_OK)
-		goto out;
 	sqlite3_bind_text(st, 1, info->file, -1, SQLITE_STATIC);
 	sqlite3_bind_int(st, 2, info->file_version);
 	kma_bind_text(st, 3, info->compression);
@@ -276,16 +233,31 @@ static int write_trace(sqlite3 *db, const struct kma_store_run *run)
 	kma_bind_text(st, 23, run->marker_prefix);
 	sqlite3_bind_text(st, 24, run->version, -1, SQLITE_STATIC);
 	kma_bind_text(st, 25, info->buffer);
-	ret = step_reset(st);
-out:
-	sqlite3_finalize(st);
-	return ret;
 }
 
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)
 {
-	if (write_callers(db, run) || write_generations(db, run) || write_modules(db, run) ||
-	    write_losses_and_counts(db, run->info) || write_trace(db, run))
+	const struct kma_trace_info *info = run->info;
+	uint64_t lost = kma_trace_lost(info, NULL);
+
+	if (insert_rows(db, callers_sql, run->nr_callers, bind_caller, run, lost) ||
+	    insert_rows(db, "INSERT INTO generations (id, ts, label, allocs, bytes, live,"
+			" live_bytes, frees) VALUES (?,?,?,?,?,?,?,?)", run->nr_gens,
+			bind_generation, run, lost) ||
+	    insert_rows(db, "INSERT INTO modules (name, load_ts, free_ts, left_allocs,"
+			" left_bytes, left_live, left_live_bytes) VALUES (?,?,?,?,?,?,?)",
+			run->nr_modules, bind_module, run, lost) ||
+	    insert_rows(db, "INSERT INTO module_leftovers (module_id, module, caller_id,"
+			" caller, address, allocs, bytes, still_live, still_live_bytes)"
+			" VALUES (?,?,?,?,?,?,?,?,?)", run->nr_leftovers, bind_leftover, run,
+			lost) ||
+	    insert_rows(db, "INSERT INTO lost_events (cpu, page_missed, missed_unknown,"
+			" overrun, commit_overrun, dropped, lost) VALUES (?,?,?,?,?,?,?)",
+			info->cpus > 0 ? (uint32_t)info->cpus : 0, bind_lost, run, lost) ||
+	    insert_rows(db, "INSERT INTO event_counts (event, count) VALUES (?,?)",
+			info->nr_counts > 0 ? (uint32_t)info->nr_counts : 0,
+			bind_count, run, lost) ||
+	    insert_rows(db, trace_sql, 1, bind_trace, run, lost))
 		return -1;
 	return 0;
 }

@@ -315,52 +315,50 @@ static int prepare_inserts(struct kma_store *s)
 	return sqlite3_prepare_v2(s->db, sql, -1, &s->ins_allocs, NULL) != SQLITE_OK ? -1 : 0;
 }
 
-struct kma_store *kma_store_open(const char *path, const char **why)
+/*
+ * The temporary file next to path, with the mode any new file would get; 0,
+ * or -1 with the reason in why.
+ */
+static int create_tmp(struct kma_store *s, const char *path, char *why, size_t len)
 {
-	static char msg[256];
-	struct kma_store *s = calloc(1, sizeof(*s));
-	int fd, err;
+	mode_t mask;
+	int fd;
 
-	if (!s) {
-		*why = "out of memory";
-		return NULL;
-	}
-	pthread_mutex_init(&s->lock, NULL);
-	pthread_cond_init(&s->cond, NULL);
-	s->path = strdup(path);
-	if (!s->path || asprintf(&s->tmp_path, "%s.tmp-XXXXXX", path) < 0) {
+	if (asprintf(&s->tmp_path, "%s.tmp-XXXXXX", path) < 0) {
 		s->tmp_path = NULL;
-		*why = "out of memory";
-		goto fail;
+		snprintf(why, len, "out of memory");
+		return -1;
 	}
 	fd = mkstemp(s->tmp_path);
 	if (fd < 0) {
-		snprintf(msg, sizeof(msg), "cannot create a temporary file next to it: %s",
+		snprintf(why, len, "cannot create a temporary file next to it: %s",
 			 strerror(errno));
-		*why = msg;
 		free(s->tmp_path);
 		s->tmp_path = NULL;
-		goto fail;
+		return -1;
 	}
 	/*
 	 * mkstemp() makes it 0600; report.db gets the mode any new file would
 	 * get. A failure is no reason to stop: file systems without Unix modes
 	 * (vfat, some FUSE) refuse it, and the file is only less readable.
 	 */
-	{
-		mode_t mask = umask(0);
-
-		umask(mask);
-		(void)fchmod(fd, 0666 & ~mask);
-	}
+	mask = umask(0);
+	umask(mask);
+	(void)fchmod(fd, 0666 & ~mask);
 	close(fd);
+	return 0;
+}
+
+/* The connection, the schema, the open transaction and the prepared inserts; 0 or -1. */
+static int open_db(struct kma_store *s)
+{
 	/*
 	 * One connection, used by one thread at a time (the main thread before
 	 * the writer starts and after it ends): no per-call mutex needed.
 	 */
 	if (sqlite3_open_v2(s->tmp_path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
-		goto sql_fail;
+		return -1;
 	/*
 	 * A half-written report.db is never renamed into place, so durability
 	 * features would only cost time.
@@ -368,23 +366,44 @@ struct kma_store *kma_store_open(const char *path, const char **why)
 	if (exec(s, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
 		    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192;") ||
 	    exec(s, kma_schema_sql) || exec(s, "BEGIN"))
-		goto sql_fail;
+		return -1;
 	if (prepare_inserts(s) ||
 	    sqlite3_prepare_v2(s->db, ins_free_sql, -1, &s->ins_free, NULL) != SQLITE_OK)
-		goto sql_fail;
+		return -1;
+	return 0;
+}
+
+struct kma_store *kma_store_open(const char *path, char *why, size_t len)
+{
+	struct kma_store *s = calloc(1, sizeof(*s));
+	int err;
+
+	if (!s) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	pthread_mutex_init(&s->lock, NULL);
+	pthread_cond_init(&s->cond, NULL);
+	s->path = strdup(path);
+	if (!s->path) {
+		snprintf(why, len, "out of memory");
+		goto fail;
+	}
+	if (create_tmp(s, path, why, len))
+		goto fail;
+	if (open_db(s)) {
+		set_error(s, "cannot create the database");
+		/* errmsg lives in s: the caller's buffer survives the free */
+		snprintf(why, len, "%s", s->errmsg);
+		goto fail;
+	}
 	err = pthread_create(&s->thread, NULL, writer, s);
 	if (err) {
-		snprintf(msg, sizeof(msg), "cannot start the writer thread: %s", strerror(err));
-		*why = msg;
+		snprintf(why, len, "cannot start the writer thread: %s", strerror(err));
 		goto fail;
 	}
 	s->thread_started = 1;
 	return s;
-sql_fail:
-	set_error(s, "cannot create the database");
-	/* errmsg lives in s; copy it somewhere that survives the free */
-	snprintf(msg, sizeof(msg), "%s", s->errmsg);
-	*why = msg;
 fail:
 	kma_store_free(s);
 	return NULL;
@@ -491,10 +510,9 @@ static uint32_t be32(const unsigned char *p)
 	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
 }
 
-int kma_store_probe(const char *path, const char **why)
+int kma_store_probe(const char *path, char *why, size_t len)
 {
 	static const char magic[16] = "SQLite format 3";
-	static char msg[160];
 	unsigned char h[100];
 	uint32_t app_id;
 	ssize_t n;
@@ -503,18 +521,18 @@ int kma_store_probe(const char *path, const char **why)
 	/* the header, as bytes: opening a foreign database with SQLite could change it */
 	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
 	if (fd < 0) {
-		*why = strerror(errno);
+		snprintf(why, len, "%s", strerror(errno));
 		return -1;
 	}
 	n = read(fd, h, sizeof(h));
 	if (n < 0) {
-		*why = strerror(errno);
+		snprintf(why, len, "%s", strerror(errno));
 		close(fd);
 		return -1;
 	}
 	close(fd);
 	if (n < (ssize_t)sizeof(h) || memcmp(h, magic, sizeof(magic))) {
-		*why = "not an SQLite database";
+		snprintf(why, len, "not an SQLite database");
 		return 0;
 	}
 	/* header offsets 60 and 68, big-endian (https://sqlite.org/fileformat.html) */
@@ -522,68 +540,64 @@ int kma_store_probe(const char *path, const char **why)
 	if (app_id == KMA_APPLICATION_ID)
 		return 1;
 	if (app_id) {
-		snprintf(msg, sizeof(msg), "an SQLite database of another program, "
+		snprintf(why, len, "an SQLite database of another program, "
 			 "application_id 0x%08" PRIx32, app_id);
-		*why = msg;
 		return 0;
 	}
 	/* older kma set no application_id: then schema version 1 and its tables */
 	if (be32(h + 60) == 1 && has_kma_tables(path))
 		return 1;
-	*why = "an SQLite database not written by kma";
+	snprintf(why, len, "an SQLite database not written by kma");
 	return 0;
 }
 
 int kma_store_check_target(const char *path, const char *input, int force, char **real,
-			   const char **why)
+			   char *why, size_t len)
 {
-	static char msg[256];
 	struct stat st, in;
-	const char *what;
+	char what[160];
 	int kma;
 
 	*real = NULL;
 	if (lstat(path, &st)) {
 		if (errno == ENOENT)
 			return 0;
-		snprintf(msg, sizeof(msg), "cannot check it: %s", strerror(errno));
+		snprintf(why, len, "cannot check it: %s", strerror(errno));
 		goto fail;
 	}
 	if (S_ISLNK(st.st_mode)) {
 		if (stat(path, &st) || !(*real = realpath(path, NULL))) {
-			snprintf(msg, sizeof(msg), "cannot follow the symbolic link: %s%s",
+			snprintf(why, len, "cannot follow the symbolic link: %s%s",
 				 strerror(errno), errno == ENOENT ? "; not replaced" : "");
 			goto fail;
 		}
 	}
 	if (input && !stat(input, &in) && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
-		*why = "is the input trace; not replaced by the report";
-		goto fail_static;
+		snprintf(why, len, "is the input trace; not replaced by the report");
+		goto fail;
 	}
 	/* rename() would replace a device or FIFO node itself: never what -o means */
 	if (!S_ISREG(st.st_mode)) {
-		*why = S_ISDIR(st.st_mode) ? "is a directory; -o wants a file" :
-			"not a regular file; not replaced (--no-db writes no database)";
-		goto fail_static;
+		snprintf(why, len, "%s", S_ISDIR(st.st_mode) ? "is a directory; -o wants a file" :
+			 "not a regular file; not replaced (--no-db writes no database)");
+		goto fail;
 	}
-	kma = kma_store_probe(*real ? *real : path, &what);
+	kma = kma_store_probe(*real ? *real : path, what, sizeof(what));
 	if (kma > 0 || force)
 		return 0;
 	if (kma < 0)
-		snprintf(msg, sizeof(msg), "cannot read it to check that it is a kma report.db: "
+		snprintf(why, len, "cannot read it to check that it is a kma report.db: "
 			 "%s; --force replaces it", what);
 	else
-		snprintf(msg, sizeof(msg), "not a kma report.db (%s); not replaced, "
+		snprintf(why, len, "not a kma report.db (%s); not replaced, "
 			 "--force replaces it", what);
 fail:
-	*why = msg;
-fail_static:
 	free(*real);
 	*real = NULL;
 	return -1;
 }
 
-const char *kma_store_error(struct kma_store *s)
+const char *kma_store_error(const struct kma_store *s)
 {
 	if (!s->errmsg[0])
 		return s->failed ? "cannot write the database" : "out of memory";

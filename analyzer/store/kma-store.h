@@ -9,6 +9,7 @@
 #ifndef KMA_STORE_H
 #define KMA_STORE_H
 
+#include <stddef.h>
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
 
@@ -18,25 +19,32 @@ struct kma_store;
 #define KMA_APPLICATION_ID	0x6b6d6152u
 
 /*
+ * The functions below that fail before there is a store write their reason,
+ * one line, into the caller's buffer why[len] (KMA_STORE_WHY_LEN holds every
+ * message); once there is a store, kma_store_error() says why.
+ */
+#define KMA_STORE_WHY_LEN	256
+
+/*
  * Is the existing file at path a report.db written by kma? 1: yes (the
  * application_id, or schema version 1 with kma's tables as before there was
- * one); 0: no, *why says what it is; -1: cannot read it, *why is strerror().
+ * one); 0: no, why says what it is; -1: cannot read it, why is strerror().
  */
-int kma_store_probe(const char *path, const char **why);
+int kma_store_probe(const char *path, char *why, size_t len);
 
 /*
  * May kma-analyze -o path replace what is there? 0: yes, *real is the path to
  * write: NULL for path itself, or (malloc'd) the target of a symbolic link,
- * which is replaced while the link stays. -1: no, *why says why. Refused: the
+ * which is replaced while the link stays. -1: no, why says why. Refused: the
  * input trace (same inode; input NULL: none), a path that is not a regular
  * file, a dangling link, and a regular file that is not a kma report.db
  * unless force.
  */
 int kma_store_check_target(const char *path, const char *input, int force, char **real,
-			   const char **why);
+			   char *why, size_t len);
 
-/* NULL on failure, with a one-line reason in *why (static storage). */
-struct kma_store *kma_store_open(const char *path, const char **why);
+/* NULL on failure, with the reason in why. */
+struct kma_store *kma_store_open(const char *path, char *why, size_t len);
 
 /* Sink callbacks for the matcher (ctx is the store). */
 int kma_store_alloc_row(void *store, const struct kma_alloc_row *row);
@@ -63,7 +71,10 @@ struct kma_store_run {
 	void				*site_ctx;
 };
 
-/* Writes the remaining tables, commits and renames into place. 0 or -1 (*why). */
+/*
+ * Writes the remaining tables, commits and renames into place. 0, or -1 with
+ * *why pointing at the reason inside s (kma_store_error()).
+ */
 int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why);
 
 /*
@@ -73,7 +84,7 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 const char *kma_store_tmp_path(const struct kma_store *s);
 
 /* The last error, valid until kma_store_free(). */
-const char *kma_store_error(struct kma_store *s);
+const char *kma_store_error(const struct kma_store *s);
 
 /* Discards everything written (temporary file removed); frees s. Safe after commit. */
 void kma_store_free(struct kma_store *s);

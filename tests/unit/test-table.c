@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kma-table: CSV quoting (RFC 4180) and JSON escaping, on hand-written cells;
+ * report tables (columns from a spec, durations, timestamps, the JSON wrapper);
  * the escapers of trace names (UTF-8 checking, Latin-1 for ill-formed bytes).
  */
 #include <stdarg.h>
@@ -63,6 +64,62 @@ static void test_text(void **state)
 			       "a,b \"q\"" "     " "  " "18446744073709551615\n"
 			       "tab\\x09here\\" "  " "                   " "-\n");
 	free(s);
+}
+
+/* A report table: columns from a spec, durations and timestamps, kma_table_finish(). */
+static char *render_report(enum kma_fmt fmt, const char *head)
+{
+	struct kma_table *t = kma_table_new("at:n took:n who:s");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(t);
+	assert_non_null(f);
+	assert_int_equal(kma_table_ts(t, fmt, 1234567890ULL), 0);
+	assert_int_equal(kma_table_dur(t, fmt, 1500000ULL), 0);
+	assert_int_equal(kma_table_str(t, "x"), 0);
+	assert_int_equal(kma_table_finish(f, t, fmt, "demo", head, 0), 0);
+	fclose(f);
+	return buf;
+}
+
+static void test_report_table(void **state)
+{
+	char *s = render_report(KMA_FMT_JSON, "\"n\": 1");
+
+	/* nanoseconds where a program reads them */
+	assert_string_equal(s, "{\"report\": \"demo\", \"n\": 1, \"rows\": [\n"
+			       "  {\"at\": 1234567890, \"took\": 1500000, \"who\": \"x\"}\n]}\n");
+	free(s);
+	s = render_report(KMA_FMT_JSON, NULL);
+	assert_string_equal(s, "{\"report\": \"demo\", \"rows\": [\n"
+			       "  {\"at\": 1234567890, \"took\": 1500000, \"who\": \"x\"}\n]}\n");
+	free(s);
+	s = render_report(KMA_FMT_CSV, NULL);
+	assert_string_equal(s, "at,took,who\n1234567890,1500000,x\n");
+	free(s);
+	/* readable where a person does */
+	s = render_report(KMA_FMT_TEXT, NULL);
+	assert_string_equal(s, "      at    took  who\n1.234567  1.50ms  x\n");
+	free(s);
+}
+
+static void test_report_table_error(void **state)
+{
+	struct kma_table *t = kma_table_new("a:n");
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(t);
+	assert_non_null(f);
+	/* a failed cell: nothing printed, the table freed all the same */
+	assert_int_equal(kma_table_finish(f, t, KMA_FMT_JSON, "demo", NULL, -1), -1);
+	assert_int_equal(kma_table_finish(f, NULL, KMA_FMT_JSON, "demo", NULL, 0), -1);
+	fclose(f);
+	assert_string_equal(buf, "");
+	free(buf);
 }
 
 /* One escaper applied to s, as a string. */
@@ -192,6 +249,8 @@ int main(void)
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_text),
+		cmocka_unit_test(test_report_table),
+		cmocka_unit_test(test_report_table_error),
 		cmocka_unit_test(test_utf8_seq),
 		cmocka_unit_test(test_json_names),
 		cmocka_unit_test(test_csv_names),

@@ -1,0 +1,56 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-caller-sort.c - the order of callers in the reports.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-caller-sort.h"
+
+uint64_t kma_caller_net(const struct kma_caller *c)
+{
+	return c->net;
+}
+
+static int cmp_callers(const void *a, const void *b, void *arg)
+{
+	const struct kma_caller *x = *(const struct kma_caller * const *)a;
+	const struct kma_caller *y = *(const struct kma_caller * const *)b;
+	const struct kma_caller_order *o = arg;
+	int r;
+
+	if (o->key) {
+		uint64_t kx = o->key(x), ky = o->key(y);
+
+		if (kx != ky)
+			return kx > ky ? -1 : 1;
+	}
+	r = strcmp(x->name, y->name);
+	if (r || !o->by_address)
+		return r;
+	return x->address < y->address ? -1 : x->address > y->address;
+}
+
+void kma_callers_sort(const struct kma_caller **v, uint32_t n,
+		      const struct kma_caller_order *order)
+{
+	qsort_r(v, n, sizeof(*v), cmp_callers, (void *)order);
+}
+
+const struct kma_caller **kma_callers_sorted(const struct kma_caller *c, uint32_t nr,
+					     int (*keep)(const struct kma_caller *),
+					     const struct kma_caller_order *order,
+					     uint32_t *kept)
+{
+	const struct kma_caller **v = malloc((nr ? nr : 1) * sizeof(*v));
+	uint32_t i, n = 0;
+
+	if (!v)
+		return NULL;
+	for (i = 0; i < nr; i++)
+		if (keep(&c[i]))
+			v[n++] = &c[i];
+	kma_callers_sort(v, n, order);
+	*kept = n;
+	return v;
+}

@@ -1,0 +1,212 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-report-leaks.c - leak suspects, module leftovers and sizing advice, as
+ * text, CSV or JSON.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "match/kma-leak.h"
+#include "kma-caller-sort.h"
+#include "kma-report-leaks.h"
+
+/* --- leaks --- */
+
+static int has_net(const struct kma_caller *c)
+{
+	return c->net > 0;
+}
+
+int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t young_ns,
+		     uint64_t limit, enum kma_fmt fmt)
+{
+	static const struct kma_caller_order by_net = { .key = kma_caller_net };
+	const struct kma_caller **v, *all;
+	struct kma_table *t;
+	uint32_t nr, gens, i, total;
+	char head[96];
+	int err = 0;
+
+	kma_match_generations(m, &gens);
+	all = kma_match_callers(m, &total);
+	v = kma_callers_sorted(all, total, has_net, &by_net, &nr);
+	if (!v)
+		return -1;
+	if (fmt == KMA_FMT_TEXT) {
+		fprintf(out, "Callers by outstanding bytes at the end of the trace (%u generation%s; "
+			"a suspect grew in %d or more in a row).\n", gens, gens == 1 ? "" : "s",
+			KMA_LEAK_MIN_RUN);
+		if (gens < KMA_LEAK_MIN_RUN)
+			fprintf(out, "Too few generations to call anything a suspect: mark them "
+				"with 'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n");
+	}
+	t = kma_table_new("net:n live:n age_min:n age_avg:n age_max:n grew:n run:n suspect:s "
+			  "confidence:s caller:s why:s");
+	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
+		const struct kma_caller *c = v[i];
+		struct kma_leak leak;
+
+		kma_leak_assess(c, lost, young_ns, &leak);
+		err |= kma_table_u64(t, c->net);
+		err |= kma_table_u64(t, c->live);
+		err |= kma_table_dur(t, fmt, c->age_min);
+		err |= kma_table_dur(t, fmt, c->live ? c->age_sum / c->live : 0);
+		err |= kma_table_dur(t, fmt, c->age_max);
+		err |= kma_table_u64(t, c->grew_gens);
+		err |= kma_table_u64(t, c->max_grow_run);
+		err |= kma_table_str(t, leak.suspect ? "yes" : "no");
+		err |= kma_table_str(t, leak.confidence);
+		err |= kma_table_str(t, c->name);
+		err |= kma_table_str(t, leak.why[0] ? leak.why : NULL);
+	}
+	free(v);
+	snprintf(head, sizeof(head), "\"generations\": %u, \"lost_events\": %" PRIu64, gens, lost);
+	return kma_table_finish(out, t, fmt, "leaks", head, err);
+}
+
+/* --- modules --- */
+
+/* The cells of one leftovers row but the caller's. */
+static int leftover_cells(struct kma_table *t, enum kma_fmt fmt, const struct kma_module *mod,
+			  uint64_t allocs, uint64_t bytes, uint64_t live, uint64_t live_bytes)
+{
+	int err = 0;
+
+	err |= kma_table_str(t, mod->name);
+	err |= kma_table_ts(t, fmt, mod->free_ts);
+	err |= kma_table_u64(t, allocs);
+	err |= kma_table_u64(t, bytes);
+	err |= kma_table_u64(t, live);
+	err |= kma_table_u64(t, live_bytes);
+	return err;
+}
+
+int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt)
+{
+	const struct kma_module *mod;
+	const struct kma_leftover *e;
+	const struct kma_caller *c;
+	struct kma_table *t;
+	uint32_t nr, nc, ne, i, j;
+	int err = 0;
+
+	mod = kma_match_modules(m, &nr);
+	c = kma_match_callers(m, &nc);
+	e = kma_match_leftovers(m, &ne);
+	if (!nr && fmt == KMA_FMT_TEXT)
+		fprintf(out, "No module load/unload events in the trace (record module:module_load "
+			"and module:module_free).\n");
+	t = kma_table_new("module:s unloaded:n allocs:n bytes:n still_live:n still_live_bytes:n "
+			  "caller:s");
+	for (i = 0; t && !err && i < nr; i++) {
+		if (!mod[i].free_ts)
+			continue;
+		/* one row for the unload, then one per call site it left allocations of */
+		err |= leftover_cells(t, fmt, &mod[i], mod[i].left, mod[i].left_bytes,
+				      mod[i].left_live, mod[i].left_live_bytes);
+		err |= kma_table_null(t);
+		for (j = 0; j < ne && !err; j++) {
+			if (e[j].module != i)
+				continue;
+			err |= leftover_cells(t, fmt, &mod[i], e[j].allocs, e[j].bytes,
+					      e[j].live, e[j].live_bytes);
+			err |= kma_table_str(t, c[e[j].caller_id].name);
+		}
+	}
+	return kma_table_finish(out, t, fmt, "leftovers", NULL, err);
+}
+
+/* --- sizing advice --- */
+
+/* SLUB aligns objects of a cache of its own to at least 8 bytes. */
+#define KMA_CACHE_ALIGN(x)	(((x) + 7) & ~7ULL)
+
+static uint64_t size_slack(const struct kma_size *s)
+{
+	return s->allocs * (s->bytes_alloc - s->bytes_req);
+}
+
+static int cmp_size_slack(const void *a, const void *b)
+{
+	const struct kma_size *x = *(const struct kma_size * const *)a;
+	const struct kma_size *y = *(const struct kma_size * const *)b;
+	uint64_t sx = size_slack(x), sy = size_slack(y);
+
+	if (sx != sy)
+		return sx > sy ? -1 : 1;
+	if (x->caller_id != y->caller_id)
+		return x->caller_id < y->caller_id ? -1 : 1;
+	return x->bytes_req < y->bytes_req ? -1 : x->bytes_req > y->bytes_req;
+}
+
+/* The sizes a dedicated cache would hold in less, most slack first; NULL: out of memory. */
+static const struct kma_size **sorted_sizes(struct kma_match *m, uint32_t *nr)
+{
+	const struct kma_size *sizes, **v;
+	uint32_t i, n = 0;
+
+	sizes = kma_match_sizes(m, nr);
+	v = malloc((*nr ? *nr : 1) * sizeof(*v));
+	if (!v)
+		return NULL;
+	for (i = 0; i < *nr; i++)
+		if (sizes[i].bytes_alloc > KMA_CACHE_ALIGN(sizes[i].bytes_req))
+			v[n++] = &sizes[i];
+	qsort(v, n, sizeof(*v), cmp_size_slack);
+	*nr = n;
+	return v;
+}
+
+/* One advice row: s, its kmalloc class, and what a dedicated cache would save. */
+static int advice_row(struct kma_table *t, const struct kma_size *s, const char *caller)
+{
+	uint64_t ded = KMA_CACHE_ALIGN(s->bytes_req), per = s->bytes_alloc - ded;
+	char cls[32], pct[48], advice[256];
+	int err = 0;
+
+	kma_kmalloc_class(cls, sizeof(cls), s->bytes_alloc);
+	/* one decimal, truncated, in integers */
+	snprintf(pct, sizeof(pct), "%" PRIu64 ".%" PRIu64,
+		 (s->bytes_alloc - s->bytes_req) * 1000 / s->bytes_alloc / 10,
+		 (s->bytes_alloc - s->bytes_req) * 1000 / s->bytes_alloc % 10);
+	snprintf(advice, sizeof(advice), "kmalloc(%" PRIu64 ") -> %s, %s%% slack; a "
+		 "dedicated kmem_cache of %" PRIu64 " would save %" PRIu64 " bytes over "
+		 "this trace", s->bytes_req, cls, pct, ded, s->allocs * per);
+	err |= kma_table_u64(t, size_slack(s));
+	err |= kma_table_u64(t, s->allocs);
+	err |= kma_table_u64(t, s->live);
+	err |= kma_table_u64(t, s->bytes_req);
+	err |= kma_table_u64(t, s->bytes_alloc);
+	err |= kma_table_str(t, cls);
+	err |= kma_table_str(t, pct);
+	err |= kma_table_u64(t, ded);
+	err |= kma_table_u64(t, s->allocs * per);
+	err |= kma_table_u64(t, s->live * per);
+	err |= kma_table_str(t, caller);
+	err |= kma_table_str(t, advice);
+	return err;
+}
+
+int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt)
+{
+	const struct kma_size **v;
+	const struct kma_caller *c;
+	struct kma_table *t;
+	uint32_t n, nc, i;
+	int err = 0;
+
+	c = kma_match_callers(m, &nc);
+	v = sorted_sizes(m, &n);
+	if (!v)
+		return -1;
+	if (fmt == KMA_FMT_TEXT)
+		fprintf(out, "kmalloc slack by caller and request size. A dedicated kmem_cache "
+			"holds objects of the request size\n(aligned to 8), so it would save "
+			"(bytes_alloc - aligned size) per allocation.\n");
+	t = kma_table_new("slack:n allocs:n live:n req:n alloc:n cache:s slack_pct:n dedicated:n "
+			  "saved:n saved_live:n caller:s advice:s");
+	for (i = 0; t && !err && i < n && (!limit || i < limit); i++)
+		err |= advice_row(t, v[i], c[v[i]->caller_id].name);
+	free(v);
+	return kma_table_finish(out, t, fmt, "advice", NULL, err);
+}

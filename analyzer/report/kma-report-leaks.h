@@ -1,0 +1,19 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-report-leaks.h - the reports on memory left behind: leak suspects,
+ * what unloaded modules left, and kmalloc slack with sizing advice.
+ */
+#ifndef KMA_REPORT_LEAKS_H
+#define KMA_REPORT_LEAKS_H
+
+#include <stdio.h>
+#include "match/kma-match.h"
+#include "kma-table.h"
+
+/* lost: the trace's lost events; young_ns: what counts as a young allocation (kma-leak.h). */
+int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t young_ns,
+		     uint64_t limit, enum kma_fmt fmt);
+int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
+int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
+
+#endif /* KMA_REPORT_LEAKS_H */

@@ -1,0 +1,128 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-report-time.c - generations, the peak and lifetimes, as text, CSV or JSON.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+
+#include "kma-time.h"
+#include "kma-caller-sort.h"
+#include "kma-report-time.h"
+
+static const struct kma_caller_order by_net = { .key = kma_caller_net };
+
+/* --- generations --- */
+
+int kma_report_generations(FILE *out, struct kma_match *m, uint64_t first_ts, enum kma_fmt fmt)
+{
+	const struct kma_generation *g = NULL;
+	struct kma_table *t = kma_table_new("gen:n start:n allocs:n bytes:n live:n "
+					    "live_bytes:n frees:n label:s");
+	uint32_t nr, i;
+	int err = 0;
+
+	g = kma_match_generations(m, &nr);
+	for (i = 0; t && !err && i < nr; i++) {
+		err |= kma_table_u64(t, i);
+		err |= kma_table_ts(t, fmt, i ? g[i].ts : first_ts);
+		err |= kma_table_u64(t, g[i].allocs);
+		err |= kma_table_u64(t, g[i].bytes);
+		err |= kma_table_u64(t, g[i].live);
+		err |= kma_table_u64(t, g[i].live_bytes);
+		err |= kma_table_u64(t, g[i].frees);
+		err |= kma_table_str(t, g[i].label ? g[i].label : "");
+	}
+	return kma_table_finish(out, t, fmt, "generations", NULL, err);
+}
+
+/* --- lifetimes --- */
+
+static int has_frees(const struct kma_caller *c)
+{
+	return c->life_n > 0;
+}
+
+/* Nearest rank: the ceil(p * n)-th smallest, p in percent. */
+static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned int p)
+{
+	uint64_t rank = (n * p + 99) / 100;
+
+	return v[rank ? rank - 1 : 0];
+}
+
+int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt)
+{
+	const struct kma_caller **v, *all;
+	struct kma_table *t;
+	uint32_t nr, i, total;
+	int err = 0;
+
+	all = kma_match_callers(m, &total);
+	v = kma_callers_sorted(all, total, has_frees, &by_net, &nr);
+	if (!v)
+		return -1;
+	if (fmt == KMA_FMT_TEXT)
+		fprintf(out, "Alloc -> free lifetimes of traced frees (median and p99 by nearest "
+			"rank; temporary: freed within the threshold).\n");
+	t = kma_table_new("frees:n min:n median:n p99:n max:n temporary:n caller:s");
+	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
+		uint64_t n;
+		const uint64_t *l = kma_match_lifetimes(m, (uint32_t)(v[i] - all), &n);
+
+		err |= kma_table_u64(t, v[i]->life_n);
+		err |= kma_table_dur(t, fmt, v[i]->life_min);
+		err |= n ? kma_table_dur(t, fmt, percentile(l, n, 50)) : kma_table_null(t);
+		err |= n ? kma_table_dur(t, fmt, percentile(l, n, 99)) : kma_table_null(t);
+		err |= kma_table_dur(t, fmt, v[i]->life_max);
+		err |= kma_table_u64(t, v[i]->temporary);
+		err |= kma_table_str(t, v[i]->name);
+	}
+	free(v);
+	return kma_table_finish(out, t, fmt, "lifetimes", NULL, err);
+}
+
+/* --- peak --- */
+
+static int had_peak(const struct kma_caller *c)
+{
+	return c->net_at_peak > 0;
+}
+
+static uint64_t net_at_peak(const struct kma_caller *c)
+{
+	return c->net_at_peak;
+}
+
+int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit,
+		    enum kma_fmt fmt)
+{
+	static const struct kma_caller_order by_peak = { .key = net_at_peak };
+	const struct kma_totals *tot = kma_match_totals(m);
+	const struct kma_caller **v, *all;
+	struct kma_table *t;
+	uint32_t nr, i, total;
+	char ts[32], rel[32], head[96];
+	int err = 0;
+
+	all = kma_match_callers(m, &total);
+	/* by net, then by the peak: two sorts, as always, so that ties come out as before */
+	v = kma_callers_sorted(all, total, had_peak, &by_net, &nr);
+	if (!v)
+		return -1;
+	kma_callers_sort(v, nr, &by_peak);
+	if (fmt == KMA_FMT_TEXT) {
+		kma_fmt_ts(ts, sizeof(ts), tot->peak_ts);
+		kma_fmt_dur(rel, sizeof(rel), tot->peak_ts - first_ts);
+		fprintf(out, "peak live bytes: %" PRIu64 " at %s (%s into the trace)\n",
+			tot->peak_net, tot->peak_net ? ts : "-", tot->peak_net ? rel : "-");
+	}
+	t = kma_table_new("held:n caller:s");
+	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
+		err |= kma_table_u64(t, v[i]->net_at_peak);
+		err |= kma_table_str(t, v[i]->name);
+	}
+	free(v);
+	snprintf(head, sizeof(head), "\"peak_bytes\": %" PRIu64 ", \"peak_ts\": %" PRIu64,
+		 tot->peak_net, tot->peak_ts);
+	return kma_table_finish(out, t, fmt, "peak", head, err);
+}
