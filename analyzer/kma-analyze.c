@@ -524,6 +524,7 @@ int main(int argc, char **argv)
 	struct kma_live_opts lo = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
+	struct kma_err err;
 	char *real_output = NULL;
 	int show_progress, ret, filtered;
 
@@ -547,12 +548,12 @@ int main(int argc, char **argv)
 		lo.refresh = o.quiet ? NULL : live_refresh;
 		lo.refresh_ctx = &r;
 		o.input = "live";
-		r.reader = kma_live_open(&lo, &why);
+		r.reader = kma_live_open(&lo, &err);
 	} else {
-		r.reader = kma_reader_open_buffer(o.input, o.buffer, &why);
+		r.reader = kma_reader_open_buffer(o.input, o.buffer, &err);
 	}
 	if (!r.reader) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, why);
+		fprintf(stderr, "kma-analyze: %s: %s\n", o.input, err.msg);
 		goto out;
 	}
 	if (kma_reader_info(r.reader)->buffer_auto)
@@ -562,9 +563,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kma-analyze: out of memory\n");
 		goto out;
 	}
-	if (kma_reader_set_debug(r.reader, o.vmlinux, o.modules_dir, &why) &&
+	if (kma_reader_set_debug(r.reader, o.vmlinux, o.modules_dir, err.msg, sizeof(err.msg)) &&
 	    (o.vmlinux || o.modules_dir)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o.vmlinux ? o.vmlinux : o.modules_dir, why);
+		fprintf(stderr, "kma-analyze: %s: %s\n", o.vmlinux ? o.vmlinux : o.modules_dir,
+			err.msg);
 		goto out;
 	}
 	mo.kmalloc_only = o.kmalloc_only;

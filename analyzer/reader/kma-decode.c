@@ -116,9 +116,9 @@ const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g)
 }
 
 int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
-			 const char **why)
+			 char *why, size_t len)
 {
-	return kma_sites_set_debug(r->sites, vmlinux, modules_dir, r->info.release, why);
+	return kma_sites_set_debug(r->sites, vmlinux, modules_dir, r->info.release, why, len);
 }
 
 /*
@@ -412,14 +412,16 @@ static int lookup_events(struct kma_reader *r)
 	return found;
 }
 
-int kma_reader_setup(struct kma_reader *r, const char **why)
+int kma_reader_setup(struct kma_reader *r, struct kma_err *err)
 {
 	int n;
 
 	r->info.lost = calloc(r->info.cpus, sizeof(*r->info.lost));
 	n = r->info.lost ? lookup_events(r) : -1;
-	if (n < 0)
-		*why = n == -1 ? "out of memory" : r->bad;
+	if (n == -1)
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+	else if (n < 0)
+		kma_err_set(err, KMA_ERR_BROKEN, "%s", r->bad);
 	return n < 0 ? -1 : n;
 }
 
@@ -440,6 +442,7 @@ void kma_reader_close(struct kma_reader *r)
 		return;
 	free(r->marker_prefix);
 	free(r->markers);
+	free(r->kallsyms);
 	if (r->handle)
 		tracecmd_close(r->handle);
 	if (r->top)		/* an instance handle holds a reference of its own */

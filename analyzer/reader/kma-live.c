@@ -54,7 +54,7 @@ static char *read_kallsyms(size_t *len)
 	return buf;
 }
 
-struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why)
+struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *err)
 {
 	static const char * const systems[] = { "kmem", "ftrace", "module", NULL };
 	struct kma_reader *r = kma_reader_new();
@@ -64,17 +64,19 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 	int enabled = 0, n;
 
 	if (!r) {
-		*why = "out of memory";
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	r->info.file = "live";
 	if (!tracefs_tracing_dir()) {
-		*why = "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
+		kma_err_set(err, KMA_ERR_OTHER,
+			    "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 		goto fail;
 	}
 	r->tep = tracefs_local_events_system(NULL, systems);
 	if (!r->tep) {
-		*why = "cannot read the event formats from tracefs (are you root?)";
+		kma_err_set(err, KMA_ERR_OTHER,
+			    "cannot read the event formats from tracefs (are you root?)");
 		goto fail;
 	}
 	tracefs_load_cmdlines(NULL, r->tep);
@@ -82,7 +84,7 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 	r->sites = kma_sites_alloc_text(ksyms, len, r->tep);
 	free(ksyms);
 	if (!r->sites) {
-		*why = "out of memory";
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 		goto fail;
 	}
 	if (!uname(&u)) {
@@ -93,20 +95,17 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 	r->info.cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	r->info.long_size = sizeof(long);
 	r->info.big_endian = tep_is_local_bigendian(r->tep);
-	n = kma_reader_setup(r, why);
+	n = kma_reader_setup(r, err);
 	if (n <= 0) {
 		if (!n)
-			*why = "this kernel has no kmem allocation events";
+			kma_err_set(err, KMA_ERR_OTHER, "this kernel has no kmem allocation events");
 		goto fail;
 	}
 	snprintf(name, sizeof(name), "kma-live-%d", (int)getpid());
 	r->instance = tracefs_instance_create(name);
 	if (!r->instance) {
-		static char msg[128];
-
-		snprintf(msg, sizeof(msg), "cannot create a tracefs instance: %s%s", strerror(errno),
-			 errno == EACCES || errno == EPERM ? " (run as root)" : "");
-		*why = msg;
+		kma_err_set(err, KMA_ERR_OTHER, "cannot create a tracefs instance: %s%s",
+			    strerror(errno), errno == EACCES || errno == EPERM ? " (run as root)" : "");
 		goto fail;
 	}
 	if (o->buffer_kb)
@@ -115,14 +114,14 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 		enabled += !tracefs_event_enable(r->instance, live_events[i][0],
 						 live_events[i][1]) && !strcmp(live_events[i][0], "kmem");
 	if (!enabled) {
-		*why = "cannot enable the kmem events in the tracefs instance";
+		kma_err_set(err, KMA_ERR_OTHER, "cannot enable the kmem events in the tracefs instance");
 		goto fail;
 	}
 	/* trace_marker writes reach instances only with this option (Linux 6.13+) */
 	snprintf(buf, sizeof(buf), "1");
 	tracefs_instance_file_write(r->instance, "options/copy_trace_marker", buf);
 	if (tracefs_trace_on(r->instance)) {
-		*why = "cannot turn tracing on in the tracefs instance";
+		kma_err_set(err, KMA_ERR_OTHER, "cannot turn tracing on in the tracefs instance");
 		goto fail;
 	}
 	return r;

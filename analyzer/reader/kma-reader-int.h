@@ -68,6 +68,10 @@ struct kma_reader {
 	const char		*last_comm;
 	char			*marker_prefix;
 	char			bad[320];	/* why the event formats are refused */
+	char			file_warn[320];	/* info.warning */
+	char			*kallsyms;	/* the trace's kallsyms text, or NULL: */
+	size_t			kallsyms_len;
+	struct kma_err		kallsyms_err;	/* why not */
 	char			warn[200];	/* info.records_warning */
 };
 
@@ -78,9 +82,9 @@ struct kma_reader *kma_reader_new(void);
  * Checks what libtraceevent decoded from the formats (no two events with
  * one id or one name, the followed events' formats whole and sane), looks
  * the events up and sizes the per-CPU tables: > 0 kmem events found, 0
- * none, -1 with *why (out of memory, or which format is wrong).
+ * none, -1 with @err (KMA_ERR_NOMEM, or KMA_ERR_BROKEN: which format is wrong).
  */
-int kma_reader_setup(struct kma_reader *r, const char **why);
+int kma_reader_setup(struct kma_reader *r, struct kma_err *err);
 /* Per-CPU ring buffer statistics text ("CPU: N", "overrun: N", ...) into info.lost. */
 void kma_reader_cpustats(struct kma_reader *r, const char *text);
 /* One record: bookkeeping, then the event to r->fn. 0, or -1 to stop. */

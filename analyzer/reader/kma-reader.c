@@ -35,116 +35,68 @@ bool tracecmd_compress_is_supported(const char *name, const char *version);
 
 
 #include "kma-reader-int.h"
-#include "kma-validate.h"
+#include "kma-tracedat.h"
 #include "sites/kma-symtab.h"
 #include "kma-zlib.h"
 
-/* Reads the 10-byte magic and, for v7, the compression names: clear errors early. */
-static int check_header(const char *path, const char **why)
+/* v7: whether libtracecmd can inflate the file (zlib: Debian's has zstd only; ours is registered). */
+static int check_compression(const struct kma_td *t, struct kma_err *err)
 {
-	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	unsigned char buf[256];
+	if (!strcmp(t->cname, "none") || !t->cname[0] ||
+	    (!kma_zlib_register() && tracecmd_compress_is_supported(t->cname, t->cver)))
+		return 0;
+	return kma_err_set(err, KMA_ERR_OTHER, "compressed with '%.32s', which kma cannot read "
+			   "(it reads zstd, zlib and uncompressed files)", t->cname);
+}
+
+/* The file header through the walker, and the v6 structure: clear errors early. */
+static int check_header_of(struct kma_td *t, struct kma_err *err)
+{
+	unsigned char b;
+	struct kma_td_head h;
+	int head = kma_td_head(t, &h);
+
+	if (t->size && kma_td_pread(t, 0, &b, 1))
+		return kma_err_set(err, KMA_ERR_OTHER, "cannot read it: %s", strerror(errno));
+	/* v6: libtracecmd crashes on some files cut short or corrupt anywhere */
+	if (t->size > KMA_TD_MAGIC_LEN + 2 && h.version == 6 && kma_td_check_v6(t->fd, t->size, err))
+		return -1;
+	if (!t->size)
+		return kma_err_set(err, KMA_ERR_OTHER, "empty file, not a trace.dat");
+	switch (head) {
+	case KMA_TD_HEAD_MAGIC:
+		return kma_err_set(err, KMA_ERR_OTHER, "not a trace-cmd trace.dat file (bad magic)");
+	case KMA_TD_HEAD_VERSION:
+		/* libtracecmd 1.3 takes other version numbers too, and crashes on them */
+		return kma_err_set(err, KMA_ERR_OTHER,
+				   "unsupported trace.dat version (kma reads versions 6 and 7)");
+	case KMA_TD_HEAD_PAGE_SIZE:
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat header (bad page size)");
+	case KMA_TD_HEAD_CUT:
+		if (h.version != 6)
+			return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated trace.dat header");
+		return 0;	/* the v6 checks passed */
+	}
+	return h.version == 7 ? check_compression(t, err) : 0;
+}
+
+static int check_header(const char *path, struct kma_err *err)
+{
+	struct kma_td t;
 	struct stat st;
-	ssize_t n;
-	int fd;
+	int ret;
 
-	fd = open(path, O_RDONLY);
-	if (fd < 0 || fstat(fd, &st)) {
-		static char msg[128];
-
-		snprintf(msg, sizeof(msg), "cannot open it: %s", strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		*why = msg;
-		return -1;
+	if (kma_td_open(&t, path) || fstat(t.fd, &st)) {
+		ret = kma_err_set(err, KMA_ERR_OTHER, "cannot open it: %s", strerror(errno));
+		kma_td_close(&t);
+		return ret;
 	}
-	if (!S_ISREG(st.st_mode)) {
-		close(fd);
-		*why = "not a regular file";
-		return -1;
-	}
-	n = read(fd, buf, sizeof(buf) - 1);
-	if (n < 0) {
-		static char msg[128];
-
-		snprintf(msg, sizeof(msg), "cannot read it: %s", strerror(errno));
-		close(fd);
-		*why = msg;
-		return -1;
-	}
-	if (n > 12 && !memcmp(buf, magic, sizeof(magic)) && buf[10] == '6' && !buf[11] &&
-	    kma_validate_v6(fd, (uint64_t)st.st_size, why)) {
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	if (n <= 0) {
-		*why = "empty file, not a trace.dat";
-		return -1;
-	}
-	if (n < (ssize_t)sizeof(magic) || memcmp(buf, magic, sizeof(magic))) {
-		*why = "not a trace-cmd trace.dat file (bad magic)";
-		return -1;
-	}
-	buf[n] = '\0';
-	if (n < (ssize_t)sizeof(magic) + 2)
-		goto truncated;
-	/*
-	 * v7: version string, endian (1), long size (1), page size (4), the
-	 * compression name and version, then the offset of the first options
-	 * section. libtracecmd 1.3 crashes on some files cut short here, so
-	 * check that the header is whole and the offset points into the file.
-	 */
-	/* libtracecmd 1.3 takes other version numbers too, and crashes on them */
-	if (strcmp((char *)buf + sizeof(magic), "6") && strcmp((char *)buf + sizeof(magic), "7")) {
-		*why = "unsupported trace.dat version (kma reads versions 6 and 7)";
-		return -1;
-	}
-	if (atoi((char *)buf + sizeof(magic)) >= 7) {
-		size_t off = sizeof(magic) + strlen((char *)buf + sizeof(magic)) + 1;
-		const char *name, *ver;
-		uint64_t opt_off = 0;
-		uint32_t page_size = 0;
-		int big_endian, i;
-
-		if (off + 6 >= (size_t)n)
-			goto truncated;
-		big_endian = buf[off];
-		for (i = 0; i < 4; i++)		/* after endian and long size */
-			page_size |= (uint32_t)buf[off + 2 + (big_endian ? 3 - i : i)] << (8 * i);
-		if (!kma_valid_page_size(page_size)) {
-			*why = "corrupt trace.dat header (bad page size)";
-			return -1;
-		}
-		off += 6;
-		name = (char *)buf + off;
-		off += strlen(name) + 1;
-		if (off >= (size_t)n)
-			goto truncated;
-		ver = (char *)buf + off;
-		off += strlen(ver) + 1;
-		if (off + 8 > (size_t)n)
-			goto truncated;
-		for (i = 0; i < 8; i++)
-			opt_off |= (uint64_t)buf[off + (big_endian ? i : 7 - i)] << (8 * (7 - i));
-		if (opt_off < off + 8 || opt_off >= (uint64_t)st.st_size)
-			goto truncated;
-		/* zlib: Debian's libtracecmd has zstd only; ours is registered here */
-		if (strcmp(name, "none") && *name && (kma_zlib_register() ||
-		    !tracecmd_compress_is_supported(name, ver))) {
-			static char msg[160];
-
-			snprintf(msg, sizeof(msg),
-				 "compressed with '%.32s', which kma cannot read (it reads zstd, "
-				 "zlib and uncompressed files)", name);
-			*why = msg;
-			return -1;
-		}
-	}
-	return 0;
-truncated:
-	*why = "truncated trace.dat header";
-	return -1;
+	if (!S_ISREG(st.st_mode))
+		ret = kma_err_set(err, KMA_ERR_OTHER, "not a regular file");
+	else
+		ret = check_header_of(&t, err);
+	kma_td_close(&t);
+	return ret;
 }
 
 /* Defined only in sanitizer builds (weak: NULL elsewhere). */
@@ -192,13 +144,6 @@ static int probe_headers(const char *path)
 		if (errno != EINTR)
 			return 0;
 	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
-}
-
-/* kma_symtab_from_trace() reasons that say the file itself is broken. */
-static int corrupt_reason(const char *why)
-{
-	return strstr(why, "does not fit") || strstr(why, "impossible") ||
-	       strstr(why, "cut short") || strstr(why, "does not point");
 }
 
 /* ---- buffers: trace-cmd record -B NAME puts events in an instance ---- */
@@ -270,10 +215,12 @@ static const char *buffer_name(struct tracecmd_input *top, int idx)
 	return name ? name : "?";
 }
 
+#define LIST_MAX	512
+
 /* "top, a, b": the buffers marked in @set ([0]: top-level, [i + 1]: instance i). */
-static const char *buffer_list(struct tracecmd_input *top, const unsigned char *set, int nb)
+static const char *buffer_list(struct tracecmd_input *top, const unsigned char *set, int nb,
+			       char *list)
 {
-	static char list[512];
 	size_t len = 0;
 	int i;
 
@@ -281,11 +228,11 @@ static const char *buffer_list(struct tracecmd_input *top, const unsigned char *
 	for (i = -1; i < nb; i++) {
 		if (!set[i + 1])
 			continue;
-		if (len + 64 >= sizeof(list)) {
-			snprintf(list + len, sizeof(list) - len, ", ...");
+		if (len + 64 >= LIST_MAX) {
+			snprintf(list + len, LIST_MAX - len, ", ...");
 			break;
 		}
-		len += snprintf(list + len, sizeof(list) - len, "%s%.56s", len ? ", " : "",
+		len += snprintf(list + len, LIST_MAX - len, "%s%.56s", len ? ", " : "",
 				buffer_name(top, i));
 	}
 	return list;
@@ -307,12 +254,12 @@ static int find_buffer(struct tracecmd_input *top, int nb, const char *name)
 /*
  * The buffer to read: @want ("top" or an instance name), or NULL for the
  * top-level buffer if it holds kmem records, else the one instance that does.
- * Returns its index (-1: top-level), or -2 with *why set.
+ * Returns its index (-1: top-level), or -2 with @err set.
  */
 static int choose_buffer(struct kma_reader *r, const char *path, struct tracecmd_input *top,
-			 const char *want, const char **why)
+			 const char *want, struct kma_err *err)
 {
-	static char msg[700];
+	char list[LIST_MAX];
 	int nb = tracecmd_buffer_instances(top), i, pick = -1, n = 0;
 	unsigned char *set;
 
@@ -320,25 +267,23 @@ static int choose_buffer(struct kma_reader *r, const char *path, struct tracecmd
 		return -1;		/* nothing to choose from */
 	set = calloc(nb + 1, 1);	/* [0]: top-level, [i + 1]: instance i */
 	if (!set) {
-		*why = "out of memory";
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 		return -2;
 	}
 	if (want) {
 		pick = find_buffer(top, nb, want);
 		if (pick == -2) {
 			memset(set, 1, nb + 1);
-			snprintf(msg, sizeof(msg), "no buffer '%.64s' in this trace (it has: %s)",
-				 want, buffer_list(top, set, nb));
-			*why = msg;
+			kma_err_set(err, KMA_ERR_OTHER, "no buffer '%.64s' in this trace (it has: %s)",
+				    want, buffer_list(top, set, nb, list));
 		} else if (!holds_kmem(r, path, top, pick)) {
 			/* say where the kmem events are, if anywhere */
 			for (i = -1; i < nb; i++)
 				if (i != pick)
 					n += set[i + 1] = holds_kmem(r, path, top, i);
 			if (n) {
-				snprintf(msg, sizeof(msg), "buffer '%.64s' holds no kmem events "
-					 "(buffers that do: %s)", want, buffer_list(top, set, nb));
-				*why = msg;
+				kma_err_set(err, KMA_ERR_OTHER, "buffer '%.64s' holds no kmem events "
+					    "(buffers that do: %s)", want, buffer_list(top, set, nb, list));
 				pick = -2;
 			}
 		}
@@ -354,10 +299,9 @@ static int choose_buffer(struct kma_reader *r, const char *path, struct tracecmd
 				pick = i;
 		r->info.buffer_auto = 1;
 	} else {
-		snprintf(msg, sizeof(msg), "kmem events in several buffers and none in the "
-			 "top-level one: %s; choose one with --buffer NAME",
-			 buffer_list(top, set, nb));
-		*why = msg;
+		kma_err_set(err, KMA_ERR_OTHER, "kmem events in several buffers and none in the "
+			    "top-level one: %s; choose one with --buffer NAME",
+			    buffer_list(top, set, nb, list));
 		pick = -2;
 	}
 out:
@@ -401,9 +345,9 @@ static void buffer_cpustats(struct kma_reader *r, const char *all, const char *n
 
 /* The handle of the chosen buffer and the facts that depend on it. */
 static int attach_buffer(struct kma_reader *r, const char *path, struct tracecmd_input *top,
-			 const char *want, const char **why)
+			 const char *want, struct kma_err *err)
 {
-	int idx = choose_buffer(r, path, top, want, why);
+	int idx = choose_buffer(r, path, top, want, err);
 
 	if (idx < -1)
 		return -1;
@@ -415,96 +359,62 @@ static int attach_buffer(struct kma_reader *r, const char *path, struct tracecmd
 		r->handle = tracecmd_buffer_instance_handle(top, idx);
 		if (r->handle)
 			r->top = top;	/* closed with the reader from now on */
-		if (!r->handle || !r->info.buffer) {
-			*why = r->info.buffer ? "cannot read the instance buffer (corrupt file)" :
-				"out of memory";
-			return -1;
-		}
+		if (!r->info.buffer)
+			return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+		if (!r->handle)
+			return kma_err_set(err, KMA_ERR_CORRUPT,
+					   "cannot read the instance buffer (corrupt file)");
 	}
 	return 0;
 }
 
-struct kma_reader *kma_reader_open(const char *path, const char **why)
+struct kma_reader *kma_reader_open(const char *path, struct kma_err *err)
 {
-	return kma_reader_open_buffer(path, NULL, why);
+	return kma_reader_open_buffer(path, NULL, err);
 }
 
-struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
-					  const char **why)
+/*
+ * Before libtracecmd sees the file: the header, the structure (v6 and v7)
+ * and the kallsyms, by our own walker, which checks every section header it
+ * passes (libtracecmd 1.3 crashes on some that do not fit the file), then
+ * the header texts in a child.
+ */
+static int check_file(struct kma_reader *r, const char *path, struct kma_err *err)
 {
-	struct kma_symtab *st;
-	const char *swhy = NULL;
-	struct kma_reader *r;
-	struct tracecmd_input *top;
-	const char *cname = NULL, *cver = NULL, *warning = NULL;
-	int n;
+	if (check_header(path, err) ||
+	    kma_td_check_v7(path, err, r->file_warn, sizeof(r->file_warn)))
+		return -1;
+	if (kma_td_kallsyms(path, &r->kallsyms, &r->kallsyms_len, &r->kallsyms_err) &&
+	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",
+				   r->kallsyms_err.msg);
+	if (probe_headers(path))
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (libtraceevent "
+				   "cannot parse its event or printk formats)");
+	return 0;
+}
 
-	if (check_header(path, why))
-		return NULL;
-	/*
-	 * The structure is checked and the kallsyms are read first, by our
-	 * own section walker: it checks every section header it passes, and
-	 * libtracecmd 1.3 crashes on some that do not fit the file.
-	 */
-	if (kma_trace_check_pages(path, why, &warning))
-		return NULL;
-	st = kma_symtab_from_trace(path, &swhy);
-	if (!st && swhy && corrupt_reason(swhy)) {
-		static char msg[200];
+/* Call site names from the trace's kallsyms, or libtraceevent's lookup without them. */
+static int file_sites(struct kma_reader *r, struct kma_err *err)
+{
+	const char *why = r->kallsyms ? NULL : r->kallsyms_err.msg;
+	struct kma_symtab *st = NULL;
 
-		snprintf(msg, sizeof(msg), "truncated or corrupt trace.dat (%s)", swhy);
-		*why = msg;
-		return NULL;
-	}
-	if (probe_headers(path)) {
-		*why = "corrupt trace.dat headers (libtraceevent cannot parse its event or printk "
-		       "formats)";
-		kma_symtab_free(st);
-		return NULL;
-	}
-	r = kma_reader_new();
-	if (!r) {
-		*why = "out of memory";
-		goto fail;
-	}
-	/* libtracecmd prints its own diagnostics; we print one line instead. */
-	tracecmd_set_loglevel(TEP_LOG_NONE);
-	tep_set_loglevel(TEP_LOG_NONE);
-	r->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-	if (!r->handle) {
-		*why = "cannot read the trace.dat headers (truncated or corrupt file)";
-		goto fail;
-	}
-	/*
-	 * tracecmd_open() in two steps: when loading the CPU data fails,
-	 * tracecmd_close() of libtracecmd 1.3 crashes on the half-built handle
-	 * (the CPUs after the bad one are left uninitialized), so it is left
-	 * open; the caller exits on the error anyway. kma-validate.c catches
-	 * the v6 cases earlier; v7 pages are compressed and checked only here.
-	 */
-	if (tracecmd_init_data(r->handle) < 0) {
-		r->handle = NULL;
-		*why = "cannot read the trace.dat event data (truncated or corrupt file)";
-		goto fail;
-	}
-	r->tep = tracecmd_get_tep(r->handle);
-	top = r->handle;
-	r->handle = NULL;
-	if (attach_buffer(r, path, top, buffer, why)) {
-		if (!r->top)
-			tracecmd_close(top);
-		goto fail;
-	}
-	if (!r->handle)
-		r->handle = top;
-	r->sites = kma_sites_alloc_symtab(st, swhy, r->tep);
-	st = NULL;
-	if (!r->sites) {
-		*why = "out of memory";
-		goto fail;
-	}
+	if (r->kallsyms && !(st = kma_symtab_from_text(r->kallsyms, r->kallsyms_len)))
+		why = "out of memory";
+	r->sites = kma_sites_alloc_symtab(st, why, r->tep);
+	if (!r->sites)
+		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+	return 0;
+}
+
+/* What the file says about itself, once the buffer to read is chosen. */
+static int file_info(struct kma_reader *r, const char *path, struct kma_err *err)
+{
+	const char *cname = NULL, *cver = NULL;
+
 	r->info.file = path;
-	r->info.warning = warning;
+	r->info.warning = r->file_warn[0] ? r->file_warn : NULL;
 	r->info.file_version = (int)tracecmd_get_in_file_version(r->handle);
 	if (!tracecmd_get_file_compress_proto(r->handle, &cname, &cver) && cname &&
 	    strcmp(cname, "none"))
@@ -521,34 +431,83 @@ struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
 	r->info.long_size = tracecmd_long_size(r->handle);
 	r->info.big_endian = tep_is_file_bigendian(r->tep);
 	r->swap = tep_is_file_bigendian(r->tep) != tep_is_local_bigendian(r->tep);
-	if (r->info.cpus <= 0 || r->info.cpus > 8192) {
-		*why = "corrupt trace.dat: bad CPU count";
-		goto fail;
-	}
-	n = kma_reader_setup(r, why);
+	if (r->info.cpus <= 0 || r->info.cpus > 8192)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat: bad CPU count");
+	return 0;
+}
+
+/* The events looked up; the per-CPU statistics. */
+static int file_events(struct kma_reader *r, struct kma_err *err)
+{
+	int n = kma_reader_setup(r, err);
+
 	/* trace-cmd stores every buffer's statistics in the file's options */
 	if (n >= 0 && r->top && tracecmd_get_cpustats(r->handle))
 		kma_reader_cpustats(r, tracecmd_get_cpustats(r->handle));
 	else if (n >= 0)
 		buffer_cpustats(r, tracecmd_get_cpustats(r->top ? r->top : r->handle),
 				r->top ? r->info.buffer : NULL);
-	if (n < 0) {
-		static char msg[400];
+	if (n < 0 && err->kind != KMA_ERR_NOMEM) {
+		char what[sizeof(err->msg)];
 
-		if (strcmp(*why, "out of memory")) {
-			snprintf(msg, sizeof(msg), "corrupt trace.dat headers (%s)", *why);
-			*why = msg;
-		}
+		snprintf(what, sizeof(what), "%s", err->msg);
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (%s)", what);
+	}
+	if (n == 0)
+		return kma_err_set(err, KMA_ERR_OTHER, "no kmem allocation events in this trace; "
+				   "record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
+				   "-e kmem:kmem_cache_free");
+	return n < 0 ? -1 : 0;
+}
+
+struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
+					  struct kma_err *err)
+{
+	struct kma_reader *r = kma_reader_new();
+	struct tracecmd_input *top;
+
+	if (!r) {
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (check_file(r, path, err))
+		goto fail;
+	/* libtracecmd prints its own diagnostics; we print one line instead. */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	r->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!r->handle) {
+		kma_err_set(err, KMA_ERR_CORRUPT,
+			    "cannot read the trace.dat headers (truncated or corrupt file)");
 		goto fail;
 	}
-	if (n == 0) {
-		*why = "no kmem allocation events in this trace; record with -e kmem:kmalloc "
-		       "-e kmem:kfree -e kmem:kmem_cache_alloc -e kmem:kmem_cache_free";
+	/*
+	 * tracecmd_open() in two steps: when loading the CPU data fails,
+	 * tracecmd_close() of libtracecmd 1.3 crashes on the half-built handle
+	 * (the CPUs after the bad one are left uninitialized), so it is left
+	 * open; the caller exits on the error anyway. kma-validate.c catches
+	 * the v6 cases earlier, kma-check-v7.c the v7 ones.
+	 */
+	if (tracecmd_init_data(r->handle) < 0) {
+		r->handle = NULL;
+		kma_err_set(err, KMA_ERR_CORRUPT,
+			    "cannot read the trace.dat event data (truncated or corrupt file)");
 		goto fail;
 	}
+	r->tep = tracecmd_get_tep(r->handle);
+	top = r->handle;
+	r->handle = NULL;
+	if (attach_buffer(r, path, top, buffer, err)) {
+		if (!r->top)
+			tracecmd_close(top);
+		goto fail;
+	}
+	if (!r->handle)
+		r->handle = top;
+	if (file_sites(r, err) || file_info(r, path, err) || file_events(r, err))
+		goto fail;
 	return r;
 fail:
-	kma_symtab_free(st);
 	kma_reader_close(r);
 	return NULL;
 }

@@ -8,6 +8,7 @@
 
 #include <stdint.h>
 #include "kma-event.h"
+#include "kma-err.h"
 #include "match/kma-match.h"
 #include "sites/kma-sites.h"
 
@@ -64,17 +65,17 @@ typedef int (*kma_event_fn)(void *ctx, const struct kma_event *ev);
 typedef void (*kma_progress_fn)(void *ctx, double fraction);
 
 /*
- * Opens and checks @path. On failure returns NULL and sets *why to a
- * one-line reason (static string).
+ * Opens and checks @path. On failure returns NULL with a one-line reason
+ * in @err.
  */
-struct kma_reader *kma_reader_open(const char *path, const char **why);
+struct kma_reader *kma_reader_open(const char *path, struct kma_err *err);
 /*
  * The same for one buffer of the file, as trace-cmd's -B: @buffer is "top"
  * (the top-level buffer) or an instance name. NULL: the top-level buffer if
  * it holds kmem records, else the one instance that does (info.buffer_auto).
  */
 struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
-					  const char **why);
+					  struct kma_err *err);
 void kma_reader_close(struct kma_reader *r);
 
 /*
@@ -103,6 +104,6 @@ const char *kma_reader_module(void *reader, uint64_t addr);
 const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g);
 /* Source lines from DWARF: explicit files, or (both NULL) the trace kernel's -dbg package. */
 int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
-			 const char **why);
+			 char *why, size_t len);
 
 #endif /* KMA_READER_H */

@@ -93,20 +93,20 @@ const char *kma_sites_source(const struct kma_sites *s)
 }
 
 int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
-			const char *release, const char **why)
+			const char *release, char *why, size_t len)
 {
 	char *dv = NULL, *dm = NULL;
 
 	if (!vmlinux && !modules_dir) {
 		if (!release || kma_dwarf_default_paths(release, &dv, &dm)) {
-			*why = "no debug info for this kernel (install its -dbg package or use "
-			       "--vmlinux/--modules)";
+			snprintf(why, len, "no debug info for this kernel (install its -dbg package "
+				 "or use --vmlinux/--modules)");
 			return -1;
 		}
 		vmlinux = dv;
 		modules_dir = dm;
 	}
-	s->dwarf = kma_dwarf_open(vmlinux, modules_dir, why);
+	s->dwarf = kma_dwarf_open(vmlinux, modules_dir, why, len);
 	free(dv);
 	free(dm);
 	return s->dwarf ? 0 : -1;
@@ -133,7 +133,9 @@ static int describe(struct kma_sites *s, uint64_t addr, struct kma_site *site)
 			site->module = intern(s, sym->module);
 			site->offset = off;
 		} else {
-			site->note = intern(s, kma_symtab_why(s->symtab, addr));
+			char why[KMA_SYMTAB_WHY_MAX];
+
+			site->note = intern(s, kma_symtab_why(s->symtab, addr, why, sizeof(why)));
 		}
 	} else {
 		/* The same rule as libtraceevent's print_function() for %pS. */

@@ -40,10 +40,11 @@ void kma_sites_free(struct kma_sites *s);
 
 /*
  * Source lines: vmlinux / modules_dir, or (both NULL) Debian's debug
- * packages for release when installed. 0, or -1 with a reason (nothing found).
+ * packages for release when installed. 0, or -1 with a reason (nothing found)
+ * in the caller's @why (@len bytes).
  */
 int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
-			const char *release, const char **why);
+			const char *release, char *why, size_t len);
 
 /* The site of addr (stable until kma_sites_free), or NULL when out of memory. */
 const struct kma_site *kma_sites_get(struct kma_sites *s, uint64_t addr);

@@ -109,13 +109,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct run r = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
+	struct kma_err err;
 	uint64_t lost = 0;
 	int cpu;
 
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 
-	r.reader = kma_reader_open(path, &why);
+	r.reader = kma_reader_open(path, &err);
 	if (!r.reader)
 		return 0;
 	if (kma_reader_set_marker_prefix(r.reader, "kma:"))

@@ -38,6 +38,7 @@
 
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
+#include "reader/kma-tracedat.h"
 #include "reader/kma-zlib.h"
 
 #define OPT_DONE	0
@@ -89,14 +90,10 @@ static void put(struct buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
+/* Numbers in the base file's byte order, decoded as the reader's walker does. */
 static uint64_t rd(const struct base *bs, const unsigned char *p, int n)
 {
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[bs->big ? n - 1 - i : i] << (8 * i);
-	return v;
+	return kma_td_decode(p, n, bs->big);
 }
 
 static void wr(const struct base *bs, unsigned char *p, int n, uint64_t v)
@@ -444,7 +441,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kma_match_opts mo = { 0 };
 	struct kma_reader *r;
 	struct kma_match *m = NULL;
-	const char *why = NULL, *warning = NULL;
+	const char *why = NULL;
+	struct kma_err err;
 	uint32_t nr;
 
 	if (size < 1 || size > (1 << 20))
@@ -460,10 +458,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(f);
 		}
 	}
-	r = kma_reader_open(path, &why);
+	r = kma_reader_open(path, &err);
 	if (!r)
 		return 0;
-	(void)warning;
 	mo.resolve = kma_reader_symbol;
 	mo.resolve_ctx = r;
 	mo.module_of = kma_reader_module;
