@@ -19,6 +19,7 @@
 #include "reader/kma-live.h"
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
+#include "sites/kma-sites.h"
 #include "report/kma-report-callers.h"
 #include "report/kma-report-extra.h"
 #include "store/kma-store.h"
@@ -525,6 +526,9 @@ int main(int argc, char **argv)
 	const struct kma_trace_info *info;
 	const char *why = NULL;
 	struct kma_err err;
+	struct kma_sites *sites = NULL;
+	const char *ksyms;
+	size_t ksyms_len;
 	char *real_output = NULL;
 	int show_progress, ret, filtered;
 
@@ -563,17 +567,22 @@ int main(int argc, char **argv)
 		fprintf(stderr, "kma-analyze: out of memory\n");
 		goto out;
 	}
-	if (kma_reader_set_debug(r.reader, o.vmlinux, o.modules_dir, err.msg, sizeof(err.msg)) &&
-	    (o.vmlinux || o.modules_dir)) {
+	/* call sites from the kernel's kallsyms the reader found, DWARF lines when asked */
+	ksyms = kma_reader_kallsyms(r.reader, &ksyms_len, &why);
+	sites = kma_sites_alloc(ksyms, ksyms_len, why, kma_reader_tep(r.reader));
+	if (!sites)
+		goto oom;
+	if (kma_sites_set_debug(sites, o.vmlinux, o.modules_dir, kma_reader_info(r.reader)->release,
+				err.msg, sizeof(err.msg)) && (o.vmlinux || o.modules_dir)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o.vmlinux ? o.vmlinux : o.modules_dir,
 			err.msg);
 		goto out;
 	}
 	mo.kmalloc_only = o.kmalloc_only;
-	mo.resolve = kma_reader_symbol;
-	mo.module_of = kma_reader_module;
-	mo.group_name = kma_reader_group_name;
-	mo.resolve_ctx = r.reader;
+	mo.resolve = kma_sites_symbol;
+	mo.module_of = kma_sites_module;
+	mo.group_name = kma_sites_group_name;
+	mo.resolve_ctx = sites;
 	mo.temp_ns = o.temp_ns;
 	if (!o.no_db) {
 		/* -o a symbolic link: its target is replaced */
@@ -674,8 +683,8 @@ int main(int argc, char **argv)
 			.young_ns = o.young_ns,
 			.marker_prefix = o.marker_prefix,
 			.version = KMA_VERSION,
-			.site_of = kma_reader_site,
-			.site_ctx = r.reader,
+			.site_of = kma_sites_site,
+			.site_ctx = sites,
 		};
 
 		run.callers = kma_match_callers(r.match, &run.nr_callers);
@@ -707,6 +716,7 @@ out:
 		kma_match_free(r.view);
 	kma_match_free(r.match);
 	kma_list_free(list);
+	kma_sites_free(sites);
 	kma_reader_close(r.reader);
 	free(real_output);
 	if (kma_interrupted) {

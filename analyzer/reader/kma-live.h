@@ -23,10 +23,12 @@ struct kma_live_opts {
  * (and trace markers) enabled. NULL with a one-line reason in @err.
  */
 struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *err);
-/* Reads until the duration ends or *stop is set; events go to fn. 0 or -1 (*why). */
+/*
+ * Reads until the duration ends or *stop is set; events go to fn. 0 or -1
+ * (*why). The same as kma_reader_run() (which uses the options given to
+ * kma_live_open()); kma_reader_close() removes the instance.
+ */
 int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_fn fn,
 		 void *ctx, const char **why);
-/* Removes the instance (called by kma_reader_close). */
-void kma_live_release(struct kma_reader *r);
 
 #endif /* KMA_LIVE_H */

@@ -1,18 +1,25 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-reader.h - trace.dat -> normalized kma events. The only layer that
- * knows libtracecmd / libtraceevent.
+ * kma-reader.h - trace.dat (or the live ring buffer) -> normalized kma
+ * events. The only layer that knows libtracecmd / libtracefs. It hands out
+ * what the call-site layer (sites/) needs: the kernel's kallsyms text, the
+ * tep of the trace and the kernel release.
  */
 #ifndef KMA_READER_H
 #define KMA_READER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "kma-event.h"
 #include "kma-err.h"
-#include "match/kma-match.h"
+/*
+ * The reader needs nothing of sites/; store/kma-store-tables.c reads
+ * struct kma_site through this include. Move it to store/kma-store.h, then drop it.
+ */
 #include "sites/kma-sites.h"
 
 struct kma_reader;
+struct tep_handle;
 
 /* Losses the file reports for one CPU. */
 struct kma_lost {
@@ -92,18 +99,12 @@ int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix);
 const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);
 
 /*
- * Call site name as trace-cmd report prints %pS ("sym+0xoff", from the
- * trace's kallsyms, symbol sizes bounded) or "0x<hex>" when unresolved.
+ * The kernel's kallsyms text (the trace's own, or /proc/kallsyms live),
+ * NUL-terminated, *len bytes, valid until kma_reader_close(); NULL with
+ * *why (may be NULL) saying why it could not be read.
  */
-const char *kma_reader_symbol(void *reader, uint64_t addr);
-/* The whole description of a call site (kma-sites.h). */
-const struct kma_site *kma_reader_site(void *reader, uint64_t addr);
-/* Module of a call site, NULL for vmlinux (a kma_resolve_fn). */
-const char *kma_reader_module(void *reader, uint64_t addr);
-/* Function, module or file of a call site (a kma_group_fn). */
-const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g);
-/* Source lines from DWARF: explicit files, or (both NULL) the trace kernel's -dbg package. */
-int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
-			 char *why, size_t len);
+const char *kma_reader_kallsyms(const struct kma_reader *r, size_t *len, const char **why);
+/* The event formats of the trace (libtraceevent's symbol lookup), valid until close. */
+struct tep_handle *kma_reader_tep(const struct kma_reader *r);
 
 #endif /* KMA_READER_H */

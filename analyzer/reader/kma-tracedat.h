@@ -3,9 +3,9 @@
  * kma-tracedat.h - the one walker of the trace.dat structure (v6 and v7):
  * a cursor over the file that reads bytes, numbers in the file's byte
  * order, strings, the file header and v7 section headers, every read
- * checked against the file size. The header probe of kma-reader.c, the v6
- * checks (kma-validate.c), the v7 checks (kma-check-v7.c) and the kallsyms
- * reading all go through it. See trace-cmd.dat.v6(5) and .v7(5).
+ * checked against the file size. The header probe of kma-source-file.c, the
+ * v6 checks (kma-validate.c), the v7 checks (kma-check-v7.c) and the
+ * kallsyms reading all go through it. See trace-cmd.dat.v6(5) and .v7(5).
  */
 #ifndef KMA_TRACEDAT_H
 #define KMA_TRACEDAT_H

@@ -23,7 +23,7 @@ enum {
 	OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION, OPT_PROCMAPS, OPT_GUEST = 13,
 };
 
-#define MAX_CPUS		8192	/* kma-reader.c refuses more */
+#define MAX_CPUS		8192	/* kma-source-file.c refuses more */
 #define MAX_BUFFERS		256	/* instance buffers checked */
 #define MAX_OPTION_SIZE		(4u << 20)
 /* ring-buffer page commit word (kernel RB_MISSED_*, libtraceevent COMMIT_MASK) */
@@ -192,12 +192,36 @@ static int check_instance(struct kma_td *c, uint64_t off, uint64_t cpus, uint64_
 	return check_cpu_data(c, cpus, page_size, long_size, err);
 }
 
+/* The top-level options; the instance buffers' offsets into @bufs. */
+static int top_options(struct kma_td *c, uint64_t *bufs, int *nbuf, uint64_t *cpus)
+{
+	unsigned char b[8];
+	uint64_t id, len;
+
+	for (;;) {
+		if (kma_td_num(c, 2, &id))
+			return -1;
+		if (!id)
+			return 0;
+		/* the last CPUCOUNT option sets how many CPUs flyrecord has */
+		if (kma_td_num(c, 4, &len))
+			return -1;
+		if (id == OPT_BUFFER && len >= 8 && *nbuf < MAX_BUFFERS) {
+			if (kma_td_pread(c, c->off, b, 8))
+				return -1;
+			bufs[(*nbuf)++] = kma_td_get(c, b, 8);
+		}
+		if (check_option(c, id, len, cpus))
+			return -1;
+	}
+}
+
 int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err)
 {
 	struct kma_td_head h;
 	struct kma_td c;
 	char str[64], text[128];
-	uint64_t n, len, i, cpus, id, page_size, bufs[MAX_BUFFERS];
+	uint64_t n, len, i, cpus, page_size, bufs[MAX_BUFFERS];
 	int long_size, nbuf = 0;
 
 	kma_td_init(&c, fd, file_size);
@@ -240,26 +264,9 @@ int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err)
 		return -1;
 	if (kma_td_str(&c, str, sizeof(str)))
 		return -1;
-	if (!strcmp(str, "options  ")) {
-		for (;;) {
-			if (kma_td_num(&c, 2, &id))
-				return -1;
-			if (!id)
-				break;
-			/* the last CPUCOUNT option sets how many CPUs flyrecord has */
-			if (kma_td_num(&c, 4, &len))
-				return -1;
-			if (id == OPT_BUFFER && len >= 8 && nbuf < MAX_BUFFERS &&
-			    kma_td_num(&c, 8, &bufs[nbuf++]))
-				return -1;
-			if (id == OPT_BUFFER && len >= 8)
-				c.off -= 8;
-			if (check_option(&c, id, len, &cpus))
-				return -1;
-		}
-		if (kma_td_str(&c, str, sizeof(str)))
-			return -1;
-	}
+	if (!strcmp(str, "options  ") &&
+	    (top_options(&c, bufs, &nbuf, &cpus) || kma_td_str(&c, str, sizeof(str))))
+		return -1;
 	/*
 	 * A latency-tracer file holds text, not ring-buffer pages: libtracecmd
 	 * 1.3 crashes iterating its events, and there are no kmem events in it.

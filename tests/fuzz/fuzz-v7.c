@@ -40,6 +40,7 @@
 #include "reader/kma-reader.h"
 #include "reader/kma-tracedat.h"
 #include "reader/kma-zlib.h"
+#include "sites/kma-sites.h"
 
 #define OPT_DONE	0
 #define OPT_BUFFER	3
@@ -443,6 +444,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kma_match *m = NULL;
 	const char *why = NULL;
 	struct kma_err err;
+	struct kma_sites *sites;
+	const char *ksyms;
+	size_t len;
 	uint32_t nr;
 
 	if (size < 1 || size > (1 << 20))
@@ -461,10 +465,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r = kma_reader_open(path, &err);
 	if (!r)
 		return 0;
-	mo.resolve = kma_reader_symbol;
-	mo.resolve_ctx = r;
-	mo.module_of = kma_reader_module;
-	m = kma_match_alloc(&mo);
+	ksyms = kma_reader_kallsyms(r, &len, &why);
+	sites = kma_sites_alloc(ksyms, len, why, kma_reader_tep(r));
+	mo.resolve = kma_sites_symbol;
+	mo.resolve_ctx = sites;
+	mo.module_of = kma_sites_module;
+	m = sites ? kma_match_alloc(&mo) : NULL;
 	if (m && !kma_reader_run(r, feed, m, NULL, NULL, &why) &&
 	    !kma_match_finish(m, kma_reader_info(r)->last_ts)) {
 		kma_match_callers(m, &nr);
@@ -472,6 +478,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kma_match_totals(m);
 	}
 	kma_match_free(m);
+	kma_sites_free(sites);
 	kma_reader_close(r);
 	return 0;
 }
