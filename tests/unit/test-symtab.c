@@ -390,6 +390,57 @@ static void test_cut_and_corrupt(void **state)
 	unlink(tmp);
 }
 
+/* The walker: numbers in either byte order, file headers, a kind for a cut file. */
+static void test_walker(void **state)
+{
+	static const unsigned char le[] = { 0x01, 0x02, 0x03, 0x04 };
+	char tmp[] = "/tmp/kma-walker-XXXXXX";
+	struct kma_td_head h;
+	struct kma_err err;
+	struct kma_td t;
+	size_t len;
+	char *orig, *text;
+	int fd;
+
+	assert_int_equal(kma_td_decode(le, 4, 0), 0x04030201);
+	assert_int_equal(kma_td_decode(le, 4, 1), 0x01020304);
+	assert_int_equal(kma_td_decode(le, 2, 1), 0x0102);
+	assert_true(kma_valid_page_size(4096));
+	assert_false(kma_valid_page_size(4097));
+	assert_false(kma_valid_page_size(2048));
+	assert_int_equal(kma_header_page_long_size("", 0), 0);
+	assert_int_equal(kma_header_page_long_size("garbage", 7), -1);
+
+	if (kma_td_open(&t, fixture("basic.dat")))
+		skip();
+	assert_int_equal(kma_td_head(&t, &h), KMA_TD_HEAD_OK);
+	assert_int_equal(h.version, 7);
+	assert_int_equal(h.page_size, 4096);
+	assert_true(h.options > t.off && h.options < t.size);
+	kma_td_close(&t);
+	assert_int_equal(kma_td_open(&t, fixture("basic-v6.dat")), 0);
+	assert_int_equal(kma_td_head(&t, &h), KMA_TD_HEAD_OK);
+	assert_int_equal(h.version, 6);
+	kma_td_close(&t);
+	assert_int_equal(kma_td_open(&t, fixture("README.md")), 0);
+	assert_int_equal(kma_td_head(&t, &h), KMA_TD_HEAD_MAGIC);
+	kma_td_close(&t);
+
+	/* v6 cut inside the event formats: a structure that does not fit, said so by its kind */
+	orig = read_all(fixture("basic-v6.dat"), &len);
+	assert_non_null(orig);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(tmp, orig, 600);
+	assert_int_equal(kma_td_kallsyms(tmp, &text, &len, &err), -1);
+	assert_null(text);
+	assert_int_equal(err.kind, KMA_ERR_BROKEN);
+	assert_string_equal(err.msg, "v6 header or event formats do not fit the file");
+	unlink(tmp);
+	free(orig);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -399,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_cut_and_corrupt),
+		cmocka_unit_test(test_walker),
 	};
 
 	return cmocka_run_group_tests_name("symtab", tests, NULL, NULL);
