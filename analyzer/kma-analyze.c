@@ -23,6 +23,7 @@
 #include "reader/kma-live.h"
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
+#include "sites/kma-sites.h"
 #include "report/kma-report-callers.h"
 #include "report/kma-list.h"
 #include "report/kma-report-leaks.h"
@@ -55,6 +56,7 @@ static struct kma_store *open_store(const char *path, char *why, size_t len)
 struct run {
 	struct kma_opts		*o;
 	struct kma_reader	*reader;
+	struct kma_sites	*sites;		/* call-site names: matcher and store */
 	struct kma_match	*match;		/* everything: report.db and the default report */
 	struct kma_match	*view;		/* the filtered report, or == match */
 	int			window_set;
@@ -246,7 +248,7 @@ static int check_output(struct run *r)
 static int open_reader(struct run *r)
 {
 	struct kma_opts *o = r->o;
-	const char *why = NULL;
+	struct kma_err err;
 
 	if (o->live) {
 		r->lo.duration = o->duration;
@@ -256,12 +258,12 @@ static int open_reader(struct run *r)
 		r->lo.refresh = o->quiet ? NULL : live_refresh;
 		r->lo.refresh_ctx = r;
 		o->input = "live";
-		r->reader = kma_live_open(&r->lo, &why);
+		r->reader = kma_live_open(&r->lo, &err);
 	} else {
-		r->reader = kma_reader_open_buffer(o->input, o->buffer, &why);
+		r->reader = kma_reader_open_buffer(o->input, o->buffer, &err);
 	}
 	if (!r->reader) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, why);
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);
 		return -1;
 	}
 	if (kma_reader_info(r->reader)->buffer_auto)
@@ -269,9 +271,26 @@ static int open_reader(struct run *r)
 			"kmem events)\n", o->input, kma_reader_info(r->reader)->buffer);
 	if (kma_reader_set_marker_prefix(r->reader, o->marker_prefix))
 		return oom();
-	if (kma_reader_set_debug(r->reader, o->vmlinux, o->modules_dir, &why) &&
+	return 0;
+}
+
+/* Call sites from the kernel's kallsyms the reader found, DWARF lines when asked. */
+static int open_sites(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const char *ksyms, *why = NULL;
+	size_t ksyms_len;
+	struct kma_err err;
+
+	ksyms = kma_reader_kallsyms(r->reader, &ksyms_len, &why);
+	r->sites = kma_sites_alloc(ksyms, ksyms_len, why, kma_reader_tep(r->reader));
+	if (!r->sites)
+		return oom();
+	if (kma_sites_set_debug(r->sites, o->vmlinux, o->modules_dir,
+				kma_reader_info(r->reader)->release, err.msg, sizeof(err.msg)) &&
 	    (o->vmlinux || o->modules_dir)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->vmlinux ? o->vmlinux : o->modules_dir, why);
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->vmlinux ? o->vmlinux : o->modules_dir,
+			err.msg);
 		return -1;
 	}
 	return 0;
@@ -284,10 +303,10 @@ static int open_match(struct run *r)
 	struct kma_match_opts *mo = &r->mo;
 
 	mo->kmalloc_only = o->kmalloc_only;
-	mo->resolve = kma_reader_symbol;
-	mo->module_of = kma_reader_module;
-	mo->group_name = kma_reader_group_name;
-	mo->resolve_ctx = r->reader;
+	mo->resolve = kma_sites_symbol;
+	mo->module_of = kma_sites_module;
+	mo->group_name = kma_sites_group_name;
+	mo->resolve_ctx = r->sites;
 	mo->temp_ns = o->temp_ns;
 	if (!o->no_db) {
 		/* -o a symbolic link: its target is replaced */
@@ -426,8 +445,8 @@ static int commit_store(struct run *r)
 		.young_ns = o->young_ns,
 		.marker_prefix = o->marker_prefix,
 		.version = KMA_VERSION,
-		.site_of = kma_reader_site,
-		.site_ctx = r->reader,
+		.site_of = kma_sites_site,
+		.site_ctx = r->sites,
 	};
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
@@ -466,6 +485,7 @@ static void close_run(struct run *r)
 		kma_match_free(r->view);
 	kma_match_free(r->match);
 	kma_list_free(r->list);
+	kma_sites_free(r->sites);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }
@@ -483,7 +503,7 @@ int main(int argc, char **argv)
 	if (check_output(&r))
 		goto out;
 	kma_signals_catch(o.live);
-	if (open_reader(&r) || open_match(&r) || open_view(&r) || run_trace(&r) ||
+	if (open_reader(&r) || open_sites(&r) || open_match(&r) || open_view(&r) || run_trace(&r) ||
 	    finish_run(&r) || commit_store(&r) || print_output(&r))
 		goto out;
 	ret = 0;

@@ -12,10 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <trace-cmd/trace-cmd.h>
-
 #include "kma-reader-int.h"
-#include "kma-live.h"
 
 static const char * const field_names[F_NR] = {
 	"call_site", "ptr", "bytes_req", "bytes_alloc", "gfp_flags", "node", "name", "accounted",
@@ -25,27 +22,6 @@ static const char * const field_names[F_NR] = {
 #define REQ_FREE	((1u << F_CALL_SITE) | (1u << F_PTR))
 #define REQ_ALLOC	(REQ_FREE | (1u << F_BYTES_REQ) | (1u << F_BYTES_ALLOC))
 
-
-struct kma_reader *kma_reader_new(void)
-{
-	struct kma_reader *r = calloc(1, sizeof(*r));
-
-	if (!r)
-		return NULL;
-	r->marker_prefix = strdup(KMA_MARKER_PREFIX);
-	r->buffer_idx = -1;
-	r->pool = kma_strpool_alloc();
-	if (!r->marker_prefix || !r->pool || kma_map_init(&r->comm_map, 256)) {
-		kma_reader_close(r);
-		return NULL;
-	}
-	return r;
-}
-
-const struct kma_trace_info *kma_reader_info(const struct kma_reader *r)
-{
-	return &r->info;
-}
 
 /* Interns s into a growable array indexed through a map; returns the stable copy. */
 static const char *remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
@@ -68,57 +44,6 @@ static const char *remember(struct kma_reader *r, struct kma_map *map, const cha
 		return NULL;
 	(*arr)[(*nr)++] = copy;
 	return copy;
-}
-
-const char *kma_reader_symbol(void *reader, uint64_t addr)
-{
-	const struct kma_site *site = kma_reader_site(reader, addr);
-
-	return site ? site->name : NULL;
-}
-
-const struct kma_site *kma_reader_site(void *reader, uint64_t addr)
-{
-	return kma_sites_get(((struct kma_reader *)reader)->sites, addr);
-}
-
-const char *kma_reader_module(void *reader, uint64_t addr)
-{
-	const struct kma_site *site = kma_reader_site(reader, addr);
-
-	return site ? site->module : NULL;
-}
-
-const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g)
-{
-	struct kma_reader *r = reader;
-	const struct kma_site *site = kma_reader_site(reader, addr);
-	const char *name = NULL;
-
-	if (!site)
-		return NULL;
-	switch (g) {
-	case KMA_GROUP_FUNCTION:
-		name = site->symbol ? site->symbol : site->name;
-		break;
-	case KMA_GROUP_MODULE:
-		name = site->module ? site->module : site->symbol ? "vmlinux" : "[unknown]";
-		break;
-	case KMA_GROUP_FILE:
-		name = site->file ? site->file : "[unknown]";
-		break;
-	default:
-		name = site->name;
-		break;
-	}
-	/* interned here too, so that equal names are one pointer */
-	return kma_strpool_intern(r->pool, name, strlen(name));
-}
-
-int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
-			 const char **why)
-{
-	return kma_sites_set_debug(r->sites, vmlinux, modules_dir, r->info.release, why);
 }
 
 /*
@@ -412,48 +337,17 @@ static int lookup_events(struct kma_reader *r)
 	return found;
 }
 
-int kma_reader_setup(struct kma_reader *r, const char **why)
+int kma_reader_setup(struct kma_reader *r, struct kma_err *err)
 {
 	int n;
 
 	r->info.lost = calloc(r->info.cpus, sizeof(*r->info.lost));
 	n = r->info.lost ? lookup_events(r) : -1;
-	if (n < 0)
-		*why = n == -1 ? "out of memory" : r->bad;
+	if (n == -1)
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+	else if (n < 0)
+		kma_err_set(err, KMA_ERR_BROKEN, "%s", r->bad);
 	return n < 0 ? -1 : n;
-}
-
-int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix)
-{
-	char *p = strdup(prefix);
-
-	if (!p)
-		return -1;
-	free(r->marker_prefix);
-	r->marker_prefix = p;
-	return 0;
-}
-
-void kma_reader_close(struct kma_reader *r)
-{
-	if (!r)
-		return;
-	free(r->marker_prefix);
-	free(r->markers);
-	if (r->handle)
-		tracecmd_close(r->handle);
-	if (r->top)		/* an instance handle holds a reference of its own */
-		tracecmd_close(r->top);
-	kma_live_release(r);
-	kma_sites_free(r->sites);
-	kma_map_release(&r->comm_map);
-	free(r->comms);
-	free(r->by_id);
-	free(r->id_count);
-	free(r->info.counts);
-	free(r->info.lost);
-	kma_strpool_free(r->pool);
-	free(r);
 }
 
 static const char *dyn_string(struct kma_reader *r, const struct tep_format_field *f,
@@ -518,6 +412,34 @@ static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_re
 	return 0;
 }
 
+/* The fields of a kmem record (of at least d->min_size bytes) into @ev. */
+static void decode_fields(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec,
+			  int cpu, struct kma_event *ev)
+{
+	memset(ev, 0, sizeof(*ev));
+	ev->type = d->type;
+	ev->ts = rec->ts;
+	ev->cpu = cpu;
+	ev->pid = pid_of(r, rec);
+	ev->comm = comm_of(r, ev->pid);
+	ev->call_site = num(r, d->f[F_CALL_SITE], rec->data);
+	ev->ptr = num(r, d->f[F_PTR], rec->data);
+	ev->node = -1;
+	ev->accounted = -1;
+	if (d->f[F_BYTES_REQ]) {
+		ev->bytes_req = num(r, d->f[F_BYTES_REQ], rec->data);
+		ev->bytes_alloc = num(r, d->f[F_BYTES_ALLOC], rec->data);
+	}
+	if (d->f[F_GFP])
+		ev->gfp_flags = num(r, d->f[F_GFP], rec->data);
+	if (d->f[F_NODE])
+		ev->node = (int)(int32_t)num(r, d->f[F_NODE], rec->data);
+	if (d->f[F_ACCOUNTED])
+		ev->accounted = !!num(r, d->f[F_ACCOUNTED], rec->data);
+	if (d->f[F_NAME])
+		ev->cache = dyn_string(r, d->f[F_NAME], rec);
+}
+
 int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 {
 	struct kma_event ev;
@@ -571,28 +493,7 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		r->info.bad_records++;
 		return 0;
 	}
-	memset(&ev, 0, sizeof(ev));
-	ev.type = d->type;
-	ev.ts = rec->ts;
-	ev.cpu = cpu;
-	ev.pid = pid_of(r, rec);
-	ev.comm = comm_of(r, ev.pid);
-	ev.call_site = num(r, d->f[F_CALL_SITE], rec->data);
-	ev.ptr = num(r, d->f[F_PTR], rec->data);
-	ev.node = -1;
-	ev.accounted = -1;
-	if (d->f[F_BYTES_REQ]) {
-		ev.bytes_req = num(r, d->f[F_BYTES_REQ], rec->data);
-		ev.bytes_alloc = num(r, d->f[F_BYTES_ALLOC], rec->data);
-	}
-	if (d->f[F_GFP])
-		ev.gfp_flags = num(r, d->f[F_GFP], rec->data);
-	if (d->f[F_NODE])
-		ev.node = (int)(int32_t)num(r, d->f[F_NODE], rec->data);
-	if (d->f[F_ACCOUNTED])
-		ev.accounted = !!num(r, d->f[F_ACCOUNTED], rec->data);
-	if (d->f[F_NAME])
-		ev.cache = dyn_string(r, d->f[F_NAME], rec);
+	decode_fields(r, d, rec, cpu, &ev);
 	if (!ev.comm || (d->f[F_NAME] && !ev.cache && r->oom)) {
 		r->oom = 1;
 		r->stopped = 1;

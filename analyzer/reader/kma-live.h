@@ -20,13 +20,15 @@ struct kma_live_opts {
 
 /*
  * A reader on a new tracefs instance ("kma-live-<pid>") with the kmem events
- * (and trace markers) enabled. NULL with a one-line reason.
+ * (and trace markers) enabled. NULL with a one-line reason in @err.
  */
-struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why);
-/* Reads until the duration ends or *stop is set; events go to fn. 0 or -1 (*why). */
+struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *err);
+/*
+ * Reads until the duration ends or *stop is set; events go to fn. 0 or -1
+ * (*why). The same as kma_reader_run() (which uses the options given to
+ * kma_live_open()); kma_reader_close() removes the instance.
+ */
 int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_fn fn,
 		 void *ctx, const char **why);
-/* Removes the instance (called by kma_reader_close). */
-void kma_live_release(struct kma_reader *r);
 
 #endif /* KMA_LIVE_H */

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-reader-int.h - the reader's internals, shared by its three files:
- * kma-decode.c (records -> kma events, the same for files and live
- * tracing), kma-reader.c (trace.dat through libtracecmd) and kma-live.c
- * (the ring buffer through libtracefs).
+ * kma-reader-int.h - the reader's internals, shared by its files:
+ * kma-reader.c (lifecycle, the source ops), kma-decode.c (records -> kma
+ * events, the same for every source), and the sources: kma-source-file.c
+ * (trace.dat through libtracecmd) and kma-source-tracefs.c (the ring
+ * buffer through libtracefs).
  */
 #ifndef KMA_READER_INT_H
 #define KMA_READER_INT_H
@@ -15,7 +16,6 @@
 #include "kma-reader.h"
 #include "kma-map.h"
 #include "kma-strpool.h"
-#include "sites/kma-sites.h"
 
 struct tracecmd_input;
 struct tracefs_instance;
@@ -32,9 +32,24 @@ struct ev_desc {
 	unsigned int		min_size;	/* record size needed for the fixed fields */
 };
 
+struct kma_reader;
+
+/* A source of records: what kma-reader.c calls, knowing nothing else of it. */
+struct kma_source_ops {
+	/*
+	 * Hands every record to kma_reader_decode() (r->fn is set) until the
+	 * source ends or r->stopped; then kma_reader_end(). 0, or -1 with *why.
+	 */
+	int	(*run)(struct kma_reader *r, const char **why);
+	/* Releases what the source holds (handles, its tracefs instance, its tep). */
+	void	(*close)(struct kma_reader *r);
+};
+
 struct kma_reader {
+	const struct kma_source_ops *ops;
+	const void		*src_opts;	/* the source's options (live: kma_live_opts) */
 	struct tracecmd_input	*handle;	/* the buffer read from a trace.dat, or */
-	struct tracefs_instance	*instance;	/* the live ring buffer (kma-live.c) */
+	struct tracefs_instance	*instance;	/* the live ring buffer (kma-source-tracefs.c) */
 	struct tracecmd_input	*top;		/* the file, when handle is an instance's */
 	int			buffer_idx;	/* the instance read, -1: the top-level */
 	struct kma_event	*markers;	/* top-level kma markers, for an instance */
@@ -46,7 +61,6 @@ struct kma_reader {
 	uint64_t		unknown_ids;	/* records of ids above max_id */
 	int			max_id;
 	struct kma_strpool	*pool;		/* cache names, symbols, strings */
-	struct kma_sites	*sites;		/* call site names, modules, lines */
 	struct kma_map		comm_map;	/* pid -> index in comms */
 	const char		**comms;
 	uint32_t		nr_comms, cap_comms;
@@ -68,19 +82,23 @@ struct kma_reader {
 	const char		*last_comm;
 	char			*marker_prefix;
 	char			bad[320];	/* why the event formats are refused */
+	char			file_warn[320];	/* info.warning */
+	char			*kallsyms;	/* the kernel's kallsyms text, or NULL: */
+	size_t			kallsyms_len;
+	struct kma_err		kallsyms_err;	/* why not */
 	char			warn[200];	/* info.records_warning */
 };
 
 
-/* A reader with its pools, before it is attached to a file or the live buffer. */
-struct kma_reader *kma_reader_new(void);
+/* A reader with its pools, before its source @ops attaches it to a file or the live buffer. */
+struct kma_reader *kma_reader_new(const struct kma_source_ops *ops);
 /*
  * Checks what libtraceevent decoded from the formats (no two events with
  * one id or one name, the followed events' formats whole and sane), looks
  * the events up and sizes the per-CPU tables: > 0 kmem events found, 0
- * none, -1 with *why (out of memory, or which format is wrong).
+ * none, -1 with @err (KMA_ERR_NOMEM, or KMA_ERR_BROKEN: which format is wrong).
  */
-int kma_reader_setup(struct kma_reader *r, const char **why);
+int kma_reader_setup(struct kma_reader *r, struct kma_err *err);
 /* Per-CPU ring buffer statistics text ("CPU: N", "overrun: N", ...) into info.lost. */
 void kma_reader_cpustats(struct kma_reader *r, const char *text);
 /* One record: bookkeeping, then the event to r->fn. 0, or -1 to stop. */

@@ -1,17 +1,20 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-reader.h - trace.dat -> normalized kma events. The only layer that
- * knows libtracecmd / libtraceevent.
+ * kma-reader.h - trace.dat (or the live ring buffer) -> normalized kma
+ * events. The only layer that knows libtracecmd / libtracefs. It hands out
+ * what the call-site layer (sites/) needs: the kernel's kallsyms text, the
+ * tep of the trace and the kernel release.
  */
 #ifndef KMA_READER_H
 #define KMA_READER_H
 
+#include <stddef.h>
 #include <stdint.h>
 #include "kma-event.h"
-#include "match/kma-match.h"
-#include "sites/kma-sites.h"
+#include "kma-err.h"
 
 struct kma_reader;
+struct tep_handle;
 
 /* Losses the file reports for one CPU. */
 struct kma_lost {
@@ -64,23 +67,24 @@ typedef int (*kma_event_fn)(void *ctx, const struct kma_event *ev);
 typedef void (*kma_progress_fn)(void *ctx, double fraction);
 
 /*
- * Opens and checks @path. On failure returns NULL and sets *why to a
- * one-line reason (static string).
+ * Opens and checks @path. On failure returns NULL with a one-line reason
+ * in @err.
  */
-struct kma_reader *kma_reader_open(const char *path, const char **why);
+struct kma_reader *kma_reader_open(const char *path, struct kma_err *err);
 /*
  * The same for one buffer of the file, as trace-cmd's -B: @buffer is "top"
  * (the top-level buffer) or an instance name. NULL: the top-level buffer if
  * it holds kmem records, else the one instance that does (info.buffer_auto).
  */
 struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
-					  const char **why);
+					  struct kma_err *err);
 void kma_reader_close(struct kma_reader *r);
 
 /*
  * Streams every kmem event, kma marker and module load/free, merged across
- * CPUs in timestamp order, to @fn.
- * Stops when @fn returns non-zero. Returns 0, or -1 with *why set.
+ * CPUs in timestamp order, to @fn: the whole file, or live (kma_live_open())
+ * until the duration ends or *stop is set. Stops when @fn returns non-zero.
+ * Returns 0, or -1 with *why set (NULL when @fn stopped it).
  */
 int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 		   kma_progress_fn progress, void *pctx, const char **why);
@@ -91,19 +95,13 @@ int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix);
 const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);
 
 /*
- * Call site name as trace-cmd report prints %pS ("sym+0xoff", from the
- * trace's kallsyms, symbol sizes bounded) or "0x<hex>" when unresolved.
+ * The kernel's kallsyms text (the trace's own, or /proc/kallsyms live),
+ * NUL-terminated, *len bytes, valid until kma_reader_close(); NULL with
+ * *why (may be NULL) saying why it could not be read.
  */
-const char *kma_reader_symbol(void *reader, uint64_t addr);
-/* The whole description of a call site (kma-sites.h). */
-const struct kma_site *kma_reader_site(void *reader, uint64_t addr);
-/* Module of a call site, NULL for vmlinux (a kma_resolve_fn). */
-const char *kma_reader_module(void *reader, uint64_t addr);
-/* Function, module or file of a call site (a kma_group_fn). */
-const char *kma_reader_group_name(void *reader, uint64_t addr, enum kma_group g);
-/* Source lines from DWARF: explicit files, or (both NULL) the trace kernel's -dbg package. */
-int kma_reader_set_debug(struct kma_reader *r, const char *vmlinux, const char *modules_dir,
-			 const char **why);
+const char *kma_reader_kallsyms(const struct kma_reader *r, size_t *len, const char **why);
+/* The event formats of the trace (libtraceevent's symbol lookup), valid until close. */
+struct tep_handle *kma_reader_tep(const struct kma_reader *r);
 
 /*
  * Losses of every CPU, summed: the one total that the reports and report.db

@@ -250,43 +250,33 @@ static struct elf_file *module(struct kma_dwarf *d, const char *name)
 
 /* ---- API -------------------------------------------------------------- */
 
-/* "what: strerror(err)", in static storage */
-static const char *stat_why(const char *what, int err)
+/* "what" or "what: strerror(err)" into the caller's @why (@len bytes; may be NULL). */
+static struct kma_dwarf *refuse(char *why, size_t len, const char *what, int err)
 {
-	static char msg[128];
-
-	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(err));
-	return msg;
+	if (why && len && err)
+		snprintf(why, len, "%s: %s", what, strerror(err));
+	else if (why && len)
+		snprintf(why, len, "%s", what);
+	return NULL;
 }
 
-struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, const char **why)
+struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, char *why,
+				 size_t len)
 {
 	struct kma_dwarf *d;
-	const char *dummy;
+	const char *reason;
 	struct stat sb;
 
-	if (!why)
-		why = &dummy;
-	if (!vmlinux && !modules_dir) {
-		*why = "no vmlinux and no modules directory";
-		return NULL;
-	}
-	if (vmlinux && stat(vmlinux, &sb)) {
-		*why = stat_why("vmlinux not found", errno);
-		return NULL;
-	}
-	if (vmlinux && !S_ISREG(sb.st_mode)) {
-		*why = "vmlinux not found: not a regular file";
-		return NULL;
-	}
-	if (modules_dir && stat(modules_dir, &sb)) {
-		*why = stat_why("modules directory not found", errno);
-		return NULL;
-	}
-	if (modules_dir && !S_ISDIR(sb.st_mode)) {
-		*why = "modules directory not found: not a directory";
-		return NULL;
-	}
+	if (!vmlinux && !modules_dir)
+		return refuse(why, len, "no vmlinux and no modules directory", 0);
+	if (vmlinux && stat(vmlinux, &sb))
+		return refuse(why, len, "vmlinux not found", errno);
+	if (vmlinux && !S_ISREG(sb.st_mode))
+		return refuse(why, len, "vmlinux not found: not a regular file", 0);
+	if (modules_dir && stat(modules_dir, &sb))
+		return refuse(why, len, "modules directory not found", errno);
+	if (modules_dir && !S_ISDIR(sb.st_mode))
+		return refuse(why, len, "modules directory not found: not a directory", 0);
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		goto nomem;
@@ -295,15 +285,14 @@ struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, c
 	if (modules_dir && !(d->modules_dir = strdup(modules_dir)))
 		goto nomem;
 	/* vmlinux is checked now: a wrong --vmlinux should fail early */
-	if (vmlinux && open_elf(&d->vmlinux, why)) {
+	if (vmlinux && open_elf(&d->vmlinux, &reason)) {
 		kma_dwarf_free(d);
-		return NULL;
+		return refuse(why, len, reason, 0);
 	}
 	return d;
 nomem:
 	kma_dwarf_free(d);
-	*why = "out of memory";
-	return NULL;
+	return refuse(why, len, "out of memory", 0);
 }
 
 void kma_dwarf_free(struct kma_dwarf *d)

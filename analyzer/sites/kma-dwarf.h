@@ -24,16 +24,19 @@
 #ifndef KMA_DWARF_H
 #define KMA_DWARF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 struct kma_dwarf;
 
 /*
  * @vmlinux: ELF with DWARF (or NULL); @modules_dir: directory searched
- * recursively for module files (or NULL). NULL with a one-line reason
- * (static string) in *why when neither is usable or vmlinux has no DWARF.
+ * recursively for module files (or NULL). NULL with a one-line reason in
+ * the caller's @why (@len bytes, may be NULL) when neither is usable or
+ * vmlinux has no DWARF.
  */
-struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, const char **why);
+struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, char *why,
+				 size_t len);
 void kma_dwarf_free(struct kma_dwarf *d);
 
 /*

@@ -41,33 +41,24 @@ static struct kma_sites *sites_new(struct tep_handle *tep)
 	return s;
 }
 
-struct kma_sites *kma_sites_alloc_symtab(struct kma_symtab *st, const char *why,
-					 struct tep_handle *tep)
-{
-	struct kma_sites *s = sites_new(tep);
-
-	if (!s) {
-		kma_symtab_free(st);
-		return NULL;
-	}
-	s->symtab = st;
-	if (s->symtab)
-		snprintf(s->source, sizeof(s->source), "trace kallsyms");
-	else
-		snprintf(s->source, sizeof(s->source), "libtraceevent (kallsyms not read: %s)",
-			 why ? why : "unknown reason");
-	return s;
-}
-
-struct kma_sites *kma_sites_alloc_text(const char *text, size_t len, struct tep_handle *tep)
+struct kma_sites *kma_sites_alloc(const char *text, size_t len, const char *why,
+				  struct tep_handle *tep)
 {
 	struct kma_sites *s = sites_new(tep);
 
 	if (!s)
 		return NULL;
-	s->symtab = text ? kma_symtab_from_text(text, len) : NULL;
-	snprintf(s->source, sizeof(s->source), "%s",
-		 s->symtab ? "/proc/kallsyms" : "libtraceevent (no /proc/kallsyms)");
+	if (text) {
+		s->symtab = kma_symtab_from_text(text, len);
+		if (!s->symtab) {
+			kma_sites_free(s);
+			return NULL;
+		}
+		snprintf(s->source, sizeof(s->source), "kallsyms");
+	} else {
+		snprintf(s->source, sizeof(s->source), "libtraceevent (kallsyms not read: %s)",
+			 why ? why : "unknown reason");
+	}
 	return s;
 }
 
@@ -93,20 +84,20 @@ const char *kma_sites_source(const struct kma_sites *s)
 }
 
 int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
-			const char *release, const char **why)
+			const char *release, char *why, size_t len)
 {
 	char *dv = NULL, *dm = NULL;
 
 	if (!vmlinux && !modules_dir) {
 		if (!release || kma_dwarf_default_paths(release, &dv, &dm)) {
-			*why = "no debug info for this kernel (install its -dbg package or use "
-			       "--vmlinux/--modules)";
+			snprintf(why, len, "no debug info for this kernel (install its -dbg package "
+				 "or use --vmlinux/--modules)");
 			return -1;
 		}
 		vmlinux = dv;
 		modules_dir = dm;
 	}
-	s->dwarf = kma_dwarf_open(vmlinux, modules_dir, why);
+	s->dwarf = kma_dwarf_open(vmlinux, modules_dir, why, len);
 	free(dv);
 	free(dm);
 	return s->dwarf ? 0 : -1;
@@ -133,7 +124,9 @@ static int describe(struct kma_sites *s, uint64_t addr, struct kma_site *site)
 			site->module = intern(s, sym->module);
 			site->offset = off;
 		} else {
-			site->note = intern(s, kma_symtab_why(s->symtab, addr));
+			char why[KMA_SYMTAB_WHY_MAX];
+
+			site->note = intern(s, kma_symtab_why(s->symtab, addr, why, sizeof(why)));
 		}
 	} else {
 		/* The same rule as libtraceevent's print_function() for %pS. */
@@ -192,4 +185,48 @@ const struct kma_site *kma_sites_get(struct kma_sites *s, uint64_t addr)
 	}
 	s->sites[s->nr++] = site;
 	return site;
+}
+
+const struct kma_site *kma_sites_site(void *sites, uint64_t addr)
+{
+	return kma_sites_get(sites, addr);
+}
+
+const char *kma_sites_symbol(void *sites, uint64_t addr)
+{
+	const struct kma_site *site = kma_sites_get(sites, addr);
+
+	return site ? site->name : NULL;
+}
+
+const char *kma_sites_module(void *sites, uint64_t addr)
+{
+	const struct kma_site *site = kma_sites_get(sites, addr);
+
+	return site ? site->module : NULL;
+}
+
+const char *kma_sites_group_name(void *sites, uint64_t addr, enum kma_group g)
+{
+	const struct kma_site *site = kma_sites_get(sites, addr);
+	const char *name;
+
+	if (!site)
+		return NULL;
+	switch (g) {
+	case KMA_GROUP_FUNCTION:
+		name = site->symbol ? site->symbol : site->name;
+		break;
+	case KMA_GROUP_MODULE:
+		name = site->module ? site->module : site->symbol ? "vmlinux" : "[unknown]";
+		break;
+	case KMA_GROUP_FILE:
+		name = site->file ? site->file : "[unknown]";
+		break;
+	default:
+		name = site->name;
+		break;
+	}
+	/* interned here too, so that equal names are one pointer */
+	return intern(sites, name);
 }

@@ -1,15 +1,19 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kma-sites.h - what a call site is: its name as trace-cmd prints it, its
- * symbol, module and, with debug info, its source line. Part of the reader
- * layer: built from the trace's own kallsyms (kma-symtab) and vmlinux/.ko
- * DWARF (kma-dwarf), with libtraceevent's lookup as the fallback.
+ * symbol, module and, with debug info, its source line. Built from the
+ * kernel's kallsyms text that the reader hands out (kma-symtab) and
+ * vmlinux/.ko DWARF (kma-dwarf), with libtraceevent's lookup as the
+ * fallback. Owned by main, which hands the callbacks below to the matcher
+ * and the store.
  */
 #ifndef KMA_SITES_H
 #define KMA_SITES_H
 
 #include <stddef.h>
 #include <stdint.h>
+
+#include "kma-event.h"
 
 struct tep_handle;
 struct kma_sites;
@@ -26,29 +30,38 @@ struct kma_site {
 	const char	*line_note;	/* why there is no source line despite debug info */
 };
 
-struct kma_symtab;
-
 /*
- * st: the trace's kallsyms (kma_symtab_from_trace(), owned from now on), or
- * NULL with why it could not be read: tep's lookup is used then.
+ * @text: the kernel's kallsyms text (@len bytes, copied), or NULL with @why
+ * it could not be read: tep's lookup is used then. NULL: out of memory.
  */
-struct kma_sites *kma_sites_alloc_symtab(struct kma_symtab *st, const char *why,
-					 struct tep_handle *tep);
-/* The same from kallsyms text (live tracing: /proc/kallsyms); text may be NULL. */
-struct kma_sites *kma_sites_alloc_text(const char *text, size_t len, struct tep_handle *tep);
+struct kma_sites *kma_sites_alloc(const char *text, size_t len, const char *why,
+				  struct tep_handle *tep);
 void kma_sites_free(struct kma_sites *s);
 
 /*
  * Source lines: vmlinux / modules_dir, or (both NULL) Debian's debug
- * packages for release when installed. 0, or -1 with a reason (nothing found).
+ * packages for release when installed. 0, or -1 with a reason (nothing found)
+ * in the caller's @why (@len bytes).
  */
 int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
-			const char *release, const char **why);
+			const char *release, char *why, size_t len);
 
 /* The site of addr (stable until kma_sites_free), or NULL when out of memory. */
 const struct kma_site *kma_sites_get(struct kma_sites *s, uint64_t addr);
 
-/* Where names came from: "trace kallsyms", or why libtraceevent's lookup is used. */
+/* Where names came from: "kallsyms", or why libtraceevent's lookup is used. */
 const char *kma_sites_source(const struct kma_sites *s);
+
+/*
+ * Callbacks for the matcher and the store, with the kma_sites as @sites:
+ * the site (a kma_site_fn), its name as trace-cmd report prints %pS
+ * ("sym+0xoff", or "0x<hex>" unresolved; a kma_resolve_fn), its module
+ * (NULL for vmlinux; a kma_resolve_fn), and its function, module or file
+ * (a kma_group_fn: equal names are one pointer).
+ */
+const struct kma_site *kma_sites_site(void *sites, uint64_t addr);
+const char *kma_sites_symbol(void *sites, uint64_t addr);
+const char *kma_sites_module(void *sites, uint64_t addr);
+const char *kma_sites_group_name(void *sites, uint64_t addr, enum kma_group g);
 
 #endif /* KMA_SITES_H */

@@ -284,9 +284,8 @@ const struct kma_sym *kma_symtab_lookup(const struct kma_symtab *st, uint64_t ad
 	return s;
 }
 
-const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr)
+const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr, char *buf, size_t len)
 {
-	static __thread char buf[768];
 	const struct kma_sym *s;
 	char size[64], mod[80] = "";
 	size_t lo = 0, hi;
@@ -296,7 +295,7 @@ const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr)
 		return "the trace's kallsyms has no text symbols";
 	i = below(st, addr);
 	if (i < 0) {
-		snprintf(buf, sizeof(buf), "below the first symbol (%s at 0x%" PRIx64 ")",
+		snprintf(buf, len, "below the first symbol (%s at 0x%" PRIx64 ")",
 			 st->syms[0].name, st->syms[0].addr);
 		return buf;
 	}
@@ -320,16 +319,16 @@ const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr)
 			hi = mid;
 	}
 	if (lo == st->nr_raw) {
-		snprintf(buf, sizeof(buf), "past the last symbol %.200s%s (offset 0x%" PRIx64
+		snprintf(buf, len, "past the last symbol %.200s%s (offset 0x%" PRIx64
 			 " exceeds %s)", s->name, mod, addr - s->addr, size);
 	} else if (lo > 0 && st->raw[lo - 1].addr > s->addr) {
 		const struct raw *r = &st->raw[lo - 1];
 
-		snprintf(buf, sizeof(buf), "in a gap after %.200s%s (offset 0x%" PRIx64
+		snprintf(buf, len, "in a gap after %.200s%s (offset 0x%" PRIx64
 			 " exceeds %s), at %.200s+0x%" PRIx64 " of type '%c'", s->name, mod,
 			 addr - s->addr, size, r->name, addr - r->addr, r->type);
 	} else {
-		snprintf(buf, sizeof(buf), "in a gap after %.200s%s (offset 0x%" PRIx64
+		snprintf(buf, len, "in a gap after %.200s%s (offset 0x%" PRIx64
 			 " exceeds %s)", s->name, mod, addr - s->addr, size);
 	}
 	return buf;

@@ -6,7 +6,8 @@
  * (tep_find_function) has two pitfalls: an address inside the highest symbol
  * is not found, and an address in a gap (after the kernel text, before the
  * modules) is given to the previous symbol with a huge offset. kma reads the
- * kallsyms text stored in trace.dat itself and bounds every symbol.
+ * kallsyms text stored in trace.dat itself (read by the reader's walker,
+ * reader/kma-tracedat.c) and bounds every symbol.
  *
  * Parsing (/proc/kallsyms format "ADDR TYPE NAME[\t[MODULE]]"):
  *  - Lines that do not parse are skipped (libtraceevent stops at the first).
@@ -47,7 +48,6 @@
 
 #define KMA_SYMTAB_MAX_SIZE	(1u << 20)	/* larger "sizes" are missing symbols */
 #define KMA_SYMTAB_TAIL		(1u << 16)	/* bound when the size is unknown */
-#define KMA_SYMTAB_MAX_TEXT	(512u << 20)	/* larger kallsyms blocks are corrupt */
 
 struct kma_symtab;
 
@@ -58,31 +58,10 @@ struct kma_sym {
 	uint64_t	size;		/* bounded, see above; 0: unknown */
 };
 
-/*
- * Reads the kallsyms text stored in trace.dat: v6 (plain, after the event
- * formats) or v7 (KALLSYMS section, compressed or not). Returns NULL with a
- * one-line reason (static string) in *why on any error, including a trace
- * without kallsyms or a block that does not fit the file.
- */
-struct kma_symtab *kma_symtab_from_trace(const char *path, const char **why);
-
 /* Parses /proc/kallsyms-format text (need not be NUL-terminated). NULL: no memory. */
 struct kma_symtab *kma_symtab_from_text(const char *text, size_t len);
 
 void kma_symtab_free(struct kma_symtab *st);
-
-/*
- * v7 files (kma-tracedat.c), before libtracecmd reads them: every section
- * the options chain points to, the event data of every CPU and the options
- * sections themselves must lie in the file; the header_page must describe a
- * ring-buffer page; every CPU's event data chunk is inflated to check that
- * each page's commit word fits the page, since libtraceevent trusts it.
- * 0 when fine (or not a v7 file), -1 with a one-line reason (the whole
- * message: "truncated trace.dat: CPU 1's event data ends at X, the file at
- * Y"). With 0, *warning is NULL or says what is missing at the end of the
- * file that kma does not need (the section names).
- */
-int kma_trace_check_pages(const char *path, const char **why, const char **warning);
 
 /*
  * The text symbol containing @addr, with *offset = addr - sym->addr (offset
@@ -95,10 +74,12 @@ const struct kma_sym *kma_symtab_lookup(const struct kma_symtab *st, uint64_t ad
 /*
  * Why kma_symtab_lookup(@st, @addr) fails, for the DB: "below the first
  * symbol ...", "in a gap after <sym> (offset 0x... exceeds its size 0x...)",
- * "past the last symbol ...". NULL when the lookup succeeds. The string is
- * valid until the next call in the same thread.
+ * "past the last symbol ...", written into the caller's @buf (@len bytes,
+ * KMA_SYMTAB_WHY_MAX is enough) or a constant string. NULL when the lookup
+ * succeeds.
  */
-const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr);
+#define KMA_SYMTAB_WHY_MAX	768
+const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr, char *buf, size_t len);
 
 /* The text symbols in address order, e.g. to iterate or to count them. */
 size_t kma_symtab_count(const struct kma_symtab *st);

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
+#include "sites/kma-sites.h"
 
 struct kma_store;
 

@@ -18,8 +18,9 @@
 
 #include <trace-cmd/trace-cmd.h>
 
-#include "sites/kma-symtab.h"
+#include "reader/kma-tracedat.h"
 #include "reader/kma-zlib.h"
+#include "sites/kma-symtab.h"
 
 static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {
@@ -27,6 +28,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	const struct kma_symtab *st = data;
 	struct tep_event *ev = tep_find_event_by_record(tep, rec);
 	struct tep_format_field *f = ev ? tep_find_field(ev, "call_site") : NULL;
+	char why[KMA_SYMTAB_WHY_MAX];
 	const struct kma_sym *s;
 	unsigned long long v;
 	uint64_t off;
@@ -37,7 +39,7 @@ static int on_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, 
 	if (s)
 		printf("%s+0x%" PRIx64 "\n", s->name, off);
 	else
-		printf("0x%llx: %s\n", v, kma_symtab_why(st, v));
+		printf("0x%llx: %s\n", v, kma_symtab_why(st, v, why, sizeof(why)));
 	return 0;
 }
 
@@ -99,8 +101,9 @@ static int tep_compare(const char *path)
 int main(int argc, char **argv)
 {
 	struct tracecmd_input *h;
-	struct kma_symtab *st;
-	const char *why = NULL;
+	struct kma_symtab *st = NULL;
+	struct kma_err err;
+	char *text;
 	size_t len, i;
 
 	if (argc != 3) {
@@ -110,11 +113,13 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "tep"))
 		return tep_compare(argv[2]);
 	kma_zlib_register();	/* "sites" opens zlib files through libtracecmd */
-	st = kma_symtab_from_trace(argv[2], &why);
-	if (!st) {
-		fprintf(stderr, "kma-symdump: %s: %s\n", argv[2], why);
+	/* the kallsyms as the analyzer reads them: the reader's walker, then the parser */
+	if (kma_td_kallsyms(argv[2], &text, &len, &err) || !(st = kma_symtab_from_text(text, len))) {
+		fprintf(stderr, "kma-symdump: %s: %s\n", argv[2], text ? "out of memory" : err.msg);
+		free(text);
 		return 1;
 	}
+	free(text);
 	if (!strcmp(argv[1], "text")) {
 		const char *t = kma_symtab_text(st, &len);
 

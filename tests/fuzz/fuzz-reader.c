@@ -18,6 +18,7 @@
 #include "match/kma-leak.h"
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
+#include "sites/kma-sites.h"
 
 struct run {
 	struct kma_reader	*reader;
@@ -109,20 +110,29 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct run r = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
+	struct kma_err err;
+	struct kma_sites *sites = NULL;
+	const char *ksyms;
+	size_t len;
 	uint64_t lost = 0;
 	int cpu;
 
 	if (ftruncate(fd, 0) || pwrite(fd, data, size, 0) != (ssize_t)size)
 		abort();
 
-	r.reader = kma_reader_open(path, &why);
+	r.reader = kma_reader_open(path, &err);
 	if (!r.reader)
 		return 0;
 	if (kma_reader_set_marker_prefix(r.reader, "kma:"))
 		goto out;
-	mo.resolve = kma_reader_symbol;
-	mo.resolve_ctx = r.reader;
-	mo.module_of = kma_reader_module;
+	/* call sites as kma-analyze names them: the trace's kallsyms, owned here */
+	ksyms = kma_reader_kallsyms(r.reader, &len, &why);
+	sites = kma_sites_alloc(ksyms, len, why, kma_reader_tep(r.reader));
+	if (!sites)
+		goto out;
+	mo.resolve = kma_sites_symbol;
+	mo.resolve_ctx = sites;
+	mo.module_of = kma_sites_module;
 	mo.sink.alloc_done = drop_alloc;
 	mo.sink.unknown_free = drop_free;
 	r.match = kma_match_alloc(&mo);
@@ -147,6 +157,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 out:
 	kma_match_free(r.view);
 	kma_match_free(r.match);
+	kma_sites_free(sites);
 	kma_reader_close(r.reader);
 	return 0;
 }

@@ -38,7 +38,9 @@
 
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
+#include "reader/kma-tracedat.h"
 #include "reader/kma-zlib.h"
+#include "sites/kma-sites.h"
 
 #define OPT_DONE	0
 #define OPT_BUFFER	3
@@ -89,14 +91,10 @@ static void put(struct buf *b, const void *p, size_t n)
 	b->len += n;
 }
 
+/* Numbers in the base file's byte order, decoded as the reader's walker does. */
 static uint64_t rd(const struct base *bs, const unsigned char *p, int n)
 {
-	uint64_t v = 0;
-	int i;
-
-	for (i = 0; i < n; i++)
-		v |= (uint64_t)p[bs->big ? n - 1 - i : i] << (8 * i);
-	return v;
+	return kma_td_decode(p, n, bs->big);
 }
 
 static void wr(const struct base *bs, unsigned char *p, int n, uint64_t v)
@@ -444,7 +442,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	struct kma_match_opts mo = { 0 };
 	struct kma_reader *r;
 	struct kma_match *m = NULL;
-	const char *why = NULL, *warning = NULL;
+	const char *why = NULL;
+	struct kma_err err;
+	struct kma_sites *sites;
+	const char *ksyms;
+	size_t len;
 	uint32_t nr;
 
 	if (size < 1 || size > (1 << 20))
@@ -460,14 +462,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 			fclose(f);
 		}
 	}
-	r = kma_reader_open(path, &why);
+	r = kma_reader_open(path, &err);
 	if (!r)
 		return 0;
-	(void)warning;
-	mo.resolve = kma_reader_symbol;
-	mo.resolve_ctx = r;
-	mo.module_of = kma_reader_module;
-	m = kma_match_alloc(&mo);
+	ksyms = kma_reader_kallsyms(r, &len, &why);
+	sites = kma_sites_alloc(ksyms, len, why, kma_reader_tep(r));
+	mo.resolve = kma_sites_symbol;
+	mo.resolve_ctx = sites;
+	mo.module_of = kma_sites_module;
+	m = sites ? kma_match_alloc(&mo) : NULL;
 	if (m && !kma_reader_run(r, feed, m, NULL, NULL, &why) &&
 	    !kma_match_finish(m, kma_reader_info(r)->last_ts)) {
 		kma_match_callers(m, &nr);
@@ -475,6 +478,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		kma_match_totals(m);
 	}
 	kma_match_free(m);
+	kma_sites_free(sites);
 	kma_reader_close(r);
 	return 0;
 }

@@ -50,28 +50,28 @@ static void touch(const char *p)
 static void test_open_errors(void **state)
 {
 	char dir[] = "/tmp/kma-dwarf-XXXXXX";
-	const char *why = NULL;
+	char why[320] = "";
 	const char *file = NULL, *inl = NULL;
 	struct kma_dwarf *d;
 	int line = 0;
 
 	assert_non_null(mkdtemp(dir));
-	assert_null(kma_dwarf_open(NULL, NULL, &why));
+	assert_null(kma_dwarf_open(NULL, NULL, why, sizeof(why)));
 	assert_string_equal(why, "no vmlinux and no modules directory");
-	assert_null(kma_dwarf_open(path(dir, "none"), NULL, &why));
+	assert_null(kma_dwarf_open(path(dir, "none"), NULL, why, sizeof(why)));
 	assert_string_equal(why, "vmlinux not found: No such file or directory");
-	assert_null(kma_dwarf_open(dir, NULL, &why));	/* a directory is no vmlinux */
+	assert_null(kma_dwarf_open(dir, NULL, why, sizeof(why)));	/* a directory is no vmlinux */
 	assert_string_equal(why, "vmlinux not found: not a regular file");
-	assert_null(kma_dwarf_open(NULL, path(dir, "none"), &why));
+	assert_null(kma_dwarf_open(NULL, path(dir, "none"), why, sizeof(why)));
 	assert_string_equal(why, "modules directory not found: No such file or directory");
 	touch(path(dir, "vmlinux"));
-	assert_null(kma_dwarf_open(path(dir, "vmlinux"), NULL, &why));
+	assert_null(kma_dwarf_open(path(dir, "vmlinux"), NULL, why, sizeof(why)));
 	assert_string_equal(why, "cannot read the ELF file");
 
 	/* modules only: vmlinux call sites and missing or broken modules are unknown */
 	assert_int_equal(mkdir(path(dir, "sub"), 0755), 0);
 	touch(path(dir, "sub/broken-mod.ko"));
-	d = kma_dwarf_open(NULL, dir, &why);
+	d = kma_dwarf_open(NULL, dir, why, sizeof(why));
 	assert_non_null(d);
 	assert_int_equal(kma_dwarf_lookup(d, NULL, "kfree", 0x10, &file, &line, &inl), -1);
 	assert_int_equal(kma_dwarf_lookup(d, "absent", "f", 0x10, &file, &line, &inl), -1);
@@ -146,7 +146,8 @@ static char *slurp(const char *p, size_t *len)
 
 static void test_elf(void **state)
 {
-	const char *dir = getenv("KMA_TEST_ELF"), *why = NULL;
+	const char *dir = getenv("KMA_TEST_ELF");
+	char why[320] = "";
 	int checked = 0, unknown = 0, inl_seen = 0, mod_seen = 0;
 	struct kma_symtab *st;
 	struct kma_dwarf *d;
@@ -159,7 +160,7 @@ static void test_elf(void **state)
 	text = slurp(path(dir, "kallsyms"), &len);
 	st = kma_symtab_from_text(text, len);
 	assert_non_null(st);
-	d = kma_dwarf_open(path(dir, "vmlinux"), path(dir, "mods"), &why);
+	d = kma_dwarf_open(path(dir, "vmlinux"), path(dir, "mods"), why, sizeof(why));
 	if (!d)
 		fail_msg("kma_dwarf_open: %s", why);
 	f = fopen(path(dir, "expected"), "r");
@@ -232,7 +233,7 @@ static void test_elf(void **state)
 	}
 	kma_dwarf_free(d);
 
-	d = kma_dwarf_open(path(dir, "vmlinux.nodebug"), NULL, &why);
+	d = kma_dwarf_open(path(dir, "vmlinux.nodebug"), NULL, why, sizeof(why));
 	assert_null(d);
 	assert_string_equal(why, "the ELF file has no DWARF debug information");
 	kma_symtab_free(st);

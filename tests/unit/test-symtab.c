@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "reader/kma-tracedat.h"
 #include "sites/kma-symtab.h"
 
 static const char table[] =
@@ -36,6 +37,14 @@ static const char table[] =
 	"ffffffffc0001000 t modfn\t[mymod]\n"
 	"ffffffffc0001080 t modfn2\t[mymod]\n"
 	"ffffffffc0003000 T otherfn\t[other]";	/* no final newline */
+
+/* kma_symtab_why() into one buffer: each result is checked before the next call */
+static const char *why_of(const struct kma_symtab *st, uint64_t addr)
+{
+	static char buf[KMA_SYMTAB_WHY_MAX];
+
+	return kma_symtab_why(st, addr, buf, sizeof(buf));
+}
 
 static struct kma_symtab *load(const char *text)
 {
@@ -60,7 +69,7 @@ static void expect(const struct kma_symtab *st, uint64_t addr, const char *name,
 		assert_string_equal(s->module, module);
 	else
 		assert_null(s->module);
-	assert_null(kma_symtab_why(st, addr));
+	assert_null(why_of(st, addr));
 }
 
 /* lookup must fail, and the reason start with @why */
@@ -69,7 +78,7 @@ static void expect_none(const struct kma_symtab *st, uint64_t addr, const char *
 	const char *w;
 
 	assert_null(kma_symtab_lookup(st, addr, NULL));
-	w = kma_symtab_why(st, addr);
+	w = why_of(st, addr);
 	assert_non_null(w);
 	if (strncmp(w, why, strlen(why)))
 		fail_msg("why(0x%llx) = \"%s\", expected \"%s...\"", (unsigned long long)addr,
@@ -93,7 +102,7 @@ static void test_parse_and_bounds(void **state)
 		    "in a gap after bar (offset 0x80 exceeds its size 0x80)");
 	/* data is not a call site, and bounds nothing it should not */
 	expect_none(st, 0xffffffff82000010, "in a gap after bar");
-	assert_non_null(strstr(kma_symtab_why(st, 0xffffffff82000010),
+	assert_non_null(strstr(why_of(st, 0xffffffff82000010),
 			       "some_data+0x10 of type 'D'"));
 	expect(st, 0xffffffff82000088, "weak_fn", 8, 0x10, NULL);
 	expect_none(st, 0xffffffff82000098, "in a gap after weak_fn");
@@ -174,7 +183,7 @@ static void test_malformed_lines(void **state)
 	assert_non_null(st);
 	assert_int_equal(kma_symtab_count(st), 0);
 	assert_null(kma_symtab_lookup(st, 0xffffffff81000000, NULL));
-	assert_string_equal(kma_symtab_why(st, 1), "the trace's kallsyms has no text symbols");
+	assert_string_equal(why_of(st, 1), "the trace's kallsyms has no text symbols");
 	kma_symtab_free(st);
 }
 
@@ -208,21 +217,35 @@ static char *read_all(const char *path, size_t *len)
 	return buf;
 }
 
+/* The trace's kallsyms as the analyzer gets them: the reader's walker, then the parser. */
+static struct kma_symtab *from_trace(const char *path, struct kma_err *err)
+{
+	struct kma_symtab *st = NULL;
+	char *text;
+	size_t len;
+
+	if (!kma_td_kallsyms(path, &text, &len, err))
+		st = kma_symtab_from_text(text, len);
+	free(text);
+	return st;
+}
+
 static void test_fixtures(void **state)
 {
 	struct kma_symtab *v6, *v7;
-	const char *why = NULL, *t6, *t7;
+	struct kma_err why;
+	const char *t6, *t7;
 	size_t l6, l7, i;
 	int found = 0;
 
-	v7 = kma_symtab_from_trace(fixture("basic.dat"), &why);
+	v7 = from_trace(fixture("basic.dat"), &why);
 	if (!v7 && access(fixture("basic.dat"), R_OK))
 		skip();
 	if (!v7)
-		fail_msg("basic.dat: %s", why);
-	v6 = kma_symtab_from_trace(fixture("basic-v6.dat"), &why);
+		fail_msg("basic.dat: %s", why.msg);
+	v6 = from_trace(fixture("basic-v6.dat"), &why);
 	if (!v6)
-		fail_msg("basic-v6.dat: %s", why);
+		fail_msg("basic-v6.dat: %s", why.msg);
 	t6 = kma_symtab_text(v6, &l6);
 	t7 = kma_symtab_text(v7, &l7);
 	assert_int_equal(l6, 12188);	/* "[Kallsyms, 12188 bytes]" in trace-cmd dump */
@@ -244,10 +267,11 @@ static void test_fixtures(void **state)
 	kma_symtab_free(v6);
 	kma_symtab_free(v7);
 
-	assert_null(kma_symtab_from_trace(fixture("no-such-file.dat"), &why));
-	assert_string_equal(why, "cannot open the trace: No such file or directory");
-	assert_null(kma_symtab_from_trace(fixture("README.md"), &why));
-	assert_string_equal(why, "not a trace.dat file");
+	assert_null(from_trace(fixture("no-such-file.dat"), &why));
+	assert_string_equal(why.msg, "cannot open the trace: No such file or directory");
+	assert_null(from_trace(fixture("README.md"), &why));
+	assert_string_equal(why.msg, "not a trace.dat file");
+	assert_int_equal(why.kind, KMA_ERR_OTHER);
 }
 
 static void write_file(const char *path, const char *buf, size_t len)
@@ -262,15 +286,15 @@ static void write_file(const char *path, const char *buf, size_t len)
 /* from_trace on @path: any result but a crash (the sanitizer build checks memory) */
 static void try(const char *path)
 {
-	const char *why = NULL;
+	struct kma_err why = { KMA_ERR_NONE, "" };
 	struct kma_symtab *st;
 
-	st = kma_symtab_from_trace(path, &why);
+	st = from_trace(path, &why);
 	if (st) {
 		kma_symtab_lookup(st, 0xffffffff81000000, NULL);
 		kma_symtab_free(st);
 	} else {
-		assert_non_null(why);
+		assert_int_not_equal(why.kind, KMA_ERR_NONE);
 	}
 }
 
@@ -366,6 +390,57 @@ static void test_cut_and_corrupt(void **state)
 	unlink(tmp);
 }
 
+/* The walker: numbers in either byte order, file headers, a kind for a cut file. */
+static void test_walker(void **state)
+{
+	static const unsigned char le[] = { 0x01, 0x02, 0x03, 0x04 };
+	char tmp[] = "/tmp/kma-walker-XXXXXX";
+	struct kma_td_head h;
+	struct kma_err err;
+	struct kma_td t;
+	size_t len;
+	char *orig, *text;
+	int fd;
+
+	assert_int_equal(kma_td_decode(le, 4, 0), 0x04030201);
+	assert_int_equal(kma_td_decode(le, 4, 1), 0x01020304);
+	assert_int_equal(kma_td_decode(le, 2, 1), 0x0102);
+	assert_true(kma_valid_page_size(4096));
+	assert_false(kma_valid_page_size(4097));
+	assert_false(kma_valid_page_size(2048));
+	assert_int_equal(kma_header_page_long_size("", 0), 0);
+	assert_int_equal(kma_header_page_long_size("garbage", 7), -1);
+
+	if (kma_td_open(&t, fixture("basic.dat")))
+		skip();
+	assert_int_equal(kma_td_head(&t, &h), KMA_TD_HEAD_OK);
+	assert_int_equal(h.version, 7);
+	assert_int_equal(h.page_size, 4096);
+	assert_true(h.options > t.off && h.options < t.size);
+	kma_td_close(&t);
+	assert_int_equal(kma_td_open(&t, fixture("basic-v6.dat")), 0);
+	assert_int_equal(kma_td_head(&t, &h), KMA_TD_HEAD_OK);
+	assert_int_equal(h.version, 6);
+	kma_td_close(&t);
+	assert_int_equal(kma_td_open(&t, fixture("README.md")), 0);
+	assert_int_equal(kma_td_head(&t, &h), KMA_TD_HEAD_MAGIC);
+	kma_td_close(&t);
+
+	/* v6 cut inside the event formats: a structure that does not fit, said so by its kind */
+	orig = read_all(fixture("basic-v6.dat"), &len);
+	assert_non_null(orig);
+	fd = mkstemp(tmp);
+	assert_true(fd >= 0);
+	close(fd);
+	write_file(tmp, orig, 600);
+	assert_int_equal(kma_td_kallsyms(tmp, &text, &len, &err), -1);
+	assert_null(text);
+	assert_int_equal(err.kind, KMA_ERR_BROKEN);
+	assert_string_equal(err.msg, "v6 header or event formats do not fit the file");
+	unlink(tmp);
+	free(orig);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -375,6 +450,7 @@ int main(void)
 		cmocka_unit_test(test_malformed_lines),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_cut_and_corrupt),
+		cmocka_unit_test(test_walker),
 	};
 
 	return cmocka_run_group_tests_name("symtab", tests, NULL, NULL);

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-live.c - kmem events straight from the ring buffer through libtracefs.
+ * kma-source-tracefs.c - the live source: kmem events straight from the
+ * ring buffer through libtracefs.
  *
  * A tracefs instance of our own keeps the user's top-level buffer and
  * settings untouched; its records go through kma-decode.c like those of a
@@ -54,37 +55,41 @@ static char *read_kallsyms(size_t *len)
 	return buf;
 }
 
-struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why)
+static void tracefs_close(struct kma_reader *r);
+static int tracefs_run(struct kma_reader *r, const char **why);
+
+static const struct kma_source_ops tracefs_ops = { .run = tracefs_run, .close = tracefs_close };
+
+struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *err)
 {
 	static const char * const systems[] = { "kmem", "ftrace", "module", NULL };
-	struct kma_reader *r = kma_reader_new();
+	struct kma_reader *r = kma_reader_new(&tracefs_ops);
 	struct utsname u;
-	char name[512], buf[32], *ksyms;
-	size_t i, len;
+	char name[512], buf[32];
+	size_t i;
 	int enabled = 0, n;
 
 	if (!r) {
-		*why = "out of memory";
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
 	r->info.file = "live";
+	r->src_opts = o;
 	if (!tracefs_tracing_dir()) {
-		*why = "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)";
+		kma_err_set(err, KMA_ERR_OTHER,
+			    "tracefs is not mounted (mount -t tracefs nodev /sys/kernel/tracing)");
 		goto fail;
 	}
 	r->tep = tracefs_local_events_system(NULL, systems);
 	if (!r->tep) {
-		*why = "cannot read the event formats from tracefs (are you root?)";
+		kma_err_set(err, KMA_ERR_OTHER,
+			    "cannot read the event formats from tracefs (are you root?)");
 		goto fail;
 	}
 	tracefs_load_cmdlines(NULL, r->tep);
-	ksyms = read_kallsyms(&len);
-	r->sites = kma_sites_alloc_text(ksyms, len, r->tep);
-	free(ksyms);
-	if (!r->sites) {
-		*why = "out of memory";
-		goto fail;
-	}
+	r->kallsyms = read_kallsyms(&r->kallsyms_len);
+	if (!r->kallsyms)
+		kma_err_set(&r->kallsyms_err, KMA_ERR_OTHER, "no /proc/kallsyms");
 	if (!uname(&u)) {
 		snprintf(name, sizeof(name), "%s %s %s", u.sysname, u.release, u.machine);
 		r->info.uname = kma_strpool_intern(r->pool, name, strlen(name));
@@ -93,20 +98,17 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 	r->info.cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
 	r->info.long_size = sizeof(long);
 	r->info.big_endian = tep_is_local_bigendian(r->tep);
-	n = kma_reader_setup(r, why);
+	n = kma_reader_setup(r, err);
 	if (n <= 0) {
 		if (!n)
-			*why = "this kernel has no kmem allocation events";
+			kma_err_set(err, KMA_ERR_OTHER, "this kernel has no kmem allocation events");
 		goto fail;
 	}
 	snprintf(name, sizeof(name), "kma-live-%d", (int)getpid());
 	r->instance = tracefs_instance_create(name);
 	if (!r->instance) {
-		static char msg[128];
-
-		snprintf(msg, sizeof(msg), "cannot create a tracefs instance: %s%s", strerror(errno),
-			 errno == EACCES || errno == EPERM ? " (run as root)" : "");
-		*why = msg;
+		kma_err_set(err, KMA_ERR_OTHER, "cannot create a tracefs instance: %s%s",
+			    strerror(errno), errno == EACCES || errno == EPERM ? " (run as root)" : "");
 		goto fail;
 	}
 	if (o->buffer_kb)
@@ -115,14 +117,14 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, const char **why
 		enabled += !tracefs_event_enable(r->instance, live_events[i][0],
 						 live_events[i][1]) && !strcmp(live_events[i][0], "kmem");
 	if (!enabled) {
-		*why = "cannot enable the kmem events in the tracefs instance";
+		kma_err_set(err, KMA_ERR_OTHER, "cannot enable the kmem events in the tracefs instance");
 		goto fail;
 	}
 	/* trace_marker writes reach instances only with this option (Linux 6.13+) */
 	snprintf(buf, sizeof(buf), "1");
 	tracefs_instance_file_write(r->instance, "options/copy_trace_marker", buf);
 	if (tracefs_trace_on(r->instance)) {
-		*why = "cannot turn tracing on in the tracefs instance";
+		kma_err_set(err, KMA_ERR_OTHER, "cannot turn tracing on in the tracefs instance");
 		goto fail;
 	}
 	return r;
@@ -131,15 +133,15 @@ fail:
 	return NULL;
 }
 
-void kma_live_release(struct kma_reader *r)
+static void tracefs_close(struct kma_reader *r)
 {
-	if (!r->instance)
-		return;
-	tracefs_trace_off(r->instance);
-	tracefs_instance_destroy(r->instance);
-	tracefs_instance_free(r->instance);
+	if (r->instance) {
+		tracefs_trace_off(r->instance);
+		tracefs_instance_destroy(r->instance);
+		tracefs_instance_free(r->instance);
+	}
 	r->instance = NULL;
-	if (r->tep)
+	if (r->tep)		/* the live source's own (a file's belongs to its handle) */
 		tep_free(r->tep);
 	r->tep = NULL;
 }
@@ -181,13 +183,11 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_fn fn,
-		 void *ctx, const char **why)
+static int tracefs_run(struct kma_reader *r, const char **why)
 {
+	const struct kma_live_opts *o = r->src_opts;
 	double start = now_s(), next = start + o->interval;
 
-	r->fn = fn;
-	r->ctx = ctx;
 	while (!r->stopped && !*o->stop && (!o->duration || now_s() - start < o->duration)) {
 		double wait = next - now_s();
 
@@ -210,4 +210,11 @@ int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_
 	tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
 	read_stats(r);
 	return kma_reader_end(r, why);
+}
+
+int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_fn fn,
+		 void *ctx, const char **why)
+{
+	r->src_opts = o;
+	return kma_reader_run(r, fn, ctx, NULL, NULL, why);
 }

@@ -1,0 +1,394 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-check-v7.c - the checks run on a v7 trace.dat before libtracecmd sees
+ * it, through the walker of kma-tracedat.c: every section and offset
+ * against the file size, the header_page, the ring-buffer pages.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-tracedat.h"
+
+/* The section an option points to, by the option's id, for messages. */
+static const char *sec_name(uint64_t id)
+{
+	static const char * const names[] = {
+		[KMA_TD_OPT_BUFFER] = "the event data section",
+		[KMA_TD_SEC_STRINGS] = "the section names",
+		[KMA_TD_OPT_HEADER_INFO] = "the header_page/header_event section",
+		[17] = "the ftrace event formats section",
+		[18] = "the event formats section",
+		[KMA_TD_OPT_KALLSYMS] = "the kallsyms section",
+		[20] = "the printk formats section",
+		[KMA_TD_OPT_CMDLINES] = "the saved cmdlines section",
+	};
+
+	if (id == KMA_TD_OPT_DONE)
+		return "the options section";
+	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "a section";
+}
+
+/* The walk's state beside the cursor. */
+struct check {
+	struct kma_td	*t;
+	uint64_t	page_size;	/* of the buffer being checked */
+	int		long_size;
+	uint64_t	cur_opts;	/* the options section being walked */
+};
+
+/* A message for the user as is: the file is cut short (or corrupt). */
+#define cut(t, ...)	kma_err_set(&(t)->err, KMA_ERR_TRUNCATED, __VA_ARGS__)
+#define bad(t, ...)	kma_err_set(&(t)->err, KMA_ERR_CORRUPT, __VA_ARGS__)
+
+static int whole_message(const struct kma_td *t)
+{
+	return t->err.kind == KMA_ERR_TRUNCATED || t->err.kind == KMA_ERR_CORRUPT;
+}
+
+/*
+ * Whether the section at @off lies whole in the file. If not, t->err says
+ * what is missing: libtracecmd 1.3 reads such a section without checking.
+ */
+static int fits(struct check *c, uint64_t off, const char *what)
+{
+	struct kma_td *t = c->t;
+	uint64_t size;
+
+	if (off >= t->size) {
+		cut(t, "truncated trace.dat: %s at %" PRIu64 " lies past the end of the file (%"
+		    PRIu64 " bytes)", what, off, t->size);
+		return 0;
+	}
+	t->off = off + 8;
+	if (t->size - off < KMA_TD_SEC_HEADER || kma_td_num(t, 8, &size)) {
+		cut(t, "truncated trace.dat: the file ends at %" PRIu64 ", inside the header of %s "
+		    "at %" PRIu64, t->size, what, off);
+		return 0;
+	}
+	if (size > UINT64_MAX - off - KMA_TD_SEC_HEADER) {
+		bad(t, "corrupt trace.dat: %s at %" PRIu64 " has an impossible size", what, off);
+		return 0;
+	}
+	/* sections do not overlap: one that runs over the options pointing to it is corrupt */
+	if (off < c->cur_opts && size > c->cur_opts - off - KMA_TD_SEC_HEADER &&
+	    size > t->size - off - KMA_TD_SEC_HEADER) {
+		bad(t, "corrupt trace.dat: %s at %" PRIu64 " claims to end at %" PRIu64 ", past "
+		    "the options section at %" PRIu64 " that points to it", what, off,
+		    off + KMA_TD_SEC_HEADER + size, c->cur_opts);
+		return 0;
+	}
+	if (size > t->size - off - KMA_TD_SEC_HEADER) {
+		cut(t, "truncated trace.dat: %s at %" PRIu64 " ends at %" PRIu64 ", the file at %"
+		    PRIu64, what, off, off + KMA_TD_SEC_HEADER + size, t->size);
+		return 0;
+	}
+	kma_err_clear(&t->err);
+	return 1;
+}
+
+/*
+ * The commit word of each ring-buffer page must fit the page (with the
+ * missed-events count stored after the data): libtraceevent's kbuffer
+ * trusts it and reads past the page otherwise. The rule of kma-validate.c.
+ */
+static int pages_ok(struct check *c, const unsigned char *buf, uint64_t len)
+{
+	uint64_t off, commit, size, room = c->page_size - 8 - c->long_size;
+
+	for (off = 0; off + c->page_size <= len; off += c->page_size) {
+		commit = kma_td_get(c->t, buf + off + 8, c->long_size);
+		size = (uint32_t)commit & ((1u << 27) - 1);
+		if (size > room ||
+		    ((commit & (1ull << 31)) && (commit & (1ull << 30)) && size + c->long_size > room))
+			return -1;
+	}
+	return 0;
+}
+
+static int compressed(const struct kma_td *t)
+{
+	return strcmp(t->cname, "none") && t->cname[0];
+}
+
+/* Plain pages, one at a time. */
+static int plain_pages_ok(struct check *c, uint64_t off, uint64_t end)
+{
+	unsigned char *buf = malloc(c->page_size);
+	int bad = !buf;
+
+	for (; !bad && off + c->page_size <= end; off += c->page_size)
+		bad = kma_td_pread(c->t, off, buf, c->page_size) ||
+		      pages_ok(c, buf, c->page_size);
+	free(buf);
+	return bad ? -1 : 0;
+}
+
+/* One CPU's data: zstd chunks (u32 count; u32 csize, u32 size, data) or plain pages. */
+static int cpu_data_ok(struct check *c, uint64_t off, uint64_t size)
+{
+	struct kma_td *t = c->t;
+	uint64_t end, count, i, csize, usize, len;
+	unsigned char *buf;
+	int bad;
+
+	if (off > t->size || size > t->size - off)
+		return -1;
+	if (!compressed(t))
+		return plain_pages_ok(c, off, off + size);
+	if (!size)
+		return 0;
+	/* the size given in the BUFFER option does not count the u32 chunk count */
+	t->off = off;
+	if (kma_td_num(t, 4, &count) || size > t->size - t->off)
+		return -1;
+	off = t->off;
+	end = off + size;
+	for (i = 0; i < count; i++) {
+		uint64_t chunk = off;
+
+		t->off = chunk;
+		if (chunk > end || kma_td_num(t, 4, &csize) || kma_td_num(t, 4, &usize) ||
+		    csize > end - t->off || usize % c->page_size)
+			return -1;
+		/* chunks of empty pages compress very well: no ratio bound, a size bound */
+		buf = (unsigned char *)kma_td_inflate(t, chunk, end - chunk, &len, 1u << 28,
+						      1u << 20);
+		if (!buf)
+			return -1;
+		bad = pages_ok(c, buf, len);
+		free(buf);
+		if (bad)
+			return -1;
+		off = chunk + 8 + csize;
+	}
+	return 0;
+}
+
+/*
+ * One CPU of a BUFFER option (u32 cpu, u64 offset, u64 size): its data must
+ * lie in the file. Compressed data starts with a u32 chunk count that the
+ * size does not include.
+ */
+static int cpu_fits(struct check *c, const unsigned char *d)
+{
+	struct kma_td *t = c->t;
+	uint64_t cpu = kma_td_get(t, d, 4), off = kma_td_get(t, d + 4, 8);
+	uint64_t size = kma_td_get(t, d + 12, 8), extra = size && compressed(t) ? 4 : 0;
+
+	if (off <= t->size && size <= t->size - off && extra <= t->size - off - size)
+		return 0;
+	if (off > UINT64_MAX - extra || size > UINT64_MAX - extra - off)
+		return bad(t, "corrupt trace.dat: CPU %" PRIu64 "'s event data has an impossible "
+			   "size", cpu);
+	if (off < c->cur_opts && off + extra + size > c->cur_opts)
+		return bad(t, "corrupt trace.dat: CPU %" PRIu64 "'s event data claims to end at %"
+			   PRIu64 ", past the options section at %" PRIu64 " that describes it",
+			   cpu, off + extra + size, c->cur_opts);
+	return cut(t, "truncated trace.dat: CPU %" PRIu64 "'s event data ends at %" PRIu64
+		   ", the file at %" PRIu64, cpu, off + extra + size, t->size);
+}
+
+/* BUFFER: u64 section offset, name, clock, u32 page size, u32 cpus, per CPU u32 id, u64 offset, u64 size */
+static int check_buffer(struct check *c, const unsigned char *d, uint64_t len)
+{
+	struct kma_td *t = c->t;
+	uint64_t p = 8, cpus, i, n;
+
+	for (n = 0; n < 2; n++) {	/* name and clock */
+		while (p < len && d[p])
+			p++;
+		if (p++ >= len)
+			goto bad;
+	}
+	if (len - p < 8)
+		goto bad;
+	c->page_size = kma_td_get(t, d + p, 4);
+	cpus = kma_td_get(t, d + p + 4, 4);
+	p += 8;
+	if (!kma_valid_page_size(c->page_size) || cpus > (len - p) / 20)
+		goto bad;
+	if (!fits(c, kma_td_get(t, d, 8), sec_name(KMA_TD_OPT_BUFFER)))
+		return -1;
+	for (i = 0; i < cpus; i++, p += 20)
+		if (cpu_fits(c, d + p) ||
+		    cpu_data_ok(c, kma_td_get(t, d + p + 4, 8), kma_td_get(t, d + p + 12, 8)))
+			goto bad;
+	return 0;
+bad:
+	if (!whole_message(t) && t->err.kind != KMA_ERR_NOMEM)
+		bad(t, "corrupt trace.dat: a ring-buffer page or compressed chunk does not fit "
+		    "(corrupt event data)");
+	return -1;
+}
+
+/*
+ * "header_page", u64 size, its text: libtraceevent falls back to defaults
+ * when it cannot parse it, and the pages are then decoded with a wrong
+ * layout into records of garbage.
+ */
+static int check_header_page(struct check *c, uint64_t off)
+{
+	struct kma_td *t = c->t;
+	uint64_t len, size;
+	char *buf = kma_td_section(t, off, KMA_TD_OPT_HEADER_INFO, &len);
+	int ok;
+
+	if (!buf)
+		return -1;
+	ok = len >= 20 && !memcmp(buf, "header_page", 12) &&
+	     (size = kma_td_get(t, buf + 12, 8)) <= len - 20 &&
+	     kma_header_page_long_size(buf + 20, size) >= 0;
+	free(buf);
+	if (ok)
+		return 0;
+	return bad(t, "corrupt trace.dat headers (the header_page format does not describe a "
+		   "ring-buffer page)");
+}
+
+/* The section @off that option @id points to must fit; the header_page must be sane. */
+static int check_ref(struct check *c, uint64_t id, uint64_t off)
+{
+	struct kma_td *t = c->t;
+
+	/*
+	 * The sections the options list are written before them: one past the
+	 * end of the file is a corrupt offset, not a file cut short.
+	 */
+	if (off >= t->size && c->cur_opts < t->size)
+		return bad(t, "corrupt trace.dat: the options section at %" PRIu64 " points to %s "
+			   "at %" PRIu64 ", past the end of the file (%" PRIu64 " bytes)",
+			   c->cur_opts, sec_name(id), off, t->size);
+	if (!fits(c, off, sec_name(id)))
+		return -1;
+	return id == KMA_TD_OPT_HEADER_INFO ? check_header_page(c, off) : 0;
+}
+
+static int on_section(struct kma_td *t, uint64_t off, void *ctx)
+{
+	struct check *c = ctx;
+
+	if (!fits(c, off, sec_name(KMA_TD_OPT_DONE)))
+		return -1;
+	c->cur_opts = off;
+	return 0;
+}
+
+static int on_option(struct kma_td *t, unsigned int id, const unsigned char *d, uint64_t size,
+		     void *ctx)
+{
+	struct check *c = ctx;
+
+	if (id == KMA_TD_OPT_BUFFER)
+		return check_buffer(c, d, size);
+	if (id >= KMA_TD_OPT_HEADER_INFO && id <= KMA_TD_OPT_CMDLINES && size >= 8)
+		return check_ref(c, id, kma_td_get(t, d, 8));
+	return 0;
+}
+
+/* The sections one after another, as libtracecmd reads them looking for the section names. */
+struct tail {
+	uint64_t	cut;		/* offset of the first section cut short, 0: none */
+	int		cut_id;		/* its id, -1 when not even that is left */
+	uint64_t	cut_end;	/* where it would end, 0: not known */
+	uint64_t	names;		/* bytes of section names found */
+	uint64_t	max_name;	/* the largest name offset the sections use + 1 */
+};
+
+static void walk_sections(struct kma_td *t, uint64_t off, struct tail *tl)
+{
+	memset(tl, 0, sizeof(*tl));
+	while (off < t->size) {
+		struct kma_td_sec s;
+		uint64_t id, u = 0;
+
+		tl->cut = off;
+		tl->cut_id = -1;
+		t->off = off;
+		if (kma_td_num(t, 2, &id))
+			return;
+		tl->cut_id = (int)id;
+		if (kma_td_sec(t, off, &s))
+			return;
+		if (s.size > t->size - t->off) {
+			tl->cut_end = s.size <= UINT64_MAX - t->off ? t->off + s.size : 0;
+			return;
+		}
+		off = t->off + s.size;
+		if (s.id == KMA_TD_SEC_STRINGS) {
+			t->off += 4;
+			tl->names += (s.flags & KMA_TD_SEC_COMPRESS) && s.size >= 8 &&
+				     !kma_td_num(t, 4, &u) ? u : s.size;
+		} else if (s.name >= tl->max_name) {
+			tl->max_name = (uint64_t)s.name + 1;
+		}
+		tl->cut = 0;
+	}
+}
+
+/* After the checks passed: what is missing at the end of the file, if anything. */
+static void tail_warning(struct kma_td *t, uint64_t off, char *msg, size_t len)
+{
+	struct tail tl;
+
+	walk_sections(t, off, &tl);
+	if (tl.cut && tl.cut_id == KMA_TD_SEC_STRINGS && tl.cut_end)
+		snprintf(msg, len, "truncated trace.dat: the section names at %" PRIu64
+			 " end at %" PRIu64 ", the file at %" PRIu64 "; kma does not need them",
+			 tl.cut, tl.cut_end, t->size);
+	else if (tl.cut)
+		snprintf(msg, len, "truncated trace.dat: the file ends at %" PRIu64
+			 ", inside %s at %" PRIu64 " that kma does not need",
+			 t->size, tl.cut_id == KMA_TD_SEC_STRINGS ? "the section names" : "a section",
+			 tl.cut);
+	else if (tl.max_name > tl.names)
+		snprintf(msg, len, "truncated trace.dat: the section names at its end "
+			 "are missing; kma does not need them");
+}
+
+/*
+ * A section cut short after the first options section (the event data,
+ * whose options come after it) says best where the file ends.
+ */
+static void better_cut(struct kma_td *t, uint64_t off, uint64_t first_opts)
+{
+	struct tail tl;
+
+	walk_sections(t, off, &tl);
+	if (t->err.kind == KMA_ERR_TRUNCATED && tl.cut > first_opts &&
+	    tl.cut_id != KMA_TD_SEC_STRINGS && tl.cut_end &&
+	    strcmp(sec_name((uint64_t)tl.cut_id), "a section"))
+		cut(t, "truncated trace.dat: %s at %" PRIu64 " ends at %" PRIu64 ", the file at %"
+		    PRIu64, sec_name((uint64_t)tl.cut_id), tl.cut, tl.cut_end, t->size);
+}
+
+int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t wlen)
+{
+	struct kma_td t;
+	struct check c = { .t = &t };
+	struct kma_td_head h;
+	uint64_t kallsyms, end;
+	struct kma_td_walk w = { on_section, on_option, &c };
+	int ret = 0;
+
+	warning[0] = '\0';
+	if (kma_td_open(&t, path))
+		return 0;	/* the caller reports what open says */
+	if (kma_td_head(&t, &h) || h.version != 7)
+		goto out;
+	end = t.off;
+	c.long_size = h.long_size == 4 ? 4 : 8;
+	if (!kma_td_options(&t, h.options, &w, &kallsyms) || t.err.kind == KMA_ERR_NONE) {
+		tail_warning(&t, end, warning, wlen);
+		goto out;
+	}
+	if (!whole_message(&t))
+		goto out;	/* left to kma_td_kallsyms() and libtracecmd */
+	better_cut(&t, end, h.options);
+	*err = t.err;
+	ret = -1;
+out:
+	kma_td_close(&t);
+	return ret;
+}

@@ -1,0 +1,675 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-source-file.c - the file source: trace.dat files through libtracecmd
+ * (checks, opening, the buffer to read) and the merged stream of records
+ * handed to kma-decode.c.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+/*
+ * Exported by libtracecmd 1.3 but declared only in trace-cmd's private
+ * header, which Debian does not ship. They are stable since 1.0.
+ */
+const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
+const char *tracecmd_get_uname(struct tracecmd_input *handle);
+int tracecmd_cpus(struct tracecmd_input *handle);
+int tracecmd_long_size(struct tracecmd_input *handle);
+int tracecmd_page_size(struct tracecmd_input *handle);
+unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
+struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
+struct tep_record *tracecmd_read_cpu_first(struct tracecmd_input *handle, int cpu);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
+				     const char **name, const char **version);
+bool tracecmd_compress_is_supported(const char *name, const char *version);
+
+
+#include "kma-reader-int.h"
+#include "kma-tracedat.h"
+#include "kma-zlib.h"
+
+/* v7: whether libtracecmd can inflate the file (zlib: Debian's has zstd only; ours is registered). */
+static int check_compression(const struct kma_td *t, struct kma_err *err)
+{
+	if (!strcmp(t->cname, "none") || !t->cname[0] ||
+	    (!kma_zlib_register() && tracecmd_compress_is_supported(t->cname, t->cver)))
+		return 0;
+	return kma_err_set(err, KMA_ERR_OTHER, "compressed with '%.32s', which kma cannot read "
+			   "(it reads zstd, zlib and uncompressed files)", t->cname);
+}
+
+/* The file header through the walker, and the v6 structure: clear errors early. */
+static int check_header_of(struct kma_td *t, struct kma_err *err)
+{
+	unsigned char b;
+	struct kma_td_head h;
+	int head = kma_td_head(t, &h);
+
+	if (t->size && kma_td_pread(t, 0, &b, 1))
+		return kma_err_set(err, KMA_ERR_OTHER, "cannot read it: %s", strerror(errno));
+	/* v6: libtracecmd crashes on some files cut short or corrupt anywhere */
+	if (t->size > KMA_TD_MAGIC_LEN + 2 && h.version == 6 && kma_td_check_v6(t->fd, t->size, err))
+		return -1;
+	if (!t->size)
+		return kma_err_set(err, KMA_ERR_OTHER, "empty file, not a trace.dat");
+	switch (head) {
+	case KMA_TD_HEAD_MAGIC:
+		return kma_err_set(err, KMA_ERR_OTHER, "not a trace-cmd trace.dat file (bad magic)");
+	case KMA_TD_HEAD_VERSION:
+		/* libtracecmd 1.3 takes other version numbers too, and crashes on them */
+		return kma_err_set(err, KMA_ERR_OTHER,
+				   "unsupported trace.dat version (kma reads versions 6 and 7)");
+	case KMA_TD_HEAD_PAGE_SIZE:
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat header (bad page size)");
+	case KMA_TD_HEAD_CUT:
+		if (h.version != 6)
+			return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated trace.dat header");
+		return 0;	/* the v6 checks passed */
+	}
+	return h.version == 7 ? check_compression(t, err) : 0;
+}
+
+static int check_header(const char *path, struct kma_err *err)
+{
+	struct kma_td t;
+	struct stat st;
+	int ret;
+
+	if (kma_td_open(&t, path) || fstat(t.fd, &st)) {
+		ret = kma_err_set(err, KMA_ERR_OTHER, "cannot open it: %s", strerror(errno));
+		kma_td_close(&t);
+		return ret;
+	}
+	if (!S_ISREG(st.st_mode))
+		ret = kma_err_set(err, KMA_ERR_OTHER, "not a regular file");
+	else
+		ret = check_header_of(&t, err);
+	kma_td_close(&t);
+	return ret;
+}
+
+/* Defined only in sanitizer builds (weak: NULL elsewhere). */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/*
+ * libtraceevent crashes on some corrupt text sections of the headers (event
+ * formats, printk formats) that no size check catches, so they are parsed
+ * in a child first: if it dies, the file is reported instead of kma dying.
+ */
+static int probe_headers(const char *path)
+{
+	struct tracecmd_input *h;
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot probe: go on */
+	if (pid == 0) {
+		/*
+		 * The child may die: that is what it is for. Under a sanitizer
+		 * and libFuzzer, their death hooks and signal handlers would take
+		 * its death for the parent's and report a crash.
+		 */
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		tracecmd_set_loglevel(TEP_LOG_NONE);
+		tep_set_loglevel(TEP_LOG_NONE);
+		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		_exit(h ? 0 : 3);	/* 3: refused cleanly; sanitizers exit with 1 */
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
+}
+
+/* ---- buffers: trace-cmd record -B NAME puts events in an instance ---- */
+
+struct scan {
+	int		ids[KMA_EV_NR];	/* kmem event ids */
+	int		nr;
+	unsigned int	page_size;
+	struct tep_handle *tep;
+	int		found;
+};
+
+static int scan_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct scan *s = data;
+	int i, id;
+
+	/* a record running past its page is corrupt (see kma_reader_decode()) */
+	if (rec->size < 2 || (s->page_size &&
+	    rec->offset % s->page_size + (unsigned int)rec->record_size > s->page_size))
+		return 0;
+	id = (int)tep_read_number(s->tep, rec->data, 2);
+	for (i = 0; i < s->nr; i++)
+		if (id == s->ids[i]) {
+			s->found = 1;
+			return -1;	/* stops the iteration */
+		}
+	return 0;
+}
+
+/*
+ * Whether buffer @idx (-1: the top-level one) holds kmem records: decided by
+ * finding one, as a buffer may have the events enabled and no records. Read
+ * through a handle of its own, so that the cursors of the others stay put.
+ */
+static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_input *top,
+		      int idx)
+{
+	struct scan s = { .tep = r->tep };
+	struct tracecmd_input *h;
+	int t;
+
+	for (t = 0; t < KMA_EV_NR; t++) {
+		struct tep_event *ev = tep_find_event_by_name(r->tep, KMA_EV_SYSTEM, kma_ev_name(t));
+
+		if (ev)
+			s.ids[s.nr++] = ev->id;
+	}
+	if (idx < 0) {
+		/* the file once more (its headers parsed again): the top-level buffer is its own */
+		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		if (h)
+			s.tep = tracecmd_get_tep(h);
+	} else {
+		h = tracecmd_buffer_instance_handle(top, idx);
+	}
+	if (!h)
+		return 0;
+	s.page_size = tracecmd_page_size(h);
+	tracecmd_iterate_events(h, NULL, 0, scan_record, &s);
+	tracecmd_close(h);
+	return s.found;
+}
+
+static const char *buffer_name(struct tracecmd_input *top, int idx)
+{
+	const char *name = idx < 0 ? "top" : tracecmd_buffer_instance_name(top, idx);
+
+	return name ? name : "?";
+}
+
+#define LIST_MAX	512
+
+/* "top, a, b": the buffers marked in @set ([0]: top-level, [i + 1]: instance i). */
+static const char *buffer_list(struct tracecmd_input *top, const unsigned char *set, int nb,
+			       char *list)
+{
+	size_t len = 0;
+	int i;
+
+	list[0] = '\0';
+	for (i = -1; i < nb; i++) {
+		if (!set[i + 1])
+			continue;
+		if (len + 64 >= LIST_MAX) {
+			snprintf(list + len, LIST_MAX - len, ", ...");
+			break;
+		}
+		len += snprintf(list + len, LIST_MAX - len, "%s%.56s", len ? ", " : "",
+				buffer_name(top, i));
+	}
+	return list;
+}
+
+/* The index of instance @name, -1 for "top", -2 when the file has none of that name. */
+static int find_buffer(struct tracecmd_input *top, int nb, const char *name)
+{
+	int i;
+
+	if (!strcmp(name, "top"))
+		return -1;
+	for (i = 0; i < nb; i++)
+		if (!strcmp(buffer_name(top, i), name))
+			return i;
+	return -2;
+}
+
+/*
+ * The buffer to read: @want ("top" or an instance name), or NULL for the
+ * top-level buffer if it holds kmem records, else the one instance that does.
+ * Returns its index (-1: top-level), or -2 with @err set.
+ */
+static int choose_buffer(struct kma_reader *r, const char *path, struct tracecmd_input *top,
+			 const char *want, struct kma_err *err)
+{
+	char list[LIST_MAX];
+	int nb = tracecmd_buffer_instances(top), i, pick = -1, n = 0;
+	unsigned char *set;
+
+	if (nb <= 0 && (!want || !strcmp(want, "top")))
+		return -1;		/* nothing to choose from */
+	set = calloc(nb + 1, 1);	/* [0]: top-level, [i + 1]: instance i */
+	if (!set) {
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+		return -2;
+	}
+	if (want) {
+		pick = find_buffer(top, nb, want);
+		if (pick == -2) {
+			memset(set, 1, nb + 1);
+			kma_err_set(err, KMA_ERR_OTHER, "no buffer '%.64s' in this trace (it has: %s)",
+				    want, buffer_list(top, set, nb, list));
+		} else if (!holds_kmem(r, path, top, pick)) {
+			/* say where the kmem events are, if anywhere */
+			for (i = -1; i < nb; i++)
+				if (i != pick)
+					n += set[i + 1] = holds_kmem(r, path, top, i);
+			if (n) {
+				kma_err_set(err, KMA_ERR_OTHER, "buffer '%.64s' holds no kmem events "
+					    "(buffers that do: %s)", want, buffer_list(top, set, nb, list));
+				pick = -2;
+			}
+		}
+		goto out;
+	}
+	for (i = 0; i < nb; i++)
+		n += set[i + 1] = holds_kmem(r, path, top, i);
+	if (!n || holds_kmem(r, path, top, -1))
+		goto out;		/* the top-level buffer */
+	if (n == 1) {
+		for (i = 0; i < nb; i++)
+			if (set[i + 1])
+				pick = i;
+		r->info.buffer_auto = 1;
+	} else {
+		kma_err_set(err, KMA_ERR_OTHER, "kmem events in several buffers and none in the "
+			    "top-level one: %s; choose one with --buffer NAME",
+			    buffer_list(top, set, nb, list));
+		pick = -2;
+	}
+out:
+	free(set);
+	return pick;
+}
+
+/*
+ * The per-CPU statistics of buffer @name (NULL: top-level) out of the file's
+ * text, where trace-cmd writes the top-level's first, then "Buffer: NAME"
+ * and each instance's.
+ */
+static void buffer_cpustats(struct kma_reader *r, const char *all, const char *name)
+{
+	const char *start = all, *end, *p;
+	size_t nlen = name ? strlen(name) : 0;
+	char *text;
+
+	if (!all)
+		return;
+	if (name) {
+		for (start = NULL, p = all; (p = strstr(p, "Buffer: ")); p += 8)
+			if ((p == all || p[-1] == '\n') && !strncmp(p + 8, name, nlen) &&
+			    p[8 + nlen] == '\n') {
+				start = p + 8 + nlen;
+				break;
+			}
+		if (!start)
+			return;
+	}
+	for (end = start; (end = strstr(end, "Buffer: ")); end += 8)
+		if (end == all || end[-1] == '\n')
+			break;
+	if (!end)
+		end = start + strlen(start);
+	text = strndup(start, end - start);
+	if (text)
+		kma_reader_cpustats(r, text);
+	free(text);
+}
+
+/* The handle of the chosen buffer and the facts that depend on it. */
+static int attach_buffer(struct kma_reader *r, const char *path, struct tracecmd_input *top,
+			 const char *want, struct kma_err *err)
+{
+	int idx = choose_buffer(r, path, top, want, err);
+
+	if (idx < -1)
+		return -1;
+	r->buffer_idx = idx;
+	r->info.buffer = buffer_name(top, idx);
+	if (idx >= 0) {
+		r->info.buffer = kma_strpool_intern(r->pool, r->info.buffer,
+						    strlen(r->info.buffer));
+		r->handle = tracecmd_buffer_instance_handle(top, idx);
+		if (r->handle)
+			r->top = top;	/* closed with the reader from now on */
+		if (!r->info.buffer)
+			return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+		if (!r->handle)
+			return kma_err_set(err, KMA_ERR_CORRUPT,
+					   "cannot read the instance buffer (corrupt file)");
+	}
+	return 0;
+}
+
+static void file_close(struct kma_reader *r)
+{
+	free(r->markers);
+	if (r->handle)
+		tracecmd_close(r->handle);
+	if (r->top)		/* an instance handle holds a reference of its own */
+		tracecmd_close(r->top);
+}
+
+static int file_run(struct kma_reader *r, const char **why);
+
+static const struct kma_source_ops file_ops = { .run = file_run, .close = file_close };
+
+struct kma_reader *kma_reader_open(const char *path, struct kma_err *err)
+{
+	return kma_reader_open_buffer(path, NULL, err);
+}
+
+/*
+ * Before libtracecmd sees the file: the header, the structure (v6 and v7)
+ * and the kallsyms, by our own walker, which checks every section header it
+ * passes (libtracecmd 1.3 crashes on some that do not fit the file), then
+ * the header texts in a child.
+ */
+static int check_file(struct kma_reader *r, const char *path, struct kma_err *err)
+{
+	if (check_header(path, err) ||
+	    kma_td_check_v7(path, err, r->file_warn, sizeof(r->file_warn)))
+		return -1;
+	if (kma_td_kallsyms(path, &r->kallsyms, &r->kallsyms_len, &r->kallsyms_err) &&
+	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",
+				   r->kallsyms_err.msg);
+	if (probe_headers(path))
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (libtraceevent "
+				   "cannot parse its event or printk formats)");
+	return 0;
+}
+
+/* What the file says about itself, once the buffer to read is chosen. */
+static int file_info(struct kma_reader *r, const char *path, struct kma_err *err)
+{
+	const char *cname = NULL, *cver = NULL;
+
+	r->info.file = path;
+	r->info.warning = r->file_warn[0] ? r->file_warn : NULL;
+	r->info.file_version = (int)tracecmd_get_in_file_version(r->handle);
+	if (!tracecmd_get_file_compress_proto(r->handle, &cname, &cver) && cname &&
+	    strcmp(cname, "none"))
+		r->info.compression = kma_strpool_intern(r->pool, cname, strlen(cname));
+	r->info.uname = tracecmd_get_uname(r->handle);
+	if (r->info.uname) {
+		char rel[128];
+
+		if (sscanf(r->info.uname, "%*s %*s %127s", rel) == 1)
+			r->info.release = kma_strpool_intern(r->pool, rel, strlen(rel));
+	}
+	r->info.cpus = tracecmd_cpus(r->handle);
+	r->page_size = tracecmd_page_size(r->handle);
+	r->info.long_size = tracecmd_long_size(r->handle);
+	r->info.big_endian = tep_is_file_bigendian(r->tep);
+	r->swap = tep_is_file_bigendian(r->tep) != tep_is_local_bigendian(r->tep);
+	if (r->info.cpus <= 0 || r->info.cpus > 8192)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat: bad CPU count");
+	return 0;
+}
+
+/* The events looked up; the per-CPU statistics. */
+static int file_events(struct kma_reader *r, struct kma_err *err)
+{
+	int n = kma_reader_setup(r, err);
+
+	/* trace-cmd stores every buffer's statistics in the file's options */
+	if (n >= 0 && r->top && tracecmd_get_cpustats(r->handle))
+		kma_reader_cpustats(r, tracecmd_get_cpustats(r->handle));
+	else if (n >= 0)
+		buffer_cpustats(r, tracecmd_get_cpustats(r->top ? r->top : r->handle),
+				r->top ? r->info.buffer : NULL);
+	if (n < 0 && err->kind != KMA_ERR_NOMEM) {
+		char what[sizeof(err->msg)];
+
+		snprintf(what, sizeof(what), "%s", err->msg);
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (%s)", what);
+	}
+	if (n == 0)
+		return kma_err_set(err, KMA_ERR_OTHER, "no kmem allocation events in this trace; "
+				   "record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
+				   "-e kmem:kmem_cache_free");
+	return n < 0 ? -1 : 0;
+}
+
+struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
+					  struct kma_err *err)
+{
+	struct kma_reader *r = kma_reader_new(&file_ops);
+	struct tracecmd_input *top;
+
+	if (!r) {
+		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+		return NULL;
+	}
+	if (check_file(r, path, err))
+		goto fail;
+	/* libtracecmd prints its own diagnostics; we print one line instead. */
+	tracecmd_set_loglevel(TEP_LOG_NONE);
+	tep_set_loglevel(TEP_LOG_NONE);
+	r->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (!r->handle) {
+		kma_err_set(err, KMA_ERR_CORRUPT,
+			    "cannot read the trace.dat headers (truncated or corrupt file)");
+		goto fail;
+	}
+	/*
+	 * tracecmd_open() in two steps: when loading the CPU data fails,
+	 * tracecmd_close() of libtracecmd 1.3 crashes on the half-built handle
+	 * (the CPUs after the bad one are left uninitialized), so it is left
+	 * open; the caller exits on the error anyway. kma-validate.c catches
+	 * the v6 cases earlier, kma-check-v7.c the v7 ones.
+	 */
+	if (tracecmd_init_data(r->handle) < 0) {
+		r->handle = NULL;
+		kma_err_set(err, KMA_ERR_CORRUPT,
+			    "cannot read the trace.dat event data (truncated or corrupt file)");
+		goto fail;
+	}
+	r->tep = tracecmd_get_tep(r->handle);
+	top = r->handle;
+	r->handle = NULL;
+	if (attach_buffer(r, path, top, buffer, err)) {
+		if (!r->top)
+			tracecmd_close(top);
+		goto fail;
+	}
+	if (!r->handle)
+		r->handle = top;
+	if (file_info(r, path, err) || file_events(r, err))
+		goto fail;
+	return r;
+fail:
+	kma_reader_close(r);
+	return NULL;
+}
+
+static void maybe_progress(struct kma_reader *r, uint64_t ts)
+{
+	struct timespec now;
+
+	if (!r->progress)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!r->progress_on && now.tv_sec - r->start.tv_sec < 1)
+		return;
+	r->progress_on = 1;
+	if (r->range_last > r->range_first && ts >= r->range_first)
+		r->progress(r->pctx, (double)(ts - r->range_first) /
+				     (double)(r->range_last - r->range_first));
+}
+
+/* A marker of the top-level buffer, in time order with the records of the instance read. */
+static int emit_marker(struct kma_reader *r, const struct kma_event *ev)
+{
+	if (!r->have_first) {
+		r->have_first = 1;
+		r->info.first_ts = ev->ts;
+	}
+	if (ev->ts > r->info.last_ts)
+		r->info.last_ts = ev->ts;
+	if (r->fn(r->ctx, ev)) {
+		r->stopped = 1;
+		return -1;
+	}
+	return 0;
+}
+
+static int flush_markers(struct kma_reader *r, uint64_t until)
+{
+	while (r->next_marker < r->nr_markers && r->markers[r->next_marker].ts <= until)
+		if (emit_marker(r, &r->markers[r->next_marker++]))
+			return -1;
+	return 0;
+}
+
+/*
+ * A trace marker ("kma: LABEL\n" in the print event's buf, which runs to the
+ * end of the record) or a module load/free (name is a __data_loc string).
+ */
+static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+	struct kma_reader *r = data;
+
+	if (((r->info.events + 1) & 0xffff) == 0)
+		maybe_progress(r, rec->ts);
+	if (r->next_marker < r->nr_markers && flush_markers(r, rec->ts))
+		return -1;
+	return kma_reader_decode(r, rec);
+}
+
+static int queue_marker(void *ctx, const struct kma_event *ev)
+{
+	struct kma_reader *r = ctx;
+
+	if (r->nr_markers == r->cap_markers) {
+		size_t cap = r->cap_markers ? 2 * r->cap_markers : 64;
+		struct kma_event *m = realloc(r->markers, cap * sizeof(*m));
+
+		if (!m) {
+			r->oom = 1;
+			return -1;
+		}
+		r->markers = m;
+		r->cap_markers = cap;
+	}
+	r->markers[r->nr_markers++] = *ev;
+	return 0;
+}
+
+static int found_marker(void *ctx, const struct kma_event *ev)
+{
+	(void)ctx;
+	(void)ev;
+	return 1;	/* one is enough */
+}
+
+static int marker_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
+{
+	struct kma_reader *r = data;
+
+	return kma_reader_decode_marker(r, rec, (unsigned int)tracecmd_page_size(h));
+}
+
+/*
+ * trace_marker writes (echo "kma: LABEL", kma-mark) land in the top-level
+ * buffer, not in the instance that holds the kmem events (unless the
+ * instance has the tracefs option copy_trace_marker). So while an instance
+ * is read, the top-level buffer's kma markers start the generations, unless
+ * the instance holds kma markers of its own: then those, never both.
+ */
+static int top_markers(struct kma_reader *r)
+{
+	struct tracecmd_input *h;
+
+	r->fn = queue_marker;
+	r->ctx = r;
+	tracecmd_iterate_events(r->top, NULL, 0, marker_record, r);
+	if (!r->oom && r->nr_markers) {
+		h = tracecmd_buffer_instance_handle(r->top, r->buffer_idx);
+		r->fn = found_marker;
+		if (h)
+			tracecmd_iterate_events(h, NULL, 0, marker_record, r);
+		if (!h || r->stopped)
+			r->nr_markers = 0;	/* the instance's own markers */
+		tracecmd_close(h);
+	}
+	r->stopped = 0;
+	return r->oom ? -1 : 0;
+}
+
+/* The time range of the buffer read, for a progress fraction. */
+static void time_range(struct kma_reader *r)
+{
+	/* a second handle: reading the last records moves the cursors of the one we iterate */
+	struct tracecmd_input *f = tracecmd_open(r->info.file, TRACECMD_FL_LOAD_NO_PLUGINS);
+	struct tracecmd_input *h = f && r->top ? tracecmd_buffer_instance_handle(f, r->buffer_idx) : f;
+	struct tep_record *rec;
+	int cpu;
+
+	r->range_first = UINT64_MAX;
+	for (cpu = 0; h && cpu < r->info.cpus; cpu++) {
+		/* NULL also for a CPU the buffer has no data for: read_cpu_last() does not check */
+		rec = tracecmd_read_cpu_first(h, cpu);
+		if (!rec)
+			continue;
+		if (rec->ts < r->range_first)
+			r->range_first = rec->ts;
+		tracecmd_free_record(rec);
+		rec = tracecmd_read_cpu_last(h, cpu);
+		if (rec && rec->ts > r->range_last)
+			r->range_last = rec->ts;
+		tracecmd_free_record(rec);
+	}
+	if (h && h != f)
+		tracecmd_close(h);
+	if (f)
+		tracecmd_close(f);
+}
+
+static int file_run(struct kma_reader *r, const char **why)
+{
+	kma_event_fn fn = r->fn;
+	void *ctx = r->ctx;
+
+	if (r->top && top_markers(r)) {
+		*why = "out of memory";
+		return -1;
+	}
+	r->fn = fn;		/* top_markers() queued the markers through its own */
+	r->ctx = ctx;
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	if (r->progress)
+		time_range(r);
+	tracecmd_iterate_events(r->handle, NULL, 0, on_record, r);
+	if (!r->stopped)
+		flush_markers(r, UINT64_MAX);
+	return kma_reader_end(r, why);
+}
