@@ -7,6 +7,7 @@
 #define KMA_MATCH_INT_H
 
 #include "kma-match.h"
+#include "kma-grow.h"
 #include "kma-map.h"
 #include "kma-pairs.h"
 #include "kma-strpool.h"
@@ -39,18 +40,22 @@ struct kma_match {
 	struct kma_map		caller_map;	/* call_site -> index in callers */
 	struct kma_map		size_map;	/* (caller, req, alloc) -> index in sizes */
 	struct kma_size		*sizes;
-	uint32_t		nr_sizes, cap_sizes;
+	uint32_t		nr_sizes;
+	size_t			cap_sizes;
 	struct kma_caller	*callers;
 	uint32_t		nr_callers;
-	uint32_t		cap_callers;
+	size_t			cap_callers;
 	uint32_t		generation;	/* current: index in gens */
 	struct kma_generation	*gens;
-	uint32_t		nr_gens, cap_gens;
+	uint32_t		nr_gens;
+	size_t			cap_gens;
 	int64_t			sel_gen;	/* generation the filter selects, -1: none yet */
 	struct kma_module	*modules;
-	uint32_t		nr_modules, cap_modules;
+	uint32_t		nr_modules;
+	size_t			cap_modules;
 	struct kma_leftover	*leftovers;
-	uint32_t		nr_leftovers, cap_leftovers;
+	uint32_t		nr_leftovers;
+	size_t			cap_leftovers;
 	uint32_t		peak_epoch;	/* bumped at every new peak of net */
 	struct kma_totals	totals;
 	struct kma_strpool	*names;		/* for the default "0x<hex>" names */

@@ -39,15 +39,8 @@ int kma_gen_marker(struct kma_match *m, const struct kma_event *ev)
 {
 	struct kma_generation *g;
 
-	if (m->nr_gens == m->cap_gens) {
-		uint32_t cap = m->cap_gens * 2;
-		struct kma_generation *n = realloc(m->gens, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		m->gens = n;
-		m->cap_gens = cap;
-	}
+	if (kma_grow(&m->gens, &m->cap_gens, m->nr_gens, sizeof(*m->gens), 16))
+		return -1;
 	snapshot_growth(m);
 	g = &m->gens[m->nr_gens];
 	memset(g, 0, sizeof(*g));
@@ -64,15 +57,8 @@ static struct kma_module *new_module(struct kma_match *m, const char *name)
 {
 	struct kma_module *mod;
 
-	if (m->nr_modules == m->cap_modules) {
-		uint32_t cap = m->cap_modules ? m->cap_modules * 2 : 8;
-		struct kma_module *n = realloc(m->modules, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->modules = n;
-		m->cap_modules = cap;
-	}
+	if (kma_grow(&m->modules, &m->cap_modules, m->nr_modules, sizeof(*m->modules), 8))
+		return NULL;
 	mod = &m->modules[m->nr_modules++];
 	memset(mod, 0, sizeof(*mod));
 	mod->name = name;
@@ -100,15 +86,9 @@ static struct kma_leftover *leftover_of(struct kma_match *m, uint32_t first, uin
 	for (i = first; i < m->nr_leftovers; i++)
 		if (m->leftovers[i].caller_id == caller_id)
 			return &m->leftovers[i];
-	if (m->nr_leftovers == m->cap_leftovers) {
-		uint32_t cap = m->cap_leftovers ? m->cap_leftovers * 2 : 16;
-
-		e = realloc(m->leftovers, cap * sizeof(*e));
-		if (!e)
-			return NULL;
-		m->leftovers = e;
-		m->cap_leftovers = cap;
-	}
+	if (kma_grow(&m->leftovers, &m->cap_leftovers, m->nr_leftovers, sizeof(*m->leftovers),
+		     16))
+		return NULL;
 	e = &m->leftovers[m->nr_leftovers++];
 	memset(e, 0, sizeof(*e));
 	e->module = module;

@@ -145,15 +145,8 @@ static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, ui
 		*id = *idx;
 		return &m->callers[*idx];
 	}
-	if (m->nr_callers == m->cap_callers) {
-		uint32_t cap = m->cap_callers ? m->cap_callers * 2 : 256;
-		struct kma_caller *n = realloc(m->callers, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		m->callers = n;
-		m->cap_callers = cap;
-	}
+	if (kma_grow(&m->callers, &m->cap_callers, m->nr_callers, sizeof(*m->callers), 256))
+		return NULL;
 	c = &m->callers[m->nr_callers];
 	memset(c, 0, sizeof(*c));
 	c->address = call_site;
@@ -289,15 +282,8 @@ static int track_size(struct kma_match *m, struct live *l, uint32_t caller_id)
 	key = (uint64_t)caller_id << 46 | l->bytes_req << 23 | l->bytes_alloc;
 	idx = kma_map_find(&m->size_map, key);
 	if (!idx) {
-		if (m->nr_sizes == m->cap_sizes) {
-			uint32_t cap = m->cap_sizes ? m->cap_sizes * 2 : 256;
-			struct kma_size *n = realloc(m->sizes, cap * sizeof(*n));
-
-			if (!n)
-				return -1;
-			m->sizes = n;
-			m->cap_sizes = cap;
-		}
+		if (kma_grow(&m->sizes, &m->cap_sizes, m->nr_sizes, sizeof(*m->sizes), 256))
+			return -1;
 		sz = &m->sizes[m->nr_sizes];
 		memset(sz, 0, sizeof(*sz));
 		sz->caller_id = caller_id;

@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 
+#include "kma-grow.h"
 #include "kma-list.h"
 
 struct kma_list {
@@ -36,15 +37,8 @@ int kma_list_add(void *list, const struct kma_alloc_row *row)
 
 	if (!row->selected || (l->outstanding_only && row->free_kind >= 0))
 		return 0;
-	if (l->nr == l->cap) {
-		size_t cap = l->cap ? l->cap * 2 : 1024;
-		struct kma_alloc_row *n = realloc(l->rows, cap * sizeof(*n));
-
-		if (!n)
-			return -1;
-		l->rows = n;
-		l->cap = cap;
-	}
+	if (kma_grow(&l->rows, &l->cap, l->nr, sizeof(*l->rows), 1024))
+		return -1;
 	l->rows[l->nr++] = *row;
 	return 0;
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-grow.h"
 #include "kma-table.h"
 #include "kma-time.h"
 
@@ -78,16 +79,9 @@ static int add(struct kma_table *t, char *cell, int is_null)
 
 	if (!cell && !is_null)
 		return -1;
-	if (t->nr_cells == t->cap_cells) {
-		size_t cap = t->cap_cells ? t->cap_cells * 2 : 64;
-		char **n = realloc(t->cells, cap * sizeof(*n));
-
-		if (!n) {
-			free(cell);
-			return -1;
-		}
-		t->cells = n;
-		t->cap_cells = cap;
+	if (kma_grow(&t->cells, &t->cap_cells, t->nr_cells, sizeof(*t->cells), 64)) {
+		free(cell);
+		return -1;
 	}
 	/* text columns are as wide as the widest display form */
 	c = &t->cols[t->nr_cells % t->nr_cols];

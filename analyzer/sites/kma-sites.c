@@ -10,6 +10,7 @@
 #include <traceevent/event-parse.h>
 
 #include "kma-dwarf.h"
+#include "kma-grow.h"
 #include "kma-map.h"
 #include "kma-sites.h"
 #include "kma-strpool.h"
@@ -22,7 +23,8 @@ struct kma_sites {
 	struct kma_strpool	*pool;
 	struct kma_map		map;		/* address -> index in sites */
 	struct kma_site		**sites;	/* pointers: sites never move */
-	uint32_t		nr, cap;
+	uint32_t		nr;
+	size_t			cap;
 	char			source[160];
 };
 
@@ -169,15 +171,8 @@ const struct kma_site *kma_sites_get(struct kma_sites *s, uint64_t addr)
 
 	if (idx)
 		return s->sites[*idx];
-	if (s->nr == s->cap) {
-		uint32_t cap = s->cap ? s->cap * 2 : 256;
-		struct kma_site **n = realloc(s->sites, cap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		s->sites = n;
-		s->cap = cap;
-	}
+	if (kma_grow(&s->sites, &s->cap, s->nr, sizeof(*s->sites), 256))
+		return NULL;
 	site = calloc(1, sizeof(*site));
 	if (!site || describe(s, addr, site) || kma_map_put(&s->map, addr, s->nr)) {
 		free(site);

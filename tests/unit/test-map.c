@@ -12,6 +12,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "kma-grow.h"
 #include "kma-map.h"
 
 #define KEYS 5000
@@ -154,6 +155,46 @@ static void test_clear(void **state)
 	kma_map_release(&map);
 }
 
+/* kma_grow: first size, doubling, contents kept, no-op with room, refusals. */
+static void test_grow(void **state)
+{
+	uint32_t *a = NULL;
+	size_t cap = 0, nr, i;
+
+	for (nr = 0; nr < 100; nr++) {
+		assert_int_equal(kma_grow(&a, &cap, nr, sizeof(*a), 4), 0);
+		assert_true(nr < cap);
+		a[nr] = (uint32_t)nr * 7;
+	}
+	assert_int_equal(cap, 128);	/* 4 -> 8 -> ... -> 128 */
+	for (i = 0; i < nr; i++)
+		assert_int_equal(a[i], i * 7);
+	/* room left: nothing moves */
+	{
+		uint32_t *before = a;
+
+		assert_int_equal(kma_grow(&a, &cap, 50, sizeof(*a), 4), 0);
+		assert_ptr_equal(a, before);
+		assert_int_equal(cap, 128);
+	}
+	/* a size that cannot be: -1, array and capacity as they were */
+	{
+		uint32_t *before = a;
+		size_t big = SIZE_MAX / 2 + 1;
+
+		assert_int_equal(kma_grow(&a, &big, big, sizeof(*a), 4), -1);
+		assert_ptr_equal(a, before);
+		assert_int_equal(big, SIZE_MAX / 2 + 1);
+	}
+	free(a);
+	a = NULL;
+	cap = 0;
+	assert_int_equal(kma_grow(&a, &cap, 0, SIZE_MAX / 2, 4), -1);
+	assert_null(a);
+	assert_int_equal(cap, 0);
+	(void)state;
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -161,6 +202,7 @@ int main(void)
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_walk_repeatable),
 		cmocka_unit_test(test_clear),
+		cmocka_unit_test(test_grow),
 	};
 
 	return cmocka_run_group_tests_name("map", tests, NULL, NULL);

@@ -1,0 +1,33 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-grow.c - growing arrays (see kma-grow.h).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-grow.h"
+
+int kma_grow(void *arrp, size_t *cap, size_t nr, size_t elem, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	void *old, *mem;
+
+	if (nr < *cap)
+		return 0;
+	if (*cap) {
+		if (n > SIZE_MAX / 2)
+			return -1;
+		n *= 2;
+	}
+	if (!n || !elem || n > SIZE_MAX / elem)
+		return -1;
+	/* through memcpy: *arrp is a "struct x *", not a "void *" */
+	memcpy(&old, arrp, sizeof(old));
+	mem = realloc(old, n * elem);
+	if (!mem)
+		return -1;
+	memcpy(arrp, &mem, sizeof(mem));
+	*cap = n;
+	return 0;
+}
