@@ -43,14 +43,15 @@ enum kma_pair_kind {
 struct kma_pair {
 	enum kma_pair_kind	kind;
 	/*
-	 * NEW, IMPLICIT: the new allocation's payload, zeroed, for the caller to
-	 * fill. Valid until the next kma_pairs_on_alloc() (the slab may move):
+	 * NEW, IMPLICIT: the new allocation's payload, not initialised: the
+	 * caller sets every field it will read. Valid until the next kma_pairs_on_alloc() (the slab may move):
 	 * find it again by pointer. NULL otherwise.
 	 */
 	void			*live;
 	/*
-	 * IMPLICIT, FREED: a copy of the closed allocation's payload, for the
-	 * caller to account or print; valid until the next call on the set.
+	 * IMPLICIT, FREED: the closed allocation's payload (after a free its old
+	 * slot, after an implicit free a copy), for the caller to account or
+	 * print; valid until the next call on the set.
 	 * NULL otherwise.
 	 */
 	const void		*old;

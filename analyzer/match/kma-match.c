@@ -358,6 +358,8 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->kind = (int8_t)ev->type;
 	l->accounted = (int8_t)ev->accounted;
 	l->selected = (uint8_t)selected;
+	l->orphan_mod = 0;
+	l->size_idx = 0;
 	if (!selected) {
 		m->totals.unselected++;
 		return 0;

@@ -63,18 +63,17 @@ static void test_failed(void **state)
 	kma_pairs_free(p);
 }
 
-/* a new allocation is live, its payload zeroed, found by its pointer */
+/* a new allocation is live, its payload writable, found by its pointer */
 static void test_new(void **state)
 {
 	struct kma_pairs *p = new_set(0);
 	struct kma_pair pr;
-	struct rec zero = { 0 }, *r;
+	struct rec *r;
 
 	assert_int_equal(kma_pairs_on_alloc(p, P1, &pr), 0);
 	assert_int_equal(pr.kind, KMA_PAIR_NEW);
 	assert_null(pr.old);
 	assert_non_null(pr.live);
-	assert_memory_equal(pr.live, &zero, sizeof(zero));
 	r = pr.live;
 	r->call_site = 0x1234;
 	r->tag = 7;
@@ -99,12 +98,11 @@ static void test_implicit(void **state)
 	assert_non_null(old);
 	assert_int_equal(old->tag, 1);
 	assert_int_equal(old->call_site, 0xa);
-	/* the new payload is zeroed but for the tag alloc_at() set, and apart from old */
+	/* the new payload is the caller's to fill, and apart from old */
 	r = pr.live;
 	assert_non_null(r);
 	assert_ptr_not_equal(r, old);
 	assert_int_equal(r->tag, 2);
-	assert_int_equal(r->call_site, 0);
 	assert_int_equal(kma_pairs_count(p), 1);
 	assert_ptr_equal(kma_pairs_find(p, P1), r);
 	/* the next free closes the new one */
