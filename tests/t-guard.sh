@@ -80,8 +80,9 @@ caught() {
 interrupt() {
 	local sig=$1 num=$2 pid rc seen=0
 	cp "$G/keep.db" "$G/out.db"
-	# a background job of a script starts with SIGINT ignored; a terminal's Ctrl-C does not
-	env --default-signal=INT "$KMA" -q -o "$G/out.db" "$G/big.dat" 2> "$G/sig.err" &
+	# a background job of a script starts with SIGINT ignored, a run under nohup with SIGHUP
+	# ignored (kma keeps what was ignored when it started); a terminal has neither
+	env --default-signal=INT,HUP "$KMA" -q -o "$G/out.db" "$G/big.dat" 2> "$G/sig.err" &
 	pid=$!
 	caught $pid && seen=1
 	kill -"$sig" $pid 2> /dev/null
