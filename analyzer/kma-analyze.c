@@ -375,8 +375,8 @@ static int run_trace(struct run *r)
 
 	r->show_progress = !o->quiet && !o->live && isatty(STDERR_FILENO);
 	kma_signals_progress_line(r->show_progress);
-	if (o->live ? kma_live_run(r->reader, &r->lo, feed, r, &why) :
-	    kma_reader_run(r->reader, feed, r, r->show_progress ? progress : NULL,
+	/* either source: --live reads until its duration ends or a signal stops it */
+	if (kma_reader_run(r->reader, feed, r, r->show_progress ? progress : NULL,
 			   (void *)o->input, &why)) {
 		if (r->show_progress)
 			fputc('\n', stderr);

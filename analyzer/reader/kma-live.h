@@ -24,11 +24,8 @@ struct kma_live_opts {
  */
 struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *err);
 /*
- * Reads until the duration ends or *stop is set; events go to fn. 0 or -1
- * (*why). The same as kma_reader_run() (which uses the options given to
- * kma_live_open()); kma_reader_close() removes the instance.
+ * kma_reader_run() then reads until the duration of @o ends or *o->stop is
+ * set (@o must outlive the reader); kma_reader_close() removes the instance.
  */
-int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_fn fn,
-		 void *ctx, const char **why);
 
 #endif /* KMA_LIVE_H */

@@ -211,10 +211,3 @@ static int tracefs_run(struct kma_reader *r, const char **why)
 	read_stats(r);
 	return kma_reader_end(r, why);
 }
-
-int kma_live_run(struct kma_reader *r, const struct kma_live_opts *o, kma_event_fn fn,
-		 void *ctx, const char **why)
-{
-	r->src_opts = o;
-	return kma_reader_run(r, fn, ctx, NULL, NULL, why);
-}
