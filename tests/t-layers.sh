@@ -4,10 +4,10 @@
 declare -A MAY=(
 	[lib]="lib"
 	[analyzer/reader]="lib"
-	[analyzer/sites]="lib reader"
+	[analyzer/sites]="lib"
 	[analyzer/match]="lib"
 	[analyzer/store]="lib match reader sites"
-	[analyzer/report]="lib match reader sites"
+	[analyzer/report]="lib match reader"
 	[analyzer]="lib reader sites match store report"
 	[plugin]="lib"
 	[tools]="lib"
