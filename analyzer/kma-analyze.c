@@ -260,7 +260,11 @@ static int open_reader(struct run *r)
 		o->input = "live";
 		r->reader = kma_live_open(&r->lo, &err);
 	} else {
-		r->reader = kma_reader_open_buffer(o->input, o->buffer, &err);
+		struct kma_file_opts fo = {
+			.buffer = o->buffer, .jobs = o->jobs, .libtracecmd = o->libtracecmd,
+		};
+
+		r->reader = kma_reader_open_file(o->input, &fo, &err);
 	}
 	if (!r->reader) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);

@@ -46,6 +46,10 @@ static const char usage_text[] =
 "                         (default for both: Debian's linux-image-<release>-dbg files)\n"
 "      --kmalloc-only     only kmalloc, kmalloc_node and kfree (the 2005 /proc/kmalloc view)\n"
 "  -q, --quiet            print no report and no progress (errors only)\n"
+"  -j, --jobs N           threads that read and inflate the CPUs' event data\n"
+"                         (default: the online CPUs; 1: read them in turn, no threads)\n"
+"      --libtracecmd      read through tracecmd_iterate_events() instead, one thread\n"
+"                         (slow on big compressed files; for comparison)\n"
 "\n"
 "Generations, leaks and time (markers: echo \"kma: LABEL\" > trace_marker, or kma-mark):\n"
 "      --marker-prefix P  markers starting with P start a generation (default: \"kma:\")\n"
@@ -99,7 +103,7 @@ enum {
 	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
 	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
-	OPT_DURATION, OPT_INTERVAL, OPT_FORCE,
+	OPT_DURATION, OPT_INTERVAL, OPT_FORCE, OPT_LIBTRACECMD,
 };
 
 static const struct option long_opts[] = {
@@ -112,6 +116,8 @@ static const struct option long_opts[] = {
 	{ "limit",		required_argument,	NULL, 'n' },
 	{ "kmalloc-only",	no_argument,		NULL, OPT_KMALLOC_ONLY },
 	{ "quiet",		no_argument,		NULL, 'q' },
+	{ "jobs",		required_argument,	NULL, 'j' },
+	{ "libtracecmd",	no_argument,		NULL, OPT_LIBTRACECMD },
 	{ "marker-prefix",	required_argument,	NULL, OPT_MARKER_PREFIX },
 	{ "generation",		required_argument,	NULL, OPT_GENERATION },
 	{ "outstanding",	no_argument,		NULL, OPT_OUTSTANDING },
@@ -151,6 +157,20 @@ static int usage_error(const char *fmt, const char *arg)
 	fprintf(stderr, fmt, arg);
 	fprintf(stderr, "\nTry 'kma-analyze --help'.\n");
 	return 2;
+}
+
+/* -j N: 1..1024 threads. */
+static int parse_jobs(const char *arg, int *jobs)
+{
+	char *end;
+	long n;
+
+	errno = 0;
+	n = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || n < 1 || n > 1024)
+		return -1;
+	*jobs = (int)n;
+	return 0;
 }
 
 /* Input, output and how the rows are shown. */
@@ -206,6 +226,13 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 		break;
 	case 'q':
 		o->quiet = 1;
+		break;
+	case 'j':
+		if (parse_jobs(arg, &o->jobs))
+			return usage_error("-j wants a number of threads from 1 to 1024, not '%s'", arg);
+		break;
+	case OPT_LIBTRACECMD:
+		o->libtracecmd = 1;
 		break;
 	default:
 		return OPT_NOT_MINE;
@@ -344,7 +371,7 @@ int kma_opts_parse(int argc, char **argv, struct kma_opts *o)
 	int c, ret;
 
 	*o = default_opts;
-	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:j:qhV", long_opts, NULL)) != -1) {
 		ret = parse_opt(c, optarg, o);
 		if (ret != OPT_TAKEN)
 			return ret;

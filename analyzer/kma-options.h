@@ -27,6 +27,8 @@ struct kma_opts {
 	uint64_t	limit;
 	int		kmalloc_only;
 	int		quiet;
+	int		jobs;		/* reader threads, 0: the online CPUs */
+	int		libtracecmd;	/* read through tracecmd_iterate_events() */
 	const char	*marker_prefix;
 	const char	*generation;	/* N or LABEL */
 	int		outstanding;

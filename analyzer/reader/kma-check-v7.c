@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kma-tracedat.h"
+#include "kma-layout.h"
 
 /* The section an option points to, by the option's id, for messages. */
 static const char *sec_name(uint64_t id)
@@ -36,6 +37,8 @@ struct check {
 	uint64_t	page_size;	/* of the buffer being checked */
 	int		long_size;
 	uint64_t	cur_opts;	/* the options section being walked */
+	struct kma_td_layout *lay;	/* where each buffer's CPU data lies, or NULL */
+	int		defer;		/* leave the pages to a second pass (or the page reader) */
 };
 
 /* A message for the user as is: the file is cut short (or corrupt). */
@@ -190,10 +193,59 @@ static int cpu_fits(struct check *c, const unsigned char *d)
 		   ", the file at %" PRIu64, cpu, off + extra + size, t->size);
 }
 
+/*
+ * The layout entry of a BUFFER option @d (its name ends inside @len: checked
+ * before); whether its data is compressed is the flag of the section it
+ * points to, as libtracecmd reads it. NULL with t->err.
+ */
+static struct kma_td_buf *layout_buf(struct check *c, const unsigned char *d, uint64_t len)
+{
+	struct kma_td *t = c->t;
+	struct kma_td_sec s;
+	struct kma_td_buf *b;
+
+	if (kma_td_sec(t, kma_td_get(t, d, 8), &s)) {
+		cut(t, "truncated trace.dat: %s lies past the end of the file",
+		    sec_name(KMA_TD_OPT_BUFFER));
+		return NULL;
+	}
+	b = kma_layout_add_buf(c->lay, (const char *)d + 8, (uint32_t)c->page_size,
+			       (s.flags & KMA_TD_SEC_COMPRESS) != 0);
+	if (!b)
+		kma_err_set(&t->err, KMA_ERR_NOMEM, "out of memory");
+	return b;
+}
+
+/*
+ * The second pass over the pages (when the walk deferred them): every CPU
+ * of every buffer, as check_buffer() does in the walk.
+ */
+static int layout_pages_ok(struct check *c)
+{
+	const struct kma_td_buf *b;
+	int i;
+	uint32_t j;
+
+	for (i = 0; i < c->lay->nr_bufs; i++) {
+		b = &c->lay->bufs[i];
+		c->page_size = b->page_size;
+		for (j = 0; j < b->nr_cpus; j++)
+			if (cpu_data_ok(c, b->cpus[j].off, b->cpus[j].size)) {
+				if (!whole_message(c->t) && c->t->err.kind != KMA_ERR_NOMEM)
+					bad(c->t, "corrupt trace.dat: a ring-buffer page or "
+					    "compressed chunk does not fit (corrupt event data)");
+				return -1;
+			}
+	}
+	c->lay->pages_checked = 1;
+	return 0;
+}
+
 /* BUFFER: u64 section offset, name, clock, u32 page size, u32 cpus, per CPU u32 id, u64 offset, u64 size */
 static int check_buffer(struct check *c, const unsigned char *d, uint64_t len)
 {
 	struct kma_td *t = c->t;
+	struct kma_td_buf *b = NULL;
 	uint64_t p = 8, cpus, i, n;
 
 	for (n = 0; n < 2; n++) {	/* name and clock */
@@ -211,10 +263,18 @@ static int check_buffer(struct check *c, const unsigned char *d, uint64_t len)
 		goto bad;
 	if (!fits(c, kma_td_get(t, d, 8), sec_name(KMA_TD_OPT_BUFFER)))
 		return -1;
-	for (i = 0; i < cpus; i++, p += 20)
+	if (c->lay && !(b = layout_buf(c, d, len)))
+		return -1;
+	for (i = 0; i < cpus; i++, p += 20) {
 		if (cpu_fits(c, d + p) ||
-		    cpu_data_ok(c, kma_td_get(t, d + p + 4, 8), kma_td_get(t, d + p + 12, 8)))
+		    (!c->defer &&
+		     cpu_data_ok(c, kma_td_get(t, d + p + 4, 8), kma_td_get(t, d + p + 12, 8))))
 			goto bad;
+		if (b && kma_layout_add_cpu(c->lay, b, (uint32_t)kma_td_get(t, d + p, 4),
+					    kma_td_get(t, d + p + 4, 8),
+					    kma_td_get(t, d + p + 12, 8)))
+			return kma_err_set(&t->err, KMA_ERR_NOMEM, "out of memory");
+	}
 	return 0;
 bad:
 	if (!whole_message(t) && t->err.kind != KMA_ERR_NOMEM)
@@ -280,6 +340,8 @@ static int on_option(struct kma_td *t, unsigned int id, const unsigned char *d, 
 {
 	struct check *c = ctx;
 
+	if (c->lay && kma_layout_ts_option(id))
+		c->lay->ts_options = 1;
 	if (id == KMA_TD_OPT_BUFFER)
 		return check_buffer(c, d, size);
 	if (id >= KMA_TD_OPT_HEADER_INFO && id <= KMA_TD_OPT_CMDLINES && size >= 8)
@@ -363,10 +425,11 @@ static void better_cut(struct kma_td *t, uint64_t off, uint64_t first_opts)
 		    PRIu64, sec_name((uint64_t)tl.cut_id), tl.cut, tl.cut_end, t->size);
 }
 
-int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t wlen)
+int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t wlen,
+		    struct kma_td_layout *lay)
 {
 	struct kma_td t;
-	struct check c = { .t = &t };
+	struct check c = { .t = &t, .lay = lay, .defer = lay && lay->defer_pages };
 	struct kma_td_head h;
 	uint64_t kallsyms, end;
 	struct kma_td_walk w = { on_section, on_option, &c };
@@ -380,6 +443,14 @@ int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t
 	end = t.off;
 	c.long_size = h.long_size == 4 ? 4 : 8;
 	if (!kma_td_options(&t, h.options, &w, &kallsyms) || t.err.kind == KMA_ERR_NONE) {
+		/* libtracecmd reads the pages unless the page reader alone does */
+		if (c.defer && (lay->nr_bufs != 1 || lay->ts_options) && layout_pages_ok(&c)) {
+			*err = t.err;
+			ret = -1;
+			goto out;
+		}
+		if (lay && !c.defer)
+			lay->pages_checked = 1;
 		tail_warning(&t, end, warning, wlen);
 		goto out;
 	}

@@ -14,6 +14,8 @@
 #include <traceevent/event-parse.h>
 
 #include "kma-reader.h"
+#include "kma-layout.h"
+#include "kma-pages.h"
 #include "kma-map.h"
 #include "kma-strpool.h"
 
@@ -87,6 +89,13 @@ struct kma_reader {
 	size_t			kallsyms_len;
 	struct kma_err		kallsyms_err;	/* why not */
 	char			warn[200];	/* info.records_warning */
+	/* the page reader (kma-pages.c, kma-pages-run.c) */
+	struct kma_file_opts	fopts;
+	int			jobs;		/* threads, 1: none */
+	struct kma_td_layout	layout;		/* every buffer's CPU data, from the checks */
+	const struct kma_td_buf	*pages_buf;	/* the buffer read by pages, NULL: libtracecmd */
+	struct kma_pages_file	pages_file;
+	char			pages_err[320];
 };
 
 
@@ -106,6 +115,21 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec);
 /* A kma marker of another buffer (pages of @page_size) to r->fn, with no bookkeeping. */
 int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 			     unsigned int page_size);
+/* A record of the buffer read from a trace.dat: progress, top-level markers, decode. */
+int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec);
+/* Progress @fraction, shown from a second after the start on. */
+void kma_reader_progress(struct kma_reader *r, double fraction);
+/*
+ * Reads buffer @b by its pages (kma-pages-run.c): 0 at its end, -1 when the
+ * decoder stopped it (kma_reader_end() says why), -2 with *why.
+ */
+int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why);
+/*
+ * After the buffer is chosen: whether it is read by pages (r->pages_buf)
+ * or through libtracecmd (info.why_libtracecmd), and the v7 page checks
+ * libtracecmd then needs. 0, or -1 with @err.
+ */
+int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err);
 /* Names the per-id record counts after a run. */
 int kma_reader_count_events(struct kma_reader *r);
 /* After a run: 0, or -1 with *why (NULL when the event consumer stopped it). */

@@ -61,6 +61,9 @@ struct kma_trace_info {
 	struct kma_lost	*lost;		/* [cpus] */
 	struct kma_event_count *counts;	/* records per event, after kma_reader_run() */
 	int		nr_counts;
+	int		jobs;		/* threads that read the CPUs' pages; 0: read through
+					   tracecmd_iterate_events() (why_libtracecmd says why) */
+	const char	*why_libtracecmd;
 };
 
 typedef int (*kma_event_fn)(void *ctx, const struct kma_event *ev);
@@ -76,6 +79,15 @@ struct kma_reader *kma_reader_open(const char *path, struct kma_err *err);
  * (the top-level buffer) or an instance name. NULL: the top-level buffer if
  * it holds kmem records, else the one instance that does (info.buffer_auto).
  */
+/* How a trace.dat is read (all zero: the defaults). */
+struct kma_file_opts {
+	const char	*buffer;	/* as kma_reader_open_buffer()'s */
+	int		jobs;		/* threads reading the CPUs' pages; 0: online CPUs, 1: none */
+	int		libtracecmd;	/* read through tracecmd_iterate_events() instead */
+};
+
+struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_opts *o,
+					struct kma_err *err);
 struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
 					  struct kma_err *err);
 void kma_reader_close(struct kma_reader *r);

@@ -50,7 +50,7 @@ static int check_compression(const struct kma_td *t, struct kma_err *err)
 }
 
 /* The file header through the walker, and the v6 structure: clear errors early. */
-static int check_header_of(struct kma_td *t, struct kma_err *err)
+static int check_header_of(struct kma_td *t, struct kma_err *err, struct kma_td_layout *lay)
 {
 	unsigned char b;
 	struct kma_td_head h;
@@ -59,7 +59,8 @@ static int check_header_of(struct kma_td *t, struct kma_err *err)
 	if (t->size && kma_td_pread(t, 0, &b, 1))
 		return kma_err_set(err, KMA_ERR_OTHER, "cannot read it: %s", strerror(errno));
 	/* v6: libtracecmd crashes on some files cut short or corrupt anywhere */
-	if (t->size > KMA_TD_MAGIC_LEN + 2 && h.version == 6 && kma_td_check_v6(t->fd, t->size, err))
+	if (t->size > KMA_TD_MAGIC_LEN + 2 && h.version == 6 &&
+	    kma_td_check_v6(t->fd, t->size, err, lay))
 		return -1;
 	if (!t->size)
 		return kma_err_set(err, KMA_ERR_OTHER, "empty file, not a trace.dat");
@@ -80,7 +81,7 @@ static int check_header_of(struct kma_td *t, struct kma_err *err)
 	return h.version == 7 ? check_compression(t, err) : 0;
 }
 
-static int check_header(const char *path, struct kma_err *err)
+static int check_header(const char *path, struct kma_err *err, struct kma_td_layout *lay)
 {
 	struct kma_td t;
 	struct stat st;
@@ -94,7 +95,7 @@ static int check_header(const char *path, struct kma_err *err)
 	if (!S_ISREG(st.st_mode))
 		ret = kma_err_set(err, KMA_ERR_OTHER, "not a regular file");
 	else
-		ret = check_header_of(&t, err);
+		ret = check_header_of(&t, err, lay);
 	kma_td_close(&t);
 	return ret;
 }
@@ -371,6 +372,7 @@ static int attach_buffer(struct kma_reader *r, const char *path, struct tracecmd
 static void file_close(struct kma_reader *r)
 {
 	free(r->markers);
+	kma_layout_clear(&r->layout);
 	if (r->handle)
 		tracecmd_close(r->handle);
 	if (r->top)		/* an instance handle holds a reference of its own */
@@ -386,6 +388,14 @@ struct kma_reader *kma_reader_open(const char *path, struct kma_err *err)
 	return kma_reader_open_buffer(path, NULL, err);
 }
 
+struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
+					  struct kma_err *err)
+{
+	struct kma_file_opts o = { .buffer = buffer };
+
+	return kma_reader_open_file(path, &o, err);
+}
+
 /*
  * Before libtracecmd sees the file: the header, the structure (v6 and v7)
  * and the kallsyms, by our own walker, which checks every section header it
@@ -394,9 +404,13 @@ struct kma_reader *kma_reader_open(const char *path, struct kma_err *err)
  */
 static int check_file(struct kma_reader *r, const char *path, struct kma_err *err)
 {
-	if (check_header(path, err) ||
-	    kma_td_check_v7(path, err, r->file_warn, sizeof(r->file_warn)))
+	/* v7 pages the page reader alone reads are checked as it reads them */
+	r->layout.defer_pages = !r->fopts.libtracecmd;
+	if (check_header(path, err, &r->layout) ||
+	    kma_td_check_v7(path, err, r->file_warn, sizeof(r->file_warn), &r->layout))
 		return -1;
+	if (r->layout.oom)
+		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 	if (kma_td_kallsyms(path, &r->kallsyms, &r->kallsyms_len, &r->kallsyms_err) &&
 	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
 		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",
@@ -459,16 +473,18 @@ static int file_events(struct kma_reader *r, struct kma_err *err)
 	return n < 0 ? -1 : 0;
 }
 
-struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
-					  struct kma_err *err)
+struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_opts *o,
+					struct kma_err *err)
 {
 	struct kma_reader *r = kma_reader_new(&file_ops);
+	const char *buffer = o->buffer;
 	struct tracecmd_input *top;
 
 	if (!r) {
 		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 		return NULL;
 	}
+	r->fopts = *o;
 	if (check_file(r, path, err))
 		goto fail;
 	/* libtracecmd prints its own diagnostics; we print one line instead. */
@@ -503,7 +519,7 @@ struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
 	}
 	if (!r->handle)
 		r->handle = top;
-	if (file_info(r, path, err) || file_events(r, err))
+	if (file_info(r, path, err) || file_events(r, err) || kma_pages_setup(r, path, err))
 		goto fail;
 	return r;
 fail:
@@ -511,7 +527,7 @@ fail:
 	return NULL;
 }
 
-static void maybe_progress(struct kma_reader *r, uint64_t ts)
+void kma_reader_progress(struct kma_reader *r, double fraction)
 {
 	struct timespec now;
 
@@ -521,9 +537,16 @@ static void maybe_progress(struct kma_reader *r, uint64_t ts)
 	if (!r->progress_on && now.tv_sec - r->start.tv_sec < 1)
 		return;
 	r->progress_on = 1;
-	if (r->range_last > r->range_first && ts >= r->range_first)
-		r->progress(r->pctx, (double)(ts - r->range_first) /
-				     (double)(r->range_last - r->range_first));
+	r->progress(r->pctx, fraction);
+}
+
+/* The page reader says its progress by the bytes read; libtracecmd's by time. */
+static void maybe_progress(struct kma_reader *r, uint64_t ts)
+{
+	if (r->progress && !r->pages_buf && r->range_last > r->range_first &&
+	    ts >= r->range_first)
+		kma_reader_progress(r, (double)(ts - r->range_first) /
+				       (double)(r->range_last - r->range_first));
 }
 
 /* A marker of the top-level buffer, in time order with the records of the instance read. */
@@ -554,15 +577,18 @@ static int flush_markers(struct kma_reader *r, uint64_t until)
  * A trace marker ("kma: LABEL\n" in the print event's buf, which runs to the
  * end of the record) or a module load/free (name is a __data_loc string).
  */
-static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec)
 {
-	struct kma_reader *r = data;
-
 	if (((r->info.events + 1) & 0xffff) == 0)
 		maybe_progress(r, rec->ts);
 	if (r->next_marker < r->nr_markers && flush_markers(r, rec->ts))
 		return -1;
 	return kma_reader_decode(r, rec);
+}
+
+static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
+{
+	return kma_reader_file_record(data, rec);
 }
 
 static int queue_marker(void *ctx, const struct kma_event *ev)
@@ -666,9 +692,16 @@ static int file_run(struct kma_reader *r, const char **why)
 	r->fn = fn;		/* top_markers() queued the markers through its own */
 	r->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
-	if (r->progress)
-		time_range(r);
-	tracecmd_iterate_events(r->handle, NULL, 0, on_record, r);
+	if (r->pages_buf) {
+		int ret = kma_pages_run(r, r->pages_buf, why);
+
+		if (ret == -2)
+			return -1;
+	} else {
+		if (r->progress)
+			time_range(r);
+		tracecmd_iterate_events(r->handle, NULL, 0, on_record, r);
+	}
 	if (!r->stopped)
 		flush_markers(r, UINT64_MAX);
 	return kma_reader_end(r, why);

@@ -16,6 +16,7 @@
 #include "kma-err.h"
 
 struct tep_handle;
+struct kma_td_layout;
 
 #define KMA_TD_MAGIC_LEN	10
 /* The file header is read in this many bytes at most, as the probe always did. */
@@ -146,11 +147,19 @@ int kma_td_kallsyms(const char *path, char **text, size_t *len, struct kma_err *
  * trace.dat: CPU 1's event data ends at X, the file at Y"). With 0,
  * @warning (@wlen bytes) is "" or says what is missing at the end of the
  * file that kma does not need (the section names).
+ * With @lay, every buffer's per-CPU data locations are added to it; with
+ * lay->defer_pages the pages are checked only when libtracecmd will read
+ * them (more than one buffer, or timestamp options), lay->pages_checked
+ * says whether they were.
  */
-int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t wlen);
+int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t wlen,
+		    struct kma_td_layout *lay);
 
-/* The v6 structure (kma-validate.c) of the open file @fd: 0, or -1 with @err. */
-int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err);
+/*
+ * The v6 structure (kma-validate.c) of the open file @fd, pages included:
+ * 0, or -1 with @err. With @lay, every buffer's CPU data is added to it.
+ */
+int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err, struct kma_td_layout *lay);
 
 /*
  * The long size of the ring-buffer pages that a header_page text describes

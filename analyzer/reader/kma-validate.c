@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "kma-tracedat.h"
+#include "kma-layout.h"
 
 /* trace-cmd option ids (trace-cmd.h TRACECMD_OPTION_*) that need checking */
 enum {
@@ -141,9 +142,13 @@ static int sized_blocks(struct kma_td *c, int count_bytes, int size_bytes)
 
 /* The CPU data of one buffer: u64 offset and u64 size per CPU, each CPU's pages checked. */
 static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, int long_size,
-			  struct kma_err *err)
+			  struct kma_err *err, struct kma_td_layout *lay, const char *name)
 {
+	struct kma_td_buf *b = lay ? kma_layout_add_buf(lay, name, (uint32_t)page_size, 0) : NULL;
 	uint64_t i, off, len, next;
+
+	if (lay && !b)
+		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 
 	for (i = 0; i < cpus; i++) {
 		if (kma_td_num(c, 8, &off) || kma_td_num(c, 8, &len))
@@ -157,6 +162,8 @@ static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, i
 			return kma_err_set(err, KMA_ERR_CORRUPT,
 					   "corrupt trace.dat: bad ring-buffer page");
 		c->off = next;
+		if (b && kma_layout_add_cpu(lay, b, (uint32_t)i, off, len))
+			return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 	}
 	return 0;
 }
@@ -167,7 +174,8 @@ static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, i
  * top level. libtracecmd reads it with the same trust.
  */
 static int check_instance(struct kma_td *c, uint64_t off, uint64_t cpus, uint64_t page_size,
-			  int long_size, struct kma_err *err)
+			  int long_size, struct kma_err *err, struct kma_td_layout *lay,
+			  const char *name)
 {
 	uint64_t id, len;
 	char str[16];
@@ -183,17 +191,20 @@ static int check_instance(struct kma_td *c, uint64_t off, uint64_t cpus, uint64_
 				break;
 			if (kma_td_num(c, 4, &len) || check_option(c, id, len, &cpus))
 				return -1;
+			if (lay && kma_layout_ts_option((unsigned int)id))
+				lay->ts_options = 1;
 		}
 		if (kma_td_str(c, str, sizeof(str)))
 			return -1;
 	}
 	if (strcmp(str, "flyrecord") || cpus > MAX_CPUS)
 		return -1;
-	return check_cpu_data(c, cpus, page_size, long_size, err);
+	return check_cpu_data(c, cpus, page_size, long_size, err, lay, name);
 }
 
 /* The top-level options; the instance buffers' offsets into @bufs. */
-static int top_options(struct kma_td *c, uint64_t *bufs, int *nbuf, uint64_t *cpus)
+static int top_options(struct kma_td *c, uint64_t *bufs, char (*names)[KMA_LAYOUT_NAME],
+		       int *nbuf, uint64_t *cpus, struct kma_td_layout *lay)
 {
 	unsigned char b[8];
 	uint64_t id, len;
@@ -206,8 +217,14 @@ static int top_options(struct kma_td *c, uint64_t *bufs, int *nbuf, uint64_t *cp
 		/* the last CPUCOUNT option sets how many CPUs flyrecord has */
 		if (kma_td_num(c, 4, &len))
 			return -1;
+		if (lay && kma_layout_ts_option((unsigned int)id))
+			lay->ts_options = 1;
 		if (id == OPT_BUFFER && len >= 8 && *nbuf < MAX_BUFFERS) {
-			if (kma_td_pread(c, c->off, b, 8))
+			uint64_t n = len - 8 < KMA_LAYOUT_NAME - 1 ? len - 8 : KMA_LAYOUT_NAME - 1;
+
+			memset(names[*nbuf], 0, KMA_LAYOUT_NAME);
+			if (kma_td_pread(c, c->off, b, 8) ||
+			    (n && kma_td_pread(c, c->off + 8, names[*nbuf], n)))
 				return -1;
 			bufs[(*nbuf)++] = kma_td_get(c, b, 8);
 		}
@@ -216,7 +233,8 @@ static int top_options(struct kma_td *c, uint64_t *bufs, int *nbuf, uint64_t *cp
 	}
 }
 
-int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err)
+static int check_v6(int fd, uint64_t file_size, struct kma_err *err, struct kma_td_layout *lay,
+		    char (*names)[KMA_LAYOUT_NAME])
 {
 	struct kma_td_head h;
 	struct kma_td c;
@@ -265,7 +283,7 @@ int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err)
 	if (kma_td_str(&c, str, sizeof(str)))
 		return -1;
 	if (!strcmp(str, "options  ") &&
-	    (top_options(&c, bufs, &nbuf, &cpus) || kma_td_str(&c, str, sizeof(str))))
+	    (top_options(&c, bufs, names, &nbuf, &cpus, lay) || kma_td_str(&c, str, sizeof(str))))
 		return -1;
 	/*
 	 * A latency-tracer file holds text, not ring-buffer pages: libtracecmd
@@ -276,14 +294,27 @@ int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err)
 				   "a latency-tracer trace.dat, with no event records to analyze");
 	if (strcmp(str, "flyrecord") || cpus > MAX_CPUS)
 		return -1;
-	if (check_cpu_data(&c, cpus, page_size, long_size, err))
+	if (check_cpu_data(&c, cpus, page_size, long_size, err, lay, ""))
 		return -1;
 	for (i = 0; i < (uint64_t)nbuf; i++) {
 		kma_err_set(err, KMA_ERR_CORRUPT,
 			    "truncated or corrupt trace.dat (an instance buffer's headers)");
-		if (check_instance(&c, bufs[i], cpus, page_size, long_size, err))
+		if (check_instance(&c, bufs[i], cpus, page_size, long_size, err, lay, names[i]))
 			return -1;
 	}
 	kma_err_clear(err);
 	return 0;
+}
+
+int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err, struct kma_td_layout *lay)
+{
+	/* the instance names, for the layout */
+	char (*names)[KMA_LAYOUT_NAME] = calloc(MAX_BUFFERS, KMA_LAYOUT_NAME);
+	int ret;
+
+	if (!names)
+		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+	ret = check_v6(fd, file_size, err, lay, names);
+	free(names);
+	return ret;
 }

@@ -1,0 +1,467 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-pages-run.c - a trace.dat buffer read CPU by CPU (kma-pages.c) and
+ * merged in timestamp order into the one decoder.
+ *
+ * Worker threads read and inflate the CPUs' pages and cut them into records
+ * (each worker owns the CPUs i with i % threads == its index, so a CPU's
+ * reader is used by one thread only), a few blocks ahead of the merge. The
+ * merge takes the record with the lowest timestamp, the lower CPU index on a
+ * tie, as tracecmd_iterate_events() does, and hands it to the decoder on the
+ * calling thread: the decoder, the matcher and the string pools stay
+ * single-threaded. With one job there are no threads: the merge reads a
+ * CPU's next block itself when it needs it.
+ */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <trace-cmd/trace-cmd.h>
+
+#include "kma-reader-int.h"
+#include "kma-pages.h"
+#include "kma-tracedat.h"
+
+/* libtracecmd 1.3, declared only in its private header (see kma-source-file.c) */
+int tracecmd_long_size(struct tracecmd_input *handle);
+int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
+				     const char **name, const char **version);
+
+struct stream {
+	struct kma_cpu_pages	*src;
+	uint32_t		cpu;		/* its id */
+	/* queue of read blocks, guarded by the run's lock */
+	struct kma_pblock	*head, *tail;
+	int			ready;
+	int			done;		/* the reader ended (or failed) */
+	int			failed;
+	/* the merge's side */
+	struct kma_pblock	*cur;
+	uint32_t		pos;
+};
+
+struct prun {
+	struct kma_reader	*r;
+	struct kma_pages_file	f;
+	struct stream		*s;
+	int			ns;
+	int			nthreads;	/* 0: the merge reads */
+	int			started;	/* threads running */
+	pthread_t		*threads;
+	pthread_mutex_t		lock;
+	pthread_cond_t		more;		/* a block was queued, or a stream ended */
+	pthread_cond_t		room;		/* a block came back, or quit */
+	struct kma_pblock	*spare;		/* blocks for reuse */
+	int			depth;		/* blocks read ahead per CPU */
+	int			quit;
+	int			*heap;		/* stream indexes, by (ts, index) */
+	int			nh;
+	char			err[320];
+};
+
+struct worker {
+	struct prun	*p;
+	int		idx;
+};
+
+static struct kma_pblock *take_spare(struct prun *p)
+{
+	struct kma_pblock *b = p->spare;
+
+	if (b)
+		p->spare = b->next;
+	return b;
+}
+
+/* The stream of this worker that most needs a block: the one with the fewest ready. */
+static int pick(struct prun *p, int w, int *alive)
+{
+	int i, best = -1;
+
+	*alive = 0;
+	for (i = w; i < p->ns; i += p->nthreads) {
+		if (p->s[i].done)
+			continue;
+		*alive = 1;
+		if (p->s[i].ready < p->depth && (best < 0 || p->s[i].ready < p->s[best].ready))
+			best = i;
+	}
+	return best;
+}
+
+static void *worker_main(void *arg)
+{
+	struct worker *wk = arg;
+	struct prun *p = wk->p;
+	struct kma_pblock *b;
+	int i, alive, ret;
+
+	pthread_mutex_lock(&p->lock);
+	while (!p->quit) {
+		i = pick(p, wk->idx, &alive);
+		if (!alive)
+			break;
+		if (i < 0) {
+			pthread_cond_wait(&p->room, &p->lock);
+			continue;
+		}
+		b = take_spare(p);
+		pthread_mutex_unlock(&p->lock);
+		if (!b)
+			b = calloc(1, sizeof(*b));
+		ret = b ? kma_cpu_pages_next(p->s[i].src, b) : -1;
+		pthread_mutex_lock(&p->lock);
+		if (ret > 0) {
+			b->next = NULL;
+			if (p->s[i].tail)
+				p->s[i].tail->next = b;
+			else
+				p->s[i].head = b;
+			p->s[i].tail = b;
+			p->s[i].ready++;
+		} else {
+			p->s[i].done = 1;
+			p->s[i].failed = ret < 0;
+			if (b) {
+				b->next = p->spare;
+				p->spare = b;
+			}
+		}
+		pthread_cond_broadcast(&p->more);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return NULL;
+}
+
+/* The merge's next block of stream @i: 1, or 0 when it ended (s->failed says how). */
+static int next_block(struct prun *p, int i)
+{
+	struct stream *s = &p->s[i];
+	struct kma_pblock *b;
+	int ret;
+
+	if (!p->nthreads) {
+		b = s->cur ? s->cur : calloc(1, sizeof(*b));
+		s->cur = b;
+		ret = b ? kma_cpu_pages_next(s->src, b) : -1;
+		s->failed = ret < 0;
+		s->pos = 0;
+		return ret > 0;
+	}
+	pthread_mutex_lock(&p->lock);
+	if (s->cur) {
+		s->cur->next = p->spare;
+		p->spare = s->cur;
+		s->cur = NULL;
+		pthread_cond_broadcast(&p->room);
+	}
+	while (!s->head && !s->done)
+		pthread_cond_wait(&p->more, &p->lock);
+	b = s->head;
+	if (b) {
+		s->head = b->next;
+		if (!s->head)
+			s->tail = NULL;
+		s->ready--;
+		pthread_cond_broadcast(&p->room);
+	}
+	pthread_mutex_unlock(&p->lock);
+	s->cur = b;
+	s->pos = 0;
+	return b != NULL;
+}
+
+/* Moves stream @i to its next record: 1, or 0 when it has none (-1: it failed). */
+static int advance(struct prun *p, int i)
+{
+	struct stream *s = &p->s[i];
+
+	if (s->cur && ++s->pos < s->cur->nr)
+		return 1;
+	do {
+		if (!next_block(p, i))
+			return s->failed ? -1 : 0;
+	} while (!s->cur->nr);
+	return 1;
+}
+
+static inline uint64_t head_ts(const struct prun *p, int i)
+{
+	return p->s[i].cur->recs[p->s[i].pos].ts;
+}
+
+static inline int before(const struct prun *p, int a, int b)
+{
+	uint64_t ta = head_ts(p, a), tb = head_ts(p, b);
+
+	return ta < tb || (ta == tb && a < b);
+}
+
+static void sift_down(struct prun *p, int k)
+{
+	int c, t;
+
+	for (;;) {
+		c = 2 * k + 1;
+		if (c >= p->nh)
+			return;
+		if (c + 1 < p->nh && before(p, p->heap[c + 1], p->heap[c]))
+			c++;
+		if (!before(p, p->heap[c], p->heap[k]))
+			return;
+		t = p->heap[c];
+		p->heap[c] = p->heap[k];
+		p->heap[k] = t;
+		k = c;
+	}
+}
+
+static void sift_up(struct prun *p, int k)
+{
+	int t;
+
+	while (k > 0 && before(p, p->heap[k], p->heap[(k - 1) / 2])) {
+		t = p->heap[k];
+		p->heap[k] = p->heap[(k - 1) / 2];
+		p->heap[(k - 1) / 2] = t;
+		k = (k - 1) / 2;
+	}
+}
+
+static int stream_failed(struct prun *p, int i)
+{
+	snprintf(p->err, sizeof(p->err), "%s", kma_cpu_pages_error(p->s[i].src));
+	return -1;
+}
+
+/* The merge: every record in (ts, CPU index) order to the decoder. */
+static int merge(struct prun *p)
+{
+	struct tep_record rec;
+	struct kma_prec *pr;
+	struct stream *s;
+	int i, ret;
+
+	for (i = 0; i < p->ns; i++) {
+		ret = advance(p, i);
+		if (ret < 0)
+			return stream_failed(p, i);
+		if (ret) {
+			p->heap[p->nh++] = i;
+			sift_up(p, p->nh - 1);
+		}
+	}
+	memset(&rec, 0, sizeof(rec));
+	while (p->nh) {
+		i = p->heap[0];
+		s = &p->s[i];
+		pr = &s->cur->recs[s->pos];
+		rec.ts = pr->ts;
+		rec.offset = s->cur->base + pr->at;
+		rec.missed_events = pr->missed;
+		rec.record_size = (int)pr->rsize;
+		rec.size = (int)pr->size;
+		rec.data = s->cur->bytes + pr->data;
+		rec.cpu = (int)s->cpu;
+		if (kma_reader_file_record(p->r, &rec))
+			return -1;
+		ret = advance(p, i);
+		if (ret < 0)
+			return stream_failed(p, i);
+		if (ret) {
+			sift_down(p, 0);
+			continue;
+		}
+		p->heap[0] = p->heap[--p->nh];
+		sift_down(p, 0);
+	}
+	return 0;
+}
+
+static void stop_threads(struct prun *p);
+
+/* The locks and the workers; on failure nothing is left running. */
+static int start_threads(struct prun *p, struct worker *wk)
+{
+	int i;
+
+	if (pthread_mutex_init(&p->lock, NULL))
+		return -1;
+	if (pthread_cond_init(&p->more, NULL)) {
+		pthread_mutex_destroy(&p->lock);
+		return -1;
+	}
+	if (pthread_cond_init(&p->room, NULL)) {
+		pthread_cond_destroy(&p->more);
+		pthread_mutex_destroy(&p->lock);
+		return -1;
+	}
+	for (i = 0; i < p->nthreads; i++) {
+		wk[i].p = p;
+		wk[i].idx = i;
+		if (pthread_create(&p->threads[i], NULL, worker_main, &wk[i])) {
+			/* the CPUs of a missing worker would be read by none */
+			stop_threads(p);
+			return -1;
+		}
+		p->started++;
+	}
+	return 0;
+}
+
+static void stop_threads(struct prun *p)
+{
+	int i;
+
+	pthread_mutex_lock(&p->lock);
+	p->quit = 1;
+	pthread_cond_broadcast(&p->room);
+	pthread_mutex_unlock(&p->lock);
+	for (i = 0; i < p->started; i++)
+		pthread_join(p->threads[i], NULL);
+	pthread_cond_destroy(&p->room);
+	pthread_cond_destroy(&p->more);
+	pthread_mutex_destroy(&p->lock);
+}
+
+static void free_blocks(struct kma_pblock *b)
+{
+	struct kma_pblock *n;
+
+	for (; b; b = n) {
+		n = b->next;
+		kma_pblock_free(b);
+	}
+}
+
+static void prun_free(struct prun *p)
+{
+	int i;
+
+	for (i = 0; p->s && i < p->ns; i++) {
+		kma_cpu_pages_free(p->s[i].src);
+		free_blocks(p->s[i].head);
+		kma_pblock_free(p->s[i].cur);
+	}
+	free_blocks(p->spare);
+	free(p->s);
+	free(p->heap);
+	free(p->threads);
+}
+
+/* The streams of the buffer's CPUs that have data, in the file's order. */
+static int prun_init(struct prun *p, struct kma_reader *r, const struct kma_td_buf *b)
+{
+	uint32_t i;
+
+	p->s = calloc(b->nr_cpus ? b->nr_cpus : 1, sizeof(*p->s));
+	p->heap = calloc(b->nr_cpus ? b->nr_cpus : 1, sizeof(*p->heap));
+	if (!p->s || !p->heap)
+		return -1;
+	for (i = 0; i < b->nr_cpus; i++) {
+		if (!b->cpus[i].size)
+			continue;
+		p->s[p->ns].cpu = b->cpus[i].cpu;
+		p->s[p->ns].src = kma_cpu_pages_alloc(&p->f, b, &b->cpus[i]);
+		if (!p->s[p->ns++].src)
+			return -1;
+	}
+	/* read-ahead bounds memory: about 4 blocks a CPU, fewer on big machines */
+	p->depth = p->ns <= 16 ? 4 : 2;
+	p->nthreads = r->jobs > 1 ? (r->jobs < p->ns ? r->jobs : p->ns) : 0;
+	if (p->nthreads <= 1 && r->jobs > 1 && p->ns > 0)
+		p->nthreads = 1;	/* one CPU: still read it ahead on a thread */
+	p->threads = calloc(p->nthreads ? p->nthreads : 1, sizeof(*p->threads));
+	return p->threads ? 0 : -1;
+}
+
+int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why)
+{
+	struct prun p;
+	struct worker *wk = NULL;
+	int ret = -2;
+
+	memset(&p, 0, sizeof(p));
+	p.r = r;
+	p.f = r->pages_file;
+	if (prun_init(&p, r, b))
+		goto out;
+	r->info.jobs = p.nthreads ? p.nthreads : 1;
+	if (p.nthreads) {
+		wk = calloc(p.nthreads, sizeof(*wk));
+		if (!wk || start_threads(&p, wk))
+			goto out;
+	}
+	ret = merge(&p);
+	if (p.nthreads)
+		stop_threads(&p);
+	if (ret && p.err[0]) {
+		snprintf(r->pages_err, sizeof(r->pages_err), "%s", p.err);
+		*why = r->pages_err;
+		ret = -2;
+	}
+out:
+	if (ret == -2 && !p.err[0])
+		*why = "out of memory";
+	free(wk);
+	prun_free(&p);
+	return ret;
+}
+
+/* Why the buffer cannot be read by pages, or NULL. */
+static const char *why_not_pages(struct kma_reader *r)
+{
+	if (r->fopts.libtracecmd)
+		return "--libtracecmd";
+	if (r->layout.ts_options)
+		return "the file has options that shift or scale its timestamps";
+	if (tep_is_old_format(r->tep) || tep_get_header_timestamp_size(r->tep) != 8)
+		return "an old ring-buffer page format";
+	return NULL;
+}
+
+static int online_cpus(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
+}
+
+int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err)
+{
+	struct tracecmd_input *h = r->top ? r->top : r->handle;
+	struct kma_pages_file *f = &r->pages_file;
+	const char *name = "", *why = why_not_pages(r);
+	const struct kma_td_buf *b = NULL;
+	struct stat st;
+
+	if (r->top && r->buffer_idx >= 0)
+		name = tracecmd_buffer_instance_name(r->top, r->buffer_idx);
+	if (!why && (!name || !(b = kma_layout_find(&r->layout, name))))
+		why = "its event data was not found";
+	if (!why && stat(path, &st))
+		why = "it cannot be opened again";
+	if (why) {
+		r->info.why_libtracecmd = why;
+		/* libtracecmd trusts every page it reads */
+		if (!r->layout.pages_checked && r->info.file_version == 7 &&
+		    kma_td_check_v7(path, err, r->file_warn, sizeof(r->file_warn), NULL))
+			return -1;
+		return 0;
+	}
+	f->path = path;
+	f->tep = r->tep;
+	if (tracecmd_get_file_compress_proto(h, &f->cname, &f->cver) || !f->cname) {
+		f->cname = "none";
+		f->cver = "";
+	}
+	f->long_size = tracecmd_long_size(r->handle) == 8 ? 8 : 4;
+	f->big_endian = tep_is_file_bigendian(r->tep);
+	f->file_size = (uint64_t)st.st_size;
+	r->jobs = r->fopts.jobs > 0 ? r->fopts.jobs : online_cpus();
+	r->pages_buf = b;
+	return 0;
+}

@@ -1,0 +1,303 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-pages.c - one CPU's event data cut into records, a block at a time.
+ *
+ * libtracecmd 1.3.1 reads compressed CPU data through a list of inflated
+ * chunks that it walks on every record free: quadratic in the file. Its
+ * lower layers are linear, so they are used directly: the chunk index
+ * (tracecmd_load_chunks_info) and the codec (tracecmd_uncompress_chunk),
+ * each CPU on a file descriptor and codec context of its own so that CPUs
+ * can be read on threads; libtraceevent's kbuffer then walks each page as
+ * libtracecmd's tracecmd_peek_data() does, so the records, their
+ * timestamps (time extends, absolute stamps) and the missed-events counts
+ * are the same. Every page's commit word is checked before kbuffer trusts it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <traceevent/event-parse.h>
+#include <traceevent/kbuffer.h>
+
+#include "kma-pages.h"
+#include "kma-tracedat.h"
+
+/* libtracecmd 1.3.1, declared only in its private header (see kma-tracedat.c) */
+struct tracecmd_compression;
+struct tracecmd_msg_handle;
+struct tracecmd_compress_chunk {
+	unsigned int	size;
+	unsigned int	zsize;
+	off_t		zoffset;
+	off_t		offset;
+};
+struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
+						     int fd, struct tep_handle *tep,
+						     struct tracecmd_msg_handle *msg_handle);
+void tracecmd_compress_destroy(struct tracecmd_compression *handle);
+int tracecmd_load_chunks_info(struct tracecmd_compression *handle,
+			      struct tracecmd_compress_chunk **chunks_info);
+int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
+			      struct tracecmd_compress_chunk *chunk, char *data);
+
+#define PLAIN_PAGES	64		/* pages per block of plain data */
+#define MAX_CHUNK	(1u << 28)	/* an inflated chunk larger than this is corrupt */
+#define COMMIT_MASK	((1u << 27) - 1)
+#define MISSED_EVENTS	(1ull << 31)
+#define MISSED_STORED	(1ull << 30)
+
+struct kma_cpu_pages {
+	const struct kma_pages_file *f;
+	struct kma_td_cpu	c;
+	uint32_t		page_size;
+	int			compressed;
+	int			fd;
+	struct kbuffer		*kbuf;
+	/* plain: the next page's offset in the file */
+	uint64_t		next;
+	/* compressed */
+	struct tracecmd_compression *comp;
+	struct tracecmd_compress_chunk *chunks;
+	int			nr_chunks;	/* -1: not loaded yet */
+	int			next_chunk;
+	uint64_t		vbase;		/* inflated bytes before the next chunk */
+	char			err[256];
+};
+
+static int fail(struct kma_cpu_pages *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static int fail(struct kma_cpu_pages *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(p->err, sizeof(p->err), fmt, ap);
+	va_end(ap);
+	return -1;
+}
+
+const char *kma_cpu_pages_error(const struct kma_cpu_pages *p)
+{
+	return p->err;
+}
+
+struct kma_cpu_pages *kma_cpu_pages_alloc(const struct kma_pages_file *f,
+					  const struct kma_td_buf *b,
+					  const struct kma_td_cpu *c)
+{
+	struct kma_cpu_pages *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return NULL;
+	p->f = f;
+	p->c = *c;
+	p->page_size = b->page_size;
+	p->compressed = b->compressed && c->size;
+	p->next = c->off;
+	p->nr_chunks = -1;
+	p->fd = -1;
+	p->kbuf = kbuffer_alloc(f->long_size == 8 ? KBUFFER_LSIZE_8 : KBUFFER_LSIZE_4,
+				f->big_endian ? KBUFFER_ENDIAN_BIG : KBUFFER_ENDIAN_LITTLE);
+	if (!p->kbuf) {
+		free(p);
+		return NULL;
+	}
+	if (f->old_format)
+		kbuffer_set_old_format(p->kbuf);
+	return p;
+}
+
+void kma_cpu_pages_free(struct kma_cpu_pages *p)
+{
+	if (!p)
+		return;
+	if (p->comp)
+		tracecmd_compress_destroy(p->comp);
+	free(p->chunks);
+	if (p->fd >= 0)
+		close(p->fd);
+	kbuffer_free(p->kbuf);
+	free(p);
+}
+
+void kma_pblock_free(struct kma_pblock *blk)
+{
+	if (!blk)
+		return;
+	free(blk->bytes);
+	free(blk->recs);
+	free(blk);
+}
+
+static int reserve(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t bytes)
+{
+	char *b;
+
+	if (blk->cap_bytes >= bytes)
+		return 0;
+	b = realloc(blk->bytes, bytes);
+	if (!b)
+		return fail(p, "out of memory");
+	blk->bytes = b;
+	blk->cap_bytes = bytes;
+	return 0;
+}
+
+static int push_rec(struct kma_cpu_pages *p, struct kma_pblock *blk, struct kma_prec **out)
+{
+	if (blk->nr == blk->cap) {
+		uint32_t cap = blk->cap ? 2 * blk->cap : 4096;
+		struct kma_prec *r = realloc(blk->recs, cap * sizeof(*r));
+
+		if (!r)
+			return fail(p, "out of memory");
+		blk->recs = r;
+		blk->cap = cap;
+	}
+	*out = &blk->recs[blk->nr++];
+	return 0;
+}
+
+/*
+ * The records of the page at @at in the block, as tracecmd_peek_data()
+ * reads them. The commit word must fit the page (and the missed-events
+ * count stored after the data): kbuffer trusts it.
+ */
+static int cut_page(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t at)
+{
+	char *page = blk->bytes + at;
+	int ls = p->f->long_size == 8 ? 8 : 4;
+	uint64_t commit = kma_td_decode(page + 8, ls, p->f->big_endian);
+	uint64_t size = (uint32_t)commit & COMMIT_MASK, room = p->page_size - 8 - ls;
+	unsigned long long ts;
+	struct kma_prec *r = NULL;
+	void *data;
+
+	if (size > room || ((commit & MISSED_EVENTS) && (commit & MISSED_STORED) &&
+			    size + ls > room))
+		return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s ring-buffer page at %" PRIu64
+			    "%s does not fit (corrupt event data)", p->c.cpu, blk->base + at,
+			    p->compressed ? " of its inflated data" : "");
+	kbuffer_load_subbuffer(p->kbuf, page);
+	while ((data = kbuffer_read_event(p->kbuf, &ts))) {
+		if (push_rec(p, blk, &r))
+			return -1;
+		r->ts = ts;
+		r->at = (uint32_t)(at + kbuffer_curr_offset(p->kbuf));
+		r->data = (uint32_t)((char *)data - blk->bytes);
+		r->size = (uint32_t)kbuffer_event_size(p->kbuf);
+		r->rsize = (uint32_t)kbuffer_curr_size(p->kbuf);
+		r->missed = kbuffer_missed_events(p->kbuf);
+		kbuffer_next_event(p->kbuf, NULL);
+	}
+	return 0;
+}
+
+static int cut_pages(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t len)
+{
+	uint64_t at;
+
+	blk->nr = 0;
+	for (at = 0; at < len; at += p->page_size)
+		if (cut_page(p, blk, at))
+			return -1;
+	return 0;
+}
+
+/* Plain pages: as libtracecmd, a partial last page is read as a whole page. */
+static int next_plain(struct kma_cpu_pages *p, struct kma_pblock *blk)
+{
+	uint64_t end = p->c.off + p->c.size, want, have;
+	ssize_t n;
+
+	if (p->next >= end)
+		return 0;
+	want = (uint64_t)PLAIN_PAGES * p->page_size;
+	if (want > end - p->next)
+		want = (end - p->next + p->page_size - 1) / p->page_size * p->page_size;
+	if (reserve(p, blk, want))
+		return -1;
+	have = want;
+	if (p->next + have > p->f->file_size)
+		have = p->f->file_size > p->next ? p->f->file_size - p->next : 0;
+	n = pread(p->fd, blk->bytes, have, (off_t)p->next);
+	if (n < 0 || (uint64_t)n != have)
+		return fail(p, "cannot read CPU %" PRIu32 "'s event data at %" PRIu64 ": %s",
+			    p->c.cpu, p->next, n < 0 ? strerror(errno) : "file cut short");
+	memset(blk->bytes + have, 0, want - have);
+	blk->base = p->next - p->c.off;
+	p->next += want;
+	return cut_pages(p, blk, want) ? -1 : 1;
+}
+
+/* The chunk index, its every entry inside the CPU's data. */
+static int load_chunks(struct kma_cpu_pages *p)
+{
+	uint64_t end = p->c.off + 4 + p->c.size;
+	int i;
+
+	p->comp = tracecmd_compress_alloc(p->f->cname, p->f->cver, p->fd, p->f->tep, NULL);
+	if (!p->comp)
+		return fail(p, "cannot inflate CPU %" PRIu32 "'s event data (codec '%s')",
+			    p->c.cpu, p->f->cname);
+	if (lseek(p->fd, (off_t)p->c.off, SEEK_SET) == (off_t)-1)
+		return fail(p, "cannot read CPU %" PRIu32 "'s event data: %s", p->c.cpu,
+			    strerror(errno));
+	p->nr_chunks = tracecmd_load_chunks_info(p->comp, &p->chunks);
+	if (p->nr_chunks < 0)
+		goto bad;
+	for (i = 0; i < p->nr_chunks; i++) {
+		struct tracecmd_compress_chunk *k = &p->chunks[i];
+
+		if ((uint64_t)k->zoffset + 8 + k->zsize > end || k->size % p->page_size ||
+		    k->size > MAX_CHUNK)
+			goto bad;
+	}
+	return 0;
+bad:
+	return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed event data at %" PRIu64
+		    " does not fit (corrupt chunk index)", p->c.cpu, p->c.off);
+}
+
+static int next_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk)
+{
+	struct tracecmd_compress_chunk *k;
+
+	if (p->nr_chunks < 0 && load_chunks(p))
+		return -1;
+	if (p->next_chunk >= p->nr_chunks)
+		return 0;
+	k = &p->chunks[p->next_chunk++];
+	if (reserve(p, blk, k->size ? k->size : 1))
+		return -1;
+	if (tracecmd_uncompress_chunk(p->comp, k, blk->bytes))
+		return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %" PRIu64
+			    " cannot be inflated (corrupt event data)", p->c.cpu,
+			    (uint64_t)k->zoffset);
+	blk->base = p->vbase;
+	p->vbase += k->size;
+	return cut_pages(p, blk, k->size) ? -1 : 1;
+}
+
+int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk)
+{
+	if (p->err[0])
+		return -1;
+	blk->nr = 0;
+	if (!p->c.size)
+		return 0;
+	if (p->fd < 0) {
+		/* its own descriptor: the codec reads with read() at the fd's offset */
+		p->fd = open(p->f->path, O_RDONLY | O_CLOEXEC);
+		if (p->fd < 0)
+			return fail(p, "cannot open it again: %s", strerror(errno));
+	}
+	return p->compressed ? next_chunk(p, blk) : next_plain(p, blk);
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-pages.h - one CPU's event data of a trace.dat, read without
+ * tracecmd_iterate_events(): pages (plain, or inflated chunk by chunk with
+ * libtracecmd's codec and chunk index) are cut into records by libtraceevent's
+ * kbuffer, a block at a time. A block holds its pages and the records in
+ * them; kma-pages-run.c merges the CPUs' blocks in timestamp order.
+ */
+#ifndef KMA_PAGES_H
+#define KMA_PAGES_H
+
+#include <stdint.h>
+
+#include "kma-layout.h"
+
+struct tep_handle;
+
+/* One record of a block: where it lies and what kbuffer said of it. */
+struct kma_prec {
+	uint64_t	ts;
+	uint32_t	at;		/* the record's start in the block */
+	uint32_t	data;		/* its payload in the block */
+	uint32_t	size;		/* of the payload (kbuffer_event_size) */
+	uint32_t	rsize;		/* of the whole record (kbuffer_curr_size) */
+	int32_t		missed;		/* missed events before it (kbuffer_missed_events) */
+};
+
+struct kma_pblock {
+	struct kma_pblock *next;
+	char		*bytes;		/* the pages */
+	uint64_t	cap_bytes;
+	uint64_t	base;		/* offset of bytes[0] in the CPU's (inflated) data */
+	struct kma_prec	*recs;
+	uint32_t	nr, cap;
+};
+
+/* What every CPU of the buffer shares (read only while threads run). */
+struct kma_pages_file {
+	const char	*path;
+	struct tep_handle *tep;
+	const char	*cname, *cver;	/* the codec of a compressed buffer */
+	int		long_size;	/* of the ring-buffer pages */
+	int		big_endian;
+	int		old_format;	/* kbuffer's old format (very old kernels) */
+	uint64_t	file_size;
+};
+
+struct kma_cpu_pages;
+
+/* One CPU's reader over @c of buffer @b; NULL when out of memory. */
+struct kma_cpu_pages *kma_cpu_pages_alloc(const struct kma_pages_file *f,
+					  const struct kma_td_buf *b,
+					  const struct kma_td_cpu *c);
+void kma_cpu_pages_free(struct kma_cpu_pages *p);
+/*
+ * Fills @blk with the next pages and their records: 1, 0 at the end of the
+ * CPU's data, -1 with kma_cpu_pages_error() (a page or chunk that does not
+ * fit, a read error).
+ */
+int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk);
+const char *kma_cpu_pages_error(const struct kma_cpu_pages *p);
+void kma_pblock_free(struct kma_pblock *blk);
+
+#endif /* KMA_PAGES_H */
