@@ -128,7 +128,11 @@ static int plain_pages_ok(struct check *c, uint64_t off, uint64_t end)
 	return bad ? -1 : 0;
 }
 
-/* One CPU's data: zstd chunks (u32 count; u32 csize, u32 size, data) or plain pages. */
+/*
+ * One CPU's data: zstd chunks (u32 count; u32 csize, u32 size, data) or plain
+ * pages. With c->defer only the first chunk or page: the one libtracecmd
+ * loads when it opens the file; the page reader checks the rest as it reads.
+ */
 static int cpu_data_ok(struct check *c, uint64_t off, uint64_t size)
 {
 	struct kma_td *t = c->t;
@@ -139,7 +143,8 @@ static int cpu_data_ok(struct check *c, uint64_t off, uint64_t size)
 	if (off > t->size || size > t->size - off)
 		return -1;
 	if (!compressed(t))
-		return plain_pages_ok(c, off, off + size);
+		return plain_pages_ok(c, off, c->defer && size > c->page_size ?
+					      off + c->page_size : off + size);
 	if (!size)
 		return 0;
 	/* the size given in the BUFFER option does not count the u32 chunk count */
@@ -148,6 +153,8 @@ static int cpu_data_ok(struct check *c, uint64_t off, uint64_t size)
 		return -1;
 	off = t->off;
 	end = off + size;
+	if (c->defer && count > 1)
+		count = 1;
 	for (i = 0; i < count; i++) {
 		uint64_t chunk = off;
 
@@ -226,6 +233,7 @@ static int layout_pages_ok(struct check *c)
 	int i;
 	uint32_t j;
 
+	c->defer = 0;
 	for (i = 0; i < c->lay->nr_bufs; i++) {
 		b = &c->lay->bufs[i];
 		c->page_size = b->page_size;
@@ -267,8 +275,7 @@ static int check_buffer(struct check *c, const unsigned char *d, uint64_t len)
 		return -1;
 	for (i = 0; i < cpus; i++, p += 20) {
 		if (cpu_fits(c, d + p) ||
-		    (!c->defer &&
-		     cpu_data_ok(c, kma_td_get(t, d + p + 4, 8), kma_td_get(t, d + p + 12, 8))))
+		    cpu_data_ok(c, kma_td_get(t, d + p + 4, 8), kma_td_get(t, d + p + 12, 8)))
 			goto bad;
 		if (b && kma_layout_add_cpu(c->lay, b, (uint32_t)kma_td_get(t, d + p, 4),
 					    kma_td_get(t, d + p + 4, 8),

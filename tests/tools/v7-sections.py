@@ -15,6 +15,10 @@ files). Prints one line per piece, its SHA-256 after inflating:
 Offsets and the options sections themselves are left out: they differ between
 two encodings of the same trace, the lines above must not. Exits 1 with a
 message on anything it cannot follow.
+
+v7-sections.py --layout FILE prints instead where each CPU's data lies, for
+tests that damage it: "layout BUFFER CPU OFFSET SIZE CHUNK_OFFSET..." (the
+chunk offsets of compressed data: each chunk's u32 csize, u32 size, data).
 """
 import hashlib
 import struct
@@ -93,9 +97,21 @@ def sha(b):
     return hashlib.sha256(b).hexdigest()
 
 
+def chunk_offsets(f, off, size):
+    if f.cname == 'none' or not size:
+        return []
+    count, p, offs = f.num(off, 4), off + 4, []
+    for _ in range(count):
+        offs.append(p)
+        p += 8 + f.num(p, 4)
+    return offs
+
+
 def main():
-    f = V7(sys.argv[1])
-    print('compression', f.cname, f.cver)
+    layout = sys.argv[1] == '--layout'
+    f = V7(sys.argv[2] if layout else sys.argv[1])
+    if not layout:
+        print('compression', f.cname, f.cver)
     off, seen = f.first_options, 0
     while off:
         seen += 1
@@ -114,7 +130,9 @@ def main():
             if oid in DATA_SECTIONS:
                 soff = struct.unpack(f.e + 'Q', data[:8])[0]
                 body, comp = f.section(soff, oid)
-                print('section', oid, 'compressed' if comp else 'plain', sha(body), len(body))
+                if not layout:
+                    print('section', oid, 'compressed' if comp else 'plain', sha(body),
+                          len(body))
             elif oid == OPT_BUFFER:
                 q = 8
                 name_end = data.index(b'\0', q)
@@ -125,6 +143,10 @@ def main():
                 for _ in range(cpus):
                     cpu, coff, csize = struct.unpack(f.e + 'IQQ', data[q:q + 20])
                     q += 20
+                    if layout:
+                        print('layout', name, cpu, coff, csize,
+                              *chunk_offsets(f, coff, csize))
+                        continue
                     body, chunks = f.cpu_data(coff, csize)
                     print('cpu', name, cpu, f'chunks={chunks}', sha(body), len(body))
 

@@ -1,0 +1,123 @@
+# The page reader (analyzer/reader/kma-pages*.c) gives what libtracecmd gives: on every
+# fixture, every tests/gen sequence (as 6.18 and as 5.10 / 32-bit / big-endian) and a
+# random 8-CPU stress trace (tests/tools/mkstress.py: ties across CPUs, time extends,
+# forced page breaks, missed-event pages, markers) as v6, v7 zstd and v7 uncompressed,
+# the reports and report.db of -j 1 (no threads) and -j 3 / -j 8 (worker threads) are
+# byte-identical to those of --libtracecmd (tracecmd_iterate_events, the reference).
+# Then damaged event data found by a worker thread mid-trace: one line naming the file
+# and the problem, exit 1, no report.db.
+TOOLS=$TOP/$B/tests/tools
+MKTRACE=$TOOLS/mktrace
+CONVERT=$TOOLS/kma-convert
+SECTIONS=$TOP/tests/tools/v7-sections.py
+J=$TMP/jobs
+mkdir -p "$J"
+
+# same NAME FILE MODE...: every -j gives what --libtracecmd gives, for each MODE and report.db
+same() {
+	local name=$1 dat=$2 m j bad=
+	shift 2
+	rm -f "$J/ref.db"
+	# shellcheck disable=SC2086
+	"$KMA" -q --libtracecmd ${OPTS:-} -o "$J/ref.db" "$dat" > /dev/null 2>&1
+	sqlite3 "$J/ref.db" .dump > "$J/ref.dump" 2>&1
+	for j in 1 3 8; do
+		rm -f "$J/got.db"
+		# shellcheck disable=SC2086
+		"$KMA" -q -j $j ${OPTS:-} -o "$J/got.db" "$dat" > /dev/null 2>&1
+		sqlite3 "$J/got.db" .dump > "$J/got.dump" 2>&1
+		cmp -s "$J/ref.dump" "$J/got.dump" || bad="$bad report.db(-j $j)"
+	done
+	for m in "$@"; do
+		# shellcheck disable=SC2086
+		"$KMA" --no-db --libtracecmd ${OPTS:-} $m "$dat" > "$J/ref.txt" 2>&1; echo "exit $?" >> "$J/ref.txt"
+		for j in 1 3 8; do
+			# shellcheck disable=SC2086
+			"$KMA" --no-db -j $j ${OPTS:-} $m "$dat" > "$J/got.txt" 2>&1; echo "exit $?" >> "$J/got.txt"
+			cmp -s "$J/ref.txt" "$J/got.txt" ||
+				bad="$bad '$m'(-j $j): $(diff "$J/ref.txt" "$J/got.txt" | head -4)"
+		done
+	done
+	if [ -s "$J/ref.dump" ] && [ -z "$bad" ]; then
+		pass "jobs: $name: -j 1, -j 3, -j 8 give what --libtracecmd gives"
+	else
+		fail "jobs: $name: -j 1, -j 3, -j 8 give what --libtracecmd gives" "differs:$bad"
+	fi
+}
+
+MODES=("" "--list" "--generations" "--lifetimes -g comm")
+for f in "$TOP"/tests/fixtures/*.dat; do
+	same "$(basename "$f")" "$f" "${MODES[@]}"
+done
+# the one with kmem events in two instances: each one (OPTS goes to every run)
+for b in kmaa kmab; do
+	OPTS="-B $b" same "inst-two.dat -B $b" "$TOP/tests/fixtures/inst-two.dat" "${MODES[@]}"
+done
+for s in "$TOP"/tests/gen/*.seq; do
+	n=$(basename "$s" .seq)
+	"$MKTRACE" -o "$J/$n.dat" "$s" > /dev/null 2>&1 &&
+		"$MKTRACE" -g 5.10 -l 4 -E big -o "$J/$n-old.dat" "$s" > /dev/null 2>&1 ||
+		{ fail "jobs: mktrace $n"; continue; }
+	same "gen $n" "$J/$n.dat" "" "--list"
+	same "gen $n (5.10, 32-bit, big-endian)" "$J/$n-old.dat" "" "--list"
+done
+
+# the stress trace: 60k events on 8 CPUs, each CPU's data several blocks long
+python3 "$TOP/tests/tools/mkstress.py" 7 60000 8 > "$J/stress.seq" &&
+	"$MKTRACE" -o "$J/stress.dat" "$J/stress.seq" > /dev/null 2>&1 &&
+	"$CONVERT" -v 7 -c zstd "$J/stress.dat" "$J/stress-zstd.dat" > /dev/null 2>&1 &&
+	"$CONVERT" -v 7 -c none "$J/stress.dat" "$J/stress-none.dat" > /dev/null 2>&1 ||
+	fail "jobs: make the stress trace"
+for k in "" -zstd -none; do
+	[ -f "$J/stress$k.dat" ] && same "stress$k" "$J/stress$k.dat" "${MODES[@]}"
+done
+check "jobs: the stress trace has ties across CPUs, missed-event pages and time extends" \
+	bash -c "grep -c '^missed' '$J/stress.seq' | grep -qv '^0$' &&
+		 awk '\$1 == \"event\" { if (\$3 == last && \$2 != lastcpu) ties++; last = \$3; lastcpu = \$2 }
+		      END { exit !(ties > 100) }' '$J/stress.seq'"
+
+# damage SRC OUT OFFSET: 16 bytes at OFFSET flipped
+damage() {
+	python3 -c "
+import sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+for i in range(int(sys.argv[3]), int(sys.argv[3]) + 16):
+    d[i] ^= 0x5a
+open(sys.argv[2], 'wb').write(d)" "$@"
+}
+
+# bad NAME FILE WANT: -j 4 fails with one line naming FILE and WANT, exit 1, no report.db
+bad() {
+	local out rc
+	rm -f "$J/bad.db"
+	out=$("$KMA" -q -j 4 -o "$J/bad.db" "$2" 2>&1); rc=$?
+	if [ $rc = 1 ] && [ "$(echo "$out" | wc -l)" = 1 ] && echo "$out" | grep -qF "$2: " &&
+	   echo "$out" | grep -q "$3" && [ ! -e "$J/bad.db" ] && ! ls "$J"/bad.db.* > /dev/null 2>&1; then
+		pass "jobs: $1"
+	else
+		fail "jobs: $1" "exit $rc: $out"
+	fi
+}
+
+if python3 "$SECTIONS" --layout "$J/stress-zstd.dat" > "$J/zlayout.txt" 2>&1 &&
+   python3 "$SECTIONS" --layout "$J/stress-none.dat" > "$J/nlayout.txt" 2>&1; then
+	# CPU 3's 6th chunk (of about 10): its compressed bytes damaged
+	off=$(awk '$3 == 3 { print $(6 + 5) }' "$J/zlayout.txt")
+	damage "$J/stress-zstd.dat" "$J/bad-zstd.dat" $((off + 8 + 40))
+	bad "a damaged chunk of CPU 3 in a v7 zstd trace" "$J/bad-zstd.dat" \
+		"corrupt trace.dat: CPU 3's compressed chunk at $off cannot be inflated"
+	# CPU 3's 30th page: its commit word larger than the page
+	off=$(awk '$3 == 3 { print $4 + 29 * 4096 }' "$J/nlayout.txt")
+	python3 -c "
+import struct, sys
+d = bytearray(open(sys.argv[1], 'rb').read())
+d[int(sys.argv[3]) + 8:int(sys.argv[3]) + 16] = struct.pack('<Q', 5000)
+open(sys.argv[2], 'wb').write(d)" "$J/stress-none.dat" "$J/bad-none.dat" "$off"
+	bad "a bad page of CPU 3 in a v7 uncompressed trace" "$J/bad-none.dat" \
+		"corrupt trace.dat: CPU 3's ring-buffer page at $((29 * 4096)) does not fit"
+else
+	fail "jobs: layout of the stress copies" "$(tail -3 "$J/zlayout.txt" "$J/nlayout.txt")"
+fi
+check "jobs: -j 0 is a usage error (exit 2)" bash -c "'$KMA' -j 0 x.dat; [ \$? = 2 ]"
+check "jobs: -j x is a usage error (exit 2)" bash -c "'$KMA' -j x x.dat; [ \$? = 2 ]"
+rm -rf "$J"
