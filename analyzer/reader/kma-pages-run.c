@@ -41,6 +41,7 @@ struct stream {
 	/* the merge's side */
 	struct kma_pblock	*cur;
 	uint32_t		pos;
+	int			ended;		/* the merge took its last record */
 };
 
 struct prun {
@@ -182,10 +183,27 @@ static int advance(struct prun *p, int i)
 	if (s->cur && ++s->pos < s->cur->nr)
 		return 1;
 	do {
-		if (!next_block(p, i))
+		if (!next_block(p, i)) {
+			s->ended = 1;
 			return s->failed ? -1 : 0;
+		}
 	} while (!s->cur->nr);
 	return 1;
+}
+
+/* Progress by the bytes of the file the merge has gone through. */
+static void progress(struct prun *p)
+{
+	uint64_t done = 0, total = 0, size;
+	int i;
+
+	for (i = 0; i < p->ns; i++) {
+		size = kma_cpu_pages_size(p->s[i].src);
+		total += size;
+		done += p->s[i].ended ? size : p->s[i].cur ? p->s[i].cur->done : 0;
+	}
+	if (total)
+		kma_reader_progress(p->r, (double)done / (double)total);
 }
 
 static inline uint64_t head_ts(const struct prun *p, int i)
@@ -243,6 +261,7 @@ static int merge(struct prun *p)
 	struct tep_record rec;
 	struct kma_prec *pr;
 	struct stream *s;
+	uint64_t n = 0;
 	int i, ret;
 
 	for (i = 0; i < p->ns; i++) {
@@ -268,6 +287,8 @@ static int merge(struct prun *p)
 		rec.cpu = (int)s->cpu;
 		if (kma_reader_file_record(p->r, &rec))
 			return -1;
+		if ((++n & 0xffff) == 0 && p->r->progress)
+			progress(p);
 		ret = advance(p, i);
 		if (ret < 0)
 			return stream_failed(p, i);

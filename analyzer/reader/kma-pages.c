@@ -88,6 +88,11 @@ const char *kma_cpu_pages_error(const struct kma_cpu_pages *p)
 	return p->err;
 }
 
+uint64_t kma_cpu_pages_size(const struct kma_cpu_pages *p)
+{
+	return p->c.size;
+}
+
 struct kma_cpu_pages *kma_cpu_pages_alloc(const struct kma_pages_file *f,
 					  const struct kma_td_buf *b,
 					  const struct kma_td_cpu *c)
@@ -234,6 +239,7 @@ static int next_plain(struct kma_cpu_pages *p, struct kma_pblock *blk)
 	memset(blk->bytes + have, 0, want - have);
 	blk->base = p->next - p->c.off;
 	p->next += want;
+	blk->done = p->next - p->c.off < p->c.size ? p->next - p->c.off : p->c.size;
 	return cut_pages(p, blk, want) ? -1 : 1;
 }
 
@@ -283,6 +289,7 @@ static int next_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk)
 			    (uint64_t)k->zoffset);
 	blk->base = p->vbase;
 	p->vbase += k->size;
+	blk->done = (uint64_t)k->zoffset + 8 + k->zsize - p->c.off - 4;
 	return cut_pages(p, blk, k->size) ? -1 : 1;
 }
 

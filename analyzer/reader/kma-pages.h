@@ -30,6 +30,7 @@ struct kma_pblock {
 	char		*bytes;		/* the pages */
 	uint64_t	cap_bytes;
 	uint64_t	base;		/* offset of bytes[0] in the CPU's (inflated) data */
+	uint64_t	done;		/* bytes of the CPU's data in the file read through it */
 	struct kma_prec	*recs;
 	uint32_t	nr, cap;
 };
@@ -59,6 +60,8 @@ void kma_cpu_pages_free(struct kma_cpu_pages *p);
  */
 int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk);
 const char *kma_cpu_pages_error(const struct kma_cpu_pages *p);
+/* Bytes of the CPU's data in the file (for progress). */
+uint64_t kma_cpu_pages_size(const struct kma_cpu_pages *p);
 void kma_pblock_free(struct kma_pblock *blk);
 
 #endif /* KMA_PAGES_H */
