@@ -390,11 +390,8 @@ static int prun_init(struct prun *p, struct kma_reader *r, const struct kma_td_b
 		if (!p->s[p->ns++].src)
 			return -1;
 	}
-	/*
-	 * Read-ahead bounds memory: 4 blocks of 64 plain pages a CPU (2 on big
-	 * machines); inflated chunks are smaller (10 pages from trace-cmd), so more.
-	 */
-	p->depth = (p->ns <= 16 ? 4 : 2) * (b->compressed ? 4 : 1);
+	/* read-ahead bounds memory: 4 blocks of about 64 pages a CPU, 2 on big machines */
+	p->depth = p->ns <= 16 ? 4 : 2;
 	p->nthreads = r->jobs > 1 ? (r->jobs < p->ns ? r->jobs : p->ns) : 0;
 	if (p->nthreads <= 1 && r->jobs > 1 && p->ns > 0)
 		p->nthreads = 1;	/* one CPU: still read it ahead on a thread */

@@ -272,25 +272,34 @@ bad:
 		    " does not fit (corrupt chunk index)", p->c.cpu, p->c.off);
 }
 
+/*
+ * Inflated chunks, as many as make a block of PLAIN_PAGES pages (trace-cmd
+ * writes chunks of 10 pages: one block per chunk would hand the merge a
+ * block, with a wake-up, every few hundred records).
+ */
 static int next_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk)
 {
+	uint64_t want = (uint64_t)PLAIN_PAGES * p->page_size, len = 0;
 	struct tracecmd_compress_chunk *k;
 
 	if (p->nr_chunks < 0 && load_chunks(p))
 		return -1;
 	if (p->next_chunk >= p->nr_chunks)
 		return 0;
-	k = &p->chunks[p->next_chunk++];
-	if (reserve(p, blk, k->size ? k->size : 1))
-		return -1;
-	if (tracecmd_uncompress_chunk(p->comp, k, blk->bytes))
-		return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %" PRIu64
-			    " cannot be inflated (corrupt event data)", p->c.cpu,
-			    (uint64_t)k->zoffset);
 	blk->base = p->vbase;
-	p->vbase += k->size;
-	blk->done = (uint64_t)k->zoffset + 8 + k->zsize - p->c.off - 4;
-	return cut_pages(p, blk, k->size) ? -1 : 1;
+	while (p->next_chunk < p->nr_chunks && (!len || len + p->chunks[p->next_chunk].size <= want)) {
+		k = &p->chunks[p->next_chunk++];
+		if (reserve(p, blk, len + (k->size ? k->size : 1)))
+			return -1;
+		if (tracecmd_uncompress_chunk(p->comp, k, blk->bytes + len))
+			return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %"
+				    PRIu64 " cannot be inflated (corrupt event data)", p->c.cpu,
+				    (uint64_t)k->zoffset);
+		len += k->size;
+		p->vbase += k->size;
+		blk->done = (uint64_t)k->zoffset + 8 + k->zsize - p->c.off - 4;
+	}
+	return cut_pages(p, blk, len) ? -1 : 1;
 }
 
 int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk)
