@@ -24,11 +24,7 @@
 #include "kma-reader-int.h"
 #include "kma-pages.h"
 #include "kma-tracedat.h"
-
-/* libtracecmd 1.3, declared only in its private header (see kma-source-file.c) */
-int tracecmd_long_size(struct tracecmd_input *handle);
-int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
-				     const char **name, const char **version);
+#include "kma-tracecmd.h"
 
 struct stream {
 	struct kma_cpu_pages	*src;

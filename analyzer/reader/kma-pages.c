@@ -27,24 +27,7 @@
 
 #include "kma-pages.h"
 #include "kma-tracedat.h"
-
-/* libtracecmd 1.3.1, declared only in its private header (see kma-tracedat.c) */
-struct tracecmd_compression;
-struct tracecmd_msg_handle;
-struct tracecmd_compress_chunk {
-	unsigned int	size;
-	unsigned int	zsize;
-	off_t		zoffset;
-	off_t		offset;
-};
-struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
-						     int fd, struct tep_handle *tep,
-						     struct tracecmd_msg_handle *msg_handle);
-void tracecmd_compress_destroy(struct tracecmd_compression *handle);
-int tracecmd_load_chunks_info(struct tracecmd_compression *handle,
-			      struct tracecmd_compress_chunk **chunks_info);
-int tracecmd_uncompress_chunk(struct tracecmd_compression *handle,
-			      struct tracecmd_compress_chunk *chunk, char *data);
+#include "kma-tracecmd.h"
 
 #define PLAIN_PAGES	64		/* pages per block of plain data */
 #define MAX_CHUNK	(1u << 28)	/* an inflated chunk larger than this is corrupt */

@@ -17,23 +17,7 @@
 #include <sys/wait.h>
 
 #include <trace-cmd/trace-cmd.h>
-
-/*
- * Exported by libtracecmd 1.3 but declared only in trace-cmd's private
- * header, which Debian does not ship. They are stable since 1.0.
- */
-const char *tracecmd_get_cpustats(struct tracecmd_input *handle);
-const char *tracecmd_get_uname(struct tracecmd_input *handle);
-int tracecmd_cpus(struct tracecmd_input *handle);
-int tracecmd_long_size(struct tracecmd_input *handle);
-int tracecmd_page_size(struct tracecmd_input *handle);
-unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
-struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
-struct tep_record *tracecmd_read_cpu_first(struct tracecmd_input *handle, int cpu);
-int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
-				     const char **name, const char **version);
-bool tracecmd_compress_is_supported(const char *name, const char *version);
-
+#include "kma-tracecmd.h"
 
 #include "kma-reader-int.h"
 #include "kma-tracedat.h"

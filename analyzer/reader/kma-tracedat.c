@@ -23,22 +23,7 @@
 
 #include "kma-tracedat.h"
 #include "kma-zlib.h"
-
-/*
- * Exported by libtracecmd.so.1 (1.3) but declared only in trace-cmd's private
- * header lib/trace-cmd/include/private/trace-cmd-private.h, which Debian does
- * not ship. Signatures as in libtracecmd 1.3.1. tracecmd_uncompress_block()
- * read()s "u32 compressed size, u32 size, data" at the fd's current offset
- * (numbers decoded with @tep's file endianness) into the handle's buffer.
- */
-struct tracecmd_compression;
-struct tracecmd_msg_handle;
-struct tracecmd_compression *tracecmd_compress_alloc(const char *name, const char *version,
-						     int fd, struct tep_handle *tep,
-						     struct tracecmd_msg_handle *msg_handle);
-void tracecmd_compress_destroy(struct tracecmd_compression *handle);
-int tracecmd_uncompress_block(struct tracecmd_compression *handle);
-int tracecmd_compress_buffer_read(struct tracecmd_compression *handle, char *dst, int len);
+#include "kma-tracecmd.h"
 
 #define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
 #define MAX_RATIO	1024	/* kallsyms text never inflates more than this */

@@ -17,26 +17,7 @@
 #include <zlib.h>
 
 #include "kma-zlib.h"
-
-/*
- * Declared only in trace-cmd's private header, which Debian does not ship;
- * as in libtracecmd 1.3.1 (unchanged up to 1.5). The library copies the
- * fields, so the struct may live on the stack.
- */
-struct tracecmd_compression_proto {
-	int weight;
-	const char *name;
-	const char *version;
-	int (*compress)(void *ctx, const void *in, int in_bytes, void *out, int out_bytes);
-	int (*uncompress)(void *ctx, const void *in, int in_bytes, void *out, int out_bytes);
-	unsigned int (*compress_size)(void *ctx, unsigned int bytes);
-	bool (*is_supported)(const char *name, const char *version);
-	void *(*new_context)(void);
-	void (*free_context)(void *ctx);
-};
-
-int tracecmd_compress_proto_register(struct tracecmd_compression_proto *proto);
-bool tracecmd_compress_is_supported(const char *name, const char *version);
+#include "kma-tracecmd.h"
 
 #define ZLIB_NAME	"zlib"
 #define ZLIB_WEIGHT	10	/* upstream's: zstd (5) stays the default for writing */
