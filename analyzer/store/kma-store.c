@@ -81,8 +81,9 @@ static void set_error(struct kma_store *s, const char *what)
 	/* SQLite keeps the errno of I/O and open errors only; others leave an old one */
 	int err = code == SQLITE_IOERR || code == SQLITE_CANTOPEN ? sqlite3_system_errno(s->db) : 0;
 
+	/* no SQLite error: a dictionary or a batch could not grow */
 	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s%s%s", what,
-		 s->db ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
+		 s->db && code != SQLITE_OK ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
 		 err ? strerror(err) : "");
 }
 
@@ -116,8 +117,9 @@ static int row_flags(const struct kma_alloc_row *a)
 }
 
 /*
- * Binds row a, with id, at parameter base + 1..17. What equals the
- * allocation's own value (free_cpu, free_pid) is NULL, which takes no byte.
+ * Binds row a at parameter base + 1..16 (the id is SQLite's next rowid: an
+ * explicit one costs a b-tree seek per row). What equals the allocation's own
+ * value (free_cpu, free_pid) is NULL, which takes no byte.
  */
 static int bind_alloc(struct kma_store *s, sqlite3_stmt *st, int base,
 		      const struct kma_alloc_row *a)
