@@ -110,6 +110,22 @@ static void make_row(struct kma_alloc_row *r, uint64_t i, uint64_t *ts)
 	r->free_caller = names[NR_CALLERS + (x >> 2) % NR_FREE_SITES];
 }
 
+/* The callers, free sites and tasks: names as kma gives them, stable until the end. */
+static void make_names(struct kma_caller *callers)
+{
+	unsigned int i;
+
+	for (i = 0; i < NR_CALLERS; i++) {
+		snprintf(names[i], sizeof(names[i]), "caller_%u+0x%x", i, i * 4);
+		callers[i].name = names[i];
+		callers[i].address = 0xffffffff81000000ull + i * 0x40;
+	}
+	for (i = 0; i < NR_FREE_SITES; i++)
+		snprintf(names[NR_CALLERS + i], sizeof(names[0]), "free_site_%u+0x10", i);
+	for (i = 0; i < NR_TASKS; i++)
+		snprintf(names[NR_CALLERS + NR_FREE_SITES + i], sizeof(names[0]), "task-%u", i);
+}
+
 int main(int argc, char **argv)
 {
 	static struct kma_caller callers[NR_CALLERS];
@@ -138,15 +154,7 @@ int main(int argc, char **argv)
 			return 2;
 		}
 	}
-	for (i = 0; i < NR_CALLERS; i++) {
-		snprintf(names[i], sizeof(names[i]), "caller_%u+0x%x", (unsigned)i, (unsigned)i * 4);
-		callers[i].name = names[i];
-		callers[i].address = 0xffffffff81000000ull + i * 0x40;
-	}
-	for (i = 0; i < NR_FREE_SITES; i++)
-		snprintf(names[NR_CALLERS + i], 32, "free_site_%u+0x10", (unsigned)i);
-	for (i = 0; i < NR_TASKS; i++)
-		snprintf(names[NR_CALLERS + NR_FREE_SITES + i], 32, "task-%u", (unsigned)i);
+	make_names(callers);
 
 	/* the generator alone, to take its CPU time out of the store's */
 	c0 = cpu();
