@@ -40,7 +40,7 @@ for f in basic basic-v6 markers lost lost-mid; do
 			SELECT COUNT(*) FROM $t AS r, json_each(json_array($cols)) AS v
 			WHERE v.value NOT IN ('integer', 'null')")" = 0
 	done
-one
+done
 
 # The v6 copy is the same trace: same report, same tables.
 if [ -f "$TMP/basic.db" ] && [ -f "$TMP/basic-v6.db" ]; then
