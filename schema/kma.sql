@@ -1,9 +1,12 @@
--- kma report.db schema, version 1 (PRAGMA user_version).
+-- kma report.db schema, version 2 (PRAGMA user_version).
 -- Documented in docs/kma-report.db.5 (man 5 kma-report.db); every table, view and column below is described there.
 -- Addresses and pointers are TEXT '0x<hex>' as trace-cmd prints them (kernel addresses do
 -- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
+-- Version 2 stores the allocations and unknown frees as integers (alloc_rows,
+-- unknown_free_rows, and dictionaries); the views allocations and unknown_frees show them
+-- with version 1's columns and values.
 
-PRAGMA user_version = 1;
+PRAGMA user_version = 2;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
 -- KMA_APPLICATION_ID in analyzer/kma-store.h; older kma wrote 0 here.
 PRAGMA application_id = 1802330450;
@@ -120,45 +123,97 @@ CREATE TABLE callers (
 	line_note	TEXT			-- why file/line are NULL although debug info was given
 );
 
--- One row per (non-failed) allocation.
-CREATE TABLE allocations (
+-- Storage of the allocations: integers only, read through the view allocations below.
+-- Dictionaries first: event kinds (fixed), slab caches, tasks and free call sites.
+
+-- The kmem event names; id = enum kma_ev_type of lib/kma-event.h (rows written by kma).
+CREATE TABLE event_kinds (
+	id		INTEGER PRIMARY KEY,	-- 0 kmalloc ... 5 kmem_cache_free, 6 implicit
+	name		TEXT NOT NULL
+);
+
+-- Slab cache names the events carry.
+CREATE TABLE caches (
 	id		INTEGER PRIMARY KEY,
-	ptr		TEXT NOT NULL,		-- '0x<hex>'
-	caller_id	INTEGER NOT NULL REFERENCES callers(id),
+	name		TEXT NOT NULL
+);
+
+-- Tasks: each distinct (pid, comm) of an allocation or an unknown free.
+CREATE TABLE tasks (
+	id		INTEGER PRIMARY KEY,
+	pid		INTEGER NOT NULL,
+	comm		TEXT			-- from the trace's saved cmdlines
+);
+
+-- Call sites of frees (of allocations and unknown frees), one per address.
+CREATE TABLE free_sites (
+	id		INTEGER PRIMARY KEY,
 	caller		TEXT NOT NULL,		-- as callers.caller
-	alloc_event	TEXT NOT NULL,		-- 'kmalloc', 'kmalloc_node', 'kmem_cache_alloc', ...
+	address		TEXT NOT NULL		-- '0x<hex>'
+);
+
+-- One row per (non-failed) allocation, in the order they ended (freed, or live at the end).
+CREATE TABLE alloc_rows (
+	id		INTEGER PRIMARY KEY,
+	ptr		INTEGER NOT NULL,	-- the pointer's 64 bits as a signed integer
+	caller_id	INTEGER NOT NULL,	-- callers.id
+	flags		INTEGER NOT NULL,	-- bits 0-2: alloc event (event_kinds.id),
+						-- bits 3-4: accounted + 1 (0: none), bits 5-6:
+						-- free kind (0 live, 1 kfree, 2 kmem_cache_free, 3 implicit)
 	bytes_req	INTEGER NOT NULL,
 	bytes_alloc	INTEGER NOT NULL,
-	gfp_flags	INTEGER,		-- raw gfp_t value (0 when the event has none)
-	node		INTEGER,		-- NUMA node; NULL when the event has no node field or -1
-	cache		TEXT,			-- slab cache name when the event carries it
-	accounted	INTEGER,		-- 0/1, NULL when the event has no accounted field
+	gfp_flags	INTEGER NOT NULL,
+	node		INTEGER,		-- NULL: no node field, or -1
+	cache_id	INTEGER,		-- caches.id; NULL: the event has no cache name
 	alloc_ts	INTEGER NOT NULL,
 	alloc_cpu	INTEGER NOT NULL,
-	pid		INTEGER NOT NULL,
-	comm		TEXT,			-- task name of pid, from the trace's saved cmdlines
-	generation	INTEGER NOT NULL DEFAULT 0,
-	free_ts		INTEGER,		-- NULL while live at the end of the trace
-	free_cpu	INTEGER,
-	free_pid	INTEGER,
-	free_caller	TEXT,			-- call site of the free, NULL for implicit frees
-	free_address	TEXT,
-	free_kind	TEXT			-- 'kfree', 'kmem_cache_free', 'implicit', NULL while live
+	task_id		INTEGER NOT NULL,	-- tasks.id of the allocating task
+	generation	INTEGER NOT NULL,
+	life		INTEGER,		-- free_ts - alloc_ts; NULL while live
+	free_cpu	INTEGER,		-- NULL: live, or the same as alloc_cpu
+	free_pid	INTEGER,		-- NULL: live, or the same as the allocating pid
+	free_site_id	INTEGER			-- free_sites.id; NULL: live or implicit free
 );
 
 -- One row per free of a pointer that was not live (allocated before the trace, or its
 -- allocation event was lost).
-CREATE TABLE unknown_frees (
+CREATE TABLE unknown_free_rows (
 	id		INTEGER PRIMARY KEY,
 	ts		INTEGER NOT NULL,
 	cpu		INTEGER NOT NULL,
-	pid		INTEGER NOT NULL,
-	comm		TEXT,
-	ptr		TEXT NOT NULL,
-	caller		TEXT NOT NULL,		-- call site of the free
-	address		TEXT NOT NULL,
-	free_kind	TEXT NOT NULL		-- 'kfree' or 'kmem_cache_free'
+	task_id		INTEGER NOT NULL,	-- tasks.id
+	ptr		INTEGER NOT NULL,	-- as alloc_rows.ptr
+	site_id		INTEGER NOT NULL,	-- free_sites.id
+	kind		INTEGER NOT NULL	-- event_kinds.id: 4 kfree, 5 kmem_cache_free
 );
+
+-- The allocations as version 1 stored them: same columns, order and values.
+CREATE VIEW allocations AS
+	SELECT r.id AS id, printf('0x%x', r.ptr) AS ptr, r.caller_id AS caller_id,
+	       c.caller AS caller, ae.name AS alloc_event, r.bytes_req AS bytes_req,
+	       r.bytes_alloc AS bytes_alloc, r.gfp_flags AS gfp_flags, r.node AS node,
+	       k.name AS cache, NULLIF((r.flags >> 3) & 3, 0) - 1 AS accounted,
+	       r.alloc_ts AS alloc_ts, r.alloc_cpu AS alloc_cpu, t.pid AS pid, t.comm AS comm,
+	       r.generation AS generation, r.alloc_ts + r.life AS free_ts,
+	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END AS free_cpu,
+	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END AS free_pid,
+	       s.caller AS free_caller, s.address AS free_address, fk.name AS free_kind
+	FROM alloc_rows AS r
+	JOIN callers AS c ON c.id = r.caller_id
+	JOIN event_kinds AS ae ON ae.id = r.flags & 7
+	JOIN tasks AS t ON t.id = r.task_id
+	LEFT JOIN caches AS k ON k.id = r.cache_id
+	LEFT JOIN free_sites AS s ON s.id = r.free_site_id
+	LEFT JOIN event_kinds AS fk ON fk.id = NULLIF(r.flags >> 5, 0) + 3;
+
+CREATE VIEW unknown_frees AS
+	SELECT u.id AS id, u.ts AS ts, u.cpu AS cpu, t.pid AS pid, t.comm AS comm,
+	       printf('0x%x', u.ptr) AS ptr, s.caller AS caller, s.address AS address,
+	       k.name AS free_kind
+	FROM unknown_free_rows AS u
+	JOIN tasks AS t ON t.id = u.task_id
+	JOIN free_sites AS s ON s.id = u.site_id
+	JOIN event_kinds AS k ON k.id = u.kind;
 
 CREATE VIEW caller_stats AS
 	SELECT caller, address, total, slack, net, allocs, frees, implicit_frees
@@ -203,12 +258,13 @@ CREATE TABLE module_leftovers (
 );
 
 -- Lifetimes of traced frees per caller; median and p99 by nearest rank (ceil(p * n)).
+-- On alloc_rows: free kinds 1 and 2 of flags are kfree and kmem_cache_free.
 CREATE VIEW caller_lifetimes AS
 	WITH l AS (
-		SELECT caller_id, free_ts - alloc_ts AS life,
-		       ROW_NUMBER() OVER (PARTITION BY caller_id ORDER BY free_ts - alloc_ts) AS rn,
+		SELECT caller_id, life,
+		       ROW_NUMBER() OVER (PARTITION BY caller_id ORDER BY life) AS rn,
 		       COUNT(*) OVER (PARTITION BY caller_id) AS n
-		FROM allocations WHERE free_kind IN ('kfree', 'kmem_cache_free'))
+		FROM alloc_rows WHERE flags >> 5 IN (1, 2))
 	SELECT c.caller, c.address, MAX(l.n) AS frees, MIN(l.life) AS min_ns,
 	       MAX(CASE WHEN l.rn = (l.n + 1) / 2 THEN l.life END) AS median_ns,
 	       MAX(CASE WHEN l.rn = (l.n * 99 + 99) / 100 THEN l.life END) AS p99_ns,
@@ -239,42 +295,60 @@ CREATE VIEW file_stats AS
 
 -- Slab cache of each allocation: the event's cache name, else the kmalloc size class.
 CREATE VIEW allocation_caches AS
-	SELECT id, CASE WHEN cache IS NOT NULL THEN cache
-			WHEN bytes_alloc > 8192 THEN 'kmalloc-large'
-			WHEN bytes_alloc >= 1024 THEN 'kmalloc-' || (bytes_alloc / 1024) || 'k'
-			ELSE 'kmalloc-' || bytes_alloc END AS cache
-	FROM allocations;
+	SELECT r.id AS id,
+	       CASE WHEN r.cache_id IS NOT NULL THEN k.name
+		    WHEN r.bytes_alloc > 8192 THEN 'kmalloc-large'
+		    WHEN r.bytes_alloc >= 1024 THEN 'kmalloc-' || (r.bytes_alloc / 1024) || 'k'
+		    ELSE 'kmalloc-' || r.bytes_alloc END AS cache
+	FROM alloc_rows AS r LEFT JOIN caches AS k ON k.id = r.cache_id;
 
+-- cache_stats and task_stats sum alloc_rows per integer key first (cache_id and
+-- bytes_alloc, task_id), then name the few groups: the same rows as summing the view.
 CREATE VIEW cache_stats AS
-	SELECT k.cache AS cache, SUM(a.bytes_alloc) AS total,
-	       SUM(a.bytes_alloc - a.bytes_req) AS slack,
-	       SUM(CASE WHEN a.free_ts IS NULL THEN a.bytes_alloc ELSE 0 END) AS net,
-	       COUNT(*) AS allocs, SUM(CASE WHEN a.free_kind IN ('kfree', 'kmem_cache_free') THEN 1 ELSE 0 END) AS frees,
-	       SUM(CASE WHEN a.free_kind = 'implicit' THEN 1 ELSE 0 END) AS implicit_frees
-	FROM allocations AS a JOIN allocation_caches AS k ON k.id = a.id GROUP BY 1;
+	WITH g AS (
+		SELECT cache_id, bytes_alloc, SUM(bytes_alloc) AS total,
+		       SUM(bytes_alloc - bytes_req) AS slack,
+		       SUM(CASE WHEN life IS NULL THEN bytes_alloc ELSE 0 END) AS net,
+		       COUNT(*) AS allocs, SUM(flags >> 5 IN (1, 2)) AS frees,
+		       SUM(flags >> 5 = 3) AS implicit_frees
+		FROM alloc_rows GROUP BY cache_id, bytes_alloc)
+	SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name
+		    WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
+		    WHEN g.bytes_alloc >= 1024 THEN 'kmalloc-' || (g.bytes_alloc / 1024) || 'k'
+		    ELSE 'kmalloc-' || g.bytes_alloc END AS cache,
+	       SUM(g.total) AS total, SUM(g.slack) AS slack, SUM(g.net) AS net,
+	       SUM(g.allocs) AS allocs, SUM(g.frees) AS frees,
+	       SUM(g.implicit_frees) AS implicit_frees
+	FROM g LEFT JOIN caches AS k ON k.id = g.cache_id GROUP BY 1;
 
 CREATE VIEW task_stats AS
-	SELECT pid, comm, SUM(bytes_alloc) AS total, SUM(bytes_alloc - bytes_req) AS slack,
-	       SUM(CASE WHEN free_ts IS NULL THEN bytes_alloc ELSE 0 END) AS net,
-	       COUNT(*) AS allocs,
-	       SUM(CASE WHEN free_kind IN ('kfree', 'kmem_cache_free') THEN 1 ELSE 0 END) AS frees,
-	       SUM(CASE WHEN free_kind = 'implicit' THEN 1 ELSE 0 END) AS implicit_frees
-	FROM allocations GROUP BY pid, comm;
+	WITH g AS (
+		SELECT task_id, SUM(bytes_alloc) AS total, SUM(bytes_alloc - bytes_req) AS slack,
+		       SUM(CASE WHEN life IS NULL THEN bytes_alloc ELSE 0 END) AS net,
+		       COUNT(*) AS allocs, SUM(flags >> 5 IN (1, 2)) AS frees,
+		       SUM(flags >> 5 = 3) AS implicit_frees
+		FROM alloc_rows GROUP BY task_id)
+	SELECT t.pid AS pid, t.comm AS comm, SUM(g.total) AS total, SUM(g.slack) AS slack,
+	       SUM(g.net) AS net, SUM(g.allocs) AS allocs, SUM(g.frees) AS frees,
+	       SUM(g.implicit_frees) AS implicit_frees
+	FROM g JOIN tasks AS t ON t.id = g.task_id GROUP BY t.pid, t.comm;
 
 -- Sizing advice: kmalloc slack per caller and (bytes_req, bytes_alloc). A dedicated
 -- kmem_cache holds objects of bytes_req rounded up to 8 bytes (SLUB's minimum alignment).
 CREATE VIEW sizing_advice AS
-	SELECT caller, bytes_req, bytes_alloc,
-	       CASE WHEN bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN bytes_alloc >= 1024 THEN 'kmalloc-' || (bytes_alloc / 1024) || 'k'
-		    ELSE 'kmalloc-' || bytes_alloc END AS kmalloc_cache,
-	       COUNT(*) AS allocs,
-	       SUM(CASE WHEN free_ts IS NULL THEN 1 ELSE 0 END) AS live,
-	       COUNT(*) * (bytes_alloc - bytes_req) AS slack,
-	       ((bytes_req + 7) / 8) * 8 AS dedicated_size,
-	       COUNT(*) * (bytes_alloc - ((bytes_req + 7) / 8) * 8) AS saved_bytes,
-	       SUM(CASE WHEN free_ts IS NULL THEN 1 ELSE 0 END) *
-		   (bytes_alloc - ((bytes_req + 7) / 8) * 8) AS saved_live_bytes
-	FROM allocations
-	WHERE alloc_event IN ('kmalloc', 'kmalloc_node') AND bytes_alloc > ((bytes_req + 7) / 8) * 8
-	GROUP BY caller_id, bytes_req, bytes_alloc;
+	WITH g AS (
+		SELECT caller_id, bytes_req, bytes_alloc, COUNT(*) AS allocs,
+		       SUM(life IS NULL) AS live
+		FROM alloc_rows
+		WHERE flags & 7 IN (0, 1) AND bytes_alloc > ((bytes_req + 7) / 8) * 8
+		GROUP BY caller_id, bytes_req, bytes_alloc)
+	SELECT c.caller AS caller, g.bytes_req AS bytes_req, g.bytes_alloc AS bytes_alloc,
+	       CASE WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
+		    WHEN g.bytes_alloc >= 1024 THEN 'kmalloc-' || (g.bytes_alloc / 1024) || 'k'
+		    ELSE 'kmalloc-' || g.bytes_alloc END AS kmalloc_cache,
+	       g.allocs AS allocs, g.live AS live,
+	       g.allocs * (g.bytes_alloc - g.bytes_req) AS slack,
+	       ((g.bytes_req + 7) / 8) * 8 AS dedicated_size,
+	       g.allocs * (g.bytes_alloc - ((g.bytes_req + 7) / 8) * 8) AS saved_bytes,
+	       g.live * (g.bytes_alloc - ((g.bytes_req + 7) / 8) * 8) AS saved_live_bytes
+	FROM g CROSS JOIN callers AS c ON c.id = g.caller_id;

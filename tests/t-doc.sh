@@ -23,3 +23,16 @@ check "event_counts match trace-cmd report" test \
 check "README worked example = kma-analyze output" test \
 	"$(sed -n '/^\$ build\/analyzer\/kma-analyze -n 8 tests\/fixtures\/basic.dat$/,/^$ sqlite3/p' "$TOP/README.md" |
 	   sed '1d;$d' | sed '/^$/N;/^\n$/D' | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}')" = "$(cat "$TMP/readme.txt")"
+
+# Every table and view of the schema has its section in kma-report.db(5) (".SS name",
+# ".SS name (view)", or one of a list of views "a, b, c (views)"), and the page says
+# which schema version it describes.
+"$KMA" -q -o "$TMP/schema.db" "$TOP/tests/fixtures/basic.dat"
+check "kma-report.db(5) has a section for every table and view" test "$(
+	sqlite3 "$TMP/schema.db" "SELECT name FROM sqlite_master WHERE type IN ('table', 'view')
+		ORDER BY name" | while read -r n; do
+		grep -Eq "^\.SS (.*, )?$n(,| |$)" "$TOP/docs/kma-report.db.5" || echo "$n"
+	done)" = ""
+check "kma-report.db(5) describes the schema version of report.db" grep -q \
+	"this page describes version $(sqlite3 "$TMP/schema.db" 'PRAGMA user_version')\.$" \
+	"$TOP/docs/kma-report.db.5"

@@ -224,8 +224,11 @@ check "report.db: application_id as documented" sh -c "
 	test \"\$(od -An -tx1 -j68 -N4 '$G/keep.db' | tr -d ' ')\" = 6b6d6152 &&
 	test \"\$(sqlite3 '$G/keep.db' 'PRAGMA application_id')\" = $APP_ID"
 
-# An older kma report.db: schema version 1 without an application_id (as before it had one).
-grep -v 'application_id' "$TOP/schema/kma.sql" | sqlite3 "$G/old.db"
+# An older kma report.db: schema version 1 without an application_id (as before it had one),
+# with the tables kma looks for (version 2 has views where version 1 had these tables).
+sqlite3 "$G/old.db" "PRAGMA user_version = 1; CREATE TABLE trace (file TEXT);
+	CREATE TABLE callers (id INTEGER PRIMARY KEY); CREATE TABLE allocations (id INTEGER PRIMARY KEY);
+	CREATE TABLE unknown_frees (id INTEGER PRIMARY KEY)"
 check "older report.db has no application_id" test \
 	"$(sqlite3 "$G/old.db" 'PRAGMA application_id; PRAGMA user_version' | tr '\n' ' ')" = "0 1 "
 replaced "an older kma report.db (user_version 1, kma's tables)" "$G/old.db"

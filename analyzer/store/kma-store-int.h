@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <sqlite3.h>
 
+#include "kma-map.h"
 #include "kma-store.h"
 
 /* "0x%llx" without snprintf: this runs for every row. buf: at least 19 bytes. */
@@ -36,6 +37,43 @@ static inline void kma_bind_text(sqlite3_stmt *st, int i, const char *t)
 	else
 		sqlite3_bind_null(st, i);
 }
+
+/*
+ * The dictionaries an allocation row points into (kma-store-dict.c): ids from
+ * 1, each new one inserted into its table at once. Used by the writer thread
+ * only; the strings are the matcher's and live until the commit.
+ */
+struct kma_dict_task {
+	int		pid;
+	const char	*comm;
+};
+
+struct kma_dicts {
+	sqlite3_stmt		*ins_cache, *ins_task, *ins_site;
+	struct kma_map		cache_map;	/* name pointer -> caches.id */
+	const char		**caches;
+	size_t			nr_caches, cap_caches;
+	const char		*last_cache;
+	uint32_t		last_cache_id;
+	struct kma_map		task_map;	/* pid -> its latest tasks.id */
+	struct kma_dict_task	*tasks;
+	size_t			nr_tasks, cap_tasks;
+	int			last_pid;
+	const char		*last_comm;
+	uint32_t		last_task_id;
+	struct kma_map		site_map;	/* address -> free_sites.id */
+	uint32_t		nr_sites;
+	uint64_t		last_site;
+	uint32_t		last_site_id;
+};
+
+/* Prepares the inserts and writes event_kinds; 0, or -1 (kma_dict_free() cleans up). */
+int kma_dict_open(struct kma_dicts *d, sqlite3 *db);
+void kma_dict_free(struct kma_dicts *d);
+/* Each: 0 with *id set, or -1 (SQLite error or out of memory). */
+int kma_dict_cache(struct kma_dicts *d, const char *name, uint32_t *id);
+int kma_dict_task(struct kma_dicts *d, int pid, const char *comm, uint32_t *id);
+int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32_t *id);
 
 /* Everything but the streamed rows: callers, generations, modules, losses, trace facts. */
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run);

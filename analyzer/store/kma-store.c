@@ -38,6 +38,7 @@ struct kma_store {
 	sqlite3_stmt		*ins_alloc;		/* one row */
 	sqlite3_stmt		*ins_allocs;		/* KMA_MULTI rows */
 	sqlite3_stmt		*ins_free;
+	struct kma_dicts	dicts;			/* the writer thread's */
 	/* producer side */
 	struct batch		*cur;
 	/* queue, guarded by lock */
@@ -54,18 +55,26 @@ struct kma_store {
 	int			committed;
 };
 
-#define KMA_MULTI	8	/* rows per multi-row INSERT */
-#define KMA_ALLOC_COLS	21
+/*
+ * Rows per multi-row INSERT. Per CPU second SQLite 3.40 inserts 1.66M rows of
+ * 16 integers with one row per statement, 2.22M with 8, 2.45M with 64 (fewer
+ * VDBE starts and resets; docs/performance.md). 64 * 16 parameters stay far
+ * below SQLITE_MAX_VARIABLE_NUMBER. -DKMA_MULTI=N to measure another.
+ */
+#ifndef KMA_MULTI
+#define KMA_MULTI	64
+#endif
+#define KMA_ALLOC_COLS	16
 
 static const char ins_alloc_sql[] =
-	"INSERT INTO allocations (ptr, caller_id, caller, alloc_event, bytes_req, bytes_alloc,"
-	" gfp_flags, node, cache, accounted, alloc_ts, alloc_cpu, pid, comm, generation,"
-	" free_ts, free_cpu, free_pid, free_caller, free_address, free_kind) VALUES ";
-static const char ins_alloc_row[] = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	"INSERT INTO alloc_rows (ptr, caller_id, flags, bytes_req, bytes_alloc, gfp_flags,"
+	" node, cache_id, alloc_ts, alloc_cpu, task_id, generation, life, free_cpu, free_pid,"
+	" free_site_id) VALUES ";
+static const char ins_alloc_row[] = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char ins_free_sql[] =
-	"INSERT INTO unknown_frees (ts, cpu, pid, comm, ptr, caller, address, free_kind)"
-	" VALUES (?,?,?,?,?,?,?,?)";
+	"INSERT INTO unknown_free_rows (ts, cpu, task_id, ptr, site_id, kind)"
+	" VALUES (?,?,?,?,?,?)";
 
 /*
  * SQLite's message, and the system's reason when a system call failed under it
@@ -77,8 +86,9 @@ static void set_error(struct kma_store *s, const char *what)
 	/* SQLite keeps the errno of I/O and open errors only; others leave an old one */
 	int err = code == SQLITE_IOERR || code == SQLITE_CANTOPEN ? sqlite3_system_errno(s->db) : 0;
 
+	/* no SQLite error: a dictionary or a batch could not grow */
 	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s%s%s", what,
-		 s->db ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
+		 s->db && code != SQLITE_OK ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
 		 err ? strerror(err) : "");
 }
 
@@ -91,60 +101,65 @@ static int exec(struct kma_store *s, const char *sql)
 	return 0;
 }
 
-/* Binds row a at parameter base + 1..21; ptr and faddr must live until the step. */
-static void bind_alloc(sqlite3_stmt *st, int base, const struct kma_alloc_row *a, char *ptr,
-		       char *faddr)
+static void bind_or_null(sqlite3_stmt *st, int i, int valid, sqlite3_int64 v)
 {
-	int i;
-
-	kma_hex(ptr, a->ptr);
-	sqlite3_bind_text(st, base + 1, ptr, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, base + 2, a->caller_id + 1);
-	sqlite3_bind_text(st, base + 3, a->caller, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, base + 4, kma_ev_name(a->alloc_kind), -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, base + 5, (sqlite3_int64)a->bytes_req);
-	sqlite3_bind_int64(st, base + 6, (sqlite3_int64)a->bytes_alloc);
-	sqlite3_bind_int64(st, base + 7, (sqlite3_int64)a->gfp_flags);
-	if (a->node >= 0)
-		sqlite3_bind_int(st, base + 8, a->node);
+	if (valid)
+		sqlite3_bind_int64(st, i, v);
 	else
-		sqlite3_bind_null(st, base + 8);
-	kma_bind_text(st, base + 9, a->cache);
-	if (a->accounted >= 0)
-		sqlite3_bind_int(st, base + 10, a->accounted);
-	else
-		sqlite3_bind_null(st, base + 10);
-	sqlite3_bind_int64(st, base + 11, (sqlite3_int64)a->alloc_ts);
-	sqlite3_bind_int(st, base + 12, a->alloc_cpu);
-	sqlite3_bind_int(st, base + 13, a->pid);
-	kma_bind_text(st, base + 14, a->comm);
-	sqlite3_bind_int64(st, base + 15, a->generation);
-	if (a->free_kind < 0) {
-		for (i = 16; i <= 21; i++)
-			sqlite3_bind_null(st, base + i);
-		return;
-	}
-	sqlite3_bind_int64(st, base + 16, (sqlite3_int64)a->free_ts);
-	sqlite3_bind_int(st, base + 17, a->free_cpu);
-	sqlite3_bind_int(st, base + 18, a->free_pid);
-	if (a->free_caller) {
-		kma_hex(faddr, a->free_call_site);
-		sqlite3_bind_text(st, base + 19, a->free_caller, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, base + 20, faddr, -1, SQLITE_STATIC);
-	} else {
-		sqlite3_bind_null(st, base + 19);
-		sqlite3_bind_null(st, base + 20);
-	}
-	sqlite3_bind_text(st, base + 21, kma_ev_name(a->free_kind), -1, SQLITE_STATIC);
+		sqlite3_bind_null(st, i);
 }
 
 /*
- * KMA_MULTI rows per INSERT where it can: about 1.6 times the rows per second
- * of one row per statement with SQLite 3.40 (fewer VDBE starts and resets).
+ * alloc_rows.flags: alloc event, accounted + 1, free kind (0 live, 1 kfree, 2
+ * kmem_cache_free, 3 implicit): at most 115, one byte in the record.
  */
+static int row_flags(const struct kma_alloc_row *a)
+{
+	int acc = a->accounted >= 0 ? (a->accounted ? 2 : 1) : 0;
+	int fk = a->free_kind >= 0 ? a->free_kind - KMA_EV_CACHE_ALLOC_NODE : 0;
+
+	return a->alloc_kind | acc << 3 | fk << 5;
+}
+
+/*
+ * Binds row a at parameter base + 1..16 (the id is SQLite's next rowid: an
+ * explicit one costs a b-tree seek per row). What equals the allocation's own
+ * value (free_cpu, free_pid) is NULL, which takes no byte.
+ */
+static int bind_alloc(struct kma_store *s, sqlite3_stmt *st, int base,
+		      const struct kma_alloc_row *a)
+{
+	uint32_t cache = 0, task, site = 0;
+	int freed = a->free_kind >= 0;
+
+	if ((a->cache && kma_dict_cache(&s->dicts, a->cache, &cache)) ||
+	    kma_dict_task(&s->dicts, a->pid, a->comm, &task) ||
+	    (freed && a->free_caller &&
+	     kma_dict_site(&s->dicts, a->free_call_site, a->free_caller, &site)))
+		return -1;
+	sqlite3_bind_int64(st, base + 1, (sqlite3_int64)a->ptr);
+	sqlite3_bind_int64(st, base + 2, a->caller_id + 1);
+	sqlite3_bind_int(st, base + 3, row_flags(a));
+	sqlite3_bind_int64(st, base + 4, (sqlite3_int64)a->bytes_req);
+	sqlite3_bind_int64(st, base + 5, (sqlite3_int64)a->bytes_alloc);
+	sqlite3_bind_int64(st, base + 6, (sqlite3_int64)a->gfp_flags);
+	bind_or_null(st, base + 7, a->node >= 0, a->node);
+	bind_or_null(st, base + 8, cache != 0, cache);
+	sqlite3_bind_int64(st, base + 9, (sqlite3_int64)a->alloc_ts);
+	sqlite3_bind_int(st, base + 10, a->alloc_cpu);
+	sqlite3_bind_int64(st, base + 11, task);
+	sqlite3_bind_int64(st, base + 12, a->generation);
+	/* unsigned difference: exact also when the free's timestamp is the smaller */
+	bind_or_null(st, base + 13, freed, (sqlite3_int64)(a->free_ts - a->alloc_ts));
+	bind_or_null(st, base + 14, freed && a->free_cpu != a->alloc_cpu, a->free_cpu);
+	bind_or_null(st, base + 15, freed && a->free_pid != a->pid, a->free_pid);
+	bind_or_null(st, base + 16, site != 0, site);
+	return 0;
+}
+
+/* KMA_MULTI rows per INSERT where it can, then one row per statement. */
 static int write_allocs(struct kma_store *s, const struct kma_alloc_row *a, uint32_t n)
 {
-	char ptr[KMA_MULTI][24], faddr[KMA_MULTI][24];
 	sqlite3_stmt *st;
 	uint32_t rows, j;
 	int rc;
@@ -153,42 +168,43 @@ static int write_allocs(struct kma_store *s, const struct kma_alloc_row *a, uint
 		rows = n >= KMA_MULTI ? KMA_MULTI : 1;
 		st = rows > 1 ? s->ins_allocs : s->ins_alloc;
 		for (j = 0; j < rows; j++)
-			bind_alloc(st, (int)j * KMA_ALLOC_COLS, &a[j], ptr[j], faddr[j]);
+			if (bind_alloc(s, st, (int)j * KMA_ALLOC_COLS, &a[j]))
+				goto fail;
 		rc = sqlite3_step(st);
 		sqlite3_reset(st);
-		if (rc != SQLITE_DONE) {
-			set_error(s, "writing allocations");
-			return -1;
-		}
+		if (rc != SQLITE_DONE)
+			goto fail;
 		a += rows;
 		n -= rows;
 	}
 	return 0;
+fail:
+	set_error(s, "writing allocations");
+	return -1;
 }
 
 static int write_free(struct kma_store *s, const struct kma_free_row *f)
 {
 	sqlite3_stmt *st = s->ins_free;
-	char ptr[24], addr[24];
+	uint32_t task, site;
 	int rc;
 
-	kma_hex(ptr, f->ptr);
-	kma_hex(addr, f->call_site);
+	if (kma_dict_task(&s->dicts, f->pid, f->comm, &task) ||
+	    kma_dict_site(&s->dicts, f->call_site, f->caller, &site))
+		goto fail;
 	sqlite3_bind_int64(st, 1, (sqlite3_int64)f->ts);
 	sqlite3_bind_int(st, 2, f->cpu);
-	sqlite3_bind_int(st, 3, f->pid);
-	kma_bind_text(st, 4, f->comm);
-	sqlite3_bind_text(st, 5, ptr, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 6, f->caller, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 7, addr, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 8, kma_ev_name(f->kind), -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 3, task);
+	sqlite3_bind_int64(st, 4, (sqlite3_int64)f->ptr);
+	sqlite3_bind_int64(st, 5, site);
+	sqlite3_bind_int(st, 6, f->kind);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
-	if (rc != SQLITE_DONE) {
-		set_error(s, "writing unknown_frees");
-		return -1;
-	}
-	return 0;
+	if (rc == SQLITE_DONE)
+		return 0;
+fail:
+	set_error(s, "writing unknown_frees");
+	return -1;
 }
 
 static void *writer(void *arg)
@@ -361,13 +377,14 @@ static int open_db(struct kma_store *s)
 		return -1;
 	/*
 	 * A half-written report.db is never renamed into place, so durability
-	 * features would only cost time.
+	 * features would only cost time. Rows are only appended: a small page
+	 * cache costs no speed, and the file grows while rows are written.
 	 */
 	if (exec(s, "PRAGMA page_size=65536; PRAGMA journal_mode=OFF; PRAGMA synchronous=OFF;"
-		    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-8192;") ||
+		    "PRAGMA locking_mode=EXCLUSIVE; PRAGMA cache_size=-2048;") ||
 	    exec(s, kma_schema_sql) || exec(s, "BEGIN"))
 		return -1;
-	if (prepare_inserts(s) ||
+	if (prepare_inserts(s) || kma_dict_open(&s->dicts, s->db) ||
 	    sqlite3_prepare_v2(s->db, ins_free_sql, -1, &s->ins_free, NULL) != SQLITE_OK)
 		return -1;
 	return 0;
@@ -439,6 +456,7 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 	sqlite3_finalize(s->ins_allocs);
 	sqlite3_finalize(s->ins_free);
 	s->ins_alloc = s->ins_allocs = s->ins_free = NULL;
+	kma_dict_free(&s->dicts);
 	if (sqlite3_close(s->db) != SQLITE_OK) {
 		set_error(s, "closing the database");
 		goto out;
@@ -614,6 +632,7 @@ void kma_store_free(struct kma_store *s)
 	sqlite3_finalize(s->ins_alloc);
 	sqlite3_finalize(s->ins_allocs);
 	sqlite3_finalize(s->ins_free);
+	kma_dict_free(&s->dicts);
 	if (s->db)
 		sqlite3_close(s->db);
 	if (s->tmp_path && !s->committed)

@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-store-dict.c - the dictionaries of report.db: slab caches, tasks and free
+ * call sites get small integer ids, so that an allocation row holds integers
+ * only (schema/kma.sql, alloc_rows).
+ *
+ * Run by the writer thread for every row: the last id of each dictionary is
+ * kept (consecutive rows mostly share a task and a cache), then a hash lookup;
+ * a new entry is one INSERT into its table, in the open transaction.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-grow.h"
+#include "kma-store-int.h"
+
+static int same_str(const char *a, const char *b)
+{
+	return a == b || (a && b && !strcmp(a, b));
+}
+
+/* INSERT of one dictionary row; the bindings are set by the caller. 0 or -1. */
+static int step(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int kma_dict_open(struct kma_dicts *d, sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int i, ret = -1;
+
+	memset(d, 0, sizeof(*d));
+	if (kma_map_init(&d->cache_map, 64) || kma_map_init(&d->task_map, 1024) ||
+	    kma_map_init(&d->site_map, 1024))
+		return -1;
+	if (sqlite3_prepare_v2(db, "INSERT INTO caches (id, name) VALUES (?,?)", -1,
+			       &d->ins_cache, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO tasks (id, pid, comm) VALUES (?,?,?)", -1,
+			       &d->ins_task, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO free_sites (id, caller, address) VALUES (?,?,?)",
+			       -1, &d->ins_site, NULL) != SQLITE_OK)
+		return -1;
+	/* the names come from lib, so the table cannot disagree with the code */
+	if (sqlite3_prepare_v2(db, "INSERT INTO event_kinds (id, name) VALUES (?,?)", -1, &st,
+			       NULL) != SQLITE_OK)
+		goto out;
+	for (i = 0; i <= KMA_FREE_IMPLICIT; i++) {
+		sqlite3_bind_int(st, 1, i);
+		sqlite3_bind_text(st, 2, kma_ev_name(i), -1, SQLITE_STATIC);
+		if (step(st))
+			goto out;
+	}
+	ret = 0;
+out:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+void kma_dict_free(struct kma_dicts *d)
+{
+	sqlite3_finalize(d->ins_cache);
+	sqlite3_finalize(d->ins_task);
+	sqlite3_finalize(d->ins_site);
+	d->ins_cache = d->ins_task = d->ins_site = NULL;
+	kma_map_release(&d->cache_map);
+	kma_map_release(&d->task_map);
+	kma_map_release(&d->site_map);
+	free(d->caches);
+	free(d->tasks);
+	d->caches = NULL;
+	d->tasks = NULL;
+}
+
+/*
+ * caches.id of name (not NULL). The names are stable pointers, usually
+ * interned; an equal name at a new pointer gets the id of the first.
+ */
+int kma_dict_cache(struct kma_dicts *d, const char *name, uint32_t *id)
+{
+	uint32_t *idx;
+	size_t i;
+
+	if (name == d->last_cache && d->last_cache_id) {
+		*id = d->last_cache_id;
+		return 0;
+	}
+	idx = kma_map_find(&d->cache_map, (uint64_t)(uintptr_t)name);
+	if (idx) {
+		*id = *idx;
+		goto found;
+	}
+	for (i = 0; i < d->nr_caches; i++)
+		if (!strcmp(d->caches[i], name))
+			break;
+	if (i == d->nr_caches) {
+		if (kma_grow(&d->caches, &d->cap_caches, d->nr_caches, sizeof(*d->caches), 16))
+			return -1;
+		sqlite3_bind_int64(d->ins_cache, 1, (sqlite3_int64)i + 1);
+		sqlite3_bind_text(d->ins_cache, 2, name, -1, SQLITE_STATIC);
+		if (step(d->ins_cache))
+			return -1;
+		d->caches[d->nr_caches++] = name;
+	}
+	*id = (uint32_t)i + 1;
+	if (kma_map_put(&d->cache_map, (uint64_t)(uintptr_t)name, *id))
+		return -1;
+found:
+	d->last_cache = name;
+	d->last_cache_id = *id;
+	return 0;
+}
+
+/* The id of a (pid, comm) seen before, 0 if none; a pid whose comm changed is rare. */
+static uint32_t find_task(const struct kma_dicts *d, int pid, const char *comm)
+{
+	const uint32_t *idx = kma_map_find(&d->task_map, (uint64_t)(uint32_t)pid);
+	size_t i;
+
+	if (idx && same_str(d->tasks[*idx - 1].comm, comm))
+		return *idx;
+	for (i = 0; idx && i < d->nr_tasks; i++)
+		if (d->tasks[i].pid == pid && same_str(d->tasks[i].comm, comm))
+			return (uint32_t)i + 1;
+	return 0;
+}
+
+/* tasks.id of (pid, comm); comm may be NULL (no saved cmdline). */
+int kma_dict_task(struct kma_dicts *d, int pid, const char *comm, uint32_t *id)
+{
+	uint32_t t;
+
+	if (d->last_task_id && pid == d->last_pid && comm == d->last_comm) {
+		*id = d->last_task_id;
+		return 0;
+	}
+	t = find_task(d, pid, comm);
+	if (!t) {
+		if (kma_grow(&d->tasks, &d->cap_tasks, d->nr_tasks, sizeof(*d->tasks), 256))
+			return -1;
+		t = (uint32_t)d->nr_tasks + 1;
+		sqlite3_bind_int64(d->ins_task, 1, t);
+		sqlite3_bind_int(d->ins_task, 2, pid);
+		kma_bind_text(d->ins_task, 3, comm);
+		if (step(d->ins_task))
+			return -1;
+		d->tasks[d->nr_tasks].pid = pid;
+		d->tasks[d->nr_tasks++].comm = comm;
+	}
+	/* the pid's latest task: the next row of that pid most likely has it */
+	if (kma_map_put(&d->task_map, (uint64_t)(uint32_t)pid, t))
+		return -1;
+	d->last_pid = pid;
+	d->last_comm = comm;
+	d->last_task_id = t;
+	*id = t;
+	return 0;
+}
+
+/* free_sites.id of the free call site addr, named caller (a function of addr). */
+int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32_t *id)
+{
+	uint32_t *idx;
+	char hex[24];
+
+	if (d->last_site_id && addr == d->last_site) {
+		*id = d->last_site_id;
+		return 0;
+	}
+	idx = kma_map_find(&d->site_map, addr);
+	if (idx) {
+		*id = *idx;
+	} else {
+		*id = ++d->nr_sites;
+		kma_hex(hex, addr);
+		sqlite3_bind_int64(d->ins_site, 1, *id);
+		sqlite3_bind_text(d->ins_site, 2, caller, -1, SQLITE_STATIC);
+		sqlite3_bind_text(d->ins_site, 3, hex, -1, SQLITE_STATIC);
+		if (step(d->ins_site) || kma_map_put(&d->site_map, addr, *id))
+			return -1;
+	}
+	d->last_site = addr;
+	d->last_site_id = *id;
+	return 0;
+}
