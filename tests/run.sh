@@ -43,6 +43,11 @@ for B in "$@"; do
 		if [ -n "${TESTS:-}" ]; then
 			case " $TESTS " in *" $(basename "$t" .sh) "*) ;; *) continue ;; esac
 		fi
+		# a test file that does not parse would run none of its checks, silently
+		if ! err=$(bash -n "$t" 2>&1); then
+			fail "$(basename "$t"): does not parse" "$err"
+			continue
+		fi
 		TMP=$(mktemp -d)
 		# shellcheck disable=SC1090
 		. "$t"
