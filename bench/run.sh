@@ -6,13 +6,14 @@
 # Usage: bench/run.sh [TRACE.dat]          (or make bench [TRACE=...] [TRACE_V6=...])
 #
 # Environment:
-#   TRACE=F       the real trace, v7 zstd (default bench/big.dat; the first
-#                 argument wins).  Missing: converted from TRACE_V6 when that
-#                 exists, else recorded with bench/record-big.sh (root).
-#   TRACE_V6=F    its uncompressed v6 copy (default bench/NAME-v6.dat beside
-#                 TRACE); missing: converted from TRACE with trace-cmd convert.
-#                 With only TRACE_V6 given, TRACE defaults to
-#                 bench/NAME-zstd.dat converted from it.
+#   TRACE=F       the real trace in v7 zstd (the first argument wins)
+#   TRACE_V6=F    the same trace in uncompressed v6
+#                 Neither given: bench/big.dat, recorded first with
+#                 bench/record-big.sh (root) when missing.  A trace not given,
+#                 or not in its format (trace-cmd 3.1 records v7 even with
+#                 --compression none), is replaced by a copy made with
+#                 trace-cmd convert: bench/NAME-zstd.dat, bench/NAME-v6.dat
+#                 (NAME: the given file's, less -v6/-zstd; made once, cached).
 #   KMA_ANALYZE=B the kma-analyze to time (default build/analyzer/kma-analyze)
 #   KMA_BASE=B    a second build timed in the same run, side by side
 #   BENCH_RUNS=N  timed runs per tool, best wall time kept (default 3, after
@@ -242,28 +243,32 @@ if [[ -n $QUICK && -z ${TRACE:-} && -z ${TRACE_V6:-} ]]; then
 	growth_traces "$GROW_SMALL"
 	TRACE_V6=$g6 TRACE=$g7
 fi
-if [[ -z ${TRACE:-} ]]; then
-	if [[ -n ${TRACE_V6:-} ]]; then
-		name=$(basename "$TRACE_V6" .dat)
-		TRACE=$BENCH_DIR/${name%-v6}-zstd.dat
-	else
-		TRACE=$BENCH_DIR/big.dat
-	fi
-fi
-TRACE_V6=${TRACE_V6:-$BENCH_DIR/$(basename "$TRACE" .dat)-v6.dat}
-if [[ ! -s $TRACE ]]; then
-	if [[ -s $TRACE_V6 ]]; then
-		convert "$TRACE_V6" "$TRACE" 7 zstd
-	else
+if [[ -z ${TRACE:-} && -z ${TRACE_V6:-} ]]; then
+	TRACE=$BENCH_DIR/big.dat
+	if [[ ! -s $TRACE ]]; then
 		echo "no $TRACE yet, recording it" >&2
 		"$BENCH_DIR/record-big.sh" "$TRACE" || die "recording $TRACE failed"
 	fi
 fi
-[[ -s $TRACE_V6 ]] || convert "$TRACE" "$TRACE_V6" 6 none
-[[ $(trace_format "$TRACE") == "v7 zstd" ]] ||
-	echo "run.sh: warning: $TRACE is $(trace_format "$TRACE"), not v7 zstd" >&2
-[[ $(trace_format "$TRACE_V6") == v6 ]] ||
-	echo "run.sh: warning: $TRACE_V6 is $(trace_format "$TRACE_V6"), not v6" >&2
+for f in "${TRACE:-}" "${TRACE_V6:-}"; do
+	[[ -z $f || -r $f ]] || die "cannot read trace '$f'"
+done
+# A trace missing or not in its format gets a copy in bench/ that is.
+name=$(basename "${TRACE:-$TRACE_V6}" .dat)
+name=${name%-v6}
+name=${name%-zstd}
+if [[ -z ${TRACE:-} || $(trace_format "$TRACE") != "v7 zstd" ]]; then
+	out=$BENCH_DIR/$name-zstd.dat
+	[[ ! $out -ef ${TRACE:-} ]] || die "$TRACE is $(trace_format "$TRACE"), not v7 zstd"
+	[[ -s $out ]] || convert "${TRACE:-$TRACE_V6}" "$out" 7 zstd
+	TRACE=$out
+fi
+if [[ -z ${TRACE_V6:-} || $(trace_format "$TRACE_V6") != v6 ]]; then
+	out=$BENCH_DIR/$name-v6.dat
+	[[ ! $out -ef ${TRACE_V6:-} ]] || die "$TRACE_V6 is $(trace_format "$TRACE_V6"), not v6"
+	[[ -s $out ]] || convert "${TRACE_V6:-$TRACE}" "$out" 6 none
+	TRACE_V6=$out
+fi
 
 # --- timing ----------------------------------------------------------------
 
