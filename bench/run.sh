@@ -28,9 +28,10 @@
 # floor), trace-cmd mem, kma-analyze --no-db, kma-analyze writing report.db
 # with -j 1 and with its default -j.  A kma-analyze whose --help has no -j gets
 # "n/a (no -j)" for -j 1 and is timed as it is for the default.  Figures: wall
-# time (best of the runs; the page cache is warm), x floor, ns per event, peak
-# RSS (largest of the runs, GNU time %M), report.db bytes per allocation
-# (file size / SELECT COUNT(*) FROM allocations).
+# time (best of the runs; the page cache is warm), x floor, ns per event, CPU
+# time (user + system of that best run: more than the wall time when threads
+# overlap), peak RSS (largest of the runs, GNU time %M), report.db bytes per
+# allocation (file size / SELECT COUNT(*) FROM allocations).
 #
 # Growth traces: tests/tools/mktrace writes one block of 1M kmalloc/kfree and
 # kmem_cache_alloc/free events (2 CPUs, 200 allocation and 40 free sites, 8
@@ -272,23 +273,23 @@ fi
 
 # --- timing ----------------------------------------------------------------
 
-# Results per key KEY (set by measure): wall ns, peak RSS KiB, DB bytes,
-# allocations, status.
-declare -A wall_ns rss_kb db_bytes allocs status
+# Results per key KEY (set by measure): wall ns, CPU (user + system) ms of
+# the best run, peak RSS KiB, DB bytes, allocations, status.
+declare -A wall_ns cpu_ms rss_kb db_bytes allocs status
 
 # measure KEY RUNS WARMUP CMD...: WARMUP untimed runs, then RUNS timed ones;
 # keeps the best wall time and the largest peak RSS.  A command that writes
 # $DB gets a fresh one every run; the last one is measured.  A failing run
 # marks KEY failed and stops.
 measure() {
-	local key=$1 runs=$2 warm=$3 i t0 t1 ns kb rc=0
+	local key=$1 runs=$2 warm=$3 i t0 t1 ns kb cpu rc=0
 	shift 3
 
-	wall_ns[$key]=0 rss_kb[$key]=0 db_bytes[$key]= allocs[$key]=
+	wall_ns[$key]=0 cpu_ms[$key]=0 rss_kb[$key]=0 db_bytes[$key]= allocs[$key]=
 	for ((i = 1 - warm; i <= runs; i++)); do
 		rm -f "$DB" "$DB"-journal "$DB"-wal "$DB"-shm
 		t0=$(date +%s%N)
-		"$GNU_TIME" -f '%M' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+		"$GNU_TIME" -f '%M %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || rc=$?
 		t1=$(date +%s%N)
 		if ((rc != 0)); then
 			status[$key]="failed (exit $rc)"
@@ -298,8 +299,11 @@ measure() {
 		fi
 		((i >= 1)) || continue
 		ns=$((t1 - t0))
-		kb=$(tail -n 1 "$tmp/time")
-		((wall_ns[$key] == 0 || ns < wall_ns[$key])) && wall_ns[$key]=$ns
+		read -r kb cpu < <(tail -n 1 "$tmp/time" |
+			awk '{ printf "%d %d\n", $1, ($2 + $3) * 1000 }')
+		if ((wall_ns[$key] == 0 || ns < wall_ns[$key])); then
+			wall_ns[$key]=$ns cpu_ms[$key]=$cpu
+		fi
 		((kb > rss_kb[$key])) && rss_kb[$key]=$kb
 	done
 	status[$key]=ok
@@ -315,7 +319,8 @@ measure() {
 time_tool() {
 	local key=$1 tool=$2 bin=$3 trace=$4 runs=$5 warm=$6
 
-	echo "timing $tool${bin:+ ($bin)} on $(basename "$trace") ..." >&2
+	[[ ${PROGRESS:-1} == 0 ]] ||
+		echo "timing $tool${bin:+ ($bin)} on $(basename "$trace") ..." >&2
 	case $tool in
 	floor)	measure "$key" "$runs" "$warm" "$FLOOR" "$trace" ;;
 	mem)	measure "$key" "$runs" "$warm" trace-cmd mem -i "$trace" ;;
@@ -343,30 +348,31 @@ row() {
 	local key=$2 label=$3 fkey=$7 tool=${8:-$3} ns floor line
 
 	if [[ ${status[$key]} != ok ]]; then
-		printf '%-32s %s\n' "$label" "${status[$key]}"
-		csv "$1" "$4" "$5" "$6" "$tool" "" "" "" "" "" "" "" "" "${status[$key]}"
+		printf '%-30s %s\n' "$label" "${status[$key]}"
+		csv "$1" "$4" "$5" "$6" "$tool" "" "" "" "" "" "" "" "" "${status[$key]}" ""
 		return
 	fi
 	ns=${wall_ns[$key]}
 	floor=${wall_ns[$fkey]:-0}
 	[[ ${status[$fkey]:-} == ok ]] || floor=0
-	line=$(awk -v ns="$ns" -v fl="$floor" -v ev="$6" -v kb="${rss_kb[$key]}" \
+	line=$(awk -v ns="$ns" -v fl="$floor" -v ev="$6" -v kb="${rss_kb[$key]}" -v cpu="${cpu_ms[$key]}" \
 		-v db="${db_bytes[$key]}" -v al="${allocs[$key]}" 'BEGIN {
 		x = fl > 0 ? sprintf("%.2f", ns / fl) : "-"
 		b = al > 0 ? sprintf("%.1f", db / al) : "-"
-		printf "%.3f %s %.1f %.1f %s %s %s", ns / 1e9, x, ns / ev, kb / 1024, b,
-		       db == "" ? "-" : db, al == "" ? "-" : al }')
+		printf "%.3f %s %.1f %.1f %s %s %s %.2f", ns / 1e9, x, ns / ev, kb / 1024, b,
+		       db == "" ? "-" : db, al == "" ? "-" : al, cpu / 1000 }')
 	set -- "$1" "$2" "$3" "$4" "$5" "$6" $line
-	printf '%-32s %9s %7s %9s %9s %10s %11s\n' "$label" "$7" "$8" "$9" "${10}" "${11}" "${13}"
+	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' "$label" "$7" "$8" "$9" "${14}" \
+		"${10}" "${11}" "${13}"
 	csv "$1" "$4" "$5" "$6" "$tool" "$7" "$8" "$9" "${10}" "${12}" "${13}" "${11}" \
-		"${RUNS_NOW}" ok
+		"${RUNS_NOW}" ok "${14}"
 }
 
 header() {
-	printf '%-32s %9s %7s %9s %9s %10s %11s\n' tool "wall s" "x floor" "ns/event" \
-		"RSS MB" "DB B/alloc" allocations
-	printf '%-32s %9s %7s %9s %9s %10s %11s\n' "$(printf '%.0s-' {1..32})" --------- \
-		------- --------- --------- ---------- -----------
+	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' tool "wall s" "x floor" "ns/ev" \
+		"cpu s" "RSS MB" "DB B/alloc" allocations
+	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' "$(printf '%.0s-' {1..30})" -------- \
+		------- -------- -------- -------- ---------- -----------
 }
 
 echo "# kma benchmark $(date -u '+%F %T UTC')" >"$CSV"
@@ -374,7 +380,7 @@ echo "# host $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg),"
 	"kma $(git -C "$TOP_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')," \
 	"libtracecmd $(pkg-config --modversion libtracecmd 2>/dev/null || echo '?')" >>"$CSV"
 csv section trace format events tool wall_s x_floor ns_per_event peak_rss_mb \
-	db_bytes allocations db_bytes_per_alloc runs status
+	db_bytes allocations db_bytes_per_alloc runs status cpu_s
 
 echo "kma benchmark, $(date -u '+%F %T UTC'): $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "kma-analyze: $ANALYZE ($(has_jobs "$ANALYZE" && echo "takes -j" || echo "no -j"))"
@@ -418,42 +424,34 @@ if [[ ${BENCH_GROWTH:-1} != 0 ]]; then
 	growth_traces "$GROW_BIG"
 	b6=$g6 b7=$g7
 	small=$((BLOCK * GROW_SMALL)) big=$((BLOCK * GROW_BIG))
-	for trace in "$s6" "$b6" "$s7" "$b7"; do
-		cat "$trace" >/dev/null	# into the page cache instead of a warm-up run
-		for t in $GROWTH_TOOLS; do
-			time_tool "g:$(basename "$trace"):$t" "$t" "$ANALYZE" "$trace" "$GROWTH_RUNS" 0
-		done
-	done
 	RUNS_NOW=$GROWTH_RUNS
 	echo
 	echo "growth: generated traces, $((BLOCK / 20)) allocations live at any time," \
-		"best of $GROWTH_RUNS run(s), page cache warm"
-	printf '%-32s %9s %10s\n' trace format events
-	for trace in "$s6" "$b6" "$s7" "$b7"; do
-		printf '%-32s %9s %10s\n' "$(basename "$trace")" "$(trace_format "$trace")" \
-			"$([[ $trace == "$s6" || $trace == "$s7" ]] && echo "$small" || echo "$big")"
-	done
+		"best of $GROWTH_RUNS run(s), page cache warm; rows as they are measured"
 	for t in $GROWTH_TOOLS; do
 		echo
 		echo "${tool_label[$t]}:"
 		header
-		for trace in "$s6" "$b6" "$s7" "$b7"; do
-			ev=$small
-			[[ $trace == "$b6" || $trace == "$b7" ]] && ev=$big
-			row growth "g:$(basename "$trace"):$t" "$(basename "$trace")" "$trace" \
-				"$(trace_format "$trace")" "$ev" none "${tool_label[$t]}"
-		done
 		for pair in "$s6 $b6" "$s7 $b7"; do
 			set -- $pair
 			k1=g:$(basename "$1"):$t k2=g:$(basename "$2"):$t
+			for trace in "$1" "$2"; do
+				ev=$small
+				[[ $trace == "$1" ]] || ev=$big
+				cat "$trace" >/dev/null	# page cache, instead of a warm-up run
+				PROGRESS=0 time_tool "g:$(basename "$trace"):$t" "$t" "$ANALYZE" \
+					"$trace" "$GROWTH_RUNS" 0
+				row growth "g:$(basename "$trace"):$t" "$(basename "$trace")" "$trace" \
+					"$(trace_format "$trace")" "$ev" none "${tool_label[$t]}"
+			done
 			[[ ${status[$k1]} == ok && ${status[$k2]} == ok ]] || continue
 			awk -v a="${wall_ns[$k1]}" -v b="${wall_ns[$k2]}" -v ea="$small" -v eb="$big" \
 			    -v ra="${rss_kb[$k1]}" -v rb="${rss_kb[$k2]}" -v f="$(trace_format "$1")" \
 			    -v t="$t" -v csv="$CSV" 'BEGIN {
 				r = (b / eb) / (a / ea)
-				printf "%s: %gM/%gM events: ns/event x %.3f (goal <= 1.15), peak RSS x %.2f (goal: flat)\n",
+				printf "  %s %gM/%gM: ns/event x %.3f (goal <= 1.15), peak RSS x %.2f (goal: flat)\n",
 				       f, eb / 1e6, ea / 1e6, r, rb / ra
-				printf "growth-ratio,,%s,%d/%d,%s,,,%.3f,%.2f,,,,,ok\n", f, eb, ea, t, r, rb / ra >> csv
+				printf "growth-ratio,,%s,%d/%d,%s,,,%.3f,%.2f,,,,,ok,\n", f, eb, ea, t, r, rb / ra >> csv
 			}'
 		done
 	done
