@@ -377,7 +377,7 @@ header() {
 
 echo "# kma benchmark $(date -u '+%F %T UTC')" >"$CSV"
 echo "# host $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)," \
-	"kma $(git -C "$TOP_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')," \
+	"tree $(git -C "$TOP_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')," \
 	"libtracecmd $(pkg-config --modversion libtracecmd 2>/dev/null || echo '?')" >>"$CSV"
 csv section trace format events tool wall_s x_floor ns_per_event peak_rss_mb \
 	db_bytes allocations db_bytes_per_alloc runs status cpu_s
