@@ -15,6 +15,9 @@
 #   KMA_BENCH_BUFFER   kernel buffer per CPU in KiB (default 262144)
 #   KMA_BENCH_COMPRESSION  passed as trace-cmd record --compression
 #                      (e.g. none); unset: trace-cmd's default, zstd here.
+#                      trace-cmd 3.1 writes file version 7 either way: none
+#                      gives v7 uncompressed, not v6 (bench/run.sh makes the
+#                      v6 copy it needs with trace-cmd convert).
 #                      libtracecmd 1.3.1 reads big compressed traces far
 #                      slower than uncompressed ones: every record free
 #                      walks the list of decompressed chunks.

@@ -1,16 +1,16 @@
 #!/usr/bin/env bash
 # rss.sh - kma's own memory follows live allocations, not events.
 #
-# Generates traces with tests/tools/mktrace (build it with `make tools`): N
+# Generates traces with mktrace (build/tests/tools/mktrace; `make tools`): N
 # kmalloc/kfree pairs with at most LIVE allocations live at a time, and prints
 # the peak RSS of kma-analyze --no-db next to the bare read loop's (bench/kma-floor)
 # on the same file; the difference is kma's own memory.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
-MKTRACE=$TOP/tests/tools/mktrace
+MKTRACE=${MKTRACE:-$TOP/build/tests/tools/mktrace}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
-[ -x "$MKTRACE" ] || { echo "rss.sh: build tests/tools/mktrace first (make tools)" >&2; exit 1; }
+[ -x "$MKTRACE" ] || { echo "rss.sh: build $MKTRACE first (make tools)" >&2; exit 1; }
 make -s -C "$TOP/bench" >/dev/null
 
 gen() {	# N LIVE

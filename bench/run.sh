@@ -1,19 +1,45 @@
 #!/usr/bin/env bash
-# run.sh - the kma benchmark: kma-analyze against the bare read loop.
+# run.sh - the kma benchmark (issue 12): kma-analyze against the bare read loop
+# and trace-cmd mem, on a real trace in v7 zstd and in uncompressed v6, then the
+# growth figures on generated traces of 5M and 50M events.
 #
-# Usage: bench/run.sh [TRACE.dat]
+# Usage: bench/run.sh [TRACE.dat]          (or make bench [TRACE=...] [TRACE_V6=...])
 #
-# Without TRACE.dat it uses bench/big.dat, recording it first with
-# bench/record-big.sh when it does not exist.  Then it times, best of 3
-# runs after one warm-up run each:
-#   kma-floor      bench/kma-floor TRACE           (the floor: read + count)
-#   kma-analyze    build/analyzer/kma-analyze -q -o /tmp/kma-bench.db TRACE
-#   trace-cmd mem  trace-cmd mem -i TRACE >/dev/null
-# and prints wall time, events/s, ratio to the floor and peak RSS, then
-# the event count and the allocations in /tmp/kma-bench.db.
-# The page cache is not flushed: the warm-up run makes every run warm.
-# KMA_ANALYZE=PATH times another kma-analyze binary; KMA_BASE=PATH times a second
-# one in the same run (e.g. a build of the previous commit), side by side.
+# Environment:
+#   TRACE=F       the real trace in v7 zstd (the first argument wins)
+#   TRACE_V6=F    the same trace in uncompressed v6
+#                 Neither given: bench/big.dat, recorded first with
+#                 bench/record-big.sh (root) when missing.  A trace not given,
+#                 or not in its format (trace-cmd 3.1 records v7 even with
+#                 --compression none), is replaced by a copy made with
+#                 trace-cmd convert: bench/NAME-zstd.dat, bench/NAME-v6.dat
+#                 (NAME: the given file's, less -v6/-zstd; made once, cached).
+#   KMA_ANALYZE=B the kma-analyze to time (default build/analyzer/kma-analyze)
+#   KMA_BASE=B    a second build timed in the same run, side by side
+#   BENCH_RUNS=N  timed runs per tool, best wall time kept (default 3, after
+#                 one warm-up run); GROWTH_RUNS=N for the growth traces (1)
+#   BENCH_QUICK=1 smoke test in about a minute: generated traces of 250k and
+#                 2.5M events stand in for everything, one run, no warm-up
+#   BENCH_GROWTH=0 skip the growth figures; GROWTH_TOOLS="nodb jdef" which
+#                 kma runs to time on them (also: floor j1)
+#   BENCH_CSV=F   where the figures go as CSV (default /tmp/kma-bench-DATE.csv)
+#
+# Rows: kma-floor (bench/kma-floor: tracecmd_iterate_events and a count, the
+# floor), trace-cmd mem, kma-analyze --no-db, kma-analyze writing report.db
+# with -j 1 and with its default -j.  A kma-analyze whose --help has no -j gets
+# "n/a (no -j)" for -j 1 and is timed as it is for the default.  Figures: wall
+# time (best of the runs; the page cache is warm), x floor, ns per event, CPU
+# time (user + system of that best run: more than the wall time when threads
+# overlap), peak RSS (largest of the runs, GNU time %M), report.db bytes per
+# allocation (file size / SELECT COUNT(*) FROM allocations).
+#
+# Growth traces: tests/tools/mktrace writes one block of 1M kmalloc/kfree and
+# kmem_cache_alloc/free events (2 CPUs, 200 allocation and 40 free sites, 8
+# caches, 50k allocations live at any time, the ring buffer as the kernel
+# fills it); the block is repeated with shifted page timestamps (it is
+# periodic: it frees at its start what the previous copy left live) into 5M
+# and 50M events, then converted to v7 zstd with trace-cmd convert.  Cached as
+# bench/grow-*.dat (git-ignored); delete them to regenerate.
 #
 # Exit status: 0, or 1 when the setup fails or a timed tool fails.
 
@@ -22,154 +48,416 @@ set -euo pipefail
 BENCH_DIR=$(cd "$(dirname "$0")" && pwd)
 TOP_DIR=$(cd "$BENCH_DIR/.." && pwd)
 FLOOR=$BENCH_DIR/kma-floor
-ANALYZE=${KMA_ANALYZE:-$TOP_DIR/build/analyzer/kma-analyze}	# override to compare builds
-DB=/tmp/kma-bench.db
-RUNS=3
+ANALYZE=${KMA_ANALYZE:-$TOP_DIR/build/analyzer/kma-analyze}
+MKTRACE=${MKTRACE:-$TOP_DIR/build/tests/tools/mktrace}
 GNU_TIME=/usr/bin/time
+QUICK=${BENCH_QUICK:-0}
+[[ $QUICK == 0 ]] && QUICK=
+if [[ -n $QUICK ]]; then
+	RUNS=${BENCH_RUNS:-1} WARMUP=0 GROWTH_RUNS=${GROWTH_RUNS:-1}
+	BLOCK=250000 GROW_SMALL=1 GROW_BIG=10	# in blocks: 250k and 2.5M events
+else
+	RUNS=${BENCH_RUNS:-3} WARMUP=1 GROWTH_RUNS=${GROWTH_RUNS:-1}
+	BLOCK=1000000 GROW_SMALL=5 GROW_BIG=50
+fi
+GROWTH_TOOLS=${GROWTH_TOOLS:-nodb jdef}
+CSV=${BENCH_CSV:-/tmp/kma-bench-$(date -u +%Y%m%d-%H%M%S).csv}
+failed=0
 
 die() {
 	echo "run.sh: $*" >&2
 	exit 1
 }
 
-# --- setup -------------------------------------------------------------
-
 if [[ $# -gt 1 || ${1:-} == -h || ${1:-} == --help ]]; then
-	echo "usage: $0 [TRACE.dat]" >&2
+	sed -n '2,/^$/s/^# \{0,1\}//p' "$0" >&2
 	exit 1
 fi
+[[ $# -eq 1 ]] && TRACE=$1
 
-if [[ $# -eq 1 ]]; then
-	trace=$1
-	[[ -r $trace ]] || die "cannot read trace '$trace'"
-else
-	trace=$BENCH_DIR/big.dat
-	if [[ ! -e $trace ]]; then
-		echo "no $trace yet, recording it"
-		"$BENCH_DIR/record-big.sh" "$trace" || die "recording $trace failed"
-	fi
-fi
+# --- tools ---------------------------------------------------------------
 
 make -s -C "$BENCH_DIR" kma-floor || die "cannot build $FLOOR"
-
+[[ -x $ANALYZE ]] || die "no $ANALYZE: build it first (make -j2 all)"
+if [[ ! -x $MKTRACE ]]; then
+	make -s -C "$TOP_DIR" tools >/dev/null || die "cannot build $MKTRACE (make tools)"
+fi
+command -v trace-cmd >/dev/null || die "trace-cmd not found"
+command -v python3 >/dev/null || die "python3 not found (it writes the growth traces)"
+command -v sqlite3 >/dev/null || die "sqlite3 not found (it counts the allocations)"
 # GNU time gives the peak RSS (%M, KiB) of the command.
 if [[ ! -x $GNU_TIME ]]; then
 	if [[ $(id -u) -eq 0 ]] && command -v apt-get >/dev/null; then
-		echo "installing package 'time' for $GNU_TIME"
 		apt-get install -y -qq time >/dev/null || die "apt-get install time failed"
 	else
 		die "$GNU_TIME missing: install package 'time'"
 	fi
 fi
-command -v trace-cmd >/dev/null || die "trace-cmd not found"
-
-# --- timing ------------------------------------------------------------
-
-# Results per tool id (floor, analyze, mem), filled by measure().
-declare -A label wall_ns rss_kb status
-label=([floor]="kma-floor" [analyze]="kma-analyze" [base]="base kma" [mem]="trace-cmd mem")
 
 tmp=$(mktemp -d /tmp/kma-bench.XXXXXX)
 trap 'rm -rf "$tmp"' EXIT
+DB=$tmp/report.db
 
-# measure ID CMD...: one warm-up run, then $RUNS timed runs.  Keeps the
-# best wall time (ns) and the largest peak RSS (KiB) of the timed runs.
-# stdout of the warm-up run is kept in $tmp/ID.out; a failing run
-# marks the tool failed and stops its measurement.
-measure() {
-	local name=$1 i t0 t1 ns kb rc
-	shift
+# trace_format FILE: "v6", "v7 zstd", "v7 none"... from the file header:
+# magic (10 bytes), version string, endian, long size, page size (4), and in
+# v7 the compression name.
+trace_format() {
+	local v c
 
-	echo "timing ${label[$name]} ..." >&2
-	if [[ $name == analyze || $name == base ]]; then
-		rm -f "$DB" "$DB"-journal "$DB"-wal "$DB"-shm
+	v=$(head -c 12 "$1" | tail -c 2 | tr -d '\0')
+	if [[ $v == 7 ]]; then
+		c=$(head -c 80 "$1" | tail -c +19 | tr '\0' '\n' | head -n 1)
+		echo "v7 ${c:-none}"
+	else
+		echo "v$v"
 	fi
-	rc=0
-	"$@" >"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
-	if ((rc != 0)); then
-		status[$name]="failed (exit $rc)"
-		sed 's/^/    /' "$tmp/$name.err" | tail -5 >&2
-		return 0
-	fi
-
-	wall_ns[$name]=0
-	rss_kb[$name]=0
-	for ((i = 1; i <= RUNS; i++)); do
-		# kma-analyze always starts from an empty report.db.
-		if [[ $name == analyze || $name == base ]]; then
-			rm -f "$DB" "$DB"-journal "$DB"-wal "$DB"-shm
-		fi
-		rc=0
-		t0=$(date +%s%N)
-		"$GNU_TIME" -f '%M' -o "$tmp/$name.time" "$@" \
-			>/dev/null 2>"$tmp/$name.err" || rc=$?
-		t1=$(date +%s%N)
-		if ((rc != 0)); then
-			status[$name]="failed (exit $rc)"
-			sed 's/^/    /' "$tmp/$name.err" | tail -5 >&2
-			return 0
-		fi
-		ns=$((t1 - t0))
-		kb=$(tail -n 1 "$tmp/$name.time")
-		if ((wall_ns[$name] == 0 || ns < wall_ns[$name])); then
-			wall_ns[$name]=$ns
-		fi
-		if ((kb > rss_kb[$name])); then
-			rss_kb[$name]=$kb
-		fi
-	done
-	status[$name]=ok
 }
 
-measure floor "$FLOOR" "$trace"
-[[ ${status[floor]} == ok ]] || die "kma-floor failed on $trace"
-events=$(sed -n 's/^events \([0-9]*\)$/\1/p' "$tmp/floor.out")
-[[ -n $events ]] || die "kma-floor printed no event count"
+# convert IN OUT VERSION COMPRESSION: trace-cmd convert, timed.
+convert() {
+	local t0=$SECONDS
 
-if [[ -n ${KMA_BASE:-} ]]; then
-	measure base "$KMA_BASE" -q -o "$DB" "$trace"
-else
-	status[base]="not asked (KMA_BASE=PATH)"
-fi
-if [[ -x $ANALYZE ]]; then
-	measure analyze "$ANALYZE" -q -o "$DB" "$trace"
-else
-	status[analyze]="not built"
-fi
+	echo "converting $1 -> $2 (v$3, $4) ..." >&2
+	trace-cmd convert --file-version "$3" --compression "$4" -i "$1" -o "$2.tmp" \
+		>"$tmp/convert.log" 2>&1 || { cat "$tmp/convert.log" >&2; die "trace-cmd convert failed"; }
+	mv "$2.tmp" "$2"
+	echo "  done in $((SECONDS - t0)) s" >&2
+}
 
-measure mem trace-cmd mem -i "$trace"
+# has_jobs BIN: does this kma-analyze take -j?
+has_jobs() {
+	"$1" --help 2>&1 | grep -Eq -- '(^|[^[:alnum:]-])-j([ ,=]|$)|--jobs'
+}
 
-# --- report ------------------------------------------------------------
+# --- the growth traces ---------------------------------------------------
 
-echo
-echo "trace: $trace ($(du -h "$trace" | cut -f1))"
-printf '%-14s %10s %12s %9s %12s\n' tool "wall s" "events/s" "x floor" "peak RSS MB"
-printf '%-14s %10s %12s %9s %12s\n' -------------- ---------- ------------ --------- ------------
-failed=0
-for name in floor base analyze mem; do
-	[[ $name == base && -z ${KMA_BASE:-} ]] && continue
-	if [[ ${status[$name]} != ok ]]; then
-		printf '%s %s\n' "${label[$name]}" "${status[$name]}"
-		[[ ${status[$name]} == failed* ]] && failed=1
-		continue
+# gen_block N OUT: the .seq of one periodic block of N events (N/2 allocations,
+# N/2 frees; allocation i takes slot i mod 2L and frees slot i-L, L = N/20),
+# written into OUT by mktrace.
+gen_block() {
+	python3 - "$1" >"$tmp/block.seq" <<'PY'
+import sys
+n = int(sys.argv[1]) // 2
+live = n // 10
+NS, NF, NP = 200, 40, 20
+caches = [("filp", 256), ("dentry", 192), ("inode_cache", 600), ("vm_area_struct", 176),
+          ("task_struct", 9984), ("cred_jar", 192), ("pid", 128), ("anon_vma", 104)]
+w = sys.stdout.write
+w("cpus 2\nkallsyms ffffffff81000000 T _stext\n")
+for k in range(NS):
+    w("kallsyms %x t alloc_site_%d\n" % (0xffffffff81100000 + k * 0x100, k))
+for k in range(NF):
+    w("kallsyms %x t free_site_%d\n" % (0xffffffff81200000 + k * 0x100, k))
+w("kallsyms ffffffff81400000 T _etext\n")
+for p in range(NP):
+    w("cmdline %d task%d\n" % (1000 + p, p))
+base, step, ts, out = 0xffff888100000000, 23, 1000, []
+for i in range(n):
+    for free in (0, 1):
+        # what allocation j is depends on j mod n only: the block repeats
+        j = i - live if free else i
+        h = ((j % n) * 2654435761) & 0xffffffff
+        head = "event %d %d %d " % ((ts // 4000) % 2, ts, 1000 + (ts // 9000) % NP)
+        ptr = "ptr=%#x" % (base + (j % (2 * live)) * 0x40)
+        if h % 4 == 0:
+            name, size = caches[(h >> 8) % len(caches)]
+            if free:
+                out.append("%skmem_cache_free call_site=free_site_%d+0x10 %s name=%s\n"
+                           % (head, (h >> 12) % NF, ptr, name))
+            else:
+                out.append("%skmem_cache_alloc call_site=alloc_site_%d+0x24 %s "
+                           "bytes_req=%d bytes_alloc=%d name=%s\n"
+                           % (head, (h >> 16) % NS, ptr, size, size, name))
+        elif free:
+            out.append("%skfree call_site=free_site_%d+0x8 %s\n" % (head, (h >> 12) % NF, ptr))
+        else:
+            req = 8 + (h >> 8) % 500
+            out.append("%skmalloc call_site=alloc_site_%d+0x18 %s bytes_req=%d bytes_alloc=%d\n"
+                       % (head, (h >> 16) % NS, ptr, req, 1 << (req - 1).bit_length()))
+        ts += step
+    if len(out) >= 65536:
+        w("".join(out))
+        out = []
+w("".join(out))
+PY
+	"$MKTRACE" -o "$2" "$tmp/block.seq"
+}
+
+# repeat_block IN OUT COPIES SHIFT_NS: each CPU's pages COPIES times, copy k
+# with its page timestamps moved by k * SHIFT_NS (records hold only deltas).
+repeat_block() {
+	python3 - "$@" <<'PY'
+import sys, struct
+src, dst, copies, shift = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+data = open(src, "rb").read()
+page = struct.unpack_from("<I", data, 14)[0]	# after magic, "6\0", endian, long size
+fly = data.index(b"flyrecord\0") + 10
+cpus = struct.unpack_from("<I", data, data.rindex(b"options  \0", 0, fly) - 4)[0]
+table = [struct.unpack_from("<QQ", data, fly + 16 * c) for c in range(cpus)]
+head = bytearray(data[:table[0][0]])
+off = len(head)
+for c, (o, size) in enumerate(table):
+    struct.pack_into("<QQ", head, fly + 16 * c, off, size * copies)
+    off += size * copies
+with open(dst, "wb") as f:
+    f.write(head)
+    for o, size in table:
+        pages = bytearray(data[o:o + size])
+        q = memoryview(pages).cast("Q")
+        idx = range(0, len(q), page // 8)
+        ts0 = [q[p] for p in idx]
+        for k in range(copies):
+            for p, t in zip(idx, ts0):
+                q[p] = t + k * shift
+            f.write(pages)
+PY
+}
+
+# growth_traces BLOCKS: makes bench/grow-EVENTS-{v6,zstd}.dat when missing;
+# their paths in $g6 and $g7.
+growth_traces() {
+	local events=$((BLOCK * $1)) block=$BENCH_DIR/grow-block-$BLOCK.dat t0
+	local v6=$BENCH_DIR/grow-$events-v6.dat v7=$BENCH_DIR/grow-$events-zstd.dat
+
+	if [[ ! -s $v6 ]]; then
+		if [[ ! -s $block ]]; then
+			t0=$SECONDS
+			echo "generating $block ..." >&2
+			gen_block "$BLOCK" "$block.tmp" || die "mktrace failed"
+			mv "$block.tmp" "$block"
+			echo "  done in $((SECONDS - t0)) s" >&2
+		fi
+		t0=$SECONDS
+		echo "writing $v6 ($1 copies of the block) ..." >&2
+		# 23 ns between events: a block spans BLOCK * 23 ns
+		repeat_block "$block" "$v6.tmp" "$1" $((BLOCK * 23)) || die "repeat_block failed"
+		mv "$v6.tmp" "$v6"
+		echo "  done in $((SECONDS - t0)) s" >&2
 	fi
-	awk -v name="${label[$name]}" -v ns="${wall_ns[$name]}" \
-	    -v floor="${wall_ns[floor]}" -v ev="$events" -v kb="${rss_kb[$name]}" \
-	    'BEGIN { printf "%-14s %10.3f %12.0f %9.2f %12.1f\n",
-		     name, ns / 1e9, ev / (ns / 1e9), ns / floor, kb / 1024 }'
+	[[ -s $v7 ]] || convert "$v6" "$v7" 7 zstd
+	g6=$v6 g7=$v7
+}
+
+# --- the real trace --------------------------------------------------------
+
+if [[ -n $QUICK && -z ${TRACE:-} && -z ${TRACE_V6:-} ]]; then
+	growth_traces "$GROW_SMALL"
+	TRACE_V6=$g6 TRACE=$g7
+fi
+if [[ -z ${TRACE:-} && -z ${TRACE_V6:-} ]]; then
+	TRACE=$BENCH_DIR/big.dat
+	if [[ ! -s $TRACE ]]; then
+		echo "no $TRACE yet, recording it" >&2
+		"$BENCH_DIR/record-big.sh" "$TRACE" || die "recording $TRACE failed"
+	fi
+fi
+for f in "${TRACE:-}" "${TRACE_V6:-}"; do
+	[[ -z $f || -r $f ]] || die "cannot read trace '$f'"
 done
-echo "(wall: best of $RUNS after a warm-up run; peak RSS: largest of the $RUNS)"
-
-echo
-echo "events:            $events"
-if [[ ${status[analyze]} == ok && -s $DB ]]; then
-	if command -v sqlite3 >/dev/null; then
-		echo "allocations:       $(sqlite3 "$DB" 'select count(*) from allocations')"
-		echo "live at the end:   $(sqlite3 "$DB" 'select count(*) from allocations where free_ts is null')"
-		echo "report.db bytes per allocation: $(( $(stat -c %s "$DB") / $(sqlite3 "$DB" 'select max(1, count(*)) from allocations') ))"
-	else
-		echo "allocations:       (sqlite3 not installed)"
-	fi
+# A trace missing or not in its format gets a copy in bench/ that is.
+name=$(basename "${TRACE:-$TRACE_V6}" .dat)
+name=${name%-v6}
+name=${name%-zstd}
+if [[ -z ${TRACE:-} || $(trace_format "$TRACE") != "v7 zstd" ]]; then
+	out=$BENCH_DIR/$name-zstd.dat
+	[[ ! $out -ef ${TRACE:-} ]] || die "$TRACE is $(trace_format "$TRACE"), not v7 zstd"
+	[[ -s $out ]] || convert "${TRACE:-$TRACE_V6}" "$out" 7 zstd
+	TRACE=$out
+fi
+if [[ -z ${TRACE_V6:-} || $(trace_format "$TRACE_V6") != v6 ]]; then
+	out=$BENCH_DIR/$name-v6.dat
+	[[ ! $out -ef ${TRACE_V6:-} ]] || die "$TRACE_V6 is $(trace_format "$TRACE_V6"), not v6"
+	[[ -s $out ]] || convert "${TRACE_V6:-$TRACE}" "$out" 6 none
+	TRACE_V6=$out
 fi
 
+# --- timing ----------------------------------------------------------------
+
+# Results per key KEY (set by measure): wall ns, CPU (user + system) ms of
+# the best run, peak RSS KiB, DB bytes, allocations, status.
+declare -A wall_ns cpu_ms rss_kb db_bytes allocs status
+
+# measure KEY RUNS WARMUP CMD...: WARMUP untimed runs, then RUNS timed ones;
+# keeps the best wall time and the largest peak RSS.  A command that writes
+# $DB gets a fresh one every run; the last one is measured.  A failing run
+# marks KEY failed and stops.
+measure() {
+	local key=$1 runs=$2 warm=$3 i t0 t1 ns kb cpu rc=0
+	shift 3
+
+	wall_ns[$key]=0 cpu_ms[$key]=0 rss_kb[$key]=0 db_bytes[$key]= allocs[$key]=
+	for ((i = 1 - warm; i <= runs; i++)); do
+		rm -f "$DB" "$DB"-journal "$DB"-wal "$DB"-shm
+		t0=$(date +%s%N)
+		"$GNU_TIME" -f '%M %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || rc=$?
+		t1=$(date +%s%N)
+		if ((rc != 0)); then
+			status[$key]="failed (exit $rc)"
+			sed 's/^/    /' "$tmp/err" | tail -5 >&2
+			failed=1
+			return 0
+		fi
+		((i >= 1)) || continue
+		ns=$((t1 - t0))
+		read -r kb cpu < <(tail -n 1 "$tmp/time" |
+			awk '{ printf "%d %d\n", $1, ($2 + $3) * 1000 }')
+		if ((wall_ns[$key] == 0 || ns < wall_ns[$key])); then
+			wall_ns[$key]=$ns cpu_ms[$key]=$cpu
+		fi
+		((kb > rss_kb[$key])) && rss_kb[$key]=$kb
+	done
+	status[$key]=ok
+	if [[ -s $DB ]]; then
+		db_bytes[$key]=$(stat -c %s "$DB")
+		allocs[$key]=$(sqlite3 "$DB" 'SELECT COUNT(*) FROM allocations')
+	fi
+	rm -f "$DB"
+}
+
+# time_tool KEY TOOL BIN TRACE RUNS WARMUP: one row; TOOL is floor, mem, nodb,
+# j1 or jdef.
+time_tool() {
+	local key=$1 tool=$2 bin=$3 trace=$4 runs=$5 warm=$6
+
+	[[ ${PROGRESS:-1} == 0 ]] ||
+		echo "timing $tool${bin:+ ($bin)} on $(basename "$trace") ..." >&2
+	case $tool in
+	floor)	measure "$key" "$runs" "$warm" "$FLOOR" "$trace" ;;
+	mem)	measure "$key" "$runs" "$warm" trace-cmd mem -i "$trace" ;;
+	nodb)	measure "$key" "$runs" "$warm" "$bin" -q --no-db "$trace" ;;
+	j1)	if has_jobs "$bin"; then
+			measure "$key" "$runs" "$warm" "$bin" -q -j 1 -o "$DB" "$trace"
+		else
+			status[$key]="n/a (no -j)"
+		fi ;;
+	jdef)	measure "$key" "$runs" "$warm" "$bin" -q -o "$DB" "$trace" ;;
+	esac
+}
+
+declare -A tool_label=([floor]="kma-floor (bare read)" [mem]="trace-cmd mem"
+	[nodb]="kma --no-db" [j1]="kma report.db -j 1" [jdef]="kma report.db (default -j)")
+
+csv() {
+	local IFS=,
+	echo "$*" >>"$CSV"
+}
+
+# row SECTION KEY LABEL TRACE FORMAT EVENTS FLOOR_KEY [TOOL]: one table line
+# and one CSV line (tool column: TOOL, default LABEL).
+row() {
+	local key=$2 label=$3 fkey=$7 tool=${8:-$3} ns floor line
+
+	if [[ ${status[$key]} != ok ]]; then
+		printf '%-30s %s\n' "$label" "${status[$key]}"
+		csv "$1" "$4" "$5" "$6" "$tool" "" "" "" "" "" "" "" "" "${status[$key]}" ""
+		return
+	fi
+	ns=${wall_ns[$key]}
+	floor=${wall_ns[$fkey]:-0}
+	[[ ${status[$fkey]:-} == ok ]] || floor=0
+	line=$(awk -v ns="$ns" -v fl="$floor" -v ev="$6" -v kb="${rss_kb[$key]}" -v cpu="${cpu_ms[$key]}" \
+		-v db="${db_bytes[$key]}" -v al="${allocs[$key]}" 'BEGIN {
+		x = fl > 0 ? sprintf("%.2f", ns / fl) : "-"
+		b = al > 0 ? sprintf("%.1f", db / al) : "-"
+		printf "%.3f %s %.1f %.1f %s %s %s %.2f", ns / 1e9, x, ns / ev, kb / 1024, b,
+		       db == "" ? "-" : db, al == "" ? "-" : al, cpu / 1000 }')
+	set -- "$1" "$2" "$3" "$4" "$5" "$6" $line
+	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' "$label" "$7" "$8" "$9" "${14}" \
+		"${10}" "${11}" "${13}"
+	csv "$1" "$4" "$5" "$6" "$tool" "$7" "$8" "$9" "${10}" "${12}" "${13}" "${11}" \
+		"${RUNS_NOW}" ok "${14}"
+}
+
+header() {
+	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' tool "wall s" "x floor" "ns/ev" \
+		"cpu s" "RSS MB" "DB B/alloc" allocations
+	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' "$(printf '%.0s-' {1..30})" -------- \
+		------- -------- -------- -------- ---------- -----------
+}
+
+echo "# kma benchmark $(date -u '+%F %T UTC')" >"$CSV"
+echo "# host $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)," \
+	"tree $(git -C "$TOP_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')," \
+	"libtracecmd $(pkg-config --modversion libtracecmd 2>/dev/null || echo '?')" >>"$CSV"
+csv section trace format events tool wall_s x_floor ns_per_event peak_rss_mb \
+	db_bytes allocations db_bytes_per_alloc runs status cpu_s
+
+echo "kma benchmark, $(date -u '+%F %T UTC'): $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "kma-analyze: $ANALYZE ($(has_jobs "$ANALYZE" && echo "takes -j" || echo "no -j"))"
+[[ -z ${KMA_BASE:-} ]] || echo "base:        $KMA_BASE ($(has_jobs "$KMA_BASE" && echo "takes -j" || echo "no -j"))"
+
+# One table per trace: the real one in v7 zstd, then its v6 copy.
+bases=(nodb j1 jdef)
+for trace in "$TRACE" "$TRACE_V6"; do
+	fmt=$(trace_format "$trace")
+	id=$(basename "$trace")
+	time_tool "$id:floor" floor "" "$trace" "$RUNS" "$WARMUP"
+	[[ ${status[$id:floor]} == ok ]] || die "kma-floor failed on $trace"
+	events=$("$FLOOR" "$trace")
+	events=${events#events }
+	time_tool "$id:mem" mem "" "$trace" "$RUNS" "$WARMUP"
+	for t in "${bases[@]}"; do
+		time_tool "$id:$t" "$t" "$ANALYZE" "$trace" "$RUNS" "$WARMUP"
+		if [[ -n ${KMA_BASE:-} ]]; then
+			time_tool "$id:base-$t" "$t" "$KMA_BASE" "$trace" "$RUNS" "$WARMUP"
+		fi
+	done
+	RUNS_NOW=$RUNS
+	echo
+	echo "$trace: $fmt, $(du -h "$trace" | cut -f1), $events events"
+	header
+	for t in floor mem "${bases[@]}"; do
+		row real "$id:$t" "${tool_label[$t]}" "$trace" "$fmt" "$events" "$id:floor"
+		if [[ $t != floor && $t != mem && -n ${KMA_BASE:-} ]]; then
+			row real "$id:base-$t" "base ${tool_label[$t]#kma }" "$trace" "$fmt" \
+				"$events" "$id:floor"
+		fi
+	done
+	echo "(wall: best of $RUNS$( ((WARMUP)) && echo " after a warm-up run"); RSS: largest of the $RUNS)"
+done
+
+# --- growth ------------------------------------------------------------------
+
+if [[ ${BENCH_GROWTH:-1} != 0 ]]; then
+	growth_traces "$GROW_SMALL"
+	s6=$g6 s7=$g7
+	growth_traces "$GROW_BIG"
+	b6=$g6 b7=$g7
+	small=$((BLOCK * GROW_SMALL)) big=$((BLOCK * GROW_BIG))
+	RUNS_NOW=$GROWTH_RUNS
+	echo
+	echo "growth: generated traces, $((BLOCK / 20)) allocations live at any time," \
+		"best of $GROWTH_RUNS run(s), page cache warm; rows as they are measured"
+	for t in $GROWTH_TOOLS; do
+		echo
+		echo "${tool_label[$t]}:"
+		header
+		for pair in "$s6 $b6" "$s7 $b7"; do
+			set -- $pair
+			k1=g:$(basename "$1"):$t k2=g:$(basename "$2"):$t
+			for trace in "$1" "$2"; do
+				ev=$small
+				[[ $trace == "$1" ]] || ev=$big
+				cat "$trace" >/dev/null	# page cache, instead of a warm-up run
+				PROGRESS=0 time_tool "g:$(basename "$trace"):$t" "$t" "$ANALYZE" \
+					"$trace" "$GROWTH_RUNS" 0
+				row growth "g:$(basename "$trace"):$t" "$(basename "$trace")" "$trace" \
+					"$(trace_format "$trace")" "$ev" none "${tool_label[$t]}"
+			done
+			[[ ${status[$k1]} == ok && ${status[$k2]} == ok ]] || continue
+			awk -v a="${wall_ns[$k1]}" -v b="${wall_ns[$k2]}" -v ea="$small" -v eb="$big" \
+			    -v ra="${rss_kb[$k1]}" -v rb="${rss_kb[$k2]}" -v f="$(trace_format "$1")" \
+			    -v t="$t" -v csv="$CSV" 'BEGIN {
+				r = (b / eb) / (a / ea)
+				printf "  %s %gM/%gM: ns/event x %.3f (goal <= 1.15), peak RSS x %.2f (goal: flat)\n",
+				       f, eb / 1e6, ea / 1e6, r, rb / ra
+				printf "growth-ratio,,%s,%d/%d,%s,,,%.3f,%.2f,,,,,ok,\n", f, eb, ea, t, r, rb / ra >> csv
+			}'
+		done
+	done
+fi
+
+echo
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "figures as CSV: $CSV"
 exit "$failed"
