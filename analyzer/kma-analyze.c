@@ -273,6 +273,10 @@ static int open_reader(struct run *r)
 	if (kma_reader_info(r->reader)->buffer_auto)
 		fprintf(stderr, "kma-analyze: %s: reading buffer '%s' (the top-level buffer has no "
 			"kmem events)\n", o->input, kma_reader_info(r->reader)->buffer);
+	/* the slow path, when the user did not ask for it: say why */
+	if (!o->live && !o->libtracecmd && !o->quiet && kma_reader_info(r->reader)->why_libtracecmd)
+		fprintf(stderr, "kma-analyze: %s: note: read through libtracecmd on one thread (%s)\n",
+			o->input, kma_reader_info(r->reader)->why_libtracecmd);
 	if (kma_reader_set_marker_prefix(r->reader, o->marker_prefix))
 		return oom();
 	return 0;

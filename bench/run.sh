@@ -457,6 +457,16 @@ if [[ ${BENCH_GROWTH:-1} != 0 ]]; then
 	done
 fi
 
+# --- the writer alone ----------------------------------------------------------
+
+# report.db's writer on synthetic rows through the real store (goal: >= 2M rows/s)
+if make -s -C "$BENCH_DIR" kma-store-rate >/dev/null 2>&1; then
+	echo
+	"$BENCH_DIR/kma-store-rate" -n "${STORE_ROWS:-4000000}" -o /tmp/kma-store-rate.db ||
+		failed=1
+	rm -f /tmp/kma-store-rate.db
+fi
+
 echo
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "figures as CSV: $CSV"

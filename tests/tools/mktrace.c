@@ -18,6 +18,8 @@
  *   endian little            or big
  *   cpus 2
  *   uname TEXT               default "Linux mktrace <gen>.0-mktrace <machine>"
+ *   offset N                 an OFFSET option (trace-cmd record --ts-offset): libtracecmd
+ *                            adds N ns to every timestamp it reads
  *   kallsyms ADDR TYPE NAME [MODULE]
  *                            hex ADDR; MODULE as "[mod]". libtraceevent names no address
  *                            past the last symbol, so end the list with one past the
@@ -73,7 +75,7 @@
 enum { T_PADDING = 29, T_TIME_EXTEND = 30 };
 
 /* trace-cmd option ids (trace-cmd.h TRACECMD_OPTION_*) */
-enum { OPT_DONE, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME,
+enum { OPT_DONE, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_OFFSET = 7,
        OPT_CPUCOUNT = 8 };
 
 enum item_type { I_EVENT, I_MARKER, I_MISSED, I_PAGE };
@@ -96,6 +98,7 @@ static const char *prog_file = "-";
 static struct target tgt = { .gen = 618, .long_size = 8, .page_size = 4096 };
 static int cpus = 1;
 static char *uname_text;
+static char *offset_text;	/* the OFFSET option's number, or NULL */
 static struct buf kallsyms, cmdlines;
 static struct sym *syms;
 static int nr_syms;
@@ -291,6 +294,13 @@ static void parse_line(char *s, int line, const int set[3])
 	while (isspace((unsigned char)*s))
 		s++;
 	s[strcspn(s, "\r\n")] = '\0';
+	if (!strncmp(s, "offset", 6) && isspace((unsigned char)s[6])) {
+		free(offset_text);
+		offset_text = strdup(s + 7 + strspn(s + 7, " \t"));
+		if (!offset_text)
+			die("out of memory");
+		return;
+	}
 	if (!strncmp(s, "uname", 5) && isspace((unsigned char)s[5])) {
 		/* the rest of the line as it is, blanks and all */
 		free(uname_text);
@@ -640,6 +650,8 @@ static void write_file(const char *path)
 			   tgt.long_size == 8 ? "x86_64" : "i686");
 	buf_add(&t, "", 1);
 	option(&b, OPT_UNAME, t.p, t.len);
+	if (offset_text)
+		option(&b, OPT_OFFSET, offset_text, strlen(offset_text) + 1);
 	for (cpu = 0; cpu < cpus; cpu++) {
 		uint64_t *s = stats[cpu];
 
