@@ -126,7 +126,10 @@ convert() {
 
 # has_jobs BIN: does this kma-analyze take -j?
 has_jobs() {
-	"$1" --help 2>&1 | grep -Eq -- '(^|[^[:alnum:]-])-j([ ,=]|$)|--jobs'
+	local help
+	# not a pipe into grep -q: with pipefail, the SIGPIPE of an early exit would say "no"
+	help=$("$1" --help 2>&1)
+	grep -Eq -- '(^|[^[:alnum:]-])-j([ ,=]|$)|--jobs' <<< "$help"
 }
 
 # --- the growth traces ---------------------------------------------------
@@ -404,7 +407,7 @@ for trace in "$TRACE" "$TRACE_V6"; do
 	done
 	RUNS_NOW=$RUNS
 	echo
-	echo "$trace: $fmt, $(du -h "$trace" | cut -f1), $events events"
+	echo "$trace: $fmt, $(du -hL "$trace" | cut -f1), $events events"
 	header
 	for t in floor mem "${bases[@]}"; do
 		row real "$id:$t" "${tool_label[$t]}" "$trace" "$fmt" "$events" "$id:floor"
