@@ -316,7 +316,7 @@ CREATE VIEW allocation_caches AS
 
 -- cache_stats, task_stats and sizing_advice count alloc_rows per shape (and task) first,
 -- then multiply by the shape's sizes and name the few groups: the same rows as summing
--- the view allocations.
+-- the view allocations. sizing_advice keeps only the rows of its shapes before sorting.
 CREATE VIEW cache_stats AS
 	WITH n AS (
 		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
@@ -362,13 +362,14 @@ CREATE VIEW task_stats AS
 CREATE VIEW sizing_advice AS
 	WITH n AS (
 		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live
-		FROM alloc_rows GROUP BY shape_id),
+		FROM alloc_rows
+		WHERE shape_id IN (SELECT id FROM alloc_shapes WHERE alloc_event IN (0, 1)
+				   AND bytes_alloc > ((bytes_req + 7) / 8) * 8)
+		GROUP BY shape_id),
 	g AS (
 		SELECT sh.caller_id AS caller_id, sh.bytes_req AS bytes_req,
 		       sh.bytes_alloc AS bytes_alloc, SUM(n.allocs) AS allocs, SUM(n.live) AS live
 		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
-		WHERE sh.alloc_event IN (0, 1)
-		      AND sh.bytes_alloc > ((sh.bytes_req + 7) / 8) * 8
 		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc)
 	SELECT c.caller AS caller, g.bytes_req AS bytes_req, g.bytes_alloc AS bytes_alloc,
 	       CASE WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
