@@ -124,7 +124,8 @@ CREATE TABLE callers (
 );
 
 -- Storage of the allocations: integers only, read through the view allocations below.
--- Dictionaries first: event kinds (fixed), slab caches, tasks and free call sites.
+-- Dictionaries first: event kinds (fixed), slab caches, tasks, free call sites and
+-- allocation shapes.
 
 -- The kmem event names; id = enum kma_ev_type of lib/kma-event.h (rows written by kma).
 CREATE TABLE event_kinds (
@@ -152,19 +153,25 @@ CREATE TABLE free_sites (
 	address		TEXT NOT NULL		-- '0x<hex>'
 );
 
--- One row per (non-failed) allocation, in the order they ended (freed, or live at the end).
-CREATE TABLE alloc_rows (
+-- Allocation shapes: what repeats per call site (event, sizes, gfp, node, cache, accounted),
+-- each distinct combination once; an allocation row names its shape.
+CREATE TABLE alloc_shapes (
 	id		INTEGER PRIMARY KEY,
-	ptr		INTEGER NOT NULL,	-- the pointer's 64 bits as a signed integer
 	caller_id	INTEGER NOT NULL,	-- callers.id
-	flags		INTEGER NOT NULL,	-- bits 0-2: alloc event (event_kinds.id),
-						-- bits 3-4: accounted + 1 (0: none), bits 5-6:
-						-- free kind (0 live, 1 kfree, 2 kmem_cache_free, 3 implicit)
+	alloc_event	INTEGER NOT NULL,	-- event_kinds.id: 0 kmalloc ... 3 kmem_cache_alloc_node
+	accounted	INTEGER,		-- 1 __GFP_ACCOUNT, 0 not; NULL: no such field
 	bytes_req	INTEGER NOT NULL,
 	bytes_alloc	INTEGER NOT NULL,
 	gfp_flags	INTEGER NOT NULL,
 	node		INTEGER,		-- NULL: no node field, or -1
-	cache_id	INTEGER,		-- caches.id; NULL: the event has no cache name
+	cache_id	INTEGER			-- caches.id; NULL: the event has no cache name
+);
+
+-- One row per (non-failed) allocation, in the order they ended (freed, or live at the end).
+CREATE TABLE alloc_rows (
+	id		INTEGER PRIMARY KEY,
+	ptr		INTEGER NOT NULL,	-- the pointer's 64 bits as a signed integer
+	shape_id	INTEGER NOT NULL,	-- alloc_shapes.id
 	alloc_ts	INTEGER NOT NULL,
 	alloc_cpu	INTEGER NOT NULL,
 	task_id		INTEGER NOT NULL,	-- tasks.id of the allocating task
@@ -172,7 +179,9 @@ CREATE TABLE alloc_rows (
 	life		INTEGER,		-- free_ts - alloc_ts; NULL while live
 	free_cpu	INTEGER,		-- NULL: live, or the same as alloc_cpu
 	free_pid	INTEGER,		-- NULL: live, or the same as the allocating pid
-	free_site_id	INTEGER			-- free_sites.id; NULL: live or implicit free
+	free_site_id	INTEGER,		-- free_sites.id; NULL: live or implicit free
+	free_kind	INTEGER			-- event_kinds.id - 4: 0 kfree, 1 kmem_cache_free,
+						-- 2 implicit; NULL while live
 );
 
 -- One row per free of a pointer that was not live (allocated before the trace, or its
@@ -189,22 +198,23 @@ CREATE TABLE unknown_free_rows (
 
 -- The allocations as version 1 stored them: same columns, order and values.
 CREATE VIEW allocations AS
-	SELECT r.id AS id, printf('0x%x', r.ptr) AS ptr, r.caller_id AS caller_id,
-	       c.caller AS caller, ae.name AS alloc_event, r.bytes_req AS bytes_req,
-	       r.bytes_alloc AS bytes_alloc, r.gfp_flags AS gfp_flags, r.node AS node,
-	       k.name AS cache, NULLIF((r.flags >> 3) & 3, 0) - 1 AS accounted,
+	SELECT r.id AS id, printf('0x%x', r.ptr) AS ptr, sh.caller_id AS caller_id,
+	       c.caller AS caller, ae.name AS alloc_event, sh.bytes_req AS bytes_req,
+	       sh.bytes_alloc AS bytes_alloc, sh.gfp_flags AS gfp_flags, sh.node AS node,
+	       k.name AS cache, sh.accounted AS accounted,
 	       r.alloc_ts AS alloc_ts, r.alloc_cpu AS alloc_cpu, t.pid AS pid, t.comm AS comm,
 	       r.generation AS generation, r.alloc_ts + r.life AS free_ts,
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END AS free_cpu,
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END AS free_pid,
 	       s.caller AS free_caller, s.address AS free_address, fk.name AS free_kind
 	FROM alloc_rows AS r
-	JOIN callers AS c ON c.id = r.caller_id
-	JOIN event_kinds AS ae ON ae.id = r.flags & 7
+	CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
+	JOIN callers AS c ON c.id = sh.caller_id
+	JOIN event_kinds AS ae ON ae.id = sh.alloc_event
 	JOIN tasks AS t ON t.id = r.task_id
-	LEFT JOIN caches AS k ON k.id = r.cache_id
+	LEFT JOIN caches AS k ON k.id = sh.cache_id
 	LEFT JOIN free_sites AS s ON s.id = r.free_site_id
-	LEFT JOIN event_kinds AS fk ON fk.id = NULLIF(r.flags >> 5, 0) + 3;
+	LEFT JOIN event_kinds AS fk ON fk.id = r.free_kind + 4;
 
 CREATE VIEW unknown_frees AS
 	SELECT u.id AS id, u.ts AS ts, u.cpu AS cpu, t.pid AS pid, t.comm AS comm,
@@ -258,13 +268,14 @@ CREATE TABLE module_leftovers (
 );
 
 -- Lifetimes of traced frees per caller; median and p99 by nearest rank (ceil(p * n)).
--- On alloc_rows: free kinds 1 and 2 of flags are kfree and kmem_cache_free.
+-- On alloc_rows: free kinds 0 and 1 are kfree and kmem_cache_free.
 CREATE VIEW caller_lifetimes AS
 	WITH l AS (
-		SELECT caller_id, life,
-		       ROW_NUMBER() OVER (PARTITION BY caller_id ORDER BY life) AS rn,
-		       COUNT(*) OVER (PARTITION BY caller_id) AS n
-		FROM alloc_rows WHERE flags >> 5 IN (1, 2))
+		SELECT sh.caller_id AS caller_id, r.life AS life,
+		       ROW_NUMBER() OVER (PARTITION BY sh.caller_id ORDER BY r.life) AS rn,
+		       COUNT(*) OVER (PARTITION BY sh.caller_id) AS n
+		FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
+		WHERE r.free_kind IN (0, 1))
 	SELECT c.caller, c.address, MAX(l.n) AS frees, MIN(l.life) AS min_ns,
 	       MAX(CASE WHEN l.rn = (l.n + 1) / 2 THEN l.life END) AS median_ns,
 	       MAX(CASE WHEN l.rn = (l.n * 99 + 99) / 100 THEN l.life END) AS p99_ns,
@@ -296,22 +307,30 @@ CREATE VIEW file_stats AS
 -- Slab cache of each allocation: the event's cache name, else the kmalloc size class.
 CREATE VIEW allocation_caches AS
 	SELECT r.id AS id,
-	       CASE WHEN r.cache_id IS NOT NULL THEN k.name
-		    WHEN r.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN r.bytes_alloc >= 1024 THEN 'kmalloc-' || (r.bytes_alloc / 1024) || 'k'
-		    ELSE 'kmalloc-' || r.bytes_alloc END AS cache
-	FROM alloc_rows AS r LEFT JOIN caches AS k ON k.id = r.cache_id;
+	       CASE WHEN sh.cache_id IS NOT NULL THEN k.name
+		    WHEN sh.bytes_alloc > 8192 THEN 'kmalloc-large'
+		    WHEN sh.bytes_alloc >= 1024 THEN 'kmalloc-' || (sh.bytes_alloc / 1024) || 'k'
+		    ELSE 'kmalloc-' || sh.bytes_alloc END AS cache
+	FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
+	LEFT JOIN caches AS k ON k.id = sh.cache_id;
 
--- cache_stats and task_stats sum alloc_rows per integer key first (cache_id and
--- bytes_alloc, task_id), then name the few groups: the same rows as summing the view.
+-- cache_stats, task_stats and sizing_advice count alloc_rows per shape (and task) first,
+-- then multiply by the shape's sizes and name the few groups: the same rows as summing
+-- the view allocations. sizing_advice keeps only the rows of its shapes before sorting.
 CREATE VIEW cache_stats AS
-	WITH g AS (
-		SELECT cache_id, bytes_alloc, SUM(bytes_alloc) AS total,
-		       SUM(bytes_alloc - bytes_req) AS slack,
-		       SUM(CASE WHEN life IS NULL THEN bytes_alloc ELSE 0 END) AS net,
-		       COUNT(*) AS allocs, SUM(flags >> 5 IN (1, 2)) AS frees,
-		       SUM(flags >> 5 = 3) AS implicit_frees
-		FROM alloc_rows GROUP BY cache_id, bytes_alloc)
+	WITH n AS (
+		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
+		       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
+		       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
+		FROM alloc_rows GROUP BY shape_id),
+	g AS (
+		SELECT sh.cache_id AS cache_id, sh.bytes_alloc AS bytes_alloc,
+		       SUM(n.allocs * sh.bytes_alloc) AS total,
+		       SUM(n.allocs * (sh.bytes_alloc - sh.bytes_req)) AS slack,
+		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
+		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees
+		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
+		GROUP BY sh.cache_id, sh.bytes_alloc)
 	SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name
 		    WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
 		    WHEN g.bytes_alloc >= 1024 THEN 'kmalloc-' || (g.bytes_alloc / 1024) || 'k'
@@ -322,12 +341,17 @@ CREATE VIEW cache_stats AS
 	FROM g LEFT JOIN caches AS k ON k.id = g.cache_id GROUP BY 1;
 
 CREATE VIEW task_stats AS
-	WITH g AS (
-		SELECT task_id, SUM(bytes_alloc) AS total, SUM(bytes_alloc - bytes_req) AS slack,
-		       SUM(CASE WHEN life IS NULL THEN bytes_alloc ELSE 0 END) AS net,
-		       COUNT(*) AS allocs, SUM(flags >> 5 IN (1, 2)) AS frees,
-		       SUM(flags >> 5 = 3) AS implicit_frees
-		FROM alloc_rows GROUP BY task_id)
+	WITH n AS (
+		SELECT task_id, shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
+		       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
+		       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
+		FROM alloc_rows GROUP BY task_id, shape_id),
+	g AS (
+		SELECT n.task_id AS task_id, SUM(n.allocs * sh.bytes_alloc) AS total,
+		       SUM(n.allocs * (sh.bytes_alloc - sh.bytes_req)) AS slack,
+		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
+		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees
+		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id GROUP BY n.task_id)
 	SELECT t.pid AS pid, t.comm AS comm, SUM(g.total) AS total, SUM(g.slack) AS slack,
 	       SUM(g.net) AS net, SUM(g.allocs) AS allocs, SUM(g.frees) AS frees,
 	       SUM(g.implicit_frees) AS implicit_frees
@@ -336,12 +360,17 @@ CREATE VIEW task_stats AS
 -- Sizing advice: kmalloc slack per caller and (bytes_req, bytes_alloc). A dedicated
 -- kmem_cache holds objects of bytes_req rounded up to 8 bytes (SLUB's minimum alignment).
 CREATE VIEW sizing_advice AS
-	WITH g AS (
-		SELECT caller_id, bytes_req, bytes_alloc, COUNT(*) AS allocs,
-		       SUM(life IS NULL) AS live
+	WITH n AS (
+		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live
 		FROM alloc_rows
-		WHERE flags & 7 IN (0, 1) AND bytes_alloc > ((bytes_req + 7) / 8) * 8
-		GROUP BY caller_id, bytes_req, bytes_alloc)
+		WHERE shape_id IN (SELECT id FROM alloc_shapes WHERE alloc_event IN (0, 1)
+				   AND bytes_alloc > ((bytes_req + 7) / 8) * 8)
+		GROUP BY shape_id),
+	g AS (
+		SELECT sh.caller_id AS caller_id, sh.bytes_req AS bytes_req,
+		       sh.bytes_alloc AS bytes_alloc, SUM(n.allocs) AS allocs, SUM(n.live) AS live
+		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
+		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc)
 	SELECT c.caller AS caller, g.bytes_req AS bytes_req, g.bytes_alloc AS bytes_alloc,
 	       CASE WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
 		    WHEN g.bytes_alloc >= 1024 THEN 'kmalloc-' || (g.bytes_alloc / 1024) || 'k'

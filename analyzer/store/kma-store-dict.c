@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-store-dict.c - the dictionaries of report.db: slab caches, tasks and free
- * call sites get small integer ids, so that an allocation row holds integers
+ * kma-store-dict.c - the dictionaries of report.db: slab caches, tasks, free
+ * call sites and allocation shapes get small integer ids, so that an allocation row holds integers
  * only (schema/kma.sql, alloc_rows).
  *
  * Run by the writer thread for every row: the last id of each dictionary is
@@ -42,8 +42,15 @@ int kma_dict_open(struct kma_dicts *d, sqlite3 *db)
 	    sqlite3_prepare_v2(db, "INSERT INTO tasks (id, pid, comm) VALUES (?,?,?)", -1,
 			       &d->ins_task, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO free_sites (id, caller, address) VALUES (?,?,?)",
-			       -1, &d->ins_site, NULL) != SQLITE_OK)
+			       -1, &d->ins_site, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO alloc_shapes (id, caller_id, alloc_event, accounted,"
+			       " bytes_req, bytes_alloc, gfp_flags, node, cache_id)"
+			       " VALUES (?,?,?,?,?,?,?,?,?)", -1, &d->ins_shape, NULL) != SQLITE_OK)
 		return -1;
+	d->shape_slots = calloc(1024, sizeof(*d->shape_slots));
+	if (!d->shape_slots)
+		return -1;
+	d->shape_mask = 1023;
 	/* the names come from lib, so the table cannot disagree with the code */
 	if (sqlite3_prepare_v2(db, "INSERT INTO event_kinds (id, name) VALUES (?,?)", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -65,14 +72,19 @@ void kma_dict_free(struct kma_dicts *d)
 	sqlite3_finalize(d->ins_cache);
 	sqlite3_finalize(d->ins_task);
 	sqlite3_finalize(d->ins_site);
-	d->ins_cache = d->ins_task = d->ins_site = NULL;
+	sqlite3_finalize(d->ins_shape);
+	d->ins_cache = d->ins_task = d->ins_site = d->ins_shape = NULL;
 	kma_map_release(&d->cache_map);
 	kma_map_release(&d->task_map);
 	kma_map_release(&d->site_map);
 	free(d->caches);
 	free(d->tasks);
+	free(d->shape_slots);
+	free(d->shapes);
 	d->caches = NULL;
 	d->tasks = NULL;
+	d->shape_slots = NULL;
+	d->shapes = NULL;
 }
 
 /*
@@ -184,5 +196,99 @@ int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32
 	}
 	d->last_site = addr;
 	d->last_site_id = *id;
+	return 0;
+}
+
+static size_t shape_hash(const struct kma_shape *k)
+{
+	uint64_t w[5], h = 0;
+	int i;
+
+	memcpy(w, k, sizeof(w));
+	for (i = 0; i < 5; i++)
+		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
+	return (size_t)(h ^ h >> 29);
+}
+
+/* The slot of key: its id's, or the empty one where it would go. */
+static uint32_t *shape_slot(const struct kma_dicts *d, const struct kma_shape *k)
+{
+	size_t i = shape_hash(k) & d->shape_mask;
+
+	while (d->shape_slots[i] && memcmp(&d->shapes[d->shape_slots[i] - 1], k, sizeof(*k)))
+		i = (i + 1) & d->shape_mask;
+	return &d->shape_slots[i];
+}
+
+/* Doubles the slots when half full (a few hundred shapes: it rarely runs). */
+static int shape_rehash(struct kma_dicts *d)
+{
+	size_t n = (d->shape_mask + 1) * 2;
+	uint32_t *old = d->shape_slots;
+	size_t i;
+
+	d->shape_slots = calloc(n, sizeof(*d->shape_slots));
+	if (!d->shape_slots) {
+		d->shape_slots = old;
+		return -1;
+	}
+	d->shape_mask = n - 1;
+	for (i = 0; i < d->nr_shapes; i++)
+		*shape_slot(d, &d->shapes[i]) = (uint32_t)i + 1;
+	free(old);
+	return 0;
+}
+
+static int insert_shape(struct kma_dicts *d, const struct kma_shape *k, uint32_t id)
+{
+	sqlite3_stmt *st = d->ins_shape;
+
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, k->caller_id);
+	sqlite3_bind_int(st, 3, k->alloc_event);
+	if (k->accounted >= 0)
+		sqlite3_bind_int(st, 4, k->accounted);
+	else
+		sqlite3_bind_null(st, 4);
+	sqlite3_bind_int64(st, 5, (sqlite3_int64)k->bytes_req);
+	sqlite3_bind_int64(st, 6, (sqlite3_int64)k->bytes_alloc);
+	sqlite3_bind_int64(st, 7, (sqlite3_int64)k->gfp_flags);
+	if (k->node >= 0)
+		sqlite3_bind_int(st, 8, k->node);
+	else
+		sqlite3_bind_null(st, 8);
+	if (k->cache_id)
+		sqlite3_bind_int64(st, 9, k->cache_id);
+	else
+		sqlite3_bind_null(st, 9);
+	return step(st);
+}
+
+/*
+ * alloc_shapes.id of key (padding-free, node and accounted -1 when absent):
+ * the last one, else a hash lookup; a new shape is written at once.
+ */
+int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *id)
+{
+	uint32_t *slot;
+
+	if (d->last_shape_id &&
+	    !memcmp(&d->shapes[d->last_shape_id - 1], key, sizeof(*key))) {
+		*id = d->last_shape_id;
+		return 0;
+	}
+	slot = shape_slot(d, key);
+	if (!*slot) {
+		if (kma_grow(&d->shapes, &d->cap_shapes, d->nr_shapes, sizeof(*d->shapes), 256))
+			return -1;
+		if (insert_shape(d, key, (uint32_t)d->nr_shapes + 1))
+			return -1;
+		d->shapes[d->nr_shapes++] = *key;
+		*slot = (uint32_t)d->nr_shapes;
+		*id = d->last_shape_id = *slot;
+		/* after the id is taken: the rehash moves the slots */
+		return d->nr_shapes * 2 > d->shape_mask ? shape_rehash(d) : 0;
+	}
+	*id = d->last_shape_id = *slot;
 	return 0;
 }

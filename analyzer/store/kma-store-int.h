@@ -48,8 +48,23 @@ struct kma_dict_task {
 	const char	*comm;
 };
 
+/*
+ * An allocation shape: what repeats per call site (schema/kma.sql,
+ * alloc_shapes). No padding: compared with memcmp, hashed as 5 words.
+ */
+struct kma_shape {
+	uint64_t	bytes_req;
+	uint64_t	bytes_alloc;
+	uint64_t	gfp_flags;
+	uint32_t	caller_id;	/* callers.id */
+	uint32_t	cache_id;	/* caches.id, 0: none */
+	int32_t		node;		/* -1: none */
+	int16_t		alloc_event;
+	int16_t		accounted;	/* -1: none */
+};
+
 struct kma_dicts {
-	sqlite3_stmt		*ins_cache, *ins_task, *ins_site;
+	sqlite3_stmt		*ins_cache, *ins_task, *ins_site, *ins_shape;
 	struct kma_map		cache_map;	/* name pointer -> caches.id */
 	const char		**caches;
 	size_t			nr_caches, cap_caches;
@@ -65,6 +80,12 @@ struct kma_dicts {
 	uint32_t		nr_sites;
 	uint64_t		last_site;
 	uint32_t		last_site_id;
+	/* open addressing: slot -> shape id (0 empty), probed linearly */
+	uint32_t		*shape_slots;
+	size_t			shape_mask;
+	struct kma_shape	*shapes;	/* shapes[id - 1] */
+	size_t			nr_shapes, cap_shapes;
+	uint32_t		last_shape_id;
 };
 
 /* Prepares the inserts and writes event_kinds; 0, or -1 (kma_dict_free() cleans up). */
@@ -74,6 +95,7 @@ void kma_dict_free(struct kma_dicts *d);
 int kma_dict_cache(struct kma_dicts *d, const char *name, uint32_t *id);
 int kma_dict_task(struct kma_dicts *d, int pid, const char *comm, uint32_t *id);
 int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32_t *id);
+int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *id);
 
 /* Everything but the streamed rows: callers, generations, modules, losses, trace facts. */
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run);

@@ -58,19 +58,18 @@ struct kma_store {
 /*
  * Rows per multi-row INSERT. Per CPU second SQLite 3.40 inserts 1.66M rows of
  * 16 integers with one row per statement, 2.22M with 8, 2.45M with 64 (fewer
- * VDBE starts and resets; docs/performance.md). 64 * 16 parameters stay far
+ * VDBE starts and resets; docs/performance.md). 64 * 11 parameters stay far
  * below SQLITE_MAX_VARIABLE_NUMBER. -DKMA_MULTI=N to measure another.
  */
 #ifndef KMA_MULTI
 #define KMA_MULTI	64
 #endif
-#define KMA_ALLOC_COLS	16
+#define KMA_ALLOC_COLS	11
 
 static const char ins_alloc_sql[] =
-	"INSERT INTO alloc_rows (ptr, caller_id, flags, bytes_req, bytes_alloc, gfp_flags,"
-	" node, cache_id, alloc_ts, alloc_cpu, task_id, generation, life, free_cpu, free_pid,"
-	" free_site_id) VALUES ";
-static const char ins_alloc_row[] = "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	"INSERT INTO alloc_rows (ptr, shape_id, alloc_ts, alloc_cpu, task_id, generation, life,"
+	" free_cpu, free_pid, free_site_id, free_kind) VALUES ";
+static const char ins_alloc_row[] = "(?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char ins_free_sql[] =
 	"INSERT INTO unknown_free_rows (ts, cpu, task_id, ptr, site_id, kind)"
@@ -109,51 +108,53 @@ static void bind_or_null(sqlite3_stmt *st, int i, int valid, sqlite3_int64 v)
 		sqlite3_bind_null(st, i);
 }
 
-/*
- * alloc_rows.flags: alloc event, accounted + 1, free kind (0 live, 1 kfree, 2
- * kmem_cache_free, 3 implicit): at most 115, one byte in the record.
- */
-static int row_flags(const struct kma_alloc_row *a)
+/* alloc_shapes.id of row a; 0 or -1. */
+static int row_shape(struct kma_store *s, const struct kma_alloc_row *a, uint32_t *id)
 {
-	int acc = a->accounted >= 0 ? (a->accounted ? 2 : 1) : 0;
-	int fk = a->free_kind >= 0 ? a->free_kind - KMA_EV_CACHE_ALLOC_NODE : 0;
+	struct kma_shape k;
 
-	return a->alloc_kind | acc << 3 | fk << 5;
+	k.bytes_req = a->bytes_req;
+	k.bytes_alloc = a->bytes_alloc;
+	k.gfp_flags = a->gfp_flags;
+	k.caller_id = a->caller_id + 1;
+	k.cache_id = 0;
+	k.node = a->node >= 0 ? a->node : -1;
+	k.alloc_event = (int16_t)a->alloc_kind;
+	k.accounted = (int16_t)(a->accounted >= 0 ? !!a->accounted : -1);
+	if (a->cache && kma_dict_cache(&s->dicts, a->cache, &k.cache_id))
+		return -1;
+	return kma_dict_shape(&s->dicts, &k, id);
 }
 
 /*
- * Binds row a at parameter base + 1..16 (the id is SQLite's next rowid: an
+ * Binds row a at parameter base + 1..11 (the id is SQLite's next rowid: an
  * explicit one costs a b-tree seek per row). What equals the allocation's own
- * value (free_cpu, free_pid) is NULL, which takes no byte.
+ * value (free_cpu, free_pid) is NULL, which takes no byte; so is the free
+ * kind of a live row, and kfree (0) and kmem_cache_free (1) take none either.
  */
 static int bind_alloc(struct kma_store *s, sqlite3_stmt *st, int base,
 		      const struct kma_alloc_row *a)
 {
-	uint32_t cache = 0, task, site = 0;
+	uint32_t shape, task, site = 0;
 	int freed = a->free_kind >= 0;
 
-	if ((a->cache && kma_dict_cache(&s->dicts, a->cache, &cache)) ||
+	if (row_shape(s, a, &shape) ||
 	    kma_dict_task(&s->dicts, a->pid, a->comm, &task) ||
 	    (freed && a->free_caller &&
 	     kma_dict_site(&s->dicts, a->free_call_site, a->free_caller, &site)))
 		return -1;
 	sqlite3_bind_int64(st, base + 1, (sqlite3_int64)a->ptr);
-	sqlite3_bind_int64(st, base + 2, a->caller_id + 1);
-	sqlite3_bind_int(st, base + 3, row_flags(a));
-	sqlite3_bind_int64(st, base + 4, (sqlite3_int64)a->bytes_req);
-	sqlite3_bind_int64(st, base + 5, (sqlite3_int64)a->bytes_alloc);
-	sqlite3_bind_int64(st, base + 6, (sqlite3_int64)a->gfp_flags);
-	bind_or_null(st, base + 7, a->node >= 0, a->node);
-	bind_or_null(st, base + 8, cache != 0, cache);
-	sqlite3_bind_int64(st, base + 9, (sqlite3_int64)a->alloc_ts);
-	sqlite3_bind_int(st, base + 10, a->alloc_cpu);
-	sqlite3_bind_int64(st, base + 11, task);
-	sqlite3_bind_int64(st, base + 12, a->generation);
+	sqlite3_bind_int64(st, base + 2, shape);
+	sqlite3_bind_int64(st, base + 3, (sqlite3_int64)a->alloc_ts);
+	sqlite3_bind_int(st, base + 4, a->alloc_cpu);
+	sqlite3_bind_int64(st, base + 5, task);
+	sqlite3_bind_int64(st, base + 6, a->generation);
 	/* unsigned difference: exact also when the free's timestamp is the smaller */
-	bind_or_null(st, base + 13, freed, (sqlite3_int64)(a->free_ts - a->alloc_ts));
-	bind_or_null(st, base + 14, freed && a->free_cpu != a->alloc_cpu, a->free_cpu);
-	bind_or_null(st, base + 15, freed && a->free_pid != a->pid, a->free_pid);
-	bind_or_null(st, base + 16, site != 0, site);
+	bind_or_null(st, base + 7, freed, (sqlite3_int64)(a->free_ts - a->alloc_ts));
+	bind_or_null(st, base + 8, freed && a->free_cpu != a->alloc_cpu, a->free_cpu);
+	bind_or_null(st, base + 9, freed && a->free_pid != a->pid, a->free_pid);
+	bind_or_null(st, base + 10, site != 0, site);
+	bind_or_null(st, base + 11, freed, a->free_kind - KMA_EV_KFREE);
 	return 0;
 }
 
