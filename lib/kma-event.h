@@ -55,6 +55,7 @@ enum kma_group {
 	KMA_GROUP_CACHE,	/* slab cache, kmalloc-N size class for kmalloc */
 	KMA_GROUP_COMM,		/* task name */
 	KMA_GROUP_PID,
+	KMA_GROUP_STACK,	/* the allocation's call stack, by function names (folded) */
 };
 
 /* "caller", "function", ... as -g takes them; 0, or -1 for an unknown name. */
@@ -78,6 +79,15 @@ struct kma_event {
 	int		pid;
 	int		node;		/* -1: NUMA_NO_NODE or field absent */
 	int		accounted;	/* 0/1, -1: field absent */
+	/*
+	 * The ftrace:kernel_stack record that followed the event on its CPU:
+	 * return addresses, innermost first, as recorded (tracing frames
+	 * included); valid during the callback only. stack_depth 0: none.
+	 */
+	const uint64_t	*stack;
+	uint32_t	stack_depth;
+	/* The interned stack (kma_stacks, set by whoever interns it), 0: none. */
+	uint32_t	stack_id;
 };
 
 #endif /* KMA_EVENT_H */

@@ -32,6 +32,7 @@ struct live {
 	uint8_t		selected;	/* inside the filter */
 	uint32_t	orphan_mod;	/* 1 + index in leftovers when live at its module's unload */
 	uint32_t	size_idx;	/* 1 + index in sizes, 0: not tracked */
+	uint32_t	stack_id;	/* kma_event.stack_id */
 };
 
 struct kma_match {

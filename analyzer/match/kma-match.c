@@ -124,6 +124,12 @@ static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const
 	case KMA_GROUP_COMM:
 		*name = ev->comm;
 		break;
+	case KMA_GROUP_STACK:
+		if (m->opts.stack_name)
+			*name = m->opts.stack_name(m->opts.stack_ctx, ev->stack_id);
+		else if (!ev->stack_id)
+			*name = kma_strpool_intern(m->names, "[no stack]", 10);
+		break;
 	case KMA_GROUP_PID:
 		snprintf(buf, sizeof(buf), "%d", ev->pid);
 		*name = kma_strpool_intern(m->names, buf, strlen(buf));
@@ -183,6 +189,7 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 		.accounted	= l->accounted,
 		.caller_id	= l->caller_id,
 		.generation	= l->generation,
+		.stack_id	= l->stack_id,
 		.selected	= l->selected,
 		.orphaned	= l->orphan_mod != 0,
 	};
@@ -195,6 +202,7 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 			/* Named, but kept out of the allocating callers' stats. */
 			row.free_caller = name_of(m, fe->call_site);
 			row.free_call_site = fe->call_site;
+			row.free_stack_id = fe->stack_id;
 		}
 	}
 	if (!m->opts.sink.alloc_done)
@@ -360,6 +368,7 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->selected = (uint8_t)selected;
 	l->orphan_mod = 0;
 	l->size_idx = 0;
+	l->stack_id = ev->stack_id;
 	if (!selected) {
 		m->totals.unselected++;
 		return 0;
@@ -425,6 +434,7 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 			.kind		= ev->type,
 			.cpu		= ev->cpu,
 			.pid		= ev->pid,
+			.stack_id	= ev->stack_id,
 		};
 
 		row.caller = name_of(m, ev->call_site);

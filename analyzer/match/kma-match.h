@@ -39,6 +39,8 @@ struct kma_alloc_row {
 	int		accounted;
 	uint32_t	caller_id;
 	uint32_t	generation;
+	uint32_t	stack_id;	/* the allocation's stack (kma_stacks), 0: none */
+	uint32_t	free_stack_id;	/* the traced free's stack, 0: none */
 	int		selected;	/* inside the filter (kma_match_opts.filter) */
 	int		orphaned;	/* live when its module was unloaded */
 };
@@ -53,6 +55,7 @@ struct kma_free_row {
 	int		kind;		/* KMA_EV_KFREE or KMA_EV_CACHE_FREE */
 	int		cpu;
 	int		pid;
+	uint32_t	stack_id;	/* the free's stack, 0: none */
 };
 
 struct kma_sink {
@@ -70,6 +73,9 @@ typedef const char *(*kma_resolve_fn)(void *ctx, uint64_t addr);
  * (equal names are the same pointer), never NULL.
  */
 typedef const char *(*kma_group_fn)(void *ctx, uint64_t addr, enum kma_group g);
+
+/* The folded name of a stack id (0: no stack), interned; for -g stack. */
+typedef const char *(*kma_stack_name_fn)(void *ctx, uint32_t stack_id);
 
 /* The kmalloc size class of bytes_alloc, as the kernel names the caches. */
 void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc);
@@ -187,6 +193,8 @@ struct kma_match_opts {
 	kma_resolve_fn	module_of;	/* module of a call site, or NULL (same ctx) */
 	enum kma_group	group_by;	/* KMA_GROUP_CALLER unless a report asks */
 	kma_group_fn	group_name;	/* for function/module/file (same ctx) */
+	kma_stack_name_fn stack_name;	/* for -g stack */
+	void		*stack_ctx;
 	int		filtered;	/* apply filter */
 	struct kma_filter filter;
 	uint64_t	temp_ns;	/* "temporary" threshold, ns (0: 1 ms) */

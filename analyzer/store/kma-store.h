@@ -13,6 +13,7 @@
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
+#include "sites/kma-stacks.h"
 
 struct kma_store;
 
@@ -70,6 +71,8 @@ struct kma_store_run {
 	/* symbol, module and source line of each caller (NULL: names only) */
 	const struct kma_site		*(*site_of)(void *ctx, uint64_t addr);
 	void				*site_ctx;
+	/* the call stacks the rows' stack ids point into (NULL: none) */
+	const struct kma_stacks		*stacks;
 };
 
 /*
