@@ -6,7 +6,8 @@
 -- unknown_free_rows, and dictionaries); the views allocations and unknown_frees show them
 -- with version 1's columns and values.
 -- Version 3 adds the call stacks (ftrace:kernel_stack events): tables stacks and
--- stack_frames, the stack ids of alloc_rows and unknown_free_rows (NULL: no stack), the
+-- stack_frames, the stack ids of alloc_shapes (an allocation's stack and its free's are
+-- part of its shape: no byte more per row) and unknown_free_rows (NULL: no stack), the
 -- columns stack_id (and free_stack_id) at the end of the views allocations and
 -- unknown_frees, and the view stack_stats. Every version 1/2 column is unchanged.
 
@@ -157,8 +158,9 @@ CREATE TABLE free_sites (
 	address		TEXT NOT NULL		-- '0x<hex>'
 );
 
--- Allocation shapes: what repeats per call site (event, sizes, gfp, node, cache, accounted),
--- each distinct combination once; an allocation row names its shape.
+-- Allocation shapes: what repeats per call site (event, sizes, gfp, node, cache, accounted,
+-- and since version 3 the call stacks of the allocation and of its free), each distinct
+-- combination once; an allocation row names its shape.
 CREATE TABLE alloc_shapes (
 	id		INTEGER PRIMARY KEY,
 	caller_id	INTEGER NOT NULL,	-- callers.id
@@ -168,7 +170,9 @@ CREATE TABLE alloc_shapes (
 	bytes_alloc	INTEGER NOT NULL,
 	gfp_flags	INTEGER NOT NULL,
 	node		INTEGER,		-- NULL: no node field, or -1
-	cache_id	INTEGER			-- caches.id; NULL: the event has no cache name
+	cache_id	INTEGER,		-- caches.id; NULL: the event has no cache name
+	stack_id	INTEGER,		-- stacks.id of the allocation; NULL: no stack
+	free_stack_id	INTEGER			-- stacks.id of the traced free; NULL: none
 );
 
 -- One row per (non-failed) allocation, in the order they ended (freed, or live at the end).
@@ -184,10 +188,8 @@ CREATE TABLE alloc_rows (
 	free_cpu	INTEGER,		-- NULL: live, or the same as alloc_cpu
 	free_pid	INTEGER,		-- NULL: live, or the same as the allocating pid
 	free_site_id	INTEGER,		-- free_sites.id; NULL: live or implicit free
-	free_kind	INTEGER,		-- event_kinds.id - 4: 0 kfree, 1 kmem_cache_free,
+	free_kind	INTEGER			-- event_kinds.id - 4: 0 kfree, 1 kmem_cache_free,
 						-- 2 implicit; NULL while live
-	stack_id	INTEGER,		-- stacks.id of the allocation; NULL: no stack
-	free_stack_id	INTEGER			-- stacks.id of the traced free; NULL: none
 );
 
 -- One row per free of a pointer that was not live (allocated before the trace, or its
@@ -206,7 +208,7 @@ CREATE TABLE unknown_free_rows (
 -- Call stacks (version 3): each distinct stack of the ftrace:kernel_stack events paired
 -- with a kmem event, the tracing frames dropped, once. Written at the end of the run.
 CREATE TABLE stacks (
-	id		INTEGER PRIMARY KEY,	-- alloc_rows.stack_id, free_stack_id, ...
+	id		INTEGER PRIMARY KEY,	-- alloc_shapes.stack_id, free_stack_id, ...
 	depth		INTEGER NOT NULL,	-- frames: stack_frames.depth 0 .. depth - 1
 	hash		TEXT NOT NULL,		-- kma's 64-bit hash of the addresses, '0x<hex>'
 	folded		TEXT NOT NULL		-- functions outermost first joined by ';'
@@ -234,7 +236,7 @@ CREATE VIEW allocations AS
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END AS free_cpu,
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END AS free_pid,
 	       s.caller AS free_caller, s.address AS free_address, fk.name AS free_kind,
-	       r.stack_id AS stack_id, r.free_stack_id AS free_stack_id
+	       sh.stack_id AS stack_id, sh.free_stack_id AS free_stack_id
 	FROM alloc_rows AS r
 	CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
 	JOIN callers AS c ON c.id = sh.caller_id
@@ -410,23 +412,23 @@ CREATE VIEW sizing_advice AS
 	       g.live * (g.bytes_alloc - ((g.bytes_req + 7) / 8) * 8) AS saved_live_bytes
 	FROM g CROSS JOIN callers AS c ON c.id = g.caller_id;
 
--- Per call stack (version 3): one row per alloc_rows.stack_id, NULL ('[no stack]') for the
--- allocations without one. Counted per stack and shape first, as cache_stats; slack as the
--- matcher counts it (never negative), so the sums are summary's total, slack, net, allocs
--- and implicit_frees, and frees adds up to trace.matched_frees (callers.frees).
+-- Per call stack (version 3): one row per alloc_shapes.stack_id of the allocations, NULL
+-- ('[no stack]') for those without one. Counted per shape first, as cache_stats; slack as
+-- the matcher counts it (never negative), so the sums are summary's total, slack, net,
+-- allocs and implicit_frees, and frees adds up to trace.matched_frees (callers.frees).
 CREATE VIEW stack_stats AS
 	WITH n AS (
-		SELECT stack_id, shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
+		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
 		       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
 		       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
-		FROM alloc_rows GROUP BY stack_id, shape_id),
+		FROM alloc_rows GROUP BY shape_id),
 	g AS (
-		SELECT n.stack_id AS stack_id, SUM(n.allocs * sh.bytes_alloc) AS total,
+		SELECT sh.stack_id AS stack_id, SUM(n.allocs * sh.bytes_alloc) AS total,
 		       SUM(n.allocs * MAX(sh.bytes_alloc - sh.bytes_req, 0)) AS slack,
 		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
 		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees,
 		       SUM(n.live) AS live
-		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id GROUP BY n.stack_id)
+		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id GROUP BY sh.stack_id)
 	SELECT g.stack_id AS stack_id, COALESCE(s.folded, '[no stack]') AS folded,
 	       g.total AS total, g.slack AS slack, g.net AS net, g.allocs AS allocs,
 	       g.frees AS frees, g.implicit_frees AS implicit_frees, g.live AS live

@@ -130,7 +130,7 @@ else
 				WHERE stack_id NOT IN (SELECT id FROM stacks))")" = 0
 	check "free_stack_id only on traced frees; stack ids never 0" test \
 		"$(q "SELECT COUNT(*) FROM allocations WHERE (free_stack_id IS NOT NULL
-			AND free_kind NOT IN ('kfree', 'kmem_cache_free')) OR stack_id = 0
+			AND COALESCE(free_kind, '') NOT IN ('kfree', 'kmem_cache_free')) OR stack_id = 0
 			OR free_stack_id = 0")" = 0
 	check "stack_frames: depth runs 0 .. stacks.depth - 1 per stack" test \
 		"$(q "SELECT COUNT(*) FROM stacks AS s LEFT JOIN (SELECT stack_id, COUNT(*) AS n,
@@ -181,7 +181,7 @@ for f in basic markers; do
 	check "no stacks ($f): stacks and stack_frames empty, every stack id NULL" test \
 		"$(sqlite3 "$TMP/$f.db" "SELECT (SELECT COUNT(*) FROM stacks)
 			+ (SELECT COUNT(*) FROM stack_frames)
-			+ (SELECT COUNT(*) FROM alloc_rows WHERE stack_id IS NOT NULL
+			+ (SELECT COUNT(*) FROM alloc_shapes WHERE stack_id IS NOT NULL
 				OR free_stack_id IS NOT NULL)
 			+ (SELECT COUNT(*) FROM unknown_free_rows WHERE stack_id IS NOT NULL)")" = 0
 done
