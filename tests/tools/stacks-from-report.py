@@ -4,6 +4,7 @@ stacks (kma-record --stacks, trace-cmd record -T), computed ONLY from
 `trace-cmd report FILE` text.  It never imports or runs kma.
 
 usage: stacks-from-report.py [--report TEXT] TRACE.dat [--weight W]... [--csv] [--summary]
+       stacks-from-report.py [--report TEXT] TRACE.dat --outdir DIR
 
   --weight bytes|net|slack|allocs   folded lines "FOLDED WEIGHT" (lines with
                                     weight 0 left out, sorted by the folded
@@ -14,6 +15,8 @@ usage: stacks-from-report.py [--report TEXT] TRACE.dat [--weight W]... [--csv] [
   --summary   key=value lines: total slack net allocs frees unknown_frees
               null_frees implicit_frees failed_allocs stacked nostack_allocs
               nostack_total stacks ignored_stacks frames
+  --outdir DIR   write all of them at once (one parse): DIR/folded-W.txt for
+              each weight, DIR/stacks.csv and DIR/summary.txt
   --report TEXT   read this saved `trace-cmd report` output instead of
               running trace-cmd (TRACE.dat is then not opened)
 
@@ -110,7 +113,11 @@ def read_events(lines):
             ev.frames = frames = []
             continue
         if name in ALLOC_EVENTS or name in FREE_EVENTS:
-            f = dict(kv.split("=", 1) for kv in m.group(4).split() if "=" in kv)
+            f = {}
+            for kv in m.group(4).split():
+                if "=" in kv:   # the first of each key: a plugin may append more
+                    k, v = kv.split("=", 1)
+                    f.setdefault(k, v)
             ev = Event(name, f)
             events.append(ev)
             pending[cpu] = ev
@@ -183,7 +190,7 @@ def by_folded(stacks):
 
 
 def main(argv):
-    weights, csv, summary, report, trace = [], False, False, None, None
+    weights, csv, summary, report, trace, outdir = [], False, False, None, None, None
     i = 0
     while i < len(argv):
         a = argv[i]
@@ -194,6 +201,9 @@ def main(argv):
             csv = True
         elif a == "--summary":
             summary = True
+        elif a == "--outdir" and i + 1 < len(argv):
+            outdir = argv[i + 1]
+            i += 1
         elif a == "--report" and i + 1 < len(argv):
             report = argv[i + 1]
             i += 1
@@ -212,18 +222,36 @@ def main(argv):
                               capture_output=True, text=True).stdout
     events, stats = read_events(text.splitlines())
     stacks, s = account(events)
+    s.update(stats)
+    if outdir is not None:
+        for w in WEIGHTS:
+            write(outdir + "/folded-%s.txt" % w, folded_lines(stacks, w))
+        write(outdir + "/stacks.csv", csv_lines(stacks))
+        write(outdir + "/summary.txt", ["%s=%d" % kv for kv in s.items()])
+        return
     out = []
     for w in weights:
-        col = WEIGHTS[w]
-        out += ["%s %d" % (k, stacks[k][col]) for k in by_folded(stacks) if stacks[k][col]]
+        out += folded_lines(stacks, w)
     if csv:
-        out.append("stack," + ",".join(COLUMNS))
-        out += [k + "," + ",".join(str(stacks[k][c]) for c in COLUMNS)
-                for k in by_folded(stacks)]
+        out += csv_lines(stacks)
     if summary:
-        s.update(stats)
         out += ["%s=%d" % kv for kv in s.items()]
     sys.stdout.write("".join(line + "\n" for line in out))
+
+
+def folded_lines(stacks, weight):
+    col = WEIGHTS[weight]
+    return ["%s %d" % (k, stacks[k][col]) for k in by_folded(stacks) if stacks[k][col]]
+
+
+def csv_lines(stacks):
+    return (["stack," + ",".join(COLUMNS)] +
+            [k + "," + ",".join(str(stacks[k][c]) for c in COLUMNS) for k in by_folded(stacks)])
+
+
+def write(path, lines):
+    with open(path, "w") as fp:
+        fp.write("".join(line + "\n" for line in lines))
 
 
 if __name__ == "__main__":
