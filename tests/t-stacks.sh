@@ -32,7 +32,7 @@ check "stacks: -f folded weighs bytes by default" cmp "$TMP/k-default.txt" "$TMP
 
 # sum_folded FILE: the sum of the weights of the folded lines
 sum_folded() {
-	awk '{ s += $NF } END { print s + 0 }' "$1"
+	awk '{ s += $NF } END { printf "%.0f\n", s }' "$1"
 }
 # summary_line LABEL: the number after "LABEL:" in the text report's summary
 summary_line() {
@@ -79,7 +79,7 @@ check "stacks: every stack's innermost frame is a slab allocator" test -z "$inne
 # and 7 open files still allocated at the end.
 # weight_of FILE REGEX: the summed weight of the folded lines matching REGEX
 weight_of() {
-	grep -E "$2" "$1" | awk '{ s += $NF } END { print s + 0 }'
+	grep -E "$2" "$1" | awk '{ s += $NF } END { printf "%.0f\n", s }'
 }
 D_ALLOC=';__x64_sys_mkdir;do_mkdirat;.*;__d_alloc;kmem_cache_alloc_lru_noprof '
 FILP=';__x64_sys_openat;do_sys_openat2;.*;alloc_empty_file;kmem_cache_alloc_noprof '
