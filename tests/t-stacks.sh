@@ -158,6 +158,13 @@ got=$(db_summary "total || ' ' || net || ' ' || allocs || ' ' || frees || ' ' ||
 want="$(value total) $(value net) $(value allocs) $(value frees) $(value implicit_frees)"
 check "stacks: summary = trace-cmd report ($want)" test "$got" = "$want"
 
+# the -g stack text report's counts
+n=$(($(wc -l < "$TMP/p.csv") - 1))
+want="number of stack groups: $n|kmem events with a stack: $(value with_stack) of $(value kmem_events)"
+"$KMA" --no-db -g stack -n 1 "$DAT" > "$TMP/k-stack.txt" 2>&1
+got=$(grep -E '^(number of stack groups|kmem events with a stack):' "$TMP/k-stack.txt" | paste -sd'|')
+check "stacks: -g stack counts = trace-cmd report ($want)" test "$got" = "$want"
+
 # report.db's stacks (schema 3), once the store writes them: stack_stats = the script
 if [ "$(sqlite3 "$TMP/report.db" "SELECT COUNT(*) FROM sqlite_master WHERE name = 'stack_stats'")" = 1 ]; then
 	sqlite3 -csv "$TMP/report.db" "SELECT ifnull(folded, '[no stack]'), total, slack, net, allocs,

@@ -14,7 +14,9 @@ usage: stacks-from-report.py [--report TEXT] TRACE.dat [--weight W]... [--csv] [
               stack,total,slack,net,allocs,frees,implicit_frees
   --summary   key=value lines: total slack net allocs frees unknown_frees
               null_frees implicit_frees failed_allocs stacked nostack_allocs
-              nostack_total stacks ignored_stacks frames
+              nostack_total kmem_events with_stack (kmem events, allocations
+              or frees, whose trimmed stack is not empty) stacks (kernel_stack
+              records paired) ignored_stacks frames
   --outdir DIR   write all of them at once (one parse): DIR/folded-W.txt for
               each weight, DIR/stacks.csv and DIR/summary.txt
   --report TEXT   read this saved `trace-cmd report` output instead of
@@ -144,8 +146,12 @@ def account(events):
     live = {}       # ptr -> (folded, bytes_alloc)
     s = dict.fromkeys(("total", "slack", "net", "allocs", "frees", "unknown_frees",
                        "null_frees", "implicit_frees", "failed_allocs", "stacked",
-                       "nostack_allocs", "nostack_total"), 0)
+                       "nostack_allocs", "nostack_total", "kmem_events",
+                       "with_stack"), 0)
     for ev in events:
+        s["kmem_events"] += 1
+        if folded(ev.frames) != NO_STACK:
+            s["with_stack"] += 1
         ptr = parse_ptr(ev.fields["ptr"])
         if ev.name in ALLOC_EVENTS:
             if ptr == 0:
