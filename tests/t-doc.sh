@@ -8,9 +8,9 @@ for f in basic lost-mid markers; do
 	fi
 done
 # ...and on a trace with call stacks (report.db version 3), where the stack queries must
-# return rows: the recorded fixture, or until it is committed the lead's quick recording.
+# return rows: tests/fixtures/stacks.dat, or $KMA_STACKS_DAT.
 STKD=
-for f in "$TOP/tests/fixtures/stacks.dat" "${KMA_STACKS_DAT:-}" /tmp/stk/s.dat; do
+for f in "${KMA_STACKS_DAT:-}" "$TOP/tests/fixtures/stacks.dat"; do
 	[ -n "$f" ] && [ -f "$f" ] && { STKD=$f; break; }
 done
 if [ -z "$STKD" ]; then

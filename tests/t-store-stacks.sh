@@ -4,10 +4,10 @@
 # report's text (below: never kma's output), and the tables against each other; on a trace
 # without stacks, everything is the one '[no stack]' row.
 
-# A trace with stacks: the recorded fixture once it is committed; until then the quick
-# recording the lead left in /tmp/stk (kma-record --stacks), copied, or $KMA_STACKS_DAT.
+# A trace with stacks: $KMA_STACKS_DAT (to run the checks on another recording, e.g.
+# a big one), else the recorded fixture tests/fixtures/stacks.dat; copied.
 STK=
-for f in "$TOP/tests/fixtures/stacks.dat" "${KMA_STACKS_DAT:-}" /tmp/stk/s.dat; do
+for f in "${KMA_STACKS_DAT:-}" "$TOP/tests/fixtures/stacks.dat"; do
 	if [ -n "$f" ] && [ -f "$f" ]; then
 		cp "$f" "$TMP/stacks.dat" && STK=$TMP/stacks.dat
 		break
@@ -102,7 +102,7 @@ for k in sorted(st):
 }
 
 if [ -z "$STK" ]; then
-	skip "report.db stacks on a recorded trace" "no tests/fixtures/stacks.dat (nor /tmp/stk/s.dat)"
+	skip "report.db stacks on a recorded trace" "no tests/fixtures/stacks.dat"
 elif ! "$KMA" -q -o "$TMP/s.db" "$STK" 2> "$TMP/err.txt"; then
 	fail "report.db stacks: kma-analyze" "$(cat "$TMP/err.txt")"
 else
