@@ -49,7 +49,7 @@ rows() {
 		case $t in
 		allocations) order="ORDER BY id" cols=$V1_ALLOCATIONS ;;
 		unknown_frees) order="ORDER BY id" cols=$V1_UNKNOWN_FREES ;;
-		*) order= cols="*" ;;
+		*) order='' cols='*' ;;
 		esac
 		sqlite3 "$1" ".mode insert $t" "SELECT $cols FROM $t $order"
 	done
