@@ -344,15 +344,19 @@ CREATE VIEW allocation_caches AS
 	FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
 	LEFT JOIN caches AS k ON k.id = sh.cache_id;
 
+-- Allocations per shape: how many, still live, closed by a traced free, implicitly freed.
+-- cache_stats and stack_stats start from it.
+CREATE VIEW shape_counts AS
+	SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
+	       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
+	       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
+	FROM alloc_rows GROUP BY shape_id;
+
 -- cache_stats, task_stats and sizing_advice count alloc_rows per shape (and task) first,
 -- then multiply by the shape's sizes and name the few groups: the same rows as summing
 -- the view allocations. sizing_advice keeps only the rows of its shapes before sorting.
 CREATE VIEW cache_stats AS
-	WITH n AS (
-		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
-		       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
-		       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
-		FROM alloc_rows GROUP BY shape_id),
+	WITH n AS (SELECT * FROM shape_counts),
 	g AS (
 		SELECT sh.cache_id AS cache_id, sh.bytes_alloc AS bytes_alloc,
 		       SUM(n.allocs * sh.bytes_alloc) AS total,
@@ -417,11 +421,7 @@ CREATE VIEW sizing_advice AS
 -- the matcher counts it (never negative), so the sums are summary's total, slack, net,
 -- allocs and implicit_frees, and frees adds up to trace.matched_frees (callers.frees).
 CREATE VIEW stack_stats AS
-	WITH n AS (
-		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
-		       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
-		       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
-		FROM alloc_rows GROUP BY shape_id),
+	WITH n AS (SELECT * FROM shape_counts),
 	g AS (
 		SELECT sh.stack_id AS stack_id, SUM(n.allocs * sh.bytes_alloc) AS total,
 		       SUM(n.allocs * MAX(sh.bytes_alloc - sh.bytes_req, 0)) AS slack,
