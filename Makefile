@@ -45,7 +45,8 @@ ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c anal
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
-		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump
+		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
+		   $(O)/tests/unit/test-stacks
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 
@@ -110,6 +111,15 @@ $(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/sites/kma-dwar
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS) \
 		$(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# The stack layer names frames through the whole sites layer (symtab, DWARF).
+STACKS_OBJS	:= $(O)/analyzer/sites/kma-stacks.o $(O)/analyzer/sites/kma-sites.o \
+		   $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS)
+
+$(O)/tests/unit/test-stacks: tests/unit/test-stacks.c $(STACKS_OBJS) $(CORE_LIB) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STACKS_OBJS) $(CORE_LIB) \
+		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) $(CORE_LIB) $(HDRS)
 	@mkdir -p $(dir $@)

@@ -24,6 +24,7 @@
 #include "match/kma-match.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
+#include "sites/kma-stacks.h"
 #include "report/kma-report-callers.h"
 #include "report/kma-list.h"
 #include "report/kma-report-leaks.h"
@@ -57,6 +58,8 @@ struct run {
 	struct kma_opts		*o;
 	struct kma_reader	*reader;
 	struct kma_sites	*sites;		/* call-site names: matcher and store */
+	struct kma_stacks	*stacks;	/* call stacks: matcher, store, reports */
+	struct kma_match	*sview;		/* --leaks by stack, beside view */
 	struct kma_match	*match;		/* everything: report.db and the default report */
 	struct kma_match	*view;		/* the filtered report, or == match */
 	int			window_set;
@@ -89,6 +92,17 @@ static int set_window(struct run *r)
 	return 0;
 }
 
+static int feed_all(struct run *r, const struct kma_event *ev)
+{
+	if (r->match && kma_match_event(r->match, ev))
+		return -1;
+	if (r->view != r->match && kma_match_event(r->view, ev))
+		return -1;
+	if (r->sview && kma_match_event(r->sview, ev))
+		return -1;
+	return 0;
+}
+
 static int feed(void *ctx, const struct kma_event *ev)
 {
 	struct run *r = ctx;
@@ -97,11 +111,17 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
-	if (r->match && kma_match_event(r->match, ev))
-		return -1;
-	if (r->view != r->match && kma_match_event(r->view, ev))
-		return -1;
-	return 0;
+	if (ev->stack_depth) {
+		/* the stack is interned once here, for every matcher */
+		struct kma_event e = *ev;
+
+		if (kma_stacks_intern(r->stacks, ev->stack, ev->stack_depth, &e.stack_id)) {
+			r->why = "out of memory";
+			return -1;
+		}
+		return feed_all(r, &e);
+	}
+	return feed_all(r, ev);
 }
 
 /* The top-style table, redrawn every interval while tracing live. */
@@ -177,6 +197,21 @@ static void print_filter_line(struct run *r)
 	fprintf(stdout, "; unknown/null frees and lost events are for the whole trace\n");
 }
 
+/* --leaks: by the grouping; in text, by stack too when the trace has stacks. */
+static int print_leaks(struct run *r, uint64_t lost)
+{
+	struct kma_opts *o = r->o;
+	const char *key = kma_group_name(o->group_by);
+
+	if (kma_report_leaks(stdout, r->view, key, lost, o->young_ns, o->limit, o->format))
+		return -1;
+	if (!r->sview || !kma_reader_info(r->reader)->stacked)
+		return 0;
+	fputc('\n', stdout);
+	return kma_report_leaks(stdout, r->sview, "stack", lost, o->young_ns, o->limit,
+				o->format);
+}
+
 static int print_report(struct run *r)
 {
 	struct kma_opts *o = r->o;
@@ -195,7 +230,7 @@ static int print_report(struct run *r)
 	if (o->generations)
 		return kma_report_generations(stdout, r->view, info->first_ts, o->format);
 	if (o->leaks)
-		return kma_report_leaks(stdout, r->view, lost, o->young_ns, o->limit, o->format);
+		return print_leaks(r, lost);
 	if (o->lifetimes)
 		return kma_report_lifetimes(stdout, r->view, o->limit, o->format);
 	if (o->peak)
@@ -217,7 +252,9 @@ static int print_report(struct run *r)
 		in.totals = &t;
 		in.callers = v;
 	}
-	if (o->format == KMA_FMT_TEXT)
+	if (o->folded)
+		ret = kma_report_folded(stdout, in.callers, in.nr_callers, o->weight);
+	else if (o->format == KMA_FMT_TEXT)
 		ret = kma_report_text(stdout, &in);
 	else
 		ret = kma_report_table(stdout, &in, o->format);
@@ -294,6 +331,9 @@ static int open_sites(struct run *r)
 	r->sites = kma_sites_alloc(ksyms, ksyms_len, why, kma_reader_tep(r->reader));
 	if (!r->sites)
 		return oom();
+	r->stacks = kma_stacks_alloc(r->sites);
+	if (!r->stacks)
+		return oom();
 	if (kma_sites_set_debug(r->sites, o->vmlinux, o->modules_dir,
 				kma_reader_info(r->reader)->release, err.msg, sizeof(err.msg)) &&
 	    (o->vmlinux || o->modules_dir)) {
@@ -315,6 +355,8 @@ static int open_match(struct run *r)
 	mo->module_of = kma_sites_module;
 	mo->group_name = kma_sites_group_name;
 	mo->resolve_ctx = r->sites;
+	mo->stack_name = kma_stacks_folded;
+	mo->stack_ctx = r->stacks;
 	mo->temp_ns = o->temp_ns;
 	if (!o->no_db) {
 		/* -o a symbolic link: its target is replaced */
@@ -334,6 +376,20 @@ static int open_match(struct run *r)
 			return oom();
 	}
 	return 0;
+}
+
+/* The text --leaks by caller is followed by the same by stack: a matcher grouped so. */
+static int open_stack_view(struct run *r)
+{
+	struct kma_match_opts vo;
+
+	if (!r->o->leaks || r->o->format != KMA_FMT_TEXT || r->o->group_by == KMA_GROUP_STACK)
+		return 0;
+	vo = *kma_match_opts(r->view);	/* the same filter */
+	memset(&vo.sink, 0, sizeof(vo.sink));
+	vo.group_by = KMA_GROUP_STACK;
+	r->sview = kma_match_alloc(&vo);
+	return r->sview ? 0 : oom();
 }
 
 /* A second matcher for a filtered report, a list or exact lifetimes. */
@@ -372,7 +428,7 @@ static int open_view(struct run *r)
 	} else {
 		r->view = r->match;
 	}
-	return 0;
+	return open_stack_view(r);
 }
 
 /* Every event through feed(); a signal ends it with -1 and no message. */
@@ -426,7 +482,8 @@ static int finish_run(struct run *r)
 	if (info->records_warning)
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->records_warning);
 	if ((r->match && kma_match_finish(r->match, info->last_ts)) ||
-	    (r->view != r->match && kma_match_finish(r->view, info->last_ts))) {
+	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
+	    (r->sview && kma_match_finish(r->sview, info->last_ts))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
 			r->store ? kma_store_error(r->store) : "out of memory");
 		return -1;
@@ -455,6 +512,7 @@ static int commit_store(struct run *r)
 		.version = KMA_VERSION,
 		.site_of = kma_sites_site,
 		.site_ctx = r->sites,
+		.stacks = r->stacks,
 	};
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
@@ -493,6 +551,8 @@ static void close_run(struct run *r)
 		kma_match_free(r->view);
 	kma_match_free(r->match);
 	kma_list_free(r->list);
+	kma_match_free(r->sview);
+	kma_stacks_free(r->stacks);
 	kma_sites_free(r->sites);
 	kma_reader_close(r->reader);
 	free(r->real_output);

@@ -7,6 +7,7 @@
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kma-time.h"
 #include "match/kma-leak.h"
@@ -39,8 +40,13 @@ static const char usage_text[] =
 "  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
 "                         numbers sort descending, caller ascending)\n"
 "  -n, --limit N          print only the first N rows\n"
-"  -f, --format FMT       text|csv|json (default: text), for every report\n"
-"  -g, --group-by KEY     caller|function|module|file|cache|comm|pid (default: caller)\n"
+"  -f, --format FMT       text|csv|json (default: text), for every report; or folded:\n"
+"                         one line per call stack, 'f1;f2;... WEIGHT' (outermost\n"
+"                         first), for flamegraph.pl or speedscope (implies -g stack)\n"
+"      --weight W         of a folded line: bytes|net|slack|allocs (default: bytes)\n"
+"  -g, --group-by KEY     caller|function|module|file|cache|comm|pid|stack (default:\n"
+"                         caller; stack: the call stack recorded with trace-cmd -T or\n"
+"                         kma-record --stacks, by function names)\n"
 "      --vmlinux FILE     vmlinux with DWARF, for source file:line of call sites\n"
 "      --modules DIR      directory with the modules' .ko/.ko.debug files\n"
 "                         (default for both: Debian's linux-image-<release>-dbg files)\n"
@@ -93,6 +99,10 @@ static const char usage_text[] =
 "  kma-analyze --kmalloc-only --no-db t.dat\n"
 "  kma-analyze --buffer kmaonly t.dat   # the kmem events of trace-cmd record -B kmaonly\n"
 "  kma-analyze -g cache -f csv --no-db t.dat > caches.csv\n"
+"  kma-analyze -f folded --no-db t.dat | flamegraph.pl > kmem.svg\n"
+"                                       # bytes allocated, by call stack\n"
+"  kma-analyze -f folded --weight net --no-db t.dat > live.folded\n"
+"  kma-analyze -g stack -s net -n 5 --no-db t.dat\n"
 "  kma-analyze --live -s net --duration 30 -o live.db\n"
 "  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
 "  kma-analyze --force -o old.db t.dat  # old.db is no report.db: replace it anyway\n"
@@ -103,7 +113,7 @@ enum {
 	OPT_NO_DB = 256, OPT_KMALLOC_ONLY, OPT_MARKER_PREFIX, OPT_GENERATION, OPT_OUTSTANDING,
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
 	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
-	OPT_DURATION, OPT_INTERVAL, OPT_FORCE, OPT_LIBTRACECMD,
+	OPT_DURATION, OPT_INTERVAL, OPT_FORCE, OPT_LIBTRACECMD, OPT_WEIGHT,
 };
 
 static const struct option long_opts[] = {
@@ -137,6 +147,7 @@ static const struct option long_opts[] = {
 	{ "young",		required_argument,	NULL, OPT_YOUNG },
 	{ "group-by",		required_argument,	NULL, 'g' },
 	{ "format",		required_argument,	NULL, 'f' },
+	{ "weight",		required_argument,	NULL, OPT_WEIGHT },
 	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
 	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
 	{ "help",		no_argument,		NULL, 'h' },
@@ -211,12 +222,21 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 		o->kmalloc_only = 1;
 		break;
 	case 'f':
-		if (kma_fmt_parse(arg, &o->format))
-			return usage_error("unknown format '%s': text, csv or json", arg);
+		o->folded = !strcmp(arg, "folded");
+		if (o->folded)
+			o->format = KMA_FMT_TEXT;
+		else if (kma_fmt_parse(arg, &o->format))
+			return usage_error("unknown format '%s': text, csv, json or folded", arg);
+		break;
+	case OPT_WEIGHT:
+		if (kma_weight_parse(arg, &o->weight))
+			return usage_error("unknown --weight '%s': bytes, net, slack or allocs", arg);
+		o->weight_set = 1;
 		break;
 	case 'g':
 		if (kma_group_parse(arg, &o->group_by))
 			return usage_error("unknown --group-by key '%s'", arg);
+		o->group_set = 1;
 		break;
 	case OPT_VMLINUX:
 		o->vmlinux = arg;
@@ -350,6 +370,25 @@ static int parse_opt(int c, const char *arg, struct kma_opts *o)
 	return ret;
 }
 
+/* -f folded is the per-stack table in another shape: not for the other reports. */
+static int check_folded(struct kma_opts *o)
+{
+	if (o->weight_set && !o->folded)
+		return usage_error("--weight is for -f folded%s", "");
+	if (!o->folded)
+		return -1;
+	if (o->group_set && o->group_by != KMA_GROUP_STACK)
+		return usage_error("-f folded is by call stack: it takes no -g %s",
+				   kma_group_name(o->group_by));
+	if (o->list || o->leaks || o->lifetimes || o->peak || o->generations || o->modules ||
+	    o->advice || o->live)
+		return usage_error("-f folded is the format of the per-stack table only, not of "
+				   "--list, --leaks, --lifetimes, --peak, --generations, "
+				   "--leftovers, --advice or --live%s", "");
+	o->group_by = KMA_GROUP_STACK;
+	return -1;
+}
+
 /* The FILE argument, and the options that do not go together. */
 static int check_args(int argc, char **argv, struct kma_opts *o)
 {
@@ -363,7 +402,7 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
 	if (o->live && (o->since || o->until || o->generation))
 		return usage_error("--live takes no %s", "--since/--until/--generation");
-	return -1;
+	return check_folded(o);
 }
 
 int kma_opts_parse(int argc, char **argv, struct kma_opts *o)

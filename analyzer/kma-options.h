@@ -11,6 +11,7 @@
 #include "kma-event.h"
 #include "report/kma-report-callers.h"
 #include "report/kma-table.h"
+#include "report/kma-report-folded.h"
 
 #ifndef KMA_VERSION
 #define KMA_VERSION "0.0-dev"
@@ -47,6 +48,10 @@ struct kma_opts {
 	uint64_t	young_ns;
 	enum kma_group	group_by;
 	enum kma_fmt	format;
+	int		folded;		/* -f folded: flame graph input, by stack */
+	enum kma_weight	weight;		/* of a folded line */
+	int		group_set;	/* -g was given */
+	int		weight_set;	/* --weight was given */
 	const char	*vmlinux;
 	const char	*modules_dir;
 };

@@ -13,6 +13,8 @@
 #                      below KMA_BENCH_MIN_EVENTS
 #   KMA_BENCH_MIN_EVENTS  events the trace must hold (default 2000000)
 #   KMA_BENCH_BUFFER   kernel buffer per CPU in KiB (default 262144)
+#   KMA_BENCH_STACKS=1 record a kernel stack with every event (trace-cmd -T);
+#                      the trace is about 3 x bigger per event
 #   KMA_BENCH_COMPRESSION  passed as trace-cmd record --compression
 #                      (e.g. none); unset: trace-cmd's default, zstd here.
 #                      trace-cmd 3.1 writes file version 7 either way: none
@@ -111,6 +113,9 @@ if [[ ! -x $BENCH_DIR/kma-floor ]]; then
 fi
 
 compress_opt=()
+# -T: a kernel stack after every event (the stacktrace option), for the
+# stacks table of bench/run.sh
+[[ ${KMA_BENCH_STACKS:-0} == 0 ]] || compress_opt+=(-T)
 if [[ -n $COMPRESSION ]]; then
 	compress_opt=(--compression "$COMPRESSION")
 fi

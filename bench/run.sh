@@ -23,6 +23,8 @@
 #   BENCH_GROWTH=0 skip the growth figures; GROWTH_TOOLS="nodb jdef" which
 #                 kma runs to time on them (also: floor j1)
 #   BENCH_CSV=F   where the figures go as CSV (default /tmp/kma-bench-DATE.csv)
+#   TRACE_STACKS=F a trace recorded with kernel stacks (default bench/stacks-big.dat,
+#                 made by KMA_BENCH_STACKS=1 bench/record-big.sh; skipped when absent)
 #
 # Rows: kma-floor (bench/kma-floor: tracecmd_iterate_events and a count, the
 # floor), trace-cmd mem, kma-analyze --no-db, kma-analyze writing report.db
@@ -334,11 +336,13 @@ time_tool() {
 			status[$key]="n/a (no -j)"
 		fi ;;
 	jdef)	measure "$key" "$runs" "$warm" "$bin" -q -o "$DB" "$trace" ;;
+	folded)	measure "$key" "$runs" "$warm" "$bin" -f folded --no-db "$trace" ;;
 	esac
 }
 
 declare -A tool_label=([floor]="kma-floor (bare read)" [mem]="trace-cmd mem"
-	[nodb]="kma --no-db" [j1]="kma report.db -j 1" [jdef]="kma report.db (default -j)")
+	[nodb]="kma --no-db" [j1]="kma report.db -j 1" [jdef]="kma report.db (default -j)"
+	[folded]="kma -f folded --no-db")
 
 csv() {
 	local IFS=,
@@ -418,6 +422,35 @@ for trace in "$TRACE" "$TRACE_V6"; do
 	done
 	echo "(wall: best of $RUNS$( ((WARMUP)) && echo " after a warm-up run"); RSS: largest of the $RUNS)"
 done
+
+# --- a trace with stacks ------------------------------------------------------
+
+# Recorded with kernel stacks (kma-record --stacks, trace-cmd record -T): about
+# 3 x the bytes per kmem event; the same rows, plus the folded report.
+STACKS=${TRACE_STACKS:-$BENCH_DIR/stacks-big.dat}
+if [[ -z $QUICK && -s $STACKS ]]; then
+	for trace in "$STACKS"; do
+		fmt=$(trace_format "$trace")
+		id=stacks:$(basename "$trace")
+		time_tool "$id:floor" floor "" "$trace" "$RUNS" "$WARMUP"
+		events=$("$FLOOR" "$trace")
+		events=${events#events }
+		for t in nodb jdef folded; do
+			time_tool "$id:$t" "$t" "$ANALYZE" "$trace" "$RUNS" "$WARMUP"
+		done
+		RUNS_NOW=$RUNS
+		echo
+		echo "$trace (with stacks): $fmt, $(du -hL "$trace" | cut -f1), $events events"
+		header
+		for t in floor nodb jdef folded; do
+			row stacks "$id:$t" "${tool_label[$t]}" "$trace" "$fmt" "$events" "$id:floor"
+		done
+	done
+elif [[ -z $QUICK ]]; then
+	echo
+	echo "no trace with stacks ($STACKS): record one with" \
+		"KMA_BENCH_STACKS=1 bench/record-big.sh $STACKS"
+fi
 
 # --- growth ------------------------------------------------------------------
 

@@ -1,4 +1,5 @@
-# Unit tests (cmocka) of the matcher, the hash map, the pairing rules and the table printer.
-for u in test-match test-map test-pairs test-table; do
+# Unit tests (cmocka) of the matcher, the hash map, the pairing rules, the table printer
+# and the call-stack layer.
+for u in test-match test-map test-pairs test-table test-stacks; do
 	check "unit $u" "$TOP/$B/tests/unit/$u"
 done

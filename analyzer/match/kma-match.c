@@ -43,6 +43,11 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 	return m;
 }
 
+const struct kma_match_opts *kma_match_opts(const struct kma_match *m)
+{
+	return &m->opts;
+}
+
 void kma_match_free(struct kma_match *m)
 {
 	uint32_t i;

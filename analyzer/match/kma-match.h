@@ -203,6 +203,8 @@ struct kma_match_opts {
 };
 
 struct kma_match *kma_match_alloc(const struct kma_match_opts *opts);
+/* The options @m runs with (its defaults filled in). */
+const struct kma_match_opts *kma_match_opts(const struct kma_match *m);
 void kma_match_free(struct kma_match *m);
 
 /* 0 on success, -1 on out of memory or a sink error. */

@@ -334,6 +334,8 @@ static int lookup_events(struct kma_reader *r)
 	    follow_text_event(r, "module", "module_load", "name", KMA_EV_MODULE_LOAD) ||
 	    follow_text_event(r, "module", "module_free", "name", KMA_EV_MODULE_FREE))
 		return -2;
+	if (kma_stack_setup(r))
+		return -1;
 	return found;
 }
 
@@ -494,7 +496,8 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		return 0;
 	}
 	decode_fields(r, d, rec, cpu, &ev);
-	if (!ev.comm || (d->f[F_NAME] && !ev.cache && r->oom)) {
+	kma_stack_attach(r, rec, &ev);
+	if (!ev.comm || (d->f[F_NAME] && !ev.cache && r->oom) || r->oom) {
 		r->oom = 1;
 		r->stopped = 1;
 		return -1;

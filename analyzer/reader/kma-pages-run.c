@@ -38,6 +38,9 @@ struct stream {
 	struct kma_pblock	*cur;
 	uint32_t		pos;
 	int			ended;		/* the merge took its last record */
+	/* without threads: the block a peek read ahead (in head), or its end */
+	int			peek_end;
+	int			peek_failed;
 };
 
 struct prun {
@@ -140,6 +143,20 @@ static int next_block(struct prun *p, int i)
 	struct kma_pblock *b;
 	int ret;
 
+	if (!p->nthreads && s->head) {	/* read ahead by a peek */
+		if (s->cur) {
+			s->cur->next = p->spare;
+			p->spare = s->cur;
+		}
+		s->cur = s->head;
+		s->head = NULL;
+		s->pos = 0;
+		return 1;
+	}
+	if (!p->nthreads && s->peek_end) {
+		s->failed = s->peek_failed;
+		return 0;
+	}
 	if (!p->nthreads) {
 		b = s->cur ? s->cur : calloc(1, sizeof(*b));
 		s->cur = b;
@@ -184,6 +201,103 @@ static int advance(struct prun *p, int i)
 			return s->failed ? -1 : 0;
 		}
 	} while (!s->cur->nr);
+	return 1;
+}
+
+/* Without threads: stream @i's next non-empty block read into s->head; NULL at its end. */
+static struct kma_pblock *read_ahead(struct prun *p, struct stream *s)
+{
+	struct kma_pblock *b = s->head;
+	int ret;
+
+	if (b || s->peek_end)
+		return b;
+	b = take_spare(p);
+	if (!b)
+		b = calloc(1, sizeof(*b));
+	do
+		ret = b ? kma_cpu_pages_next(s->src, b) : -1;
+	while (ret > 0 && !b->nr);
+	if (ret <= 0) {
+		/* next_block() reports the end, or the error, after this record */
+		s->peek_end = 1;
+		s->peek_failed = ret < 0;
+		if (b) {
+			b->next = p->spare;
+			p->spare = b;
+		}
+		return NULL;
+	}
+	b->next = NULL;
+	s->head = b;
+	return b;
+}
+
+/* With threads: stream @i's next non-empty queued block, waited for; NULL at its end. */
+static struct kma_pblock *queued_ahead(struct prun *p, struct stream *s)
+{
+	struct kma_pblock *b;
+
+	pthread_mutex_lock(&p->lock);
+	for (;;) {
+		while (!s->head && !s->done)
+			pthread_cond_wait(&p->more, &p->lock);
+		b = s->head;
+		if (!b || b->nr)
+			break;
+		/* an empty block: nothing to peek at, give it back */
+		s->head = b->next;
+		if (!s->head)
+			s->tail = NULL;
+		s->ready--;
+		b->next = p->spare;
+		p->spare = b;
+		pthread_cond_broadcast(&p->room);
+	}
+	pthread_mutex_unlock(&p->lock);
+	return b;
+}
+
+/*
+ * The decoder's peek (kma_reader.peek): the record after the one of CPU
+ * @cpu being decoded, still in its block (a later block stays queued until
+ * the merge takes it). 1 with *out, 0 when the CPU has no more.
+ */
+static int peek_next(void *ctx, int cpu, struct tep_record *out)
+{
+	struct prun *p = ctx;
+	struct stream *s = NULL;
+	struct kma_pblock *b;
+	struct kma_prec *pr;
+	uint32_t pos;
+	int i;
+
+	if (p->nh && p->s[p->heap[0]].cpu == (uint32_t)cpu) {
+		s = &p->s[p->heap[0]];	/* the merge decodes the heap's top */
+	} else {
+		for (i = 0; i < p->ns && !s; i++)
+			if (p->s[i].cpu == (uint32_t)cpu)
+				s = &p->s[i];
+	}
+	if (!s || !s->cur)
+		return 0;
+	b = s->cur;
+	pos = s->pos + 1;
+	if (pos >= b->nr) {
+		b = p->nthreads ? queued_ahead(p, s) : read_ahead(p, s);
+		pos = 0;
+		if (!b)
+			return 0;
+	}
+	pr = &b->recs[pos];
+	memset(out, 0, sizeof(*out));
+	out->ts = pr->ts;
+	out->offset = b->base + pr->at;
+	out->missed_events = pr->missed;
+	out->record_size = (int)pr->rsize;
+	out->size = (int)pr->size;
+	out->data = b->bytes + pr->data;
+	out->cpu = cpu;
 	return 1;
 }
 
@@ -412,7 +526,10 @@ int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char *
 		if (!wk || start_threads(&p, wk))
 			goto out;
 	}
+	r->peek = peek_next;
+	r->peek_ctx = &p;
 	ret = merge(&p);
+	r->peek = NULL;
 	if (p.nthreads)
 		stop_threads(&p);
 	if (ret && p.err[0]) {

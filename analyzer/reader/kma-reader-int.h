@@ -89,6 +89,20 @@ struct kma_reader {
 	size_t			kallsyms_len;
 	struct kma_err		kallsyms_err;	/* why not */
 	char			warn[200];	/* info.records_warning */
+	/*
+	 * Stacks (kma-decode-stack.c): the source's peek at the record after
+	 * the one being decoded on a CPU (1 with *out, 0: none; NULL: the
+	 * source cannot), and ftrace:kernel_stack's id and fields.
+	 */
+	int			(*peek)(void *ctx, int cpu, struct tep_record *out);
+	void			*peek_ctx;
+	int			stack_ev;	/* its event id, -1: not followed */
+	struct tep_format_field	*stack_size;	/* NULL in old formats */
+	struct tep_format_field	*stack_caller;
+	int			stack_elem;	/* bytes per frame */
+	uint64_t		*stack_buf;
+	uint32_t		cap_stack;
+	char			stack_warn[200];
 	/* the page reader (kma-pages.c, kma-pages-run.c) */
 	struct kma_file_opts	fopts;
 	int			jobs;		/* threads, 1: none */
@@ -130,6 +144,10 @@ int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char *
  * libtracecmd then needs. 0, or -1 with @err.
  */
 int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err);
+/* Looks ftrace:kernel_stack up (after the kmem events): 0, or -1 out of memory. */
+int kma_stack_setup(struct kma_reader *r);
+/* The stack that follows kmem record @rec on its CPU, into @ev when there is one. */
+void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct kma_event *ev);
 /* Names the per-id record counts after a run. */
 int kma_reader_count_events(struct kma_reader *r);
 /* After a run: 0, or -1 with *why (NULL when the event consumer stopped it). */

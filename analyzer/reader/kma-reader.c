@@ -19,6 +19,7 @@ struct kma_reader *kma_reader_new(const struct kma_source_ops *ops)
 	r->ops = ops;
 	r->marker_prefix = strdup(KMA_MARKER_PREFIX);
 	r->buffer_idx = -1;
+	r->stack_ev = -1;
 	r->pool = kma_strpool_alloc();
 	if (!r->marker_prefix || !r->pool || kma_map_init(&r->comm_map, 256)) {
 		kma_reader_close(r);
@@ -80,6 +81,7 @@ void kma_reader_close(struct kma_reader *r)
 	free(r->id_count);
 	free(r->info.counts);
 	free(r->info.lost);
+	free(r->stack_buf);
 	kma_strpool_free(r->pool);
 	free(r);
 }

@@ -58,6 +58,9 @@ struct kma_trace_info {
 	uint64_t	bad_records;	/* kmem records too short for their format */
 	uint64_t	ev_count[KMA_EV_NR];
 	uint64_t	other_events;	/* records of any other event */
+	uint64_t	stacked;	/* kmem events paired with an ftrace:kernel_stack */
+	int		has_stacks;	/* the formats describe ftrace:kernel_stack */
+	const char	*stack_warning;	/* why stacks are not read, or NULL */
 	struct kma_lost	*lost;		/* [cpus] */
 	struct kma_event_count *counts;	/* records per event, after kma_reader_run() */
 	int		nr_counts;

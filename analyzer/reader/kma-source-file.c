@@ -570,6 +570,20 @@ int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec)
 	return kma_reader_decode(r, rec);
 }
 
+/*
+ * A CPU's next record, for stack pairing. tracecmd_iterate_events() peeks
+ * at the CPU itself right after the callback, so peeking in it is safe.
+ */
+static int tc_peek(void *ctx, int cpu, struct tep_record *out)
+{
+	struct tep_record *rec = tracecmd_peek_data(ctx, cpu);
+
+	if (!rec)
+		return 0;
+	*out = *rec;
+	return 1;
+}
+
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
 	return kma_reader_file_record(data, rec);
@@ -684,7 +698,10 @@ static int file_run(struct kma_reader *r, const char **why)
 	} else {
 		if (r->progress)
 			time_range(r);
+		r->peek = tc_peek;
+		r->peek_ctx = r->handle;
 		tracecmd_iterate_events(r->handle, NULL, 0, on_record, r);
+		r->peek = NULL;
 	}
 	if (!r->stopped)
 		flush_markers(r, UINT64_MAX);

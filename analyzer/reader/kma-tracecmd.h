@@ -27,6 +27,8 @@ int tracecmd_page_size(struct tracecmd_input *handle);
 unsigned long tracecmd_get_in_file_version(struct tracecmd_input *handle);
 struct tep_record *tracecmd_read_cpu_last(struct tracecmd_input *handle, int cpu);
 struct tep_record *tracecmd_read_cpu_first(struct tracecmd_input *handle, int cpu);
+/* the next record of @cpu without consuming it; owned by the handle */
+struct tep_record *tracecmd_peek_data(struct tracecmd_input *handle, int cpu);
 int tracecmd_get_file_compress_proto(struct tracecmd_input *handle,
 				     const char **name, const char **version);
 

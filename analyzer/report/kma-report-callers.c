@@ -163,6 +163,10 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 		fprintf(out, "number of %s groups: %" PRIu64 "\n", in->key, t->callers);
 	else
 		fprintf(out, "number of callers: %" PRIu64 "\n", t->callers);
+	/* how much of the trace the stacks cover: the rest is [no stack] */
+	if (in->key && !strcmp(in->key, "stack"))
+		fprintf(out, "kmem events with a stack: %" PRIu64 " of %" PRIu64 "\n",
+			in->info->stacked, in->info->kmem_events);
 	fprintf(out, "number of unknown frees: %" PRIu64 "\n", t->unknown_frees);
 	fprintf(out, "number of null frees: %" PRIu64 "\n", t->null_frees);
 	fprintf(out, "number of implicit frees: %" PRIu64 "\n", t->implicit_frees);

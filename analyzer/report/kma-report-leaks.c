@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "match/kma-leak.h"
 #include "kma-caller-sort.h"
@@ -17,14 +18,30 @@ static int has_net(const struct kma_caller *c)
 	return c->net > 0;
 }
 
-int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t young_ns,
-		     uint64_t limit, enum kma_fmt fmt)
+/* "Callers", "Stacks", "Caches", ...: what the rows are, for the heading. */
+static const char *heading(const char *key)
+{
+	static const struct { const char *key, *rows; } names[] = {
+		{ "caller", "Callers" }, { "function", "Functions" }, { "module", "Modules" },
+		{ "file", "Source files" }, { "cache", "Caches" }, { "comm", "Tasks" },
+		{ "pid", "PIDs" }, { "stack", "Call stacks" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(key, names[i].key))
+			return names[i].rows;
+	return "Rows";
+}
+
+int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t lost,
+		     uint64_t young_ns, uint64_t limit, enum kma_fmt fmt)
 {
 	static const struct kma_caller_order by_net = { .key = kma_caller_net };
 	const struct kma_caller **v, *all;
 	struct kma_table *t;
 	uint32_t nr, gens, i, total;
-	char head[96];
+	char head[96], cols[160];
 	int err = 0;
 
 	kma_match_generations(m, &gens);
@@ -33,15 +50,16 @@ int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t you
 	if (!v)
 		return -1;
 	if (fmt == KMA_FMT_TEXT) {
-		fprintf(out, "Callers by outstanding bytes at the end of the trace (%u generation%s; "
-			"a suspect grew in %d or more in a row).\n", gens, gens == 1 ? "" : "s",
-			KMA_LEAK_MIN_RUN);
+		fprintf(out, "%s by outstanding bytes at the end of the trace (%u generation%s; "
+			"a suspect grew in %d or more in a row).\n", heading(key), gens,
+			gens == 1 ? "" : "s", KMA_LEAK_MIN_RUN);
 		if (gens < KMA_LEAK_MIN_RUN)
 			fprintf(out, "Too few generations to call anything a suspect: mark them "
 				"with 'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n");
 	}
-	t = kma_table_new("net:n live:n age_min:n age_avg:n age_max:n grew:n run:n suspect:s "
-			  "confidence:s caller:s why:s");
+	snprintf(cols, sizeof(cols), "net:n live:n age_min:n age_avg:n age_max:n grew:n run:n "
+		 "suspect:s confidence:s %s:s why:s", key);
+	t = kma_table_new(cols);
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
 		const struct kma_caller *c = v[i];
 		struct kma_leak leak;

@@ -10,9 +10,13 @@
 #include "match/kma-match.h"
 #include "kma-table.h"
 
-/* lost: the trace's lost events; young_ns: what counts as a young allocation (kma-leak.h). */
-int kma_report_leaks(FILE *out, struct kma_match *m, uint64_t lost, uint64_t young_ns,
-		     uint64_t limit, enum kma_fmt fmt);
+/*
+ * key: what the rows are (the -g name: "caller", "stack", ...), the name
+ * column's heading; lost: the trace's lost events; young_ns: what counts
+ * as a young allocation (kma-leak.h).
+ */
+int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t lost,
+		     uint64_t young_ns, uint64_t limit, enum kma_fmt fmt);
 int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
 int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
 

@@ -1,0 +1,202 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-stacks.c - call stacks, interned twice: the raw stacks the reader
+ * hands over (tracing frames included) map to trimmed stacks, so the
+ * tracing frames are looked for once per distinct raw stack and every
+ * frame is named once per distinct address (kma_sites caches sites).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-grow.h"
+#include "kma-seqset.h"
+#include "kma-strpool.h"
+#include "kma-sites.h"
+#include "kma-stacks.h"
+
+struct kma_stacks {
+	struct kma_sites	*sites;
+	struct kma_seqset	raw;		/* as recorded */
+	uint32_t		*raw_to;	/* [raw id - 1] -> stack id (0: none left) */
+	size_t			cap_raw_to;
+	struct kma_seqset	trimmed;	/* the stacks */
+	const char		**folded;	/* [stack id - 1] */
+	size_t			cap_folded;
+	struct kma_strpool	*pool;
+	char			*buf;		/* a folded name being built */
+	size_t			cap_buf;
+	const char		*none;
+};
+
+struct kma_stacks *kma_stacks_alloc(struct kma_sites *sites)
+{
+	struct kma_stacks *st = calloc(1, sizeof(*st));
+
+	if (!st)
+		return NULL;
+	st->sites = sites;
+	st->pool = kma_strpool_alloc();
+	if (!st->pool || kma_seqset_init(&st->raw) || kma_seqset_init(&st->trimmed)) {
+		kma_stacks_free(st);
+		return NULL;
+	}
+	st->none = kma_strpool_intern(st->pool, KMA_NO_STACK, strlen(KMA_NO_STACK));
+	if (!st->none) {
+		kma_stacks_free(st);
+		return NULL;
+	}
+	return st;
+}
+
+void kma_stacks_free(struct kma_stacks *st)
+{
+	if (!st)
+		return;
+	kma_seqset_release(&st->raw);
+	kma_seqset_release(&st->trimmed);
+	free(st->raw_to);
+	free(st->folded);
+	free(st->buf);
+	kma_strpool_free(st->pool);
+	free(st);
+}
+
+/* The function name of a frame: its symbol, or 0x<hex> when none covers it. */
+static const char *frame_name(struct kma_stacks *st, uint64_t addr)
+{
+	const struct kma_site *site = kma_sites_get(st->sites, addr);
+
+	if (!site)
+		return NULL;
+	return site->symbol ? site->symbol : site->name;
+}
+
+/* The functions ftrace and perf run to record an event: never the allocation's path. */
+static int is_tracing(const char *fn)
+{
+	return !strncmp(fn, "trace_event_raw_event_", 22) ||
+	       !strncmp(fn, "ftrace_raw_event_", 17) || !strncmp(fn, "perf_trace_", 11);
+}
+
+/* How many innermost frames are tracing frames: 0 when none is; -1 when out of memory. */
+static int tracing_frames(struct kma_stacks *st, const uint64_t *a, uint32_t n)
+{
+	uint32_t i;
+
+	for (i = 0; i < n; i++) {
+		const char *fn = frame_name(st, a[i]);
+
+		if (!fn)
+			return -1;
+		if (is_tracing(fn))
+			return (int)i + 1;
+	}
+	return 0;
+}
+
+static int put(struct kma_stacks *st, size_t *len, const char *s)
+{
+	size_t n = strlen(s);
+
+	while (*len + n + 2 > st->cap_buf)
+		if (kma_grow(&st->buf, &st->cap_buf, st->cap_buf, 1, 256))
+			return -1;
+	memcpy(st->buf + *len, s, n);
+	*len += n;
+	st->buf[*len] = '\0';
+	return 0;
+}
+
+/* The folded name of a new stack: outermost frame first, ';' between. */
+static const char *fold(struct kma_stacks *st, const uint64_t *a, uint32_t n)
+{
+	size_t len = 0;
+	uint32_t i;
+
+	for (i = n; i-- > 0;) {
+		const char *fn = frame_name(st, a[i]);
+
+		if (!fn || put(st, &len, fn) || (i && put(st, &len, ";")))
+			return NULL;
+	}
+	return kma_strpool_intern(st->pool, st->buf, len);
+}
+
+/* The trimmed stack of a new raw stack: its id, 0 when nothing is left, -1 out of memory. */
+static int64_t trim(struct kma_stacks *st, const uint64_t *a, uint32_t n)
+{
+	int skip = tracing_frames(st, a, n);
+	uint32_t id;
+	int added;
+
+	if (skip < 0)
+		return -1;
+	if ((uint32_t)skip >= n)
+		return 0;
+	id = kma_seqset_intern(&st->trimmed, a + skip, n - (uint32_t)skip, &added);
+	if (!id)
+		return -1;
+	if (added) {
+		if (kma_grow(&st->folded, &st->cap_folded, id - 1, sizeof(*st->folded), 256))
+			return -1;
+		st->folded[id - 1] = fold(st, a + skip, n - (uint32_t)skip);
+		if (!st->folded[id - 1])
+			return -1;
+	}
+	return id;
+}
+
+int kma_stacks_intern(struct kma_stacks *st, const uint64_t *addrs, uint32_t n, uint32_t *id)
+{
+	uint32_t raw;
+	int64_t t;
+	int added;
+
+	*id = 0;
+	if (!n)
+		return 0;
+	raw = kma_seqset_intern(&st->raw, addrs, n, &added);
+	if (!raw)
+		return -1;
+	if (added) {
+		if (kma_grow(&st->raw_to, &st->cap_raw_to, raw - 1, sizeof(*st->raw_to), 256))
+			return -1;
+		t = trim(st, addrs, n);
+		if (t < 0)
+			return -1;
+		st->raw_to[raw - 1] = (uint32_t)t;
+	}
+	*id = st->raw_to[raw - 1];
+	return 0;
+}
+
+uint32_t kma_stacks_count(const struct kma_stacks *st)
+{
+	return st ? kma_seqset_count(&st->trimmed) : 0;
+}
+
+int kma_stacks_get(const struct kma_stacks *st, uint32_t id, struct kma_stack *out)
+{
+	out->addrs = st ? kma_seqset_get(&st->trimmed, id, &out->depth) : NULL;
+	if (!out->addrs)
+		return -1;
+	out->hash = kma_seqset_hash(&st->trimmed, id);
+	out->folded = st->folded[id - 1];
+	return 0;
+}
+
+const char *kma_stacks_folded(void *ctx, uint32_t id)
+{
+	struct kma_stacks *st = ctx;
+
+	if (!id || id > kma_seqset_count(&st->trimmed))
+		return st->none;
+	return st->folded[id - 1];
+}
+
+uint32_t kma_stacks_frames(const struct kma_stacks *st)
+{
+	return st ? (uint32_t)st->trimmed.nr_vals : 0;
+}
