@@ -101,19 +101,30 @@ expected_folded() {
 # actual_stacks DAT: kma-analyze -g stack -f csv in the form of expected_stacks, rows of
 # one folded string added up (the table may list stacks that differ only in offsets apart)
 actual_stacks() {
-	"$KMA" --no-db -g stack -f csv "$1" 2> "$t.stack-err" | python3 -c '
-import csv, sys
-rows = list(csv.reader(sys.stdin))
-if not rows or "stack" not in rows[0]:
-    sys.exit("no stack column in: %r" % (rows[:1],))
-col = {name: i for i, name in enumerate(rows[0])}
-sums = {}
-for r in rows[1:]:
-    s = sums.setdefault(r[col["stack"]], [0] * 5)
-    for j, name in enumerate(("total", "slack", "net", "allocs", "frees")):
-        s[j] += int(r[col[name]])
-for k, v in sums.items():
-    print("stack " + k + "|" + "|".join(map(str, v)))' | LC_ALL=C sort
+	# folded strings hold no comma nor quote: plain comma splitting reads the CSV
+	"$KMA" --no-db -g stack -f csv "$1" 2> "$t.stack-err" | awk -F, '
+	NR == 1 {
+		for (i = 1; i <= NF; i++)
+			col[$i] = i
+		if (!("stack" in col)) { print "no stack column in: " $0; exit 1 }
+		split("total slack net allocs frees", names, " ")
+		next
+	}
+	{
+		k = $col["stack"]
+		if (!(k in seen)) { seen[k] = 1; keys[++n] = k }
+		for (j = 1; j <= 5; j++)
+			sum[k, j] += $col[names[j]]
+	}
+	END {
+		for (i = 1; i <= n; i++) {
+			k = keys[i]
+			line = "stack " k
+			for (j = 1; j <= 5; j++)
+				line = line "|" sum[k, j]
+			print line
+		}
+	}' | LC_ALL=C sort
 }
 
 # check_folded DAT DB EXPECT LONG: -f folded of each weight is well formed (one
@@ -150,10 +161,13 @@ check_folded() {
 			return 1
 		fi
 	done
-	"$KMA" --no-db -f folded "$dat" > "$t.folded-default" 2> /dev/null
-	if ! cmp -s "$t.folded-default" "$t.folded-bytes"; then
-		echo "-f folded without --weight is not --weight bytes"
-		return 1
+	# one rendering is enough for the default
+	if [ "${t##*-}" = 6.18 ]; then
+		"$KMA" --no-db -f folded "$dat" > "$t.folded-default" 2> /dev/null
+		if ! cmp -s "$t.folded-default" "$t.folded-bytes"; then
+			echo "-f folded without --weight is not --weight bytes"
+			return 1
+		fi
 	fi
 	for kind in bytes:total net:net; do
 		sum=$(awk '{ s += $NF } END { print s + 0 }' "$t.folded-${kind%%:*}")
@@ -226,7 +240,8 @@ check_variant() {
 		return 1
 	fi
 	check_folded "$dat" "$db" "$expect" "$long" || return 1
-	if ! python3 "$TOP/tests/tools/kma-check-db.py" "$dat" "$db" > "$t.check" 2>&1; then
+	# (the stacked renderings of the sequences: their .expect is the stronger check)
+	if [ -z "$key" ] && ! python3 "$TOP/tests/tools/kma-check-db.py" "$dat" "$db" > "$t.check" 2>&1; then
 		cat "$t.check"
 		return 1
 	fi
