@@ -284,6 +284,24 @@ static int split(char *s, char **w, int max)
 	return n;
 }
 
+/* stack CPU TS PID FRAME...: one kernel_stack record, frames innermost first */
+static void parse_stack(char **w, int n, int line)
+{
+	struct item *it = new_item(I_STACK, line);
+	int i;
+
+	it->cpu = parse_cpu(w[1], line);
+	it->ts = parse_num(w[2], line);
+	it->pid = (int)parse_num(w[3], line);
+	if (n - 4 > MAX_FRAMES)
+		die("line %d: more than %d frames", line, MAX_FRAMES);
+	it->frames = calloc(n - 4, sizeof(*it->frames));
+	if (!it->frames)
+		die("out of memory");
+	for (i = 4; i < n; i++)
+		it->frames[it->nr_frames++] = lmask(parse_value(w[i], line));
+}
+
 /* Parses one line; set_* flags say which settings the command line already fixed. */
 static void parse_line(char *s, int line, const int set[4])
 {
@@ -419,17 +437,7 @@ static void parse_line(char *s, int line, const int set[4])
 				it->v[it->nv++].num = syms[i].addr;
 			}
 	} else if (!strcmp(w[0], "stack") && n >= 5) {
-		it = new_item(I_STACK, line);
-		it->cpu = parse_cpu(w[1], line);
-		it->ts = parse_num(w[2], line);
-		it->pid = (int)parse_num(w[3], line);
-		if (n - 4 > MAX_FRAMES)
-			die("line %d: more than %d frames", line, MAX_FRAMES);
-		it->frames = calloc(n - 4, sizeof(*it->frames));
-		if (!it->frames)
-			die("out of memory");
-		for (i = 4; i < n; i++)
-			it->frames[it->nr_frames++] = lmask(parse_value(w[i], line));
+		parse_stack(w, n, line);
 	} else if (!strcmp(w[0], "missed") && n == 3) {
 		it = new_item(I_MISSED, line);
 		it->cpu = parse_cpu(w[1], line);
