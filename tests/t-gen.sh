@@ -98,11 +98,14 @@ expected_folded() {
 	}' "$1" | LC_ALL=C sort
 }
 
-# actual_stacks DAT: kma-analyze -g stack -f csv in the form of expected_stacks, rows of
-# one folded string added up (the table may list stacks that differ only in offsets apart)
+# actual_stacks DAT [OPTION...]: kma-analyze -g stack -f csv in the form of
+# expected_stacks, rows of one folded string added up (the table may list stacks that
+# differ only in offsets apart)
 actual_stacks() {
+	local dat="$1"
+	shift
 	# folded strings hold no comma nor quote: plain comma splitting reads the CSV
-	"$KMA" --no-db -g stack -f csv "$1" 2> "$t.stack-err" | awk -F, '
+	"$KMA" --no-db "$@" -g stack -f csv "$dat" 2> "$t.stack-err" | awk -F, '
 	NR == 1 {
 		for (i = 1; i <= NF; i++)
 			col[$i] = i
@@ -195,7 +198,7 @@ actual() {
 # the allocations an .expect without stack lines has) to [no stack]; LAYOUT is mktrace -S.
 check_variant() {
 	local seq="$1" v="$2" expect="${3:-${1%.seq}.expect}" key="${4:-}" layout="${5:-}"
-	local gen long=8 endian=little dat db nev nrep t rc
+	local gen long=8 endian=little dat db nev nrep t rc opt
 	gen=${v%%:*}
 	case $v in *:4*) long=4;; esac
 	case $v in *:big) endian=big;; esac
@@ -238,6 +241,17 @@ check_variant() {
 		echo "-g stack differs from the stack lines of $(basename "$expect") (- expected, + got):"
 		diff -u "$t.swant" "$t.sgot" | tail -n +3
 		return 1
+	fi
+	# the same pairing through libtracecmd and with one reading thread (6.18, big-endian)
+	if grep -q '^stack ' "$seq" && { [ "${t##*-}" = 6.18 ] || [ "${t##*-}" = big ]; }; then
+		for opt in --libtracecmd "-j 1"; do
+			actual_stacks "$dat" $opt > "$t.sgot2" 2>&1
+			if ! cmp -s "$t.sgot" "$t.sgot2"; then
+				echo "-g stack with $opt differs (- without, + with):"
+				diff -u "$t.sgot" "$t.sgot2" | tail -n +3
+				return 1
+			fi
+		done
 	fi
 	check_folded "$dat" "$db" "$expect" "$long" || return 1
 	# (the stacked renderings of the sequences: their .expect is the stronger check)
