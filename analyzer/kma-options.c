@@ -402,6 +402,9 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
 	if (o->live && (o->since || o->until || o->generation))
 		return usage_error("--live takes no %s", "--since/--until/--generation");
+	if (o->live && o->group_by == KMA_GROUP_STACK)
+		return usage_error("--live records no stacks: -g stack is for a trace recorded with "
+				   "kma-record --stacks or trace-cmd record -T%s", "");
 	return check_folded(o);
 }
 

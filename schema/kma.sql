@@ -1,12 +1,17 @@
--- kma report.db schema, version 2 (PRAGMA user_version).
+-- kma report.db schema, version 3 (PRAGMA user_version).
 -- Documented in docs/kma-report.db.5 (man 5 kma-report.db); every table, view and column below is described there.
 -- Addresses and pointers are TEXT '0x<hex>' as trace-cmd prints them (kernel addresses do
 -- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
 -- Version 2 stores the allocations and unknown frees as integers (alloc_rows,
 -- unknown_free_rows, and dictionaries); the views allocations and unknown_frees show them
 -- with version 1's columns and values.
+-- Version 3 adds the call stacks (ftrace:kernel_stack events): tables stacks and
+-- stack_frames, the stack ids of alloc_shapes (an allocation's stack and its free's are
+-- part of its shape: no byte more per row) and unknown_free_rows (NULL: no stack), the
+-- columns stack_id (and free_stack_id) at the end of the views allocations and
+-- unknown_frees, and the view stack_stats. Every version 1/2 column is unchanged.
 
-PRAGMA user_version = 2;
+PRAGMA user_version = 3;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
 -- KMA_APPLICATION_ID in analyzer/kma-store.h; older kma wrote 0 here.
 PRAGMA application_id = 1802330450;
@@ -153,8 +158,9 @@ CREATE TABLE free_sites (
 	address		TEXT NOT NULL		-- '0x<hex>'
 );
 
--- Allocation shapes: what repeats per call site (event, sizes, gfp, node, cache, accounted),
--- each distinct combination once; an allocation row names its shape.
+-- Allocation shapes: what repeats per call site (event, sizes, gfp, node, cache, accounted,
+-- and since version 3 the call stacks of the allocation and of its free), each distinct
+-- combination once; an allocation row names its shape.
 CREATE TABLE alloc_shapes (
 	id		INTEGER PRIMARY KEY,
 	caller_id	INTEGER NOT NULL,	-- callers.id
@@ -164,7 +170,9 @@ CREATE TABLE alloc_shapes (
 	bytes_alloc	INTEGER NOT NULL,
 	gfp_flags	INTEGER NOT NULL,
 	node		INTEGER,		-- NULL: no node field, or -1
-	cache_id	INTEGER			-- caches.id; NULL: the event has no cache name
+	cache_id	INTEGER,		-- caches.id; NULL: the event has no cache name
+	stack_id	INTEGER,		-- stacks.id of the allocation; NULL: no stack
+	free_stack_id	INTEGER			-- stacks.id of the traced free; NULL: none
 );
 
 -- One row per (non-failed) allocation, in the order they ended (freed, or live at the end).
@@ -193,10 +201,31 @@ CREATE TABLE unknown_free_rows (
 	task_id		INTEGER NOT NULL,	-- tasks.id
 	ptr		INTEGER NOT NULL,	-- as alloc_rows.ptr
 	site_id		INTEGER NOT NULL,	-- free_sites.id
-	kind		INTEGER NOT NULL	-- event_kinds.id: 4 kfree, 5 kmem_cache_free
+	kind		INTEGER NOT NULL,	-- event_kinds.id: 4 kfree, 5 kmem_cache_free
+	stack_id	INTEGER			-- stacks.id of the free; NULL: no stack
 );
 
--- The allocations as version 1 stored them: same columns, order and values.
+-- Call stacks (version 3): each distinct stack of the ftrace:kernel_stack events paired
+-- with a kmem event, the tracing frames dropped, once. Written at the end of the run.
+CREATE TABLE stacks (
+	id		INTEGER PRIMARY KEY,	-- alloc_shapes.stack_id, free_stack_id, ...
+	depth		INTEGER NOT NULL,	-- frames: stack_frames.depth 0 .. depth - 1
+	hash		TEXT NOT NULL,		-- kma's 64-bit hash of the addresses, '0x<hex>'
+	folded		TEXT NOT NULL		-- functions outermost first joined by ';'
+);
+
+-- The frames of each stack; depth 0 is the innermost frame (the allocator).
+CREATE TABLE stack_frames (
+	stack_id	INTEGER NOT NULL,	-- stacks.id
+	depth		INTEGER NOT NULL,	-- 0: innermost
+	address		TEXT NOT NULL,		-- return address, '0x<hex>'
+	function	TEXT,			-- symbol from the trace's kallsyms; NULL: unresolved
+	offset		INTEGER,		-- address - the symbol's address; NULL: unresolved
+	PRIMARY KEY (stack_id, depth)
+) WITHOUT ROWID;
+
+-- The allocations as version 1 stored them: same columns, order and values; version 3
+-- appends stack_id and free_stack_id.
 CREATE VIEW allocations AS
 	SELECT r.id AS id, printf('0x%x', r.ptr) AS ptr, sh.caller_id AS caller_id,
 	       c.caller AS caller, ae.name AS alloc_event, sh.bytes_req AS bytes_req,
@@ -206,7 +235,8 @@ CREATE VIEW allocations AS
 	       r.generation AS generation, r.alloc_ts + r.life AS free_ts,
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END AS free_cpu,
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END AS free_pid,
-	       s.caller AS free_caller, s.address AS free_address, fk.name AS free_kind
+	       s.caller AS free_caller, s.address AS free_address, fk.name AS free_kind,
+	       sh.stack_id AS stack_id, sh.free_stack_id AS free_stack_id
 	FROM alloc_rows AS r
 	CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
 	JOIN callers AS c ON c.id = sh.caller_id
@@ -219,7 +249,7 @@ CREATE VIEW allocations AS
 CREATE VIEW unknown_frees AS
 	SELECT u.id AS id, u.ts AS ts, u.cpu AS cpu, t.pid AS pid, t.comm AS comm,
 	       printf('0x%x', u.ptr) AS ptr, s.caller AS caller, s.address AS address,
-	       k.name AS free_kind
+	       k.name AS free_kind, u.stack_id AS stack_id
 	FROM unknown_free_rows AS u
 	JOIN tasks AS t ON t.id = u.task_id
 	JOIN free_sites AS s ON s.id = u.site_id
@@ -381,3 +411,25 @@ CREATE VIEW sizing_advice AS
 	       g.allocs * (g.bytes_alloc - ((g.bytes_req + 7) / 8) * 8) AS saved_bytes,
 	       g.live * (g.bytes_alloc - ((g.bytes_req + 7) / 8) * 8) AS saved_live_bytes
 	FROM g CROSS JOIN callers AS c ON c.id = g.caller_id;
+
+-- Per call stack (version 3): one row per alloc_shapes.stack_id of the allocations, NULL
+-- ('[no stack]') for those without one. Counted per shape first, as cache_stats; slack as
+-- the matcher counts it (never negative), so the sums are summary's total, slack, net,
+-- allocs and implicit_frees, and frees adds up to trace.matched_frees (callers.frees).
+CREATE VIEW stack_stats AS
+	WITH n AS (
+		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
+		       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
+		       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
+		FROM alloc_rows GROUP BY shape_id),
+	g AS (
+		SELECT sh.stack_id AS stack_id, SUM(n.allocs * sh.bytes_alloc) AS total,
+		       SUM(n.allocs * MAX(sh.bytes_alloc - sh.bytes_req, 0)) AS slack,
+		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
+		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees,
+		       SUM(n.live) AS live
+		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id GROUP BY sh.stack_id)
+	SELECT g.stack_id AS stack_id, COALESCE(s.folded, '[no stack]') AS folded,
+	       g.total AS total, g.slack AS slack, g.net AS net, g.allocs AS allocs,
+	       g.frees AS frees, g.implicit_frees AS implicit_frees, g.live AS live
+	FROM g LEFT JOIN stacks AS s ON s.id = g.stack_id;

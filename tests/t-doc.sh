@@ -7,6 +7,21 @@ for f in basic lost-mid markers; do
 		fail "man page queries on $f" "kma-analyze failed: $(cat "$TMP/err.txt")"
 	fi
 done
+# ...and on a trace with call stacks (report.db version 3), where the stack queries must
+# return rows: tests/fixtures/stacks.dat, or $KMA_STACKS_DAT.
+STKD=
+for f in "${KMA_STACKS_DAT:-}" "$TOP/tests/fixtures/stacks.dat"; do
+	[ -n "$f" ] && [ -f "$f" ] && { STKD=$f; break; }
+done
+if [ -z "$STKD" ]; then
+	skip "man page queries on a trace with stacks" "no tests/fixtures/stacks.dat"
+elif cp "$STKD" "$TMP/stk.dat" && "$KMA" -q -o "$TMP/stk.db" "$TMP/stk.dat" 2> "$TMP/err.txt"; then
+	check "man page queries on a trace with stacks (stack queries have rows)" \
+		bash "$TOP/tests/test-doc-queries.sh" \
+		-r top-stacks,folded-net,stack-frames,stack-live,caller-stacks "$TMP/stk.db"
+else
+	fail "man page queries on a trace with stacks" "kma-analyze failed: $(cat "$TMP/err.txt")"
+fi
 check "man page renders without warnings" sh -c \
 	"groff -man -Tutf8 -ww -z '$TOP/docs/kma-report.db.5' 2>&1 | (! grep .)"
 # event_counts against trace-cmd's own count of records per event

@@ -1,7 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# test-doc-queries.sh [-v] DB
+# test-doc-queries.sh [-v] [-r NAME,...] DB
 #
 # Runs every example query of docs/kma-report.db.5 against the report database
 # DB, so that the manual cannot drift from the schema.  A query is the text
@@ -13,18 +13,26 @@
 # A query whose NAME ends in `-check' must also print exactly one row whose
 # first column is `ok'; the manual must contain one named consistency-check.
 #
+# -r NAME,... : those queries must also return at least one row on DB (a
+# database whose data has such rows, e.g. a trace with call stacks for the
+# stack queries); a name the manual does not have FAILs.
+#
 # Prints `PASS doc-query NAME' or `FAIL doc-query NAME: reason' per query, then
 # `N passed, N failed'.  Exit status: 0 when all passed, 1 when any failed,
 # 2 on bad usage.  -v also prints each query's output.
 set -u
 
 verbose=0
-if [ "${1:-}" = "-v" ]; then
-	verbose=1
-	shift
-fi
+rows=
+while [ $# -gt 1 ]; do
+	case $1 in
+	-v) verbose=1; shift ;;
+	-r) rows=,$2,; shift 2 ;;
+	*) break ;;
+	esac
+done
 if [ $# -ne 1 ]; then
-	echo "usage: $0 [-v] DB" >&2
+	echo "usage: $0 [-v] [-r NAME,...] DB" >&2
 	exit 2
 fi
 db=$1
@@ -208,6 +216,16 @@ while read -r n name err; do
 	if [ $verbose -eq 1 ]; then
 		printf '%s\n' "$out" | sed 's/^/    /'
 	fi
+	case $rows in
+	*,"$name",*)
+		rows=${rows/,$name,/,}
+		if [ -z "$out" ]; then
+			echo "FAIL doc-query $name: returned no row, expected some"
+			fail=$((fail + 1))
+			continue
+		fi
+		;;
+	esac
 	case $name in
 	*-check)
 		first=${out%%|*}
@@ -227,6 +245,10 @@ while read -r n name err; do
 	pass=$((pass + 1))
 done <"$tmp/index"
 
+for name in $(printf '%s' "$rows" | tr ',' ' '); do
+	echo "FAIL doc-query $name: not in $doc (-r)"
+	fail=$((fail + 1))
+done
 if [ ! -s "$tmp/index" ]; then
 	echo "FAIL doc-query (none): no query found in $doc"
 	fail=$((fail + 1))

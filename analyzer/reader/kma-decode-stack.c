@@ -108,13 +108,16 @@ static int frames(struct kma_reader *r, const struct tep_record *s)
 void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct kma_event *ev)
 {
 	struct tep_record next;
+	uint16_t id;
 	int n;
 
 	if (r->stack_ev < 0 || !r->peek || !r->peek(r->peek_ctx, rec->cpu, &next))
 		return;
 	/* lost events in between: whatever follows is not this event's stack */
-	if (next.missed_events || next.size < 2 ||
-	    (int)tep_read_number(r->tep, next.data, 2) != r->stack_ev)
+	if (next.missed_events || next.size < 2)
+		return;
+	memcpy(&id, next.data, 2);	/* per kmem event: no library call */
+	if ((r->swap ? __builtin_bswap16(id) : id) != (uint16_t)r->stack_ev)
 		return;
 	if (r->page_size &&
 	    next.offset % r->page_size + (unsigned int)next.record_size > r->page_size)

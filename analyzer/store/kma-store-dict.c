@@ -44,8 +44,9 @@ int kma_dict_open(struct kma_dicts *d, sqlite3 *db)
 	    sqlite3_prepare_v2(db, "INSERT INTO free_sites (id, caller, address) VALUES (?,?,?)",
 			       -1, &d->ins_site, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO alloc_shapes (id, caller_id, alloc_event, accounted,"
-			       " bytes_req, bytes_alloc, gfp_flags, node, cache_id)"
-			       " VALUES (?,?,?,?,?,?,?,?,?)", -1, &d->ins_shape, NULL) != SQLITE_OK)
+			       " bytes_req, bytes_alloc, gfp_flags, node, cache_id, stack_id,"
+			       " free_stack_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &d->ins_shape,
+			       NULL) != SQLITE_OK)
 		return -1;
 	d->shape_slots = calloc(1024, sizeof(*d->shape_slots));
 	if (!d->shape_slots)
@@ -201,11 +202,12 @@ int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32
 
 static size_t shape_hash(const struct kma_shape *k)
 {
-	uint64_t w[5], h = 0;
-	int i;
+	uint64_t w[sizeof(*k) / 8], h = 0;
+	size_t i;
 
+	_Static_assert(sizeof(*k) == sizeof(w), "struct kma_shape has padding");
 	memcpy(w, k, sizeof(w));
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
 		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
 	return (size_t)(h ^ h >> 29);
 }
@@ -261,6 +263,14 @@ static int insert_shape(struct kma_dicts *d, const struct kma_shape *k, uint32_t
 		sqlite3_bind_int64(st, 9, k->cache_id);
 	else
 		sqlite3_bind_null(st, 9);
+	if (k->stack_id)
+		sqlite3_bind_int64(st, 10, k->stack_id);
+	else
+		sqlite3_bind_null(st, 10);
+	if (k->free_stack_id)
+		sqlite3_bind_int64(st, 11, k->free_stack_id);
+	else
+		sqlite3_bind_null(st, 11);
 	return step(st);
 }
 

@@ -50,7 +50,7 @@ struct kma_dict_task {
 
 /*
  * An allocation shape: what repeats per call site (schema/kma.sql,
- * alloc_shapes). No padding: compared with memcmp, hashed as 5 words.
+ * alloc_shapes). No padding: compared with memcmp, hashed as 6 words.
  */
 struct kma_shape {
 	uint64_t	bytes_req;
@@ -61,6 +61,8 @@ struct kma_shape {
 	int32_t		node;		/* -1: none */
 	int16_t		alloc_event;
 	int16_t		accounted;	/* -1: none */
+	uint32_t	stack_id;	/* stacks.id of the allocation, 0: none */
+	uint32_t	free_stack_id;	/* of its traced free, 0: none */
 };
 
 struct kma_dicts {
@@ -99,5 +101,7 @@ int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *i
 
 /* Everything but the streamed rows: callers, generations, modules, losses, trace facts. */
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run);
+/* stacks and stack_frames from run->stacks (nothing when NULL); 0 or -1. */
+int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run);
 
 #endif /* KMA_STORE_INT_H */

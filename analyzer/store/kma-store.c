@@ -72,8 +72,8 @@ static const char ins_alloc_sql[] =
 static const char ins_alloc_row[] = "(?,?,?,?,?,?,?,?,?,?,?)";
 
 static const char ins_free_sql[] =
-	"INSERT INTO unknown_free_rows (ts, cpu, task_id, ptr, site_id, kind)"
-	" VALUES (?,?,?,?,?,?)";
+	"INSERT INTO unknown_free_rows (ts, cpu, task_id, ptr, site_id, kind, stack_id)"
+	" VALUES (?,?,?,?,?,?,?)";
 
 /*
  * SQLite's message, and the system's reason when a system call failed under it
@@ -121,6 +121,14 @@ static int row_shape(struct kma_store *s, const struct kma_alloc_row *a, uint32_
 	k.node = a->node >= 0 ? a->node : -1;
 	k.alloc_event = (int16_t)a->alloc_kind;
 	k.accounted = (int16_t)(a->accounted >= 0 ? !!a->accounted : -1);
+	/*
+	 * The stacks are part of the shape, not columns of the row: a call
+	 * site's allocations come from few paths and are freed by few (on a
+	 * recorded trace, 3,871 shapes for 1.2M rows instead of 181), so a row
+	 * pays nothing for them, with stacks or without.
+	 */
+	k.stack_id = a->stack_id;
+	k.free_stack_id = a->free_kind >= 0 ? a->free_stack_id : 0;
 	if (a->cache && kma_dict_cache(&s->dicts, a->cache, &k.cache_id))
 		return -1;
 	return kma_dict_shape(&s->dicts, &k, id);
@@ -199,6 +207,7 @@ static int write_free(struct kma_store *s, const struct kma_free_row *f)
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)f->ptr);
 	sqlite3_bind_int64(st, 5, site);
 	sqlite3_bind_int(st, 6, f->kind);
+	bind_or_null(st, 7, f->stack_id != 0, f->stack_id);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	if (rc == SQLITE_DONE)
@@ -449,6 +458,10 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 		goto out;
 	if (kma_store_write_tables(s->db, run)) {
 		set_error(s, "writing report tables");
+		goto out;
+	}
+	if (kma_store_write_stacks(s->db, run)) {
+		set_error(s, "writing stacks");
 		goto out;
 	}
 	if (exec(s, "COMMIT"))

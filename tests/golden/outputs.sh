@@ -32,16 +32,26 @@ section() {
 
 # The rows of every table of report.db version 1, in the order `sqlite3 .dump` gave them,
 # as its INSERT lines: since version 2, allocations and unknown_frees are views over
-# integer tables, and they must still show version 1's rows byte for byte.
+# integer tables, and they must still show version 1's rows byte for byte. Version 3
+# appends columns to the two views (stack_id, free_stack_id): version 1's columns are
+# named, so the rows compared stay version 1's.
 V1_TABLES="trace generations modules event_counts lost_events callers allocations
 	   unknown_frees module_leftovers"
+V1_ALLOCATIONS="id, ptr, caller_id, caller, alloc_event, bytes_req, bytes_alloc, gfp_flags,
+	node, cache, accounted, alloc_ts, alloc_cpu, pid, comm, generation, free_ts, free_cpu,
+	free_pid, free_caller, free_address, free_kind"
+V1_UNKNOWN_FREES="id, ts, cpu, pid, comm, ptr, caller, address, free_kind"
 rows() {
-	local t order
+	local t order cols
 	echo "### report.db rows"
 	for t in $V1_TABLES; do
 		# tables come in rowid order, as .dump has them; the views by id, the same
-		case $t in allocations|unknown_frees) order="ORDER BY id" ;; *) order= ;; esac
-		sqlite3 "$1" ".mode insert $t" "SELECT * FROM $t $order"
+		case $t in
+		allocations) order="ORDER BY id" cols=$V1_ALLOCATIONS ;;
+		unknown_frees) order="ORDER BY id" cols=$V1_UNKNOWN_FREES ;;
+		*) order='' cols='*' ;;
+		esac
+		sqlite3 "$1" ".mode insert $t" "SELECT $cols FROM $t $order"
 	done
 }
 

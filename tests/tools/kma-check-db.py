@@ -73,6 +73,18 @@ def check_db(exp, db, problems):
                 if got[k] != want[k]:
                     problems.append(f"db caller {caller}.{k}: got {got[k]}, expected {want[k]}")
 
+    # stack_stats (schema version 3): however the allocations split by call stack,
+    # the sums are the summary's, and frees those of the callers (traced frees)
+    if con.execute("SELECT COUNT(*) FROM sqlite_master WHERE name = 'stack_stats'").fetchone()[0]:
+        keys = ("total", "slack", "net", "allocs", "implicit_frees", "frees")
+        got = con.execute("SELECT " + ", ".join(f"COALESCE(SUM({k}), 0)" for k in keys)
+                          + " FROM stack_stats").fetchone()
+        want = [exp["summary"][k] for k in keys[:-1]]
+        want.append(sum(c["frees"] for c in exp["callers"].values()))
+        for k, g, w in zip(keys, got, want):
+            if g != w:
+                problems.append(f"db stack_stats SUM({k}): got {g}, expected {w}")
+
     (n,), = con.execute("SELECT COUNT(*) FROM allocations").fetchall()
     if n != exp["allocations"]:
         problems.append(f"db allocations: got {n} rows, expected {exp['allocations']}")

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-store-stacks.c - the call stacks of report.db (schema version 3):
+ * stacks and stack_frames, written once at the commit from the interned
+ * stacks the rows' stack ids point into.
+ *
+ * A stack's frames are its addresses innermost first, so stack_frames.depth
+ * is the index in kma_stack.addrs: 0 is the allocator. Each frame is named
+ * through the store's site lookup, as a caller is (kma_sites keeps one site
+ * per address, so a frame shared by many stacks is resolved once).
+ */
+#include "kma-store-int.h"
+
+#define I64(v)	((sqlite3_int64)(v))
+
+static const char stacks_sql[] =
+	"INSERT INTO stacks (id, depth, hash, folded) VALUES (?,?,?,?)";
+static const char frames_sql[] =
+	"INSERT INTO stack_frames (stack_id, depth, address, function, offset)"
+	" VALUES (?,?,?,?,?)";
+
+struct stack_stmts {
+	sqlite3_stmt	*stack;
+	sqlite3_stmt	*frame;
+};
+
+static int step_reset(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The frame at depth d of stack id; 0 or -1. */
+static int write_frame(sqlite3_stmt *st, const struct kma_store_run *run, uint32_t id,
+		       uint32_t d, uint64_t addr)
+{
+	const struct kma_site *site = run->site_of ? run->site_of(run->site_ctx, addr) : NULL;
+	char hex[24];
+
+	kma_hex(hex, addr);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, d);
+	sqlite3_bind_text(st, 3, hex, -1, SQLITE_STATIC);
+	/* NULL function and offset: unresolved (no site, or no symbol covers it) */
+	if (site && site->symbol) {
+		sqlite3_bind_text(st, 4, site->symbol, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, I64(site->offset));
+	} else {
+		sqlite3_bind_null(st, 4);
+		sqlite3_bind_null(st, 5);
+	}
+	return step_reset(st);
+}
+
+/* Stack id's row and its frames; 0 or -1. */
+static int write_stack(struct stack_stmts *q, const struct kma_store_run *run, uint32_t id)
+{
+	struct kma_stack stk;
+	char hash[24];
+	uint32_t d;
+
+	if (kma_stacks_get(run->stacks, id, &stk))
+		return -1;
+	/* 64 bits: TEXT keeps them exact and in the form of the addresses */
+	kma_hex(hash, stk.hash);
+	sqlite3_bind_int64(q->stack, 1, id);
+	sqlite3_bind_int64(q->stack, 2, stk.depth);
+	sqlite3_bind_text(q->stack, 3, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(q->stack, 4, stk.folded ? stk.folded : "", -1, SQLITE_STATIC);
+	if (step_reset(q->stack))
+		return -1;
+	for (d = 0; d < stk.depth; d++)
+		if (write_frame(q->frame, run, id, d, stk.addrs[d]))
+			return -1;
+	return 0;
+}
+
+int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run)
+{
+	struct stack_stmts q = { NULL, NULL };
+	uint32_t id, n;
+	int ret = -1;
+
+	if (!run->stacks)
+		return 0;
+	n = kma_stacks_count(run->stacks);
+	if (!n)
+		return 0;
+	if (sqlite3_prepare_v2(db, stacks_sql, -1, &q.stack, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, frames_sql, -1, &q.frame, NULL) != SQLITE_OK)
+		goto out;
+	for (id = 1; id <= n; id++)
+		if (write_stack(&q, run, id))
+			goto out;
+	ret = 0;
+out:
+	sqlite3_finalize(q.stack);
+	sqlite3_finalize(q.frame);
+	return ret;
+}
