@@ -17,6 +17,35 @@
  *            change is from 2025; its exact release is not pinned down here, so
  *            mktrace gives the name from 6.18 on, as this machine's kernel has it.
  *
+ * ftrace:kernel_stack (trace-cmd record -T, options/stacktrace) follows
+ * kernel/trace/trace_entries.h, FTRACE_STACK_ENTRIES 8. Its history, from the
+ * kernel sources and LKML threads (not guessed):
+ *   < 3.2    F_STRUCT(__array(unsigned long, caller, FTRACE_STACK_ENTRIES)): no size
+ *            field. __ftrace_trace_stack() zeroed caller[] and let save_stack_trace()
+ *            fill it with max_entries 8; the arch unwinders (x86 dump_trace, arm,
+ *            s390, ...) then append ULONG_MAX when there is room ("if (nr_entries <
+ *            max_entries) entries[nr_entries++] = ULONG_MAX"). So a record is always
+ *            8 longs: the frames, ULONG_MAX, zeros; 8 frames leave no terminator,
+ *            deeper stacks are cut to their innermost 8. Print fmt "\t=> (%08lx)".
+ *   3.2      "tracing: Have dynamic size event stack traces": __field(int, size) +
+ *            __dynamic_array(unsigned long, caller), which the format file showed
+ *            with size 0; the record held max(8, nr) entries.
+ *   5.6      "tracing: Set kernel_stacks caller size properly" (Josef Bacik):
+ *            __array(unsigned long, caller, FTRACE_STACK_ENTRIES), the format of
+ *            today, but the record was reserved as sizeof(*entry) + nr longs, so
+ *            it carries 8 stale longs after the size entries.
+ *   5.13     "tracing: Fix stack trace event size" (also in the 5.10/5.12 stable
+ *            trees): (sizeof(*entry) - sizeof(entry->caller)) + nr longs, exactly
+ *            size entries, however many (the per-CPU stack holds far more than 8).
+ *   6.x      caller became __stack_array(..., size) (__counted_by); the format file
+ *            is unchanged: int size at 8, unsigned long caller[8] at 16 (12 with
+ *            4-byte longs), size 8 longs, as /sys/kernel/tracing shows on 6.18.
+ * mktrace renders the modern layout for every generation; "stacklayout old" gives
+ * the < 3.2 one (the event's fields only: the common_* header stays the
+ * generation's, where 2.6 kernels also had common_lock_depth), "stacklayout stale"
+ * the 5.6 - 5.12 records with 8 stale longs (copies of the frames, so that a
+ * reader going by the record length rather than size gets a wrong stack).
+ *
  * The module events are those of linux include/trace/events/module.h, the same
  * in every generation: module_load (unsigned int taints, __data_loc char[] name)
  * and module_free (__data_loc char[] name). mktrace writes the module system
@@ -32,15 +61,26 @@
 
 static const char * const kind_names[K_NR] = {
 	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
-	"kfree", "kmem_cache_free", "print", "module_load", "module_free",
+	"kfree", "kmem_cache_free", "print", "module_load", "module_free", "kernel_stack",
 };
 
-/* Event ids: arbitrary but stable; print is 5 as on every kernel since 4.x. */
-static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5, 420, 421 };
+/* Event ids: arbitrary but stable; kernel_stack 4 and print 5 as on every kernel since 4.x. */
+static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5, 420, 421, 4 };
 
 const char *kind_name(int kind)
 {
 	return kind >= 0 && kind < K_NR ? kind_names[kind] : NULL;
+}
+
+int parse_stack_layout(const char *s)
+{
+	if (!strcmp(s, "modern"))
+		return STACK_MODERN;
+	if (!strcmp(s, "old"))
+		return STACK_OLD;
+	if (!strcmp(s, "stale"))
+		return STACK_STALE;
+	die("bad stack layout '%s' (want modern, old or stale)", s);
 }
 
 int parse_generation(const char *s)
@@ -127,6 +167,26 @@ static void alloc_event(struct event_fmt *e, const struct target *t, int kind)
 				 "\"true\" : \"false\"" : "");
 }
 
+/* ftrace:kernel_stack in the layout of t->stack_layout (see the top of this file) */
+static void stack_event(struct event_fmt *e, const struct target *t)
+{
+	static const char modern[] =
+		"\"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" \"\\t=> %ps\\n\\t=> %ps\\n\\t=> %ps\\n\" "
+		"\"\\t=> %ps\\n\\t=> %ps\\n\", (void *)REC->caller[0], (void *)REC->caller[1], "
+		"(void *)REC->caller[2], (void *)REC->caller[3], (void *)REC->caller[4], "
+		"(void *)REC->caller[5], (void *)REC->caller[6], (void *)REC->caller[7]";
+	static const char old[] =
+		"\"\\t=> (%08lx)\\n\\t=> (%08lx)\\n\\t=> (%08lx)\\n\\t=> (%08lx)\\n"
+		"\\t=> (%08lx)\\n\\t=> (%08lx)\\n\\t=> (%08lx)\\n\\t=> (%08lx)\\n\", "
+		"REC->caller[0], REC->caller[1], REC->caller[2], REC->caller[3], "
+		"REC->caller[4], REC->caller[5], REC->caller[6], REC->caller[7]";
+
+	if (t->stack_layout != STACK_OLD)
+		add_field(e, t, "int", "size", 4, 1, 0);
+	add_field(e, t, "unsigned long", "caller[8]", FTRACE_STACK_ENTRIES * t->long_size, 0, 0);
+	snprintf(e->print, sizeof(e->print), "%s", t->stack_layout == STACK_OLD ? old : modern);
+}
+
 void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 {
 	int k;
@@ -138,7 +198,8 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 		/* *_node events were folded into the plain ones in 6.1 */
 		if ((k == K_KMALLOC_NODE || k == K_CACHE_ALLOC_NODE) && t->gen >= 601)
 			continue;
-		e->system = k == K_PRINT ? "ftrace" : k >= K_MODULE_LOAD ? "module" : "kmem";
+		e->system = k == K_PRINT || k == K_STACK ? "ftrace" :
+			    k >= K_MODULE_LOAD ? "module" : "kmem";
 		e->name = kind_names[k];
 		e->id = kind_ids[k];
 		e->fixed_size = 8;	/* the common_* fields */
@@ -168,6 +229,9 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 		case K_MODULE_FREE:
 			add_field(e, t, "__data_loc char[]", "name", 4, 0, 1);
 			snprintf(e->print, sizeof(e->print), "\"%%s\", __get_str(name)");
+			break;
+		case K_STACK:
+			stack_event(e, t);
 			break;
 		default:
 			alloc_event(e, t, k);
@@ -330,4 +394,42 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		buf_add(b, fixed, e->fixed_size);
 	buf_add(b, dyn.p, dyn.len);
 	free(dyn.p);
+}
+
+/*
+ * A kernel_stack record: common_* fields, size (not in the old layout), then the
+ * frames, innermost first, as the layout stores them (see the top of this file).
+ */
+void encode_stack(struct buf *b, const struct target *t, const struct event_fmt *e, int pid,
+		  const uint64_t *frames, int nr)
+{
+	const struct fmt_field *caller = &e->f[e->nr - 1];
+	uint64_t ones = t->long_size == 4 ? 0xffffffffULL : ~0ULL;
+	unsigned char head[32] = { 0 };
+	int i, slots = nr;
+
+	put_num(head, t, (uint64_t)e->id, 2);
+	put_num(head + 4, t, (uint64_t)(uint32_t)pid, 4);
+	if (t->stack_layout != STACK_OLD)
+		put_num(head + e->f[0].offset, t, (uint64_t)nr, 4);
+	buf_add(b, head, caller->offset);
+	if (t->stack_layout == STACK_OLD) {
+		/* the unwinder writes at most 8 and terminates if there is room */
+		slots = FTRACE_STACK_ENTRIES;
+		if (nr > slots)
+			nr = slots;
+	} else if (t->stack_layout == STACK_STALE) {
+		slots = nr + FTRACE_STACK_ENTRIES;
+	}
+	for (i = 0; i < slots; i++) {
+		uint64_t v = 0;
+
+		if (i < nr)
+			v = frames[i];
+		else if (t->stack_layout == STACK_OLD && i == nr)
+			v = ones;
+		else if (t->stack_layout == STACK_STALE && nr)
+			v = frames[(i - nr) % nr];	/* what an earlier record left */
+		buf_num(b, t, v & ones, t->long_size);
+	}
 }

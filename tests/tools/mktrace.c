@@ -5,7 +5,7 @@
  * byte orders we cannot record on. The kmem event formats of each kernel
  * generation are in mktrace-formats.c.
  *
- * usage: mktrace [-g GEN] [-l 4|8] [-E little|big] -o OUT.dat DESCRIPTION
+ * usage: mktrace [-g GEN] [-l 4|8] [-E little|big] [-S LAYOUT] -o OUT.dat DESCRIPTION
  *
  * The description is line based; '#' starts a comment at the start of a line or
  * after a blank. Options given on the command line win over the file's lines.
@@ -39,6 +39,10 @@
  *                            the module system only when a description uses it
  *   marker CPU TS PID TEXT   an ftrace print event, as a write to trace_marker (ip is
  *                            tracing_mark_write's address if kallsyms has it)
+ *   stack CPU TS PID ADDR... a kernel_stack record (record -T): up to 64 frames,
+ *                            innermost first, numbers (-1 is ULONG_MAX) or SYMBOL[+OFF]
+ *   stacklayout modern       or old (< 3.2) or stale (5.6 - 5.12), as -S: see
+ *                            mktrace-formats.c
  *   missed CPU N             the next page of CPU starts with the missed-events flag and
  *                            the count N stored after its data; N = -1: flag only
  *   page CPU                 start a new ring-buffer page on CPU
@@ -78,7 +82,7 @@ enum { T_PADDING = 29, T_TIME_EXTEND = 30 };
 enum { OPT_DONE, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_OFFSET = 7,
        OPT_CPUCOUNT = 8 };
 
-enum item_type { I_EVENT, I_MARKER, I_MISSED, I_PAGE };
+enum item_type { I_EVENT, I_MARKER, I_MISSED, I_PAGE, I_STACK };
 
 struct item {
 	enum item_type	type;
@@ -87,6 +91,8 @@ struct item {
 	int64_t		missed;
 	int		nv;
 	struct value	v[MAX_VALUES];
+	uint64_t	*frames;	/* I_STACK: innermost first */
+	int		nr_frames;
 };
 
 struct sym {
@@ -205,7 +211,7 @@ static int parse_kind(const char *s, int line)
 	int k;
 
 	for (k = 0; k < K_NR; k++)
-		if (k != K_PRINT && !strcmp(s, kind_name(k))) {
+		if (k != K_PRINT && k != K_STACK && !strcmp(s, kind_name(k))) {
 			if (k == K_MODULE_LOAD || k == K_MODULE_FREE)
 				has_module_events = 1;
 			return k;
@@ -278,10 +284,28 @@ static int split(char *s, char **w, int max)
 	return n;
 }
 
-/* Parses one line; set_* flags say which settings the command line already fixed. */
-static void parse_line(char *s, int line, const int set[3])
+/* stack CPU TS PID FRAME...: one kernel_stack record, frames innermost first */
+static void parse_stack(char **w, int n, int line)
 {
-	char *w[MAX_VALUES + 8], *hash;
+	struct item *it = new_item(I_STACK, line);
+	int i;
+
+	it->cpu = parse_cpu(w[1], line);
+	it->ts = parse_num(w[2], line);
+	it->pid = (int)parse_num(w[3], line);
+	if (n - 4 > MAX_FRAMES)
+		die("line %d: more than %d frames", line, MAX_FRAMES);
+	it->frames = calloc(n - 4, sizeof(*it->frames));
+	if (!it->frames)
+		die("out of memory");
+	for (i = 4; i < n; i++)
+		it->frames[it->nr_frames++] = lmask(parse_value(w[i], line));
+}
+
+/* Parses one line; set_* flags say which settings the command line already fixed. */
+static void parse_line(char *s, int line, const int set[4])
+{
+	char *w[MAX_FRAMES + 8], *hash;
 	struct item *it;
 	size_t len0;
 	int n, i;
@@ -323,6 +347,9 @@ static void parse_line(char *s, int line, const int set[3])
 	} else if (!strcmp(w[0], "endian") && n == 2) {
 		if (!set[2])
 			tgt.big_endian = !strcmp(w[1], "big");
+	} else if (!strcmp(w[0], "stacklayout") && n == 2) {
+		if (!set[3])
+			tgt.stack_layout = parse_stack_layout(w[1]);
 	} else if (!strcmp(w[0], "cpus") && n == 2) {
 		cpus = (int)parse_num(w[1], line);
 		if (cpus < 1 || cpus > MAX_CPUS)
@@ -409,6 +436,8 @@ static void parse_line(char *s, int line, const int set[3])
 				it->v[it->nv].name = "ip";
 				it->v[it->nv++].num = syms[i].addr;
 			}
+	} else if (!strcmp(w[0], "stack") && n >= 5) {
+		parse_stack(w, n, line);
 	} else if (!strcmp(w[0], "missed") && n == 3) {
 		it = new_item(I_MISSED, line);
 		it->cpu = parse_cpu(w[1], line);
@@ -481,24 +510,35 @@ static void put_header(unsigned char *p, unsigned int type_len, uint64_t delta)
 	put_num(p, &tgt, w, 4);
 }
 
-static void rb_add(struct rb *rb, const struct item *it, const struct event_fmt *fmts)
+/* The record payload of an event, marker or stack line. */
+static void encode_item(struct buf *payload, const struct item *it, const struct event_fmt *fmts)
 {
 	int kind = it->type == I_MARKER ? K_PRINT : render_kind(&tgt, it->kind, it->has_node);
 	const struct event_fmt *e = &fmts[kind];
 	struct value v[MAX_VALUES];
-	struct buf payload = { 0 };
-	size_t pad, hlen, need;
-	unsigned char *p;
-	uint64_t delta;
 	int i;
 
+	if (it->type == I_STACK) {
+		encode_stack(payload, &tgt, &fmts[K_STACK], it->pid, it->frames, it->nr_frames);
+		return;
+	}
 	if (!e->name)
 		die("line %d: this generation has no event for this line", it->line);
 	for (i = 0; i < it->nv; i++) {
 		v[i] = it->v[i];
 		v[i].num = lmask(v[i].num);
 	}
-	encode_payload(&payload, &tgt, e, it->pid, v, it->nv, it->line);
+	encode_payload(payload, &tgt, e, it->pid, v, it->nv, it->line);
+}
+
+static void rb_add(struct rb *rb, const struct item *it, const struct event_fmt *fmts)
+{
+	struct buf payload = { 0 };
+	size_t pad, hlen, need;
+	unsigned char *p;
+	uint64_t delta;
+
+	encode_item(&payload, it, fmts);
 	pad = (payload.len + 3) / 4 * 4;
 	/* up to 28 words the length fits type_len; longer ones carry it in array[0] */
 	hlen = pad <= 28 * 4 ? 4 : 8;
@@ -551,7 +591,7 @@ static void write_cpu(struct buf *out, int cpu, const struct event_fmt *fmts)
 
 		if (it->cpu != cpu)
 			continue;
-		if (it->type == I_EVENT || it->type == I_MARKER) {
+		if (it->type == I_EVENT || it->type == I_MARKER || it->type == I_STACK) {
 			rb_add(&rb, it, fmts);
 			continue;
 		}
@@ -601,12 +641,18 @@ static void write_file(const char *path)
 	buf_num(&b, &tgt, strlen(header_event_text), 8);
 	buf_add(&b, header_event_text, strlen(header_event_text));
 
-	/* ftrace formats: print only; then the event systems: kmem, module if used */
-	t.len = 0;
-	format_text(&t, &fmts[K_PRINT]);
-	buf_num(&b, &tgt, 1, 4);
-	buf_num(&b, &tgt, t.len, 8);
-	buf_add(&b, t.p, t.len);
+	/*
+	 * ftrace formats: kernel_stack and print, in the directory order trace-cmd
+	 * reads them (it writes every ftrace format, stacks recorded or not); then
+	 * the event systems: kmem, module if used
+	 */
+	buf_num(&b, &tgt, 2, 4);
+	for (k = 0; k < 2; k++) {
+		t.len = 0;
+		format_text(&t, &fmts[k ? K_PRINT : K_STACK]);
+		buf_num(&b, &tgt, t.len, 8);
+		buf_add(&b, t.p, t.len);
+	}
 	buf_num(&b, &tgt, has_module_events ? 2 : 1, 4);
 	buf_add(&b, "kmem", 5);
 	for (k = 0, n = 0; k < K_PRINT; k++)
@@ -708,11 +754,11 @@ static void write_file(const char *path)
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
-	int set[3] = { 0 }, line = 0, opt;
+	int set[4] = { 0 }, line = 0, opt;
 	char s[4096];
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "g:l:E:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "g:l:E:S:o:")) != -1) {
 		switch (opt) {
 		case 'g':
 			tgt.gen = parse_generation(optarg);
@@ -725,6 +771,10 @@ int main(int argc, char **argv)
 		case 'E':
 			tgt.big_endian = !strcmp(optarg, "big");
 			set[2] = 1;
+			break;
+		case 'S':
+			tgt.stack_layout = parse_stack_layout(optarg);
+			set[3] = 1;
 			break;
 		case 'o':
 			out = optarg;
@@ -751,6 +801,7 @@ int main(int argc, char **argv)
 	write_file(out);
 	return 0;
 usage:
-	fprintf(stderr, "usage: mktrace [-g GEN] [-l 4|8] [-E little|big] -o OUT.dat DESCRIPTION\n");
+	fprintf(stderr, "usage: mktrace [-g GEN] [-l 4|8] [-E little|big] [-S modern|old|stale] "
+		"-o OUT.dat DESCRIPTION\n");
 	return 2;
 }

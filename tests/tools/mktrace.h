@@ -15,13 +15,25 @@ struct target {
 	int	long_size;	/* 4 or 8 */
 	int	big_endian;
 	int	page_size;
+	int	stack_layout;	/* enum stack_layout: the ftrace:kernel_stack record */
 };
+
+/*
+ * How a kernel lays out ftrace:kernel_stack (kernel/trace/trace_entries.h), see
+ * mktrace-formats.c: since 5.6 int size + caller[8] holding exactly size entries;
+ * before 3.2 caller[8] alone, ended by ULONG_MAX; 5.6 to 5.12 (before "tracing:
+ * Fix stack trace event size", fixed in 5.13 and stable) 8 stale longs after them.
+ */
+enum stack_layout { STACK_MODERN, STACK_OLD, STACK_STALE };
 
 /* Logical events of a description; a generation renders each as one of its events. */
 enum kind {
 	K_KMALLOC, K_KMALLOC_NODE, K_CACHE_ALLOC, K_CACHE_ALLOC_NODE, K_KFREE, K_CACHE_FREE,
-	K_PRINT, K_MODULE_LOAD, K_MODULE_FREE, K_NR,
+	K_PRINT, K_MODULE_LOAD, K_MODULE_FREE, K_STACK, K_NR,
 };
+
+#define FTRACE_STACK_ENTRIES	8	/* caller[8] of every layout */
+#define MAX_FRAMES		64	/* frames a stack line may give */
 
 /* A field=value of an event line; str is set for strings (cache name, marker text). */
 struct value {
@@ -70,5 +82,8 @@ int render_kind(const struct target *t, int logical, int has_node);
 const char *kind_name(int kind);
 void encode_payload(struct buf *b, const struct target *t, const struct event_fmt *e, int pid,
 		    const struct value *v, int nv, int line);
+void encode_stack(struct buf *b, const struct target *t, const struct event_fmt *e, int pid,
+		  const uint64_t *frames, int nr);
+int parse_stack_layout(const char *s);
 
 #endif
