@@ -165,15 +165,26 @@ want="number of stack groups: $n|kmem events with a stack: $(value with_stack) o
 got=$(grep -E '^(number of stack groups|kmem events with a stack):' "$TMP/k-stack.txt" | paste -sd'|')
 check "stacks: -g stack counts = trace-cmd report ($want)" test "$got" = "$want"
 
-# report.db's stacks (schema 3), once the store writes them. stack_stats has a row per
-# stack id; stacks that differ only in offsets share a folded string, so sum by it.
-if [ "$(sqlite3 "$TMP/report.db" "SELECT COUNT(*) FROM sqlite_master WHERE name = 'stack_stats'")" = 1 ]; then
-	sqlite3 -csv "$TMP/report.db" "SELECT folded, SUM(total), SUM(slack), SUM(net), SUM(allocs),
-		SUM(frees), SUM(implicit_frees) FROM stack_stats GROUP BY folded" 2>&1 |
-		tr -d '"' | LC_ALL=C sort > "$TMP/db-stacks.csv"
-	tail -n +2 "$TMP/p.csv" | LC_ALL=C sort > "$TMP/p-stacks.csv"
-	check "stacks: report.db stack_stats = trace-cmd report" \
-		diff "$TMP/db-stacks.csv" "$TMP/p-stacks.csv"
-else
-	skip "stacks: report.db stack_stats = trace-cmd report" "report.db has no stack_stats (version < 3)"
-fi
+# report.db's stacks: stack_stats has a row per stack id; stacks that differ only in
+# offsets share a folded string, so sum by it.
+sqlite3 -csv "$TMP/report.db" "SELECT folded, SUM(total), SUM(slack), SUM(net), SUM(allocs),
+	SUM(frees), SUM(implicit_frees) FROM stack_stats GROUP BY folded" 2>&1 |
+	tr -d '"' | LC_ALL=C sort > "$TMP/db-stacks.csv"
+tail -n +2 "$TMP/p.csv" | LC_ALL=C sort > "$TMP/p-stacks.csv"
+check "stacks: report.db stack_stats = trace-cmd report" \
+	diff "$TMP/db-stacks.csv" "$TMP/p-stacks.csv"
+
+# --leaks: by caller, then by stack; each table's net column sums to the trace's net
+# (rows with net > 0 are listed), as trace-cmd report's pairing says.
+"$KMA" --no-db --leaks "$DAT" > "$TMP/leaks.txt" 2>&1
+check "stacks: --leaks has a table by call stack" grep -q '^Call stacks by outstanding bytes' \
+	"$TMP/leaks.txt"
+got=$(awk '/^Call stacks by/ { sec = 2 } /^Callers by/ { sec = 1 }
+	$1 ~ /^[0-9]+$/ { n[sec] += $1 } END { print n[1] + 0 "/" n[2] + 0 }' "$TMP/leaks.txt")
+check "stacks: --leaks net by caller / by stack = trace-cmd report ($(value net))" \
+	test "$got" = "$(value net)/$(value net)"
+"$KMA" --no-db --leaks -g stack -f csv "$DAT" > "$TMP/leaks.csv" 2>&1
+check "stacks: --leaks -g stack -f csv has the stack column" \
+	grep -q '^net,live,.*,confidence,stack,why$' "$TMP/leaks.csv"
+got=$(awk -F, 'NR > 1 { n += $1 } END { print n + 0 }' "$TMP/leaks.csv")
+check "stacks: --leaks -g stack -f csv net = trace-cmd report" test "$got" = "$(value net)"
