@@ -28,6 +28,7 @@
 #include "report/kma-report-callers.h"
 #include "report/kma-list.h"
 #include "report/kma-report-leaks.h"
+#include "report/kma-report-advice.h"
 #include "report/kma-report-time.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"

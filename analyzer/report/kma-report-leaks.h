@@ -18,6 +18,5 @@
 int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t lost,
 		     uint64_t young_ns, uint64_t limit, enum kma_fmt fmt);
 int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
-int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
 
 #endif /* KMA_REPORT_LEAKS_H */

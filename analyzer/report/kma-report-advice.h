@@ -1,0 +1,14 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-report-advice.h - --advice: kmalloc slack and dedicated-cache savings.
+ */
+#ifndef KMA_REPORT_ADVICE_H
+#define KMA_REPORT_ADVICE_H
+
+#include <stdio.h>
+#include "match/kma-match.h"
+#include "kma-table.h"
+
+int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
+
+#endif /* KMA_REPORT_ADVICE_H */
