@@ -239,7 +239,7 @@ static int print_report(struct run *r)
 	if (o->modules)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
-		return kma_report_advice(stdout, r->view, o->limit, o->format);
+		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);

@@ -17,6 +17,12 @@ void kma_fmt_ts(char *buf, size_t len, uint64_t ns)
 	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, ns / 1000000000, ns % 1000000000 / 1000);
 }
 
+void kma_fmt_secs(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 "s", ns / 1000000000,
+		 ns % 1000000000 / 1000);
+}
+
 void kma_fmt_dur(char *buf, size_t len, uint64_t ns)
 {
 	if (ns < 1000)

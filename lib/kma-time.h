@@ -10,7 +10,13 @@
 
 /* Seconds with microseconds, as trace-cmd prints timestamps. */
 void kma_fmt_ts(char *buf, size_t len, uint64_t ns);
-/* A duration: "812ns", "3.2us", "1.50ms", "2.000s". */
+/*
+ * A time in the reports' one unit: seconds with microseconds and the unit,
+ * "735.517455s" (a timestamp) or "0.029740s" (a duration); truncated to the
+ * microsecond, as trace-cmd prints timestamps. CSV and JSON carry nanoseconds.
+ */
+void kma_fmt_secs(char *buf, size_t len, uint64_t ns);
+/* A duration for a human reading one line (the plugin): "812ns", "3.2us", "1.50ms", "2.000s". */
 void kma_fmt_dur(char *buf, size_t len, uint64_t ns);
 /* Parses "1ms", "250us", "2s", "1.5" (seconds); 0 or -1. */
 int kma_parse_dur(const char *s, uint64_t *ns);

@@ -66,12 +66,12 @@ modules_variant() {
 	awk '$1 == "module" && $2 == "unloaded" { on = 1; next } on && NF == 7' "$TMP/left.txt" |
 		tr -s ' ' > "$TMP/left-rows.txt"
 	{
-		exp module | awk '$3 != "-" { printf "%s %.6f %s %s %s %s -\n", $1, $3 / 1e9, $4, $5, $6, $7 }'
+		exp module | awk '$3 != "-" { printf "%s %.6fs %s %s %s %s -\n", $1, $3 / 1e9, $4, $5, $6, $7 }'
 	} > "$TMP/want-mods.txt"
 	check "modules [$v]: --leftovers text: one row per unload = modleft.expect" test \
 		"$(awk '$7 == "-"' "$TMP/left-rows.txt")" = "$(cat "$TMP/want-mods.txt")"
 	exp leftover | $cut | while read -r m c a n b l lb; do
-		ts=$(exp module | awk -v m="$m" '$1 == m && $3 != "-" { printf "%.6f", $3 / 1e9 }')
+		ts=$(exp module | awk -v m="$m" '$1 == m && $3 != "-" { printf "%.6fs", $3 / 1e9 }')
 		echo "$m $ts $n $b $l $lb $c"
 	done | LC_ALL=C sort > "$TMP/want-callers.txt"
 	check "modules [$v]: --leftovers text: caller rows = modleft.expect" test \
@@ -80,7 +80,7 @@ modules_variant() {
 	check "modules [$v]: --leftovers text: no row for the reload or vmlinux" sh -c \
 		"! grep -q 'kernel_alloc\|13000\|0\\.000013' '$TMP/left-rows.txt'"
 
-	# --leftovers -f json: the same rows, unloaded in ns, caller null on module rows
+	# --leftovers -f json: the same rows, unloaded_ns in ns, caller null on module rows
 	"$KMA" --no-db --leftovers -f json "$dat" > "$TMP/left.json" 2>&1
 	check "modules [$v]: --leftovers -f json = modleft.expect" python3 - "$TMP/left.json" \
 		"$EXP" "$long" <<'EOF'
@@ -97,16 +97,16 @@ for line in open(sys.argv[2]):
 free_ts = {m[0]: int(m[2]) for m in mods}
 want = []
 for m in mods:
-    want.append({"module": m[0], "unloaded": int(m[2]), "allocs": int(m[3]),
+    want.append({"module": m[0], "unloaded_ns": int(m[2]), "allocs": int(m[3]),
                  "bytes": int(m[4]), "still_live": int(m[5]),
                  "still_live_bytes": int(m[6]), "caller": None})
     for l in left:
         if l[0] == m[0]:
-            want.append({"module": l[0], "unloaded": free_ts[l[0]], "allocs": int(l[3]),
+            want.append({"module": l[0], "unloaded_ns": free_ts[l[0]], "allocs": int(l[3]),
                          "bytes": int(l[4]), "still_live": int(l[5]),
                          "still_live_bytes": int(l[6]), "caller": l[1]})
 got = doc["rows"]
-key = lambda r: (r["module"], r["unloaded"], r["caller"] or "")
+key = lambda r: (r["module"], r["unloaded_ns"], r["caller"] or "")
 if sorted(got, key=key) != sorted(want, key=key):
     sys.exit("got %s\nwant %s" % (sorted(got, key=key), sorted(want, key=key)))
 EOF
@@ -116,7 +116,7 @@ import csv, json, sys
 rows = list(csv.DictReader(open('$TMP/left.csv')))
 js = json.load(open('$TMP/left.json'))['rows']
 norm = lambda r: tuple(str(r[k]) if r[k] is not None else '' for k in
-    ('module', 'unloaded', 'allocs', 'bytes', 'still_live', 'still_live_bytes', 'caller'))
+    ('module', 'unloaded_ns', 'allocs', 'bytes', 'still_live', 'still_live_bytes', 'caller'))
 assert sorted(map(norm, rows)) == sorted(map(norm, js)), (rows, js)"
 
 	# -g module: text rows and JSON

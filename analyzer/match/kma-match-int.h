@@ -76,4 +76,13 @@ static inline void kma_peak_snap(struct kma_match *m, struct kma_caller *c)
 	}
 }
 
+/* The same for a size's live count. */
+static inline void kma_size_snap(struct kma_match *m, struct kma_size *s)
+{
+	if (s->peak_epoch != m->peak_epoch) {
+		s->live_at_peak = s->live;
+		s->peak_epoch = m->peak_epoch;
+	}
+}
+
 #endif /* KMA_MATCH_INT_H */

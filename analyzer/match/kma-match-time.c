@@ -156,6 +156,8 @@ void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 		kma_peak_snap(m, &m->callers[i]);
 		m->callers[i].age_min = m->callers[i].live ? UINT64_MAX : 0;
 	}
+	for (i = 0; i < m->nr_sizes; i++)
+		kma_size_snap(m, &m->sizes[i]);
 	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
 		struct kma_caller *c;
 		uint64_t age;

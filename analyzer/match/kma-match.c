@@ -275,8 +275,10 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 	}
 	if (emit(m, l, fe, kind))
 		return -1;
-	if (l->size_idx)
+	if (l->size_idx) {
+		kma_size_snap(m, &m->sizes[l->size_idx - 1]);
 		m->sizes[l->size_idx - 1].live--;
+	}
 	return 0;
 }
 
@@ -309,6 +311,7 @@ static int track_size(struct kma_match *m, struct live *l, uint32_t caller_id)
 		l->size_idx = *idx + 1;
 	}
 	sz = &m->sizes[l->size_idx - 1];
+	kma_size_snap(m, sz);
 	sz->allocs++;
 	sz->live++;
 	return 0;

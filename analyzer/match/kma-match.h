@@ -166,6 +166,8 @@ struct kma_size {
 	uint64_t	bytes_alloc;
 	uint64_t	allocs;
 	uint64_t	live;		/* of those, live at the end */
+	uint64_t	live_at_peak;	/* of those, live at the overall peak of net */
+	uint32_t	peak_epoch;	/* private to the matcher */
 };
 
 /* What one module unload left behind from one call site. */

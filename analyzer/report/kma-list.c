@@ -67,8 +67,8 @@ int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limi
 		fprintf(out, "%zu allocations%s\n", l->nr,
 			l->outstanding_only ? ", still live at the end of the trace" : "");
 	t = kma_table_new(l->outstanding_only ?
-		"time:n gen:n ptr:s bytes:n req:n cache:s pid:n comm:s age:n caller:s" :
-		"time:n gen:n ptr:s bytes:n req:n cache:s pid:n comm:s lifetime:n caller:s");
+		"time:t gen:n ptr:s bytes:n req:n cache:s pid:n comm:s age:t caller:s" :
+		"time:t gen:n ptr:s bytes:n req:n cache:s pid:n comm:s lifetime:t caller:s");
 	for (i = 0; t && !err && i < n; i++) {
 		const struct kma_alloc_row *r = &l->rows[i];
 

@@ -9,6 +9,8 @@
 #include "match/kma-match.h"
 #include "kma-table.h"
 
-int kma_report_advice(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt);
+/* first_ts: the trace's first timestamp, to say when the peak was. */
+int kma_report_advice(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit,
+		      enum kma_fmt fmt);
 
 #endif /* KMA_REPORT_ADVICE_H */

@@ -113,7 +113,7 @@ int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt)
 	if (!nr && fmt == KMA_FMT_TEXT)
 		fprintf(out, "No module load/unload events in the trace (record module:module_load "
 			"and module:module_free).\n");
-	t = kma_table_new("module:s unloaded:n allocs:n bytes:n still_live:n still_live_bytes:n "
+	t = kma_table_new("module:s unloaded:t allocs:n bytes:n still_live:n still_live_bytes:n "
 			  "caller:s");
 	for (i = 0; t && !err && i < nr; i++) {
 		if (!mod[i].free_ts)

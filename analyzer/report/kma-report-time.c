@@ -16,7 +16,7 @@ static const struct kma_caller_order by_net = { .key = kma_caller_net };
 int kma_report_generations(FILE *out, struct kma_match *m, uint64_t first_ts, enum kma_fmt fmt)
 {
 	const struct kma_generation *g = NULL;
-	struct kma_table *t = kma_table_new("gen:n start:n allocs:n bytes:n live:n "
+	struct kma_table *t = kma_table_new("gen:n start:t allocs:n bytes:n live:n "
 					    "live_bytes:n frees:n label:s");
 	uint32_t nr, i;
 	int err = 0;
@@ -64,7 +64,7 @@ int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit, enum km
 	if (fmt == KMA_FMT_TEXT)
 		fprintf(out, "Alloc -> free lifetimes of traced frees (median and p99 by nearest "
 			"rank; temporary: freed within the threshold).\n");
-	t = kma_table_new("frees:n min:n median:n p99:n max:n temporary:n caller:s");
+	t = kma_table_new("frees:n min:t median:t p99:t max:t temporary:n caller:s");
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
 		uint64_t n;
 		const uint64_t *l = kma_match_lifetimes(m, (uint32_t)(v[i] - all), &n);
@@ -111,8 +111,8 @@ int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t 
 		return -1;
 	kma_callers_sort(v, nr, &by_peak);
 	if (fmt == KMA_FMT_TEXT) {
-		kma_fmt_ts(ts, sizeof(ts), tot->peak_ts);
-		kma_fmt_dur(rel, sizeof(rel), tot->peak_ts - first_ts);
+		kma_fmt_secs(ts, sizeof(ts), tot->peak_ts);
+		kma_fmt_secs(rel, sizeof(rel), tot->peak_ts - first_ts);
 		fprintf(out, "peak live bytes: %" PRIu64 " at %s (%s into the trace)\n",
 			tot->peak_net, tot->peak_net ? ts : "-", tot->peak_net ? rel : "-");
 	}
@@ -122,7 +122,7 @@ int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t 
 		err |= kma_table_str(t, v[i]->name);
 	}
 	free(v);
-	snprintf(head, sizeof(head), "\"peak_bytes\": %" PRIu64 ", \"peak_ts\": %" PRIu64,
+	snprintf(head, sizeof(head), "\"peak_bytes\": %" PRIu64 ", \"peak_ts_ns\": %" PRIu64,
 		 tot->peak_net, tot->peak_ts);
 	return kma_table_finish(out, t, fmt, "peak", head, err);
 }

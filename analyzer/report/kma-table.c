@@ -12,7 +12,7 @@
 
 struct col {
 	char	*name;
-	int	numeric;
+	int	numeric;	/* 1: a number, 2: a time (text seconds, else ns) */
 	size_t	width;
 };
 
@@ -252,6 +252,22 @@ size_t kma_text_width(const char *s)
 }
 
 /* A text cell padded with blanks to width w, on the left when right-aligned. */
+/* A time column's CSV/JSON name carries its unit: "start" -> "start_ns". */
+static const char *col_name(const struct col *c, enum kma_fmt fmt, char *buf, size_t len)
+{
+	if (c->numeric != 2 || fmt == KMA_FMT_TEXT)
+		return c->name;
+	snprintf(buf, len, "%s_ns", c->name);
+	return buf;
+}
+
+static void json_name(FILE *out, const struct col *c)
+{
+	char buf[64];
+
+	kma_json_str(out, col_name(c, KMA_FMT_JSON, buf, sizeof(buf)));
+}
+
 static void text_cell(FILE *out, const char *s, size_t w, int right)
 {
 	size_t sw = kma_text_width(s);
@@ -276,7 +292,7 @@ int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt)
 
 				if (i)
 					fputs(", ", out);
-				kma_json_str(out, t->cols[i].name);
+				json_name(out, &t->cols[i]);
 				fputs(": ", out);
 				if (!cell)
 					fputs("null", out);
@@ -293,7 +309,9 @@ int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt)
 	for (r = 0; r <= rows; r++) {
 		for (i = 0; i < t->nr_cols; i++) {
 			const struct col *c = &t->cols[i];
-			const char *cell = r ? t->cells[(r - 1) * t->nr_cols + i] : c->name;
+			char buf[64];
+			const char *cell = r ? t->cells[(r - 1) * t->nr_cols + i] :
+					   col_name(c, fmt, buf, sizeof(buf));
 			int last = i + 1 == t->nr_cols;
 
 			if (fmt == KMA_FMT_CSV) {
@@ -324,7 +342,9 @@ struct kma_table *kma_table_new(const char *spec)
 	int n;
 
 	while (t && sscanf(p, "%47[^:]:%*c%n", name, &n) == 1) {
-		if (kma_table_col(t, name, p[n - 1] == 'n')) {
+		char type = p[n - 1];
+
+		if (kma_table_col(t, name, type == 'n' ? 1 : type == 't' ? 2 : 0)) {
 			kma_table_free(t);
 			return NULL;
 		}
@@ -349,12 +369,12 @@ static int time_cell(struct kma_table *t, enum kma_fmt fmt, uint64_t ns,
 
 int kma_table_dur(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
 {
-	return time_cell(t, fmt, ns, kma_fmt_dur);
+	return time_cell(t, fmt, ns, kma_fmt_secs);
 }
 
 int kma_table_ts(struct kma_table *t, enum kma_fmt fmt, uint64_t ns)
 {
-	return time_cell(t, fmt, ns, kma_fmt_ts);
+	return time_cell(t, fmt, ns, kma_fmt_secs);
 }
 
 int kma_table_finish(FILE *out, struct kma_table *t, enum kma_fmt fmt, const char *name,

@@ -34,11 +34,14 @@ int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt);
  * that no report includes another).
  */
 
-/* A table with the columns of a "name:n name:s ..." spec (n numeric, s string);
- * NULL on out of memory. */
+/*
+ * A table with the columns of a "name:n name:s name:t ..." spec (n numeric,
+ * s string, t time: seconds "1.234567s" in text, integer nanoseconds in CSV
+ * and JSON under the name "name_ns"); NULL on out of memory.
+ */
 struct kma_table *kma_table_new(const char *spec);
-/* Durations and timestamps: readable in text (kma-time.h), nanoseconds in CSV
- * and JSON, where a program reads them. */
+/* Durations and timestamps, in :t columns: seconds in text (kma_fmt_secs),
+ * nanoseconds in CSV and JSON, where a program reads them. */
 int kma_table_dur(struct kma_table *t, enum kma_fmt fmt, uint64_t ns);
 int kma_table_ts(struct kma_table *t, enum kma_fmt fmt, uint64_t ns);
 /*
