@@ -337,9 +337,15 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	int selected = is_selected(m, ev->ts);
 	const char *gname;
 	uint64_t key = group_key(m, ev, &gname);
+	unsigned int sel = 0;
 
 	if (m->opts.group_by != KMA_GROUP_CALLER && !gname)
 		return -1;
+	/* the filters of kma-select.h, inside the time window and generation */
+	if (selected && m->opts.select)
+		sel = m->opts.select(m->opts.select_ctx, ev);
+	if (sel & KMA_SEL_OUT)
+		selected = 0;
 	c = get_caller(m, key, &id, gname);
 	if (!c)
 		return -1;
@@ -351,6 +357,11 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 			m->totals.failed_allocs++;
 		}
 		return 0;
+	}
+	if (sel & KMA_SEL_SELF) {
+		/* the recorder's own: counted whether --exclude-self drops them or not */
+		m->totals.self_allocs++;
+		m->totals.self_bytes += ev->bytes_alloc;
 	}
 	if (pr.kind == KMA_PAIR_IMPLICIT && close_live(m, pr.old, ev, KMA_FREE_IMPLICIT))
 		return -1;
