@@ -58,7 +58,8 @@ int kma_select_is_self_function(const char *caller);
 /*
  * One line describing the filter, as the text reports' header says it:
  * "comm 'tar', caller !~ 'ring_buffer', pid 1 or 2, not the recorder's own"
- * ("not the recorder's own" for --exclude-self); "" when there is none. Returns the length it needed (snprintf).
+ * ("not the recorder's own" for --exclude-self); "" when there is none.
+ * Returns the length it needed, as snprintf does.
  */
 int kma_select_describe(const struct kma_select *s, char *buf, size_t len);
 
