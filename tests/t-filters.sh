@@ -125,7 +125,9 @@ check "--lifetimes -s slack" test \
 	"$("$KMA" --no-db --lifetimes -s slack -f csv "$G" | tail -n +2 | awk -F, '{print $NF}' | xargs)" = \
 	"ring_buffer_alloc_read_page+0x58 alloc_b+0x20 tracing_buffers_splice_read+0x76"
 check "--lifetimes -s slack: says so" sh -c \
-	"'$KMA' --no-db --lifetimes -s slack '$G' | grep -qx 'Sorted by slack.'"
+	"'$KMA' --no-db --lifetimes -s slack '$G' | grep -q '^Alloc -> free lifetimes of traced frees, sorted by slack '"
+check "--peak: says its order" sh -c \
+	"'$KMA' --no-db --peak '$G' | grep -qx 'Sorted by net (bytes held at the peak).'"
 # --peak: net 1824 at event 7; held then: alloc_a 192+1024+192 = 1408, alloc_b 64+192 = 256,
 #   ring_buffer 128, tracing_buffers 32 (slack 40, 14, 28, 8). Default: by held bytes.
 check "--peak: by bytes held at the peak by default" test \

@@ -11,13 +11,13 @@
 
 static const struct kma_caller_order by_net = { .key = kma_caller_net };
 
-/* "sorted by net" and the like, the text tables' order line. */
-static void say_order(FILE *out, enum kma_sort sort, const char *net_means)
+/* The peak table's order line: "Sorted by net (bytes held at the peak)." and the like. */
+static void say_order(FILE *out, enum kma_sort sort)
 {
 	if (sort == KMA_SORT_CALLER)
 		fprintf(out, "Sorted by caller name.\n");
-	else if (sort == KMA_SORT_NET && net_means)
-		fprintf(out, "Sorted by net (%s).\n", net_means);
+	else if (sort == KMA_SORT_NET)
+		fprintf(out, "Sorted by net (bytes held at the peak).\n");
 	else
 		fprintf(out, "Sorted by %s.\n", kma_sort_name(sort));
 }
@@ -75,11 +75,11 @@ int kma_report_lifetimes(FILE *out, struct kma_match *m, enum kma_sort sort, uin
 	v = kma_callers_sorted(all, total, has_frees, &order, &nr);
 	if (!v)
 		return -1;
-	if (fmt == KMA_FMT_TEXT) {
-		fprintf(out, "Alloc -> free lifetimes of traced frees (median and p99 by nearest "
-			"rank; temporary: freed within the threshold).\n");
-		say_order(out, sort, NULL);
-	}
+	/* the order in the heading line: the table still starts on the second line */
+	if (fmt == KMA_FMT_TEXT)
+		fprintf(out, "Alloc -> free lifetimes of traced frees, sorted by %s (median and "
+			"p99 by nearest rank; temporary: freed within the threshold).\n",
+			sort == KMA_SORT_CALLER ? "caller name" : kma_sort_name(sort));
 	t = kma_table_new("frees:n min:n median:n p99:n max:n temporary:n caller:s");
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
 		uint64_t n;
@@ -134,7 +134,7 @@ int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, enum kma_
 		kma_fmt_dur(rel, sizeof(rel), tot->peak_ts - first_ts);
 		fprintf(out, "peak live bytes: %" PRIu64 " at %s (%s into the trace)\n",
 			tot->peak_net, tot->peak_net ? ts : "-", tot->peak_net ? rel : "-");
-		say_order(out, sort, "bytes held at the peak");
+		say_order(out, sort);
 	}
 	t = kma_table_new("held:n caller:s");
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
