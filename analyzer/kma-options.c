@@ -63,7 +63,7 @@ static const char usage_text[] =
 "each repeatable, a leading ! excludes; same kind OR-ed, kinds AND-ed):\n"
 "      --comm PATTERN     only allocations by tasks whose comm matches the glob\n"
 "      --pid N[,N...]     only allocations by these pids\n"
-"      --caller REGEX     only call sites whose name (sym+0xoff) matches the regex (ERE)\n"
+"      --caller REGEX     only call sites whose name (sym+0xoff) matches the ERE\n"
 "      --cache PATTERN    only allocations from caches matching the glob (kmalloc:\n"
 "                         the size class, e.g. kmalloc-64)\n"
 "      --exclude-self     leave out the recorder's own allocations (trace-cmd,\n"
