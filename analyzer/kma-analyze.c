@@ -22,6 +22,7 @@
 #include "match/kma-leak.h"
 #include "reader/kma-live.h"
 #include "match/kma-match.h"
+#include "match/kma-select.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
 #include "sites/kma-stacks.h"
@@ -72,6 +73,8 @@ struct run {
 	char			*real_output;	/* -o a symbolic link: its target */
 	int			show_progress;
 	int			filtered;	/* --generation, --since or --until */
+	struct kma_select	*select;	/* the view's filters (--comm ...) */
+	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -195,7 +198,30 @@ static void print_filter_line(struct run *r)
 		fprintf(stdout, " until %s", o->until);
 	if (o->outstanding)
 		fprintf(stdout, " still live at the end of the trace");
+	if (o->nr_sel || o->exclude_self) {
+		char desc[1024];
+
+		kma_select_describe(r->select, desc, sizeof(desc));
+		fputs(" (filter: ", stdout);
+		kma_text_str(stdout, desc);
+		fputc(')', stdout);
+	}
 	fprintf(stdout, "; unknown/null frees and lost events are for the whole trace\n");
+}
+
+/* The recorder's own allocations: what --exclude-self dropped, or that it would. */
+static void print_self_line(struct run *r)
+{
+	const struct kma_totals *t = kma_match_totals(r->view);
+
+	if (r->o->exclude_self)
+		fprintf(stdout, "# --exclude-self dropped %" PRIu64 " bytes in %" PRIu64
+			" allocations of the recorder's own (trace-cmd, kma-record, kma-analyze, "
+			"kma-mark; ring buffer call sites)\n", t->self_bytes, t->self_allocs);
+	else if (t->self_allocs)
+		fprintf(stdout, "# %" PRIu64 " bytes in %" PRIu64 " allocations are the recorder's "
+			"own (trace-cmd, kma-record, kma-analyze, kma-mark; ring buffer call sites); "
+			"--exclude-self drops them\n", t->self_bytes, t->self_allocs);
 }
 
 /* --leaks: by the grouping; in text, by stack too when the trace has stacks. */
@@ -224,8 +250,11 @@ static int print_report(struct run *r)
 	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
-	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding))
+	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
+					  o->nr_sel || o->exclude_self))
 		print_filter_line(r);
+	if (o->format == KMA_FMT_TEXT && !o->folded)
+		print_self_line(r);
 	if (o->list)
 		return 0;	/* printed by the caller from the list sink */
 	if (o->generations)
@@ -233,9 +262,10 @@ static int print_report(struct run *r)
 	if (o->leaks)
 		return print_leaks(r, lost);
 	if (o->lifetimes)
-		return kma_report_lifetimes(stdout, r->view, o->limit, o->format);
+		return kma_report_lifetimes(stdout, r->view, o->sort, o->limit, o->format);
 	if (o->peak)
-		return kma_report_peak(stdout, r->view, info->first_ts, o->limit, o->format);
+		return kma_report_peak(stdout, r->view, info->first_ts, o->sort, o->limit,
+				       o->format);
 	if (o->modules)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
@@ -345,6 +375,31 @@ static int open_sites(struct run *r)
 	return 0;
 }
 
+/* The view's filters, and the pattern-less one that only finds the recorder's own. */
+static int open_selects(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	char why[256];
+	int i;
+
+	r->select = kma_select_alloc();
+	r->self = kma_select_alloc();
+	if (!r->select || !r->self)
+		return oom();
+	kma_select_set_resolve(r->select, kma_sites_symbol, r->sites);
+	kma_select_set_resolve(r->self, kma_sites_symbol, r->sites);
+	kma_select_exclude_self(r->select, o->exclude_self);
+	for (i = 0; i < o->nr_sel; i++) {
+		/* checked by kma-options already: only out of memory is left */
+		if (kma_select_add(r->select, (enum kma_sel_kind)o->sel[i].kind, o->sel[i].arg,
+				   why, sizeof(why))) {
+			fprintf(stderr, "kma-analyze: %s\n", why);
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* The matcher of everything, feeding report.db; none with --no-db. */
 static int open_match(struct run *r)
 {
@@ -359,6 +414,10 @@ static int open_match(struct run *r)
 	mo->stack_name = kma_stacks_folded;
 	mo->stack_ctx = r->stacks;
 	mo->temp_ns = o->temp_ns;
+	if (open_selects(r))
+		return -1;
+	mo->select = kma_select_event;	/* no pattern: only counts the recorder's own */
+	mo->select_ctx = r->self;
 	if (!o->no_db) {
 		/* -o a symbolic link: its target is replaced */
 		char reason[KMA_STORE_WHY_LEN];
@@ -399,9 +458,11 @@ static int open_view(struct run *r)
 	struct kma_opts *o = r->o;
 
 	r->filtered = o->generation || o->since || o->until;
-	if (r->filtered || o->list || o->lifetimes || o->group_by != KMA_GROUP_CALLER || !r->match) {
+	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes ||
+	    o->group_by != KMA_GROUP_CALLER || !r->match) {
 		struct kma_match_opts vo = r->mo;
 
+		vo.select_ctx = r->select;	/* the filters: this view only, never report.db */
 		memset(&vo.sink, 0, sizeof(vo.sink));
 		vo.keep_lifetimes = o->lifetimes;
 		vo.group_by = o->group_by;
@@ -555,6 +616,8 @@ static void close_run(struct run *r)
 	kma_match_free(r->sview);
 	kma_stacks_free(r->stacks);
 	kma_sites_free(r->sites);
+	kma_select_free(r->select);
+	kma_select_free(r->self);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }

@@ -11,6 +11,7 @@
 
 #include "kma-time.h"
 #include "match/kma-leak.h"
+#include "match/kma-select.h"
 #include "kma-options.h"
 
 static const struct kma_opts default_opts = {
@@ -37,8 +38,9 @@ static const char usage_text[] =
 "                         file is replaced only if it is a kma report.db\n"
 "      --force            replace DB even if it is another file (never the input)\n"
 "      --no-db            do not write a database\n"
-"  -s, --sort KEY         total|slack|net|allocs|frees|caller (default: total;\n"
-"                         numbers sort descending, caller ascending)\n"
+"  -s, --sort KEY         total|slack|net|allocs|frees|caller, for every per-caller\n"
+"                         report (default: total; net for --leaks, --outstanding\n"
+"                         and --peak; numbers sort descending, caller ascending)\n"
 "  -n, --limit N          print only the first N rows\n"
 "  -f, --format FMT       text|csv|json (default: text), for every report; or folded:\n"
 "                         one line per call stack, 'f1;f2;... WEIGHT' (outermost\n"
@@ -56,6 +58,17 @@ static const char usage_text[] =
 "                         (default: the online CPUs; 1: read them in turn, no threads)\n"
 "      --libtracecmd      read through tracecmd_iterate_events() instead, one thread\n"
 "                         (slow on big compressed files; for comparison)\n"
+"\n"
+"Filters (every report, --list and --live; report.db still holds the whole trace;\n"
+"each repeatable, a leading ! excludes; same kind OR-ed, kinds AND-ed):\n"
+"      --comm PATTERN     only allocations by tasks whose comm matches the glob\n"
+"      --pid N[,N...]     only allocations by these pids\n"
+"      --caller REGEX     only call sites whose name (sym+0xoff) matches the ERE\n"
+"      --cache PATTERN    only allocations from caches matching the glob (kmalloc:\n"
+"                         the size class, e.g. kmalloc-64)\n"
+"      --exclude-self     leave out the recorder's own allocations (trace-cmd,\n"
+"                         kma-record, kma-analyze, kma-mark; tracing_buffers_*,\n"
+"                         ring_buffer_*, trace_* call sites) and say how many\n"
 "\n"
 "Generations, leaks and time (markers: echo \"kma: LABEL\" > trace_marker, or kma-mark):\n"
 "      --marker-prefix P  markers starting with P start a generation (default: \"kma:\")\n"
@@ -105,6 +118,9 @@ static const char usage_text[] =
 "  kma-analyze -g stack -s net -n 5 --no-db t.dat\n"
 "  kma-analyze --live -s net --duration 30 -o live.db\n"
 "  kma-analyze --leaks -f json --no-db t.dat | jq '.rows[0]'\n"
+"  kma-analyze --comm tar --caller '!^ring_buffer' --no-db t.dat\n"
+"                                       # what tar allocated, ring buffer aside\n"
+"  kma-analyze --exclude-self --cache 'kmalloc-*' -s net --no-db t.dat\n"
 "  kma-analyze --force -o old.db t.dat  # old.db is no report.db: replace it anyway\n"
 "  kma-analyze -q -o /tmp/t.db t.dat && \\\n"
 "    sqlite3 /tmp/t.db 'SELECT * FROM caller_stats ORDER BY net DESC LIMIT 10'\n";
@@ -114,6 +130,8 @@ enum {
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
 	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
 	OPT_DURATION, OPT_INTERVAL, OPT_FORCE, OPT_LIBTRACECMD, OPT_WEIGHT,
+	/* H2: filters */
+	OPT_COMM, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_EXCLUDE_SELF,
 };
 
 static const struct option long_opts[] = {
@@ -150,6 +168,12 @@ static const struct option long_opts[] = {
 	{ "weight",		required_argument,	NULL, OPT_WEIGHT },
 	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
 	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
+	/* H2: filters */
+	{ "comm",		required_argument,	NULL, OPT_COMM },
+	{ "pid",		required_argument,	NULL, OPT_PID },
+	{ "caller",		required_argument,	NULL, OPT_CALLER },
+	{ "cache",		required_argument,	NULL, OPT_CACHE },
+	{ "exclude-self",	no_argument,		NULL, OPT_EXCLUDE_SELF },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -208,6 +232,7 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 	case 's':
 		if (kma_sort_parse(arg, &o->sort))
 			return usage_error("unknown sort key '%s'", arg);
+		o->sort_set = 1;
 		break;
 	case 'n': {
 		char *end;
@@ -344,6 +369,40 @@ static int parse_time_opt(int c, const char *arg, struct kma_opts *o)
 	return OPT_TAKEN;
 }
 
+/*
+ * H2: the filters. Each pattern is tried in a select of its own here, so that a bad
+ * regex or pid list is a usage error; kma-analyze builds the one it runs with.
+ */
+static int parse_filter_opt(int c, const char *arg, struct kma_opts *o)
+{
+	static const int kinds[] = {
+		[OPT_COMM - OPT_COMM] = KMA_SELK_COMM, [OPT_PID - OPT_COMM] = KMA_SELK_PID,
+		[OPT_CALLER - OPT_COMM] = KMA_SELK_CALLER, [OPT_CACHE - OPT_COMM] = KMA_SELK_CACHE,
+	};
+	struct kma_select *s;
+	char why[256];
+	int bad;
+
+	if (c == OPT_EXCLUDE_SELF) {
+		o->exclude_self = 1;
+		return OPT_TAKEN;
+	}
+	if (c < OPT_COMM || c > OPT_CACHE)
+		return OPT_NOT_MINE;
+	if (o->nr_sel == KMA_MAX_SEL_ARGS)
+		return usage_error("more than 64 --comm/--pid/--caller/--cache patterns%s", "");
+	s = kma_select_alloc();
+	if (!s)
+		return usage_error("out of memory%s", "");
+	bad = kma_select_add(s, (enum kma_sel_kind)kinds[c - OPT_COMM], arg, why, sizeof(why));
+	kma_select_free(s);
+	if (bad)
+		return usage_error("%s", why);
+	o->sel[o->nr_sel].kind = kinds[c - OPT_COMM];
+	o->sel[o->nr_sel++].arg = arg;
+	return OPT_TAKEN;
+}
+
 /* One option: taken (OPT_TAKEN) or the exit status. */
 static int parse_opt(int c, const char *arg, struct kma_opts *o)
 {
@@ -362,6 +421,8 @@ static int parse_opt(int c, const char *arg, struct kma_opts *o)
 		ret = parse_report_opt(c, arg, o);
 	if (ret == OPT_NOT_MINE)
 		ret = parse_time_opt(c, arg, o);
+	if (ret == OPT_NOT_MINE)
+		ret = parse_filter_opt(c, arg, o);
 	if (ret == OPT_NOT_MINE) {
 		/* getopt_long() said what it did not like */
 		fprintf(stderr, "Try 'kma-analyze --help'.\n");
@@ -398,6 +459,9 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		o->input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	/* H2: the leak-oriented reports rank by what is still held, unless -s says */
+	if (!o->sort_set && (o->leaks || o->outstanding || o->peak))
+		o->sort = KMA_SORT_NET;
 	if (o->live && o->buffer)
 		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
 	if (o->live && (o->since || o->until || o->generation))

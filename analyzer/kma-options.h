@@ -17,6 +17,14 @@
 #define KMA_VERSION "0.0-dev"
 #endif
 
+/* H2: one --comm/--pid/--caller/--cache argument (kma-select.h kinds). */
+struct kma_sel_arg {
+	int		kind;		/* enum kma_sel_kind */
+	const char	*arg;
+};
+
+#define KMA_MAX_SEL_ARGS	64
+
 /* Every option in one place; kma_opts_parse() starts from the defaults. */
 struct kma_opts {
 	const char	*input;
@@ -54,6 +62,11 @@ struct kma_opts {
 	int		weight_set;	/* --weight was given */
 	const char	*vmlinux;
 	const char	*modules_dir;
+	/* H2: filters and ordering */
+	struct kma_sel_arg sel[KMA_MAX_SEL_ARGS];	/* in the order given */
+	int		nr_sel;
+	int		exclude_self;
+	int		sort_set;	/* -s was given */
 };
 
 /*

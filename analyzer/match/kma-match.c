@@ -330,6 +330,28 @@ static int is_selected(struct kma_match *m, uint64_t ts)
 	return m->sel_gen == (int64_t)m->generation;
 }
 
+/*
+ * Inside the time window and generation, then the filters of kma-select.h
+ * (opts.select). The recorder's own allocations that the filters keep are
+ * counted whether --exclude-self then drops them or not; a failed
+ * allocation (ptr 0, kma-pairs) is no allocation.
+ */
+static int select_alloc(struct kma_match *m, const struct kma_event *ev)
+{
+	unsigned int sel;
+
+	if (!is_selected(m, ev->ts))
+		return 0;
+	if (!m->opts.select)
+		return 1;
+	sel = m->opts.select(m->opts.select_ctx, ev);
+	if ((sel & KMA_SEL_SELF) && ev->ptr) {
+		m->totals.self_allocs++;
+		m->totals.self_bytes += ev->bytes_alloc;
+	}
+	return !(sel & KMA_SEL_OUT);
+}
+
 static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 {
 	struct kma_caller *c;
@@ -337,7 +359,7 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	struct live *l;
 	uint32_t id;
 	uint64_t slack = slack_of(ev->bytes_req, ev->bytes_alloc);
-	int selected = is_selected(m, ev->ts);
+	int selected = select_alloc(m, ev);
 	const char *gname;
 	uint64_t key = group_key(m, ev, &gname);
 

@@ -65,6 +65,11 @@ struct kma_sink {
 	int	(*unknown_free)(void *ctx, const struct kma_free_row *row);
 };
 
+/* What a report filter (kma-select.h) says of an allocation event: KMA_SEL_* bits. */
+enum { KMA_SEL_OUT = 1, KMA_SEL_SELF = 2 };
+/* classify an allocation event: KMA_SEL_* bits */
+typedef unsigned int (*kma_select_fn)(void *ctx, const struct kma_event *ev);
+
 /* Turns a call site address into a stable name; the string must outlive the matcher. */
 typedef const char *(*kma_resolve_fn)(void *ctx, uint64_t addr);
 
@@ -146,6 +151,13 @@ struct kma_totals {
 	uint64_t	peak_ts;	/* when it was first reached */
 	uint64_t	end_ts;		/* as given to kma_match_finish() */
 	uint64_t	temporary;
+	/*
+	 * The recorder's own allocations (KMA_SEL_SELF) among those the time,
+	 * generation and pattern filters keep, whether --exclude-self then
+	 * dropped them (they are in unselected) or not (they are in the totals).
+	 */
+	uint64_t	self_allocs;
+	uint64_t	self_bytes;
 };
 
 /* A module load/unload seen in the trace (module:module_load / module_free). */
@@ -199,6 +211,8 @@ struct kma_match_opts {
 	void		*stack_ctx;
 	int		filtered;	/* apply filter */
 	struct kma_filter filter;
+	kma_select_fn	select;		/* NULL: every allocation is selected */
+	void		*select_ctx;
 	uint64_t	temp_ns;	/* "temporary" threshold, ns (0: 1 ms) */
 	int		keep_lifetimes;	/* keep every lifetime for exact percentiles */
 	struct kma_sink	sink;		/* callbacks may be NULL */

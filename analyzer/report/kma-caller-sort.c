@@ -12,6 +12,40 @@ uint64_t kma_caller_net(const struct kma_caller *c)
 	return c->net;
 }
 
+static uint64_t total_of(const struct kma_caller *c)
+{
+	return c->total;
+}
+
+static uint64_t slack_of(const struct kma_caller *c)
+{
+	return c->slack;
+}
+
+static uint64_t allocs_of(const struct kma_caller *c)
+{
+	return c->allocs;
+}
+
+static uint64_t frees_of(const struct kma_caller *c)
+{
+	return c->frees;
+}
+
+/* Descending by the key; ties (and --sort caller) by name, then address: stable output. */
+void kma_sort_order(enum kma_sort sort, struct kma_caller_order *o)
+{
+	o->by_address = 1;
+	switch (sort) {
+	case KMA_SORT_SLACK:	o->key = slack_of; break;
+	case KMA_SORT_NET:	o->key = kma_caller_net; break;
+	case KMA_SORT_ALLOCS:	o->key = allocs_of; break;
+	case KMA_SORT_FREES:	o->key = frees_of; break;
+	case KMA_SORT_CALLER:	o->key = NULL; break;
+	default:		o->key = total_of; break;
+	}
+}
+
 static int cmp_callers(const void *a, const void *b, void *arg)
 {
 	const struct kma_caller *x = *(const struct kma_caller * const *)a;

@@ -9,6 +9,7 @@
 
 #include <stdint.h>
 #include "match/kma-match.h"
+#include "kma-report-callers.h"
 
 /*
  * Descending by key (NULL: no key), then ascending by name, then, with
@@ -20,8 +21,11 @@ struct kma_caller_order {
 	int		by_address;
 };
 
-/* Outstanding bytes: the key of the leak and lifetime reports. */
+/* Outstanding bytes: the key of the leak reports. */
 uint64_t kma_caller_net(const struct kma_caller *c);
+
+/* The order of -s KEY: descending by the key (caller: by name), ties by name, address. */
+void kma_sort_order(enum kma_sort sort, struct kma_caller_order *o);
 
 /*
  * Pointers to the callers c[0..nr) for which keep() is non-zero, in order;

@@ -28,38 +28,11 @@ int kma_sort_parse(const char *s, enum kma_sort *out)
 	return -1;
 }
 
-static uint64_t total_of(const struct kma_caller *c)
+const char *kma_sort_name(enum kma_sort sort)
 {
-	return c->total;
-}
-
-static uint64_t slack_of(const struct kma_caller *c)
-{
-	return c->slack;
-}
-
-static uint64_t allocs_of(const struct kma_caller *c)
-{
-	return c->allocs;
-}
-
-static uint64_t frees_of(const struct kma_caller *c)
-{
-	return c->frees;
-}
-
-/* Descending by the key; ties (and --sort caller) by name, then address: stable output. */
-static void order_of(enum kma_sort sort, struct kma_caller_order *o)
-{
-	o->by_address = 1;
-	switch (sort) {
-	case KMA_SORT_SLACK:	o->key = slack_of; break;
-	case KMA_SORT_NET:	o->key = kma_caller_net; break;
-	case KMA_SORT_ALLOCS:	o->key = allocs_of; break;
-	case KMA_SORT_FREES:	o->key = frees_of; break;
-	case KMA_SORT_CALLER:	o->key = NULL; break;
-	default:		o->key = total_of; break;
-	}
+	if ((size_t)sort >= sizeof(sort_names) / sizeof(sort_names[0]))
+		return "total";
+	return sort_names[sort];
 }
 
 static int width_of(uint64_t v)
@@ -81,7 +54,7 @@ static const struct kma_caller **sorted_rows(const struct kma_report_in *in, uin
 	struct kma_caller_order order;
 	uint32_t kept;
 
-	order_of(in->sort, &order);
+	kma_sort_order(in->sort, &order);
 	rows = kma_callers_sorted(in->callers, in->nr_callers, has_allocs, &order, &kept);
 	if (!rows)
 		return NULL;
@@ -203,6 +176,11 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	/* "alloc/free" heads a column of right-aligned allocs, '/', left-aligned frees */
 	if (wa + 1 + wf < 10)
 		wa = 10 - 1 - wf;
+	/* the order, as every per-caller table says it */
+	if (in->sort == KMA_SORT_CALLER)
+		fprintf(out, "Sorted by %s name.\n", in->key ? in->key : "caller");
+	else
+		fprintf(out, "Sorted by %s.\n", kma_sort_name(in->sort));
 	fprintf(out, "%*s %*s %*s %-*s  %s\n", wt, "total", ws, "slack", wn, "net",
 		wa + 1 + wf, "alloc/free", in->key ? in->key : "caller");
 	for (i = 0; i < nr; i++) {

@@ -13,6 +13,8 @@ enum kma_sort { KMA_SORT_TOTAL, KMA_SORT_SLACK, KMA_SORT_NET, KMA_SORT_ALLOCS,
 		KMA_SORT_FREES, KMA_SORT_CALLER };
 
 int kma_sort_parse(const char *s, enum kma_sort *out);
+/* "total", "net", ...: what -s takes, for the headers that say a table's order. */
+const char *kma_sort_name(enum kma_sort sort);
 
 struct kma_report_in {
 	const struct kma_trace_info	*info;

@@ -11,6 +11,17 @@
 
 static const struct kma_caller_order by_net = { .key = kma_caller_net };
 
+/* The peak table's order line: "Sorted by net (bytes held at the peak)." and the like. */
+static void say_order(FILE *out, enum kma_sort sort)
+{
+	if (sort == KMA_SORT_CALLER)
+		fprintf(out, "Sorted by caller name.\n");
+	else if (sort == KMA_SORT_NET)
+		fprintf(out, "Sorted by net (bytes held at the peak).\n");
+	else
+		fprintf(out, "Sorted by %s.\n", kma_sort_name(sort));
+}
+
 /* --- generations --- */
 
 int kma_report_generations(FILE *out, struct kma_match *m, uint64_t first_ts, enum kma_fmt fmt)
@@ -50,20 +61,25 @@ static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned int p)
 	return v[rank ? rank - 1 : 0];
 }
 
-int kma_report_lifetimes(FILE *out, struct kma_match *m, uint64_t limit, enum kma_fmt fmt)
+int kma_report_lifetimes(FILE *out, struct kma_match *m, enum kma_sort sort, uint64_t limit,
+			 enum kma_fmt fmt)
 {
 	const struct kma_caller **v, *all;
+	struct kma_caller_order order;
 	struct kma_table *t;
 	uint32_t nr, i, total;
 	int err = 0;
 
+	kma_sort_order(sort, &order);
 	all = kma_match_callers(m, &total);
-	v = kma_callers_sorted(all, total, has_frees, &by_net, &nr);
+	v = kma_callers_sorted(all, total, has_frees, &order, &nr);
 	if (!v)
 		return -1;
+	/* the order in the heading line: the table still starts on the second line */
 	if (fmt == KMA_FMT_TEXT)
-		fprintf(out, "Alloc -> free lifetimes of traced frees (median and p99 by nearest "
-			"rank; temporary: freed within the threshold).\n");
+		fprintf(out, "Alloc -> free lifetimes of traced frees, sorted by %s (median and "
+			"p99 by nearest rank; temporary: freed within the threshold).\n",
+			sort == KMA_SORT_CALLER ? "caller name" : kma_sort_name(sort));
 	t = kma_table_new("frees:n min:t median:t p99:t max:t temporary:n caller:s");
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
 		uint64_t n;
@@ -93,12 +109,13 @@ static uint64_t net_at_peak(const struct kma_caller *c)
 	return c->net_at_peak;
 }
 
-int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t limit,
-		    enum kma_fmt fmt)
+int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, enum kma_sort sort,
+		    uint64_t limit, enum kma_fmt fmt)
 {
 	static const struct kma_caller_order by_peak = { .key = net_at_peak };
 	const struct kma_totals *tot = kma_match_totals(m);
 	const struct kma_caller **v, *all;
+	struct kma_caller_order order;
 	struct kma_table *t;
 	uint32_t nr, i, total;
 	char ts[32], rel[32], head[96];
@@ -109,12 +126,15 @@ int kma_report_peak(FILE *out, struct kma_match *m, uint64_t first_ts, uint64_t 
 	v = kma_callers_sorted(all, total, had_peak, &by_net, &nr);
 	if (!v)
 		return -1;
-	kma_callers_sort(v, nr, &by_peak);
+	/* -s net: what they held at the peak, the table's one number; else by -s */
+	kma_sort_order(sort, &order);
+	kma_callers_sort(v, nr, sort == KMA_SORT_NET ? &by_peak : &order);
 	if (fmt == KMA_FMT_TEXT) {
 		kma_fmt_secs(ts, sizeof(ts), tot->peak_ts);
 		kma_fmt_secs(rel, sizeof(rel), tot->peak_ts - first_ts);
 		fprintf(out, "peak live bytes: %" PRIu64 " at %s (%s into the trace)\n",
 			tot->peak_net, tot->peak_net ? ts : "-", tot->peak_net ? rel : "-");
+		say_order(out, sort);
 	}
 	t = kma_table_new("held:n caller:s");
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
