@@ -54,6 +54,8 @@ struct kma_opts {
 	int		weight_set;	/* --weight was given */
 	const char	*vmlinux;
 	const char	*modules_dir;
+	/* H1: leak verdicts */
+	const char * const *cache_growth;	/* --cache-growth globs, NULL-terminated */
 };
 
 /*
