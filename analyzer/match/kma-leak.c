@@ -132,7 +132,7 @@ static void facts(const struct kma_caller *c, const struct kma_leak_rules *r,
 	if (!c->last_free_gen)
 		add_reason(out, "never freed");
 	else if (c->last_free_gen < r->gens)
-		add_reason(out, "never freed since generation %u", c->last_free_gen - 1);
+		add_reason(out, "never freed after generation %u", c->last_free_gen - 1);
 	if (c->live) {
 		secs(t, sizeof(t), c->age_sum / c->live);
 		add_reason(out, "average age %s", t);
