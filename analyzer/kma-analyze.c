@@ -230,13 +230,14 @@ static int print_leaks(struct run *r, uint64_t lost)
 	struct kma_opts *o = r->o;
 	const char *key = kma_group_name(o->group_by);
 
-	if (kma_report_leaks(stdout, r->view, key, lost, o->young_ns, o->limit, o->format))
+	if (kma_report_leaks(stdout, r->view, key, lost, o->young_ns, o->cache_growth, o->sort,
+			     o->limit, o->format))
 		return -1;
 	if (!r->sview || !kma_reader_info(r->reader)->stacked)
 		return 0;
 	fputc('\n', stdout);
-	return kma_report_leaks(stdout, r->sview, "stack", lost, o->young_ns, o->limit,
-				o->format);
+	return kma_report_leaks(stdout, r->sview, "stack", lost, o->young_ns, o->cache_growth,
+				o->sort, o->limit, o->format);
 }
 
 static int print_report(struct run *r)
@@ -570,6 +571,7 @@ static int commit_store(struct run *r)
 		.kmalloc_only = o->kmalloc_only,
 		.temp_ns = o->temp_ns,
 		.young_ns = o->young_ns,
+		.leak_growth = o->cache_growth,
 		.marker_prefix = o->marker_prefix,
 		.version = KMA_VERSION,
 		.site_of = kma_sites_site,

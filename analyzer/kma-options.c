@@ -21,6 +21,7 @@ static const struct kma_opts default_opts = {
 	.marker_prefix	= KMA_MARKER_PREFIX,
 	.temp_ns	= 1000000,
 	.young_ns	= KMA_LEAK_YOUNG_NS,
+	.cache_growth	= kma_leak_growth_default,	/* H1: leak verdicts */
 	.interval	= 1.0,
 };
 
@@ -82,6 +83,10 @@ static const char usage_text[] =
 "      --leaks            callers by outstanding bytes, growth over generations, suspects\n"
 "      --young T          leak confidence drops when live allocations are younger than\n"
 "                         T on average (default: 1s)\n"
+"      --cache-growth P[,P...]  callers whose cache or function matches a glob P are\n"
+"                         'cache growth', not leak suspects: +P adds to the default\n"
+"                         list (inodes, dentry, buffer_head, xarray, slab metadata),\n"
+"                         none empties it\n"
 "      --lifetimes        alloc -> free lifetimes per caller (min/median/p99/max)\n"
 "      --temp-threshold T freed within T counts as temporary (default: 1ms)\n"
 "      --peak             the moment of the most live bytes and who held them\n"
@@ -132,6 +137,7 @@ enum {
 	OPT_DURATION, OPT_INTERVAL, OPT_FORCE, OPT_LIBTRACECMD, OPT_WEIGHT,
 	/* H2: filters */
 	OPT_COMM, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_EXCLUDE_SELF,
+	OPT_CACHE_GROWTH,	/* H1: leak verdicts */
 };
 
 static const struct option long_opts[] = {
@@ -163,6 +169,7 @@ static const struct option long_opts[] = {
 	{ "until",		required_argument,	NULL, OPT_UNTIL },
 	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
 	{ "young",		required_argument,	NULL, OPT_YOUNG },
+	{ "cache-growth",	required_argument,	NULL, OPT_CACHE_GROWTH },
 	{ "group-by",		required_argument,	NULL, 'g' },
 	{ "format",		required_argument,	NULL, 'f' },
 	{ "weight",		required_argument,	NULL, OPT_WEIGHT },
@@ -322,6 +329,11 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 		break;
 	case OPT_ADVICE:
 		o->advice = 1;
+		break;
+	case OPT_CACHE_GROWTH:	/* H1: leak verdicts */
+		if (kma_leak_growth_parse(arg, &o->cache_growth))
+			return usage_error("bad --cache-growth '%s': globs separated by ',', "
+					   "+ to add, or none", arg);
 		break;
 	default:
 		return OPT_NOT_MINE;

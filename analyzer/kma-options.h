@@ -67,6 +67,8 @@ struct kma_opts {
 	int		nr_sel;
 	int		exclude_self;
 	int		sort_set;	/* -s was given */
+	/* H1: leak verdicts */
+	const char * const *cache_growth;	/* --cache-growth globs, NULL-terminated */
 };
 
 /*

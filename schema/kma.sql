@@ -112,9 +112,10 @@ CREATE TABLE callers (
 	age_max		INTEGER,
 	grew_generations INTEGER NOT NULL,	-- generations at whose end its net was higher
 	max_growth_run	INTEGER NOT NULL,	-- longest run of consecutive such generations
-	leak_suspect	INTEGER NOT NULL,	-- 1: max_growth_run >= 3 and net > 0
+	leak_suspect	INTEGER NOT NULL,	-- 1: leak_class = 'suspect'
 	leak_confidence	TEXT NOT NULL,		-- high, medium, low; none when not a suspect
-	leak_why	TEXT,			-- what lowered the confidence
+	leak_why	TEXT,			-- the verdict's reasons in words (NULL: no net)
+	leak_class	TEXT NOT NULL,		-- suspect, cache growth, too few generations, none
 	left_by_unload	INTEGER NOT NULL,	-- allocations live when its module was unloaded (all unloads)
 	left_by_unload_bytes INTEGER NOT NULL,
 	left_live	INTEGER NOT NULL,	-- of those, still live at the end

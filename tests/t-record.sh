@@ -2,7 +2,8 @@
 # kma-analyze, where tracefs is writable.
 REC=$TOP/tools/kma-record
 
-for args in "--bogus" "-o" "--buffer x" "--buffer 2" "--duration abc" "--duration 0" "stray"; do
+for args in "--bogus" "-o" "--buffer x" "--buffer 2" "--duration abc" "--duration 0" "--settle x" \
+	"--settle -1" "--settle" "stray"; do
 	# shellcheck disable=SC2086
 	"$REC" $args > /dev/null 2> "$TMP/err.txt"; rc=$?
 	if [ $rc -eq 2 ] && [ "$(grep -c "^kma-record: " "$TMP/err.txt")" = 1 ]; then
@@ -68,4 +69,19 @@ else
 	check "kma-record fails cleanly on an unwritable output" sh -c "
 		'$REC' -o /nonexistent-dir/x.dat -- true 2> '$TMP/e.txt'; test \$? = 1 &&
 		test \$(wc -l < '$TMP/e.txt') = 1"
+
+	# --settle: a "kma: settle" marker when the command exits, then events
+	# for the settle time after it (timestamps read by trace-cmd report).
+	"$REC" --buffer 8192 --markers --settle 1 -o "$TMP/settle.dat" -- true \
+		> /dev/null 2> "$TMP/settle.err"
+	trace-cmd report -i "$TMP/settle.dat" 2> /dev/null | awk '
+		/ print: .*kma: settle/ { for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) m = $i + 0 }
+		{ for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) { last = $i + 0; break } }
+		END { printf "%s %.6f\n", m ? "marker" : "none", m ? last - m : 0 }' > "$TMP/settle.txt"
+	check "kma-record --settle 1: 'kma: settle' marker, then >= 0.9 s of trace" awk '
+		$1 == "marker" && $2 >= 0.9 { ok = 1 } END { exit !ok }' "$TMP/settle.txt"
+	"$REC" --buffer 8192 --markers --settle 0 -o "$TMP/settle.dat" -- true > /dev/null 2>&1
+	check "kma-record --settle 0: no settle marker" sh -c \
+		"! trace-cmd report -i '$TMP/settle.dat' 2> /dev/null | grep -q 'kma: settle'"
+	rm -f "$TMP/settle.dat"
 fi

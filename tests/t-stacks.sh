@@ -185,6 +185,6 @@ check "stacks: --leaks net by caller / by stack = trace-cmd report ($(value net)
 	test "$got" = "$(value net)/$(value net)"
 "$KMA" --no-db --leaks -g stack -f csv "$DAT" > "$TMP/leaks.csv" 2>&1
 check "stacks: --leaks -g stack -f csv has the stack column" \
-	grep -q '^net,live,.*,confidence,stack,why$' "$TMP/leaks.csv"
+	grep -q '^net,live,.*,confidence,stack,class,why$' "$TMP/leaks.csv"
 got=$(awk -F, 'NR > 1 { n += $1 } END { print n + 0 }' "$TMP/leaks.csv")
 check "stacks: --leaks -g stack -f csv net = trace-cmd report" test "$got" = "$(value net)"

@@ -1,51 +1,207 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-leak.c - leak suspects and an honest confidence.
+ * kma-leak.c - leak verdicts, each with its reasons in words, and the caches
+ * whose growth with the workload is not a leak.
  */
+#include <fnmatch.h>
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "kma-leak.h"
 
-static void add_reason(struct kma_leak *out, const char *reason)
-{
-	size_t len = strlen(out->why);
+/*
+ * Caches the kernel grows with the workload and shrinks only under memory
+ * pressure (shrinkers, RCU): their growth over a run is expected, not a leak.
+ * Matched against the cache name and the caller's function (kmalloc callers
+ * have no cache name). Each one is documented in kma-analyze(1).
+ */
+const char * const kma_leak_growth_default[] = {
+	"*inode*",		/* inode caches and their alloc_inode functions: the icache */
+	"dentry", "*d_alloc*",	/* the dcache */
+	"buffer_head", "alloc_buffer_head",	/* page-cache buffers, freed with the pages */
+	"radix_tree_node", "radix_tree_node_alloc", "xas_alloc", "xas_nomem",
+				/* page-cache index nodes (xarray) */
+	"alloc_slab_obj_exts", "kmem_cache_node", "slab_obj_exts",
+				/* slab metadata: grows with the slabs it describes */
+	"ext4_extent_status", "ext4_es_alloc_extent", "xfs_ifork",
+				/* extent caches of cached inodes, shrunk with them */
+	NULL
+};
 
-	snprintf(out->why + len, sizeof(out->why) - len, "%s%s", len ? "; " : "", reason);
+int kma_leak_growth_parse(const char *arg, const char * const **list)
+{
+	const char * const *cur = *list ? *list : kma_leak_growth_default;
+	size_t n = 0, k = 0, i;
+	const char **v;
+	char *copy, *p, *tok;
+	int add = arg[0] == '+';
+
+	if (!strcmp(arg, "none")) {
+		v = calloc(1, sizeof(*v));
+		*list = v;
+		return v ? 0 : -1;
+	}
+	copy = strdup(arg + add);
+	if (!copy)
+		return -1;
+	for (p = copy; *p; p++)
+		n += *p == ',';
+	if (add)
+		while (cur[k])
+			k++;
+	v = calloc(k + n + 2, sizeof(*v));
+	if (!v) {
+		free(copy);
+		return -1;
+	}
+	for (i = 0; i < k; i++)
+		v[i] = cur[i];
+	for (p = copy; (tok = strsep(&p, ",")); i++) {
+		if (!*tok) {
+			free(v);
+			free(copy);
+			return -1;
+		}
+		v[i] = tok;
+	}
+	*list = v;
+	return 0;
 }
 
-void kma_leak_assess(const struct kma_caller *c, uint64_t lost, uint64_t young_ns,
-		     struct kma_leak *out)
+/* The function of a caller name "func+0x1a/0x40 [mod]", into buf. */
+static const char *function_of(const char *name, char *buf, size_t len)
+{
+	size_t n = strcspn(name, "+ ");
+
+	if (n >= len)
+		n = len - 1;
+	memcpy(buf, name, n);
+	buf[n] = '\0';
+	return buf;
+}
+
+const char *kma_leak_growth_match(const struct kma_caller *c, const char * const *list)
+{
+	char fn[256];
+
+	if (!list)
+		return NULL;
+	function_of(c->name ? c->name : "", fn, sizeof(fn));
+	for (; *list; list++)
+		if ((c->cache && !fnmatch(*list, c->cache, 0)) || !fnmatch(*list, fn, 0))
+			return *list;
+	return NULL;
+}
+
+static void add_reason(struct kma_leak *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void add_reason(struct kma_leak *out, const char *fmt, ...)
+{
+	size_t len = strlen(out->why);
+	va_list ap;
+
+	if (len && len + 2 < sizeof(out->why)) {
+		memcpy(out->why + len, "; ", 3);
+		len += 2;
+	}
+	va_start(ap, fmt);
+	vsnprintf(out->why + len, sizeof(out->why) - len, fmt, ap);
+	va_end(ap);
+}
+
+/* Seconds with the unit, as the text reports print times. */
+static void secs(char *buf, size_t len, uint64_t ns)
+{
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 "s", ns / 1000000000,
+		 ns % 1000000000 / 1000);
+}
+
+/* The facts every verdict states: growth, frees, age, share freed. */
+static void facts(const struct kma_caller *c, const struct kma_leak_rules *r,
+		  struct kma_leak *out)
+{
+	uint64_t freed = c->frees + c->implicit_frees;
+	char t[32];
+
+	add_reason(out, "grew in %u of %u generations (longest run %u)", c->grew_gens,
+		   r->gens, c->max_grow_run);
+	if (!c->last_free_gen)
+		add_reason(out, "never freed");
+	else if (c->last_free_gen < r->gens)
+		add_reason(out, "never freed after generation %u", c->last_free_gen - 1);
+	if (c->live) {
+		secs(t, sizeof(t), c->age_sum / c->live);
+		add_reason(out, "average age %s", t);
+	}
+	add_reason(out, "%" PRIu64 "%% freed (%" PRIu64 " of %" PRIu64 ")",
+		   c->allocs ? freed * 100 / c->allocs : 0, freed, c->allocs);
+}
+
+/* A suspect: how far to trust it. */
+static const char *confidence(const struct kma_caller *c, const struct kma_leak_rules *r,
+			      struct kma_leak *out)
 {
 	static const char * const levels[] = { "low", "low", "medium", "high" };
-	char buf[160];
 	int level = 3;
+	char t[32], y[32];
 
-	memset(out, 0, sizeof(*out));
-	out->suspect = c->net > 0 && c->max_grow_run >= KMA_LEAK_MIN_RUN;
-	if (!out->suspect) {
-		out->confidence = "none";
-		return;
-	}
-
-	if (lost) {
+	if (r->lost) {
 		level--;
-		snprintf(buf, sizeof(buf), "the trace lost %" PRIu64 " events", lost);
-		add_reason(out, buf);
+		add_reason(out, "the trace lost %" PRIu64 " events", r->lost);
 	}
 	if (c->implicit_frees) {
 		level--;
-		snprintf(buf, sizeof(buf), "%" PRIu64 " implicit frees: its objects are also freed "
-			 "by untraced paths (bulk frees, kfree_rcu)", c->implicit_frees);
-		add_reason(out, buf);
+		add_reason(out, "%" PRIu64 " implicit frees: its objects are also freed by "
+			   "untraced paths (bulk frees, kfree_rcu)", c->implicit_frees);
 	}
-	if (c->live && c->age_sum / c->live < young_ns) {
+	if (c->live && c->age_sum / c->live < r->young_ns) {
 		level--;
-		snprintf(buf, sizeof(buf), "its live allocations are young (%" PRIu64 " us on "
-			 "average, threshold %" PRIu64 " us)", c->age_sum / c->live / 1000,
-			 young_ns / 1000);
-		add_reason(out, buf);
+		secs(t, sizeof(t), c->age_sum / c->live);
+		secs(y, sizeof(y), r->young_ns);
+		add_reason(out, "its live allocations are young (%s on average, threshold %s)",
+			   t, y);
 	}
-	out->confidence = levels[level < 0 ? 0 : level];
+	return levels[level < 0 ? 0 : level];
+}
+
+void kma_leak_assess(const struct kma_caller *c, const struct kma_leak_rules *r,
+		     struct kma_leak *out)
+{
+	const char *pat;
+	char t[32];
+
+	memset(out, 0, sizeof(*out));
+	out->class = KMA_LEAK_NONE;
+	out->confidence = "none";
+	if (!c->net)
+		return;
+	pat = kma_leak_growth_match(c, r->growth);
+	if (pat) {
+		out->class = KMA_LEAK_CACHE_GROWTH;
+		add_reason(out, "cache growth: %s '%s' matches '%s'", c->cache ? "cache" :
+			   "function", c->cache ? c->cache : c->name, pat);
+	} else if (c->net <= c->tail_live_bytes) {
+		secs(t, sizeof(t), r->tail_ns);
+		add_reason(out, "all its live bytes were allocated in the %s after the last "
+			   "marker", t);
+	} else if (r->gens < KMA_LEAK_MIN_GENS) {
+		out->class = KMA_LEAK_TOO_FEW;
+		add_reason(out, "too few generations for a verdict (%u, needs %d)", r->gens,
+			   KMA_LEAK_MIN_GENS);
+	} else if (c->max_grow_run >= KMA_LEAK_MIN_RUN) {
+		out->class = KMA_LEAK_SUSPECT;
+		out->suspect = 1;
+	}
+	facts(c, r, out);
+	if (c->tail_live_bytes && !pat) {
+		secs(t, sizeof(t), r->tail_ns);
+		add_reason(out, "%" PRIu64 " bytes made in the %s tail discounted",
+			   c->tail_live_bytes, t);
+	}
+	if (out->suspect)
+		out->confidence = confidence(c, r, out);
 }

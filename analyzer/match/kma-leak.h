@@ -11,19 +11,47 @@
 #include "kma-match.h"
 
 #define KMA_LEAK_MIN_RUN	3		/* consecutive generations of growth */
+#define KMA_LEAK_MIN_GENS	4		/* fewer: no verdict at all */
 #define KMA_LEAK_YOUNG_NS	1000000000ULL	/* default: younger than 1 s on average */
 
-struct kma_leak {
-	int		suspect;	/* live bytes grew in >= KMA_LEAK_MIN_RUN generations in a row */
-	const char	*confidence;	/* "high", "medium", "low"; "none" when not a suspect */
-	char		why[320];	/* what lowered the confidence, "" when nothing did */
+/* The classes of callers.leak_class and the --leaks "class" column. */
+#define KMA_LEAK_SUSPECT	"suspect"
+#define KMA_LEAK_CACHE_GROWTH	"cache growth"
+#define KMA_LEAK_TOO_FEW	"too few generations"
+#define KMA_LEAK_NONE		"none"
+
+/* What a verdict depends on beyond the caller itself. */
+struct kma_leak_rules {
+	uint64_t		lost;		/* events the trace lost */
+	uint64_t		young_ns;	/* younger on average: may not be freed yet */
+	uint32_t		gens;		/* generations in the trace */
+	uint64_t		tail_ns;	/* last marker -> end of trace; 0: no marker */
+	const char * const	*growth;	/* cache-growth globs, NULL-terminated; NULL: none */
 };
 
+struct kma_leak {
+	int		suspect;	/* class is KMA_LEAK_SUSPECT */
+	const char	*class;		/* one of KMA_LEAK_* above */
+	const char	*confidence;	/* "high", "medium", "low"; "none" when not a suspect */
+	char		why[512];	/* the reasons, in words; "" for a caller with no net */
+};
+
+/* The default --cache-growth list, NULL-terminated (documented in kma-analyze(1)). */
+extern const char * const kma_leak_growth_default[];
+
 /*
- * lost: events the trace lost; young_ns: allocations younger than this on
- * average at the end of the trace may simply not have been freed yet.
+ * Parses a --cache-growth argument against the current list *list (NULL: the
+ * default): "none" empties it, "+P,Q" appends, "P,Q" replaces. *list becomes a
+ * new NULL-terminated array (its strings point into a copy of arg); 0, or -1
+ * on out of memory or an empty pattern. The arrays are never freed: they live
+ * as long as the options.
  */
-void kma_leak_assess(const struct kma_caller *c, uint64_t lost, uint64_t young_ns,
+int kma_leak_growth_parse(const char *arg, const char * const **list);
+
+/* The pattern of list that c's cache or function name matches, or NULL. */
+const char *kma_leak_growth_match(const struct kma_caller *c, const char * const *list);
+
+void kma_leak_assess(const struct kma_caller *c, const struct kma_leak_rules *r,
 		     struct kma_leak *out);
 
 #endif /* KMA_LEAK_H */

@@ -171,6 +171,11 @@ void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 		if (age > c->age_max)
 			c->age_max = age;
 		c->age_sum += age;
+		/* made after the last marker: the settle tail, too young for a verdict */
+		if (m->nr_gens > 1 && l->generation == m->nr_gens - 1) {
+			c->tail_live++;
+			c->tail_live_bytes += l->bytes_alloc;
+		}
 		if (l->orphan_mod) {
 			struct kma_leftover *e = &m->leftovers[l->orphan_mod - 1];
 			struct kma_module *mod = &m->modules[e->module];

@@ -247,6 +247,7 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 		c->net -= l->bytes_alloc;
 		c->live--;
 		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
+		c->last_free_gen = m->generation + 1;
 		m->totals.net -= l->bytes_alloc;
 		m->totals.live--;
 		m->gens[l->generation].live--;
@@ -411,6 +412,8 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 		m->totals.callers++;
 	kma_peak_snap(m, c);
 	c->allocs++;
+	if (!c->cache && ev->cache)
+		c->cache = ev->cache;	/* stable: the live set keeps it too */
 	c->live++;
 	c->total += ev->bytes_alloc;
 	c->net += ev->bytes_alloc;

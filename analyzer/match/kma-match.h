@@ -113,6 +113,11 @@ struct kma_caller {
 	uint64_t	orphan_bytes;
 	uint64_t	orphans_live;	/* of those, still live at the end */
 	uint64_t	orphans_live_bytes;
+	/* leak verdicts (kma-leak.h) */
+	const char	*cache;		/* cache of its first allocation; NULL: kmalloc */
+	uint32_t	last_free_gen;	/* 1 + generation of its last free; 0: never freed */
+	uint64_t	tail_live;	/* live at the end and made after the last marker */
+	uint64_t	tail_live_bytes;
 	/* private to the matcher */
 	uint64_t	snap_net;
 	uint32_t	grow_run;

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "match/kma-leak.h"
+#include "kma-time.h"
 #include "kma-caller-sort.h"
 #include "kma-report-leaks.h"
 
@@ -15,6 +16,26 @@
 static int has_net(const struct kma_caller *c)
 {
 	return c->net > 0;
+}
+
+static uint64_t total_of(const struct kma_caller *c)
+{
+	return c->total;
+}
+
+static uint64_t slack_of(const struct kma_caller *c)
+{
+	return c->slack;
+}
+
+static uint64_t allocs_of(const struct kma_caller *c)
+{
+	return c->allocs;
+}
+
+static uint64_t frees_of(const struct kma_caller *c)
+{
+	return c->frees;
 }
 
 /* "Callers", "Stacks", "Caches", ...: what the rows are, for the heading. */
@@ -33,51 +54,100 @@ static const char *heading(const char *key)
 	return "Rows";
 }
 
-int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t lost,
-		     uint64_t young_ns, uint64_t limit, enum kma_fmt fmt)
+/* The order of the rows, as -s names it; ties by name then address. */
+static const char *order_of(enum kma_sort sort, struct kma_caller_order *o)
 {
-	static const struct kma_caller_order by_net = { .key = kma_caller_net };
-	const struct kma_caller **v, *all;
-	struct kma_table *t;
-	uint32_t nr, gens, i, total;
-	char head[96], cols[160];
+	static const struct {
+		uint64_t (*key)(const struct kma_caller *c);
+		const char *name;
+	} keys[] = {
+		[KMA_SORT_TOTAL] = { total_of, "total" }, [KMA_SORT_SLACK] = { slack_of, "slack" },
+		[KMA_SORT_NET] = { kma_caller_net, "net" },
+		[KMA_SORT_ALLOCS] = { allocs_of, "allocs" },
+		[KMA_SORT_FREES] = { frees_of, "frees" }, [KMA_SORT_CALLER] = { NULL, "caller" },
+	};
+
+	if ((unsigned int)sort >= sizeof(keys) / sizeof(keys[0]))
+		sort = KMA_SORT_NET;
+	o->key = keys[sort].key;
+	o->by_address = 1;
+	return keys[sort].name;
+}
+
+/* The text lines above the table: what the rows are, their order, the tail. */
+static void leaks_head(FILE *out, const char *key, const char *by,
+		       const struct kma_leak_rules *r)
+{
+	fprintf(out, "%s by outstanding bytes at the end of the trace, sorted by %s "
+		"(%u generation%s; a suspect grew in %d or more in a row, over at least %d "
+		"generations).\n", heading(key), by, r->gens, r->gens == 1 ? "" : "s",
+		KMA_LEAK_MIN_RUN, KMA_LEAK_MIN_GENS);
+	if (r->gens < KMA_LEAK_MIN_GENS)
+		fprintf(out, "Too few generations for a verdict: mark at least %d with "
+			"'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n",
+			KMA_LEAK_MIN_GENS - 1);
+	if (r->gens > 1) {
+		char t[32];
+
+		kma_fmt_secs(t, sizeof(t), r->tail_ns);
+		fprintf(out, "The trace went on %s after the last marker; live allocations "
+			"made in that tail are discounted (kma-record --settle).\n", t);
+	}
+}
+
+/* One row of the leak table. */
+static int leak_row(struct kma_table *t, enum kma_fmt fmt, const struct kma_caller *c,
+		    const struct kma_leak_rules *r)
+{
+	struct kma_leak leak;
 	int err = 0;
 
-	kma_match_generations(m, &gens);
+	kma_leak_assess(c, r, &leak);
+	err |= kma_table_u64(t, c->net);
+	err |= kma_table_u64(t, c->live);
+	err |= kma_table_dur(t, fmt, c->age_min);
+	err |= kma_table_dur(t, fmt, c->live ? c->age_sum / c->live : 0);
+	err |= kma_table_dur(t, fmt, c->age_max);
+	err |= kma_table_u64(t, c->grew_gens);
+	err |= kma_table_u64(t, c->max_grow_run);
+	err |= kma_table_str(t, leak.suspect ? "yes" : "no");
+	err |= kma_table_str(t, leak.confidence);
+	err |= kma_table_str(t, c->name);
+	err |= kma_table_str(t, leak.class);
+	err |= kma_table_str(t, leak.why[0] ? leak.why : NULL);
+	return err;
+}
+
+int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t lost,
+		     uint64_t young_ns, const char * const *growth, enum kma_sort sort,
+		     uint64_t limit, enum kma_fmt fmt)
+{
+	struct kma_leak_rules r = { .lost = lost, .young_ns = young_ns, .growth = growth };
+	const struct kma_generation *g = kma_match_generations(m, &r.gens);
+	const struct kma_caller **v, *all;
+	struct kma_caller_order order;
+	struct kma_table *t;
+	uint32_t nr, i, total;
+	char head[160], cols[160];
+	const char *by = order_of(sort, &order);
+	int err = 0;
+
+	if (r.gens > 1 && kma_match_totals(m)->end_ts > g[r.gens - 1].ts)
+		r.tail_ns = kma_match_totals(m)->end_ts - g[r.gens - 1].ts;
 	all = kma_match_callers(m, &total);
-	v = kma_callers_sorted(all, total, has_net, &by_net, &nr);
+	v = kma_callers_sorted(all, total, has_net, &order, &nr);
 	if (!v)
 		return -1;
-	if (fmt == KMA_FMT_TEXT) {
-		fprintf(out, "%s by outstanding bytes at the end of the trace (%u generation%s; "
-			"a suspect grew in %d or more in a row).\n", heading(key), gens,
-			gens == 1 ? "" : "s", KMA_LEAK_MIN_RUN);
-		if (gens < KMA_LEAK_MIN_RUN)
-			fprintf(out, "Too few generations to call anything a suspect: mark them "
-				"with 'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n");
-	}
-	snprintf(cols, sizeof(cols), "net:n live:n age_min:n age_avg:n age_max:n grew:n run:n "
-		 "suspect:s confidence:s %s:s why:s", key);
+	if (fmt == KMA_FMT_TEXT)
+		leaks_head(out, key, by, &r);
+	snprintf(cols, sizeof(cols), "net:n live:n age_min:t age_avg:t age_max:t grew:n run:n "
+		 "suspect:s confidence:s %s:s class:s why:s", key);
 	t = kma_table_new(cols);
-	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
-		const struct kma_caller *c = v[i];
-		struct kma_leak leak;
-
-		kma_leak_assess(c, lost, young_ns, &leak);
-		err |= kma_table_u64(t, c->net);
-		err |= kma_table_u64(t, c->live);
-		err |= kma_table_dur(t, fmt, c->age_min);
-		err |= kma_table_dur(t, fmt, c->live ? c->age_sum / c->live : 0);
-		err |= kma_table_dur(t, fmt, c->age_max);
-		err |= kma_table_u64(t, c->grew_gens);
-		err |= kma_table_u64(t, c->max_grow_run);
-		err |= kma_table_str(t, leak.suspect ? "yes" : "no");
-		err |= kma_table_str(t, leak.confidence);
-		err |= kma_table_str(t, c->name);
-		err |= kma_table_str(t, leak.why[0] ? leak.why : NULL);
-	}
+	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++)
+		err |= leak_row(t, fmt, v[i], &r);
 	free(v);
-	snprintf(head, sizeof(head), "\"generations\": %u, \"lost_events\": %" PRIu64, gens, lost);
+	snprintf(head, sizeof(head), "\"generations\": %u, \"lost_events\": %" PRIu64
+		 ", \"sorted_by\": \"%s\", \"tail_ns\": %" PRIu64, r.gens, lost, by, r.tail_ns);
 	return kma_table_finish(out, t, fmt, "leaks", head, err);
 }
 

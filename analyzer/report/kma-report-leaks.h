@@ -9,14 +9,17 @@
 #include <stdio.h>
 #include "match/kma-match.h"
 #include "kma-table.h"
+#include "kma-report-callers.h"	/* enum kma_sort */
 
 /*
  * key: what the rows are (the -g name: "caller", "stack", ...), the name
  * column's heading; lost: the trace's lost events; young_ns: what counts
- * as a young allocation (kma-leak.h).
+ * as a young allocation; growth: the cache-growth globs (kma-leak.h; NULL:
+ * none); sort: the order of the rows, said in the header.
  */
 int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t lost,
-		     uint64_t young_ns, uint64_t limit, enum kma_fmt fmt);
+		     uint64_t young_ns, const char * const *growth, enum kma_sort sort,
+		     uint64_t limit, enum kma_fmt fmt);
 int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
 
 #endif /* KMA_REPORT_LEAKS_H */

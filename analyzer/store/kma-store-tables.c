@@ -63,9 +63,9 @@ static const char callers_sql[] =
 	" life_min, life_avg, life_max, net_at_peak, age_min, age_avg, age_max,"
 	" grew_generations, max_growth_run, leak_suspect, leak_confidence, leak_why,"
 	" left_by_unload, left_by_unload_bytes, left_live, left_live_bytes,"
-	" symbol, offset, file, line, inlined, symbol_note, line_note)"
+	" symbol, offset, file, line, inlined, symbol_note, line_note, leak_class)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	"?,?,?,?,?,?,?)";
+	"?,?,?,?,?,?,?,?)";
 
 /* Symbol, module and source line of the caller at addr (columns 31..37). */
 static void bind_site(sqlite3_stmt *st, const struct kma_store_run *run, uint64_t addr)
@@ -89,7 +89,12 @@ static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 	const struct kma_caller *c = &run->callers[i];
 	struct kma_leak *leak = &buf->leak;
 
-	kma_leak_assess(c, lost, run->young_ns, leak);
+	struct kma_leak_rules rules = { .lost = lost, .young_ns = run->young_ns,
+					.gens = run->nr_gens, .growth = run->leak_growth };
+
+	if (run->nr_gens > 1 && run->totals->end_ts > run->gens[run->nr_gens - 1].ts)
+		rules.tail_ns = run->totals->end_ts - run->gens[run->nr_gens - 1].ts;
+	kma_leak_assess(c, &rules, leak);
 	kma_hex(buf->addr, c->address);
 	sqlite3_bind_int64(st, 1, i + 1);
 	sqlite3_bind_text(st, 2, c->name, -1, SQLITE_STATIC);
@@ -117,6 +122,7 @@ static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 	sqlite3_bind_int(st, 24, leak->suspect);
 	sqlite3_bind_text(st, 25, leak->confidence, -1, SQLITE_STATIC);
 	kma_bind_text(st, 26, leak->why[0] ? leak->why : NULL);
+	sqlite3_bind_text(st, 38, leak->class, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(st, 27, I64(c->orphans));
 	sqlite3_bind_int64(st, 28, I64(c->orphan_bytes));
 	sqlite3_bind_int64(st, 29, I64(c->orphans_live));

@@ -66,6 +66,7 @@ struct kma_store_run {
 	int				kmalloc_only;
 	uint64_t			temp_ns;	/* threshold of "temporary" */
 	uint64_t			young_ns;	/* leak confidence: young allocations */
+	const char * const		*leak_growth;	/* cache-growth globs (kma-leak.h) */
 	const char			*marker_prefix;
 	const char			*version;
 	/* symbol, module and source line of each caller (NULL: names only) */

@@ -76,13 +76,15 @@ static int feed(void *ctx, const struct kma_event *ev)
 static void inspect(struct kma_match *m, uint64_t lost)
 {
 	const struct kma_caller *c;
+	struct kma_leak_rules r = { .lost = lost, .young_ns = KMA_LEAK_YOUNG_NS, .gens = 4,
+				    .growth = kma_leak_growth_default };
 	struct kma_leak leak;
 	uint32_t i, nr;
 	uint64_t n;
 
 	c = kma_match_callers(m, &nr);
 	for (i = 0; i < nr; i++) {
-		kma_leak_assess(&c[i], lost, KMA_LEAK_YOUNG_NS, &leak);
+		kma_leak_assess(&c[i], &r, &leak);
 		kma_match_lifetimes(m, i, &n);
 	}
 	kma_match_generations(m, &nr);

@@ -568,26 +568,29 @@ static void test_module_leftovers(void **state)
 /* leak confidence: each doubt lowers it one step, and says why */
 static void test_leak_confidence(void **state)
 {
-	struct kma_caller c = { .net = 100, .live = 2, .age_sum = 4000000000ULL,
-				.max_grow_run = 3 };
+	struct kma_caller c = { .name = "f+0x1", .net = 100, .live = 2, .allocs = 2,
+				.age_sum = 4000000000ULL, .max_grow_run = 3 };
+	struct kma_leak_rules r = { .young_ns = KMA_LEAK_YOUNG_NS, .gens = 4 };
 	struct kma_leak l;
 
-	kma_leak_assess(&c, 0, KMA_LEAK_YOUNG_NS, &l);
+	kma_leak_assess(&c, &r, &l);
 	assert_true(l.suspect);
 	assert_string_equal(l.confidence, "high");
-	assert_string_equal(l.why, "");
-	kma_leak_assess(&c, 7, KMA_LEAK_YOUNG_NS, &l);
+	assert_non_null(strstr(l.why, "grew in 0 of 4 generations"));
+	r.lost = 7;
+	kma_leak_assess(&c, &r, &l);
 	assert_string_equal(l.confidence, "medium");
 	assert_non_null(strstr(l.why, "lost 7 events"));
 	c.implicit_frees = 2;
-	kma_leak_assess(&c, 7, KMA_LEAK_YOUNG_NS, &l);
+	kma_leak_assess(&c, &r, &l);
 	assert_string_equal(l.confidence, "low");
 	c.age_sum = 2000;		/* 1 us on average */
-	kma_leak_assess(&c, 7, KMA_LEAK_YOUNG_NS, &l);
+	kma_leak_assess(&c, &r, &l);
 	assert_string_equal(l.confidence, "low");
 	assert_non_null(strstr(l.why, "young"));
 	c.max_grow_run = 2;		/* not a suspect */
-	kma_leak_assess(&c, 0, KMA_LEAK_YOUNG_NS, &l);
+	r.lost = 0;
+	kma_leak_assess(&c, &r, &l);
 	assert_false(l.suspect);
 	assert_string_equal(l.confidence, "none");
 }
