@@ -373,6 +373,10 @@ static int open_sites(struct run *r)
 			err.msg);
 		return -1;
 	}
+	/* H4: -g file without debug info would group everything as unknown: say why, once */
+	if (o->group_by == KMA_GROUP_FILE && !o->vmlinux && !o->modules_dir &&
+	    !kma_sites_has_debug(r->sites))
+		fprintf(stderr, "kma-analyze: -g file: %s\n", err.msg);
 	return 0;
 }
 

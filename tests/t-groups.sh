@@ -29,6 +29,15 @@ check "-g module: this kernel has no modules: all vmlinux" test \
 	"$("$KMA" --no-db -g module "$F" | rows | awk '{print $6}')" = vmlinux
 check "-g file without debug info: [unknown]" test \
 	"$("$KMA" --no-db -g file "$F" | rows | awk '{print $6}')" = "[unknown]"
+# the hint names the release's debug file and -dbg package, once (release from the trace's header)
+rel=$(trace-cmd report --uname "$F" 2>/dev/null | awk '/^Linux /{print $3}')
+"$KMA" --no-db -g file "$F" > /dev/null 2> "$TMP/hint.err"
+check "-g file without debug info: one hint naming vmlinux-$rel and linux-image-$rel-dbg" test \
+	"$(grep -c "/usr/lib/debug/boot/vmlinux-$rel,.*linux-image-$rel-dbg" "$TMP/hint.err")" = 1
+"$KMA" --no-db -g function "$F" > /dev/null 2> "$TMP/nohint.err"
+check "no debug hint without -g file" test ! -s "$TMP/nohint.err"
+check "callers.file is NULL, never '', without debug info" test \
+	"$(sqlite3 "$TMP/g.db" "SELECT COUNT(*) FROM callers WHERE file = '' OR (file IS NULL) != (line IS NULL)")" = 0
 "$KMA" --no-db -g bogus "$F" > /dev/null 2>&1; rc=$?
 check "-g bogus is a usage error" test $rc = 2
 check "callers table has symbol and offset" test \

@@ -91,9 +91,19 @@ int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *mo
 	char *dv = NULL, *dm = NULL;
 
 	if (!vmlinux && !modules_dir) {
-		if (!release || kma_dwarf_default_paths(release, &dv, &dm)) {
-			snprintf(why, len, "no debug info for this kernel (install its -dbg package "
-				 "or use --vmlinux/--modules)");
+		if (!release || !*release) {
+			snprintf(why, len, "no debug info: the trace does not name its kernel release, "
+				 "so no default path applies (use --vmlinux/--modules)");
+			return -1;
+		}
+		/* name every path looked at and the package, so the user can act on it */
+		if (kma_dwarf_default_paths(release, &dv, &dm)) {
+			snprintf(why, len, "no debug info for kernel %s: looked for "
+				 "/usr/lib/debug/boot/vmlinux-%s, /usr/lib/debug/lib/modules/%s/vmlinux "
+				 "and /usr/lib/debug/lib/modules/%s/; install linux-image-%s-dbg "
+				 "(Debian) or linux-image-%s-dbgsym (Ubuntu ddebs), or pass "
+				 "--vmlinux/--modules", release, release, release, release, release,
+				 release);
 			return -1;
 		}
 		vmlinux = dv;
@@ -103,6 +113,11 @@ int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *mo
 	free(dv);
 	free(dm);
 	return s->dwarf ? 0 : -1;
+}
+
+int kma_sites_has_debug(const struct kma_sites *s)
+{
+	return s->dwarf != NULL;
 }
 
 static const char *intern(struct kma_sites *s, const char *str)

@@ -46,6 +46,9 @@ void kma_sites_free(struct kma_sites *s);
 int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
 			const char *release, char *why, size_t len);
 
+/* Whether kma_sites_set_debug found debug info (file and line columns can be filled). */
+int kma_sites_has_debug(const struct kma_sites *s);
+
 /* The site of addr (stable until kma_sites_free), or NULL when out of memory. */
 const struct kma_site *kma_sites_get(struct kma_sites *s, uint64_t addr);
 

@@ -76,8 +76,9 @@ static void bind_site(sqlite3_stmt *st, const struct kma_store_run *run, uint64_
 		return;
 	kma_bind_text(st, 31, site->symbol);
 	bind_u64_or_null(st, 32, site->symbol != NULL, site->offset);
-	kma_bind_text(st, 33, site->file);
-	bind_u64_or_null(st, 34, site->file != NULL, (uint64_t)site->line);
+	/* an unknown file is NULL, never '': queries test "file IS NULL" */
+	kma_bind_text(st, 33, site->file && *site->file ? site->file : NULL);
+	bind_u64_or_null(st, 34, site->file && *site->file, (uint64_t)site->line);
 	kma_bind_text(st, 35, site->inlined);
 	kma_bind_text(st, 36, site->note);
 	kma_bind_text(st, 37, site->line_note);
