@@ -46,7 +46,7 @@ BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
-		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select
+		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 
@@ -111,6 +111,14 @@ $(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/sites/kma-dwar
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS) \
 		$(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# The --live frame: the renderer and the callers' order.
+TOP_OBJS	:= $(O)/analyzer/report/kma-report-top.o $(O)/analyzer/report/kma-caller-sort.o
+
+$(O)/tests/unit/test-top: tests/unit/test-top.c $(TOP_OBJS) $(CORE_LIB) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOP_OBJS) $(CORE_LIB) \
+		$$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 # The stack layer names frames through the whole sites layer (symtab, DWARF).
 STACKS_OBJS	:= $(O)/analyzer/sites/kma-stacks.o $(O)/analyzer/sites/kma-sites.o \

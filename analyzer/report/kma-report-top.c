@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-report-top.c - one frame of the --live view (see kma-report-top.h).
+ *
+ * Rates are deltas between two frames over the wall-clock time between
+ * them, so a burst shows in the frame it happened in instead of being
+ * averaged away over the whole run, as slabtop and perf top do.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/kma-report-top.h"
+#include "report/kma-caller-sort.h"
+
+static const char * const sort_words[] = { "total", "slack", "net", "allocs", "frees", "caller" };
+
+const char *kma_top_sort_name(enum kma_sort sort)
+{
+	return (unsigned int)sort < sizeof(sort_words) / sizeof(sort_words[0]) ?
+	       sort_words[sort] : "total";
+}
+
+static uint64_t total_of(const struct kma_caller *c)	{ return c->total; }
+static uint64_t slack_of(const struct kma_caller *c)	{ return c->slack; }
+static uint64_t allocs_of(const struct kma_caller *c)	{ return c->allocs; }
+static uint64_t frees_of(const struct kma_caller *c)	{ return c->frees; }
+
+static int has_allocs(const struct kma_caller *c)
+{
+	return c->allocs > 0;
+}
+
+/* The same keys and tie-breaks as the per-caller report, so the final dump agrees. */
+static void order_of(enum kma_sort sort, struct kma_caller_order *o)
+{
+	o->by_address = 1;
+	switch (sort) {
+	case KMA_SORT_SLACK:	o->key = slack_of; break;
+	case KMA_SORT_NET:	o->key = kma_caller_net; break;
+	case KMA_SORT_ALLOCS:	o->key = allocs_of; break;
+	case KMA_SORT_FREES:	o->key = frees_of; break;
+	case KMA_SORT_CALLER:	o->key = NULL; break;
+	default:		o->key = total_of; break;
+	}
+}
+
+struct rates {
+	double	allocs, frees, net;	/* per second; net may be negative */
+};
+
+/* Counts now minus counts then, over dt; dt <= 0 (two frames at once): zero. */
+static struct rates rates_of(const struct kma_top_count *now, const struct kma_top_count *then,
+			     double dt)
+{
+	static const struct kma_top_count zero;
+	struct rates r = { 0, 0, 0 };
+
+	if (!then)
+		then = &zero;
+	if (dt <= 0)
+		return r;
+	r.allocs = (double)(now->allocs - then->allocs) / dt;
+	r.frees = (double)(now->frees - then->frees) / dt;
+	r.net = ((double)now->net - (double)then->net) / dt;
+	return r;
+}
+
+static void header(FILE *out, const struct kma_top_in *in, const struct kma_top_snap *prev)
+{
+	const struct kma_totals *t = in->totals;
+	struct kma_top_count all = { t->allocs, t->frees, t->net };
+	double dt = in->elapsed - (prev ? prev->elapsed : 0);
+	struct rates r = rates_of(&all, prev ? &prev->all : NULL, dt);
+
+	fprintf(out, "kma-analyze --live  elapsed %.1fs  events %" PRIu64 "  lost %" PRIu64
+		"  sorted by %s\n", in->elapsed, in->events, in->lost, kma_top_sort_name(in->sort));
+	/* H2's filter description lands here once it exists */
+	if (in->filter)
+		fprintf(out, "filter: %s\n", in->filter);
+	if (in->lost)
+		fprintf(out, "WARNING: the ring buffer lost %" PRIu64 " events: the numbers miss"
+			" them (a larger buffer or a shorter interval helps)\n", in->lost);
+	fprintf(out, "allocs %" PRIu64 " (%.1f/s)  frees %" PRIu64 " (%.1f/s)  net %" PRIu64
+		" B (%+.1f B/s)  callers %" PRIu64 "\n", all.allocs, r.allocs, all.frees, r.frees,
+		all.net, r.net, t->callers);
+	fputs("keys: t total  s slack  n net  a allocs  f frees  q quit (writes the report)\n\n",
+	      out);
+	fprintf(out, "%12s %10s %12s %10s %10s %10s %10s %12s  %s\n", "total", "slack", "net",
+		"allocs", "frees", "allocs/s", "frees/s", "net B/s", "caller");
+}
+
+int kma_top_render(FILE *out, const struct kma_top_in *in, const struct kma_top_snap *prev)
+{
+	const struct kma_caller **rows;
+	struct kma_caller_order order;
+	double dt = in->elapsed - (prev ? prev->elapsed : 0);
+	uint32_t kept, i;
+
+	order_of(in->sort, &order);
+	rows = kma_callers_sorted(in->callers, in->nr_callers, has_allocs, &order, &kept);
+	if (!rows)
+		return -1;
+	header(out, in, prev);
+	if (in->limit && in->limit < kept)
+		kept = (uint32_t)in->limit;
+	for (i = 0; i < kept; i++) {
+		const struct kma_caller *c = rows[i];
+		uint32_t idx = (uint32_t)(c - in->callers);
+		struct kma_top_count now = { c->allocs, c->frees, kma_caller_net(c) };
+		const struct kma_top_count *then = prev && idx < prev->nr ? &prev->c[idx] : NULL;
+		struct rates r = rates_of(&now, then, dt);
+
+		fprintf(out, "%12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64
+			" %10.1f %10.1f %+12.1f  %s\n", c->total, c->slack, now.net, c->allocs,
+			c->frees, r.allocs, r.frees, r.net, c->name ? c->name : "?");
+	}
+	free(rows);
+	return 0;
+}
+
+int kma_top_snap_take(struct kma_top_snap *s, const struct kma_top_in *in)
+{
+	uint32_t i;
+
+	if (in->nr_callers > s->cap) {
+		struct kma_top_count *n = realloc(s->c, in->nr_callers * sizeof(*n));
+
+		if (!n)
+			return -1;
+		s->c = n;
+		s->cap = in->nr_callers;
+	}
+	for (i = 0; i < in->nr_callers; i++) {
+		const struct kma_caller *c = &in->callers[i];
+
+		s->c[i] = (struct kma_top_count){ c->allocs, c->frees, kma_caller_net(c) };
+	}
+	s->nr = in->nr_callers;
+	s->elapsed = in->elapsed;
+	s->all = (struct kma_top_count){ in->totals->allocs, in->totals->frees, in->totals->net };
+	return 0;
+}
+
+void kma_top_snap_free(struct kma_top_snap *s)
+{
+	free(s->c);
+	memset(s, 0, sizeof(*s));
+}
