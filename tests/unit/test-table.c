@@ -69,7 +69,7 @@ static void test_text(void **state)
 /* A report table: columns from a spec, durations and timestamps, kma_table_finish(). */
 static char *render_report(enum kma_fmt fmt, const char *head)
 {
-	struct kma_table *t = kma_table_new("at:n took:n who:s");
+	struct kma_table *t = kma_table_new("at:t took:t who:s");
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
@@ -88,20 +88,21 @@ static void test_report_table(void **state)
 {
 	char *s = render_report(KMA_FMT_JSON, "\"n\": 1");
 
-	/* nanoseconds where a program reads them */
+	/* integer nanoseconds where a program reads them, the unit in the name */
 	assert_string_equal(s, "{\"report\": \"demo\", \"n\": 1, \"rows\": [\n"
-			       "  {\"at\": 1234567890, \"took\": 1500000, \"who\": \"x\"}\n]}\n");
+			       "  {\"at_ns\": 1234567890, \"took_ns\": 1500000, \"who\": \"x\"}\n]}\n");
 	free(s);
 	s = render_report(KMA_FMT_JSON, NULL);
 	assert_string_equal(s, "{\"report\": \"demo\", \"rows\": [\n"
-			       "  {\"at\": 1234567890, \"took\": 1500000, \"who\": \"x\"}\n]}\n");
+			       "  {\"at_ns\": 1234567890, \"took_ns\": 1500000, \"who\": \"x\"}\n]}\n");
 	free(s);
 	s = render_report(KMA_FMT_CSV, NULL);
-	assert_string_equal(s, "at,took,who\n1234567890,1500000,x\n");
+	assert_string_equal(s, "at_ns,took_ns,who\n1234567890,1500000,x\n");
 	free(s);
-	/* readable where a person does */
+	/* seconds with their unit where a person reads them (one unit for every time:
+	 * 1234567890 ns = 1.234567 s to the microsecond, 1.5 ms = 0.001500 s) */
 	s = render_report(KMA_FMT_TEXT, NULL);
-	assert_string_equal(s, "      at    took  who\n1.234567  1.50ms  x\n");
+	assert_string_equal(s, "       at       took  who\n1.234567s  0.001500s  x\n");
 	free(s);
 }
 
