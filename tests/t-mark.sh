@@ -173,7 +173,7 @@ else
 		rc=$?
 		# gen start allocs bytes live live_bytes frees label...
 		check "kma-analyze --generations: start, gen-a, gen-b, gen c" test \
-			"$rc|$(awk 'NR > 1 { l = $8; for (i = 9; i <= NF; i++) l = l " " $i
+			"$rc|$(awk '$1 ~ /^[0-9]+$/ { l = $8; for (i = 9; i <= NF; i++) l = l " " $i
 				      print $1 ":" l }' "$TMP/gens.txt" | tr '\n' ' ')" = \
 			"0|0:start 1:gen-a 2:gen-b 3:gen c "
 		check "the workload's allocations are in generation gen-a" test \
