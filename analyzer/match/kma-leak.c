@@ -83,17 +83,28 @@ static const char *function_of(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-const char *kma_leak_growth_match(const struct kma_caller *c, const char * const *list)
+/* The pattern of list that c's cache (*by_cache = 1) or function (0) matches. */
+static const char *growth_match(const struct kma_caller *c, const char * const *list,
+				int *by_cache)
 {
 	char fn[256];
 
 	if (!list)
 		return NULL;
 	function_of(c->name ? c->name : "", fn, sizeof(fn));
-	for (; *list; list++)
-		if ((c->cache && !fnmatch(*list, c->cache, 0)) || !fnmatch(*list, fn, 0))
+	for (; *list; list++) {
+		*by_cache = c->cache && !fnmatch(*list, c->cache, 0);
+		if (*by_cache || !fnmatch(*list, fn, 0))
 			return *list;
+	}
 	return NULL;
+}
+
+const char *kma_leak_growth_match(const struct kma_caller *c, const char * const *list)
+{
+	int by_cache;
+
+	return growth_match(c, list, &by_cache);
 }
 
 static void add_reason(struct kma_leak *out, const char *fmt, ...)
@@ -134,8 +145,8 @@ static void facts(const struct kma_caller *c, const struct kma_leak_rules *r,
 	else if (c->last_free_gen < r->gens)
 		add_reason(out, "never freed after generation %u", c->last_free_gen - 1);
 	if (c->live) {
-		secs(t, sizeof(t), c->age_sum / c->live);
-		add_reason(out, "average age %s", t);
+		secs(t, sizeof(t), c->age_median);
+		add_reason(out, "median age %s", t);
 	}
 	add_reason(out, "%" PRIu64 "%% freed (%" PRIu64 " of %" PRIu64 ")",
 		   c->allocs ? freed * 100 / c->allocs : 0, freed, c->allocs);
@@ -158,11 +169,11 @@ static const char *confidence(const struct kma_caller *c, const struct kma_leak_
 		add_reason(out, "%" PRIu64 " implicit frees: its objects are also freed by "
 			   "untraced paths (bulk frees, kfree_rcu)", c->implicit_frees);
 	}
-	if (c->live && c->age_sum / c->live < r->young_ns) {
+	if (c->live && c->age_median < r->young_ns) {
 		level--;
-		secs(t, sizeof(t), c->age_sum / c->live);
+		secs(t, sizeof(t), c->age_median);
 		secs(y, sizeof(y), r->young_ns);
-		add_reason(out, "its live allocations are young (%s on average, threshold %s)",
+		add_reason(out, "its live allocations are young (median age %s, threshold %s)",
 			   t, y);
 	}
 	return levels[level < 0 ? 0 : level];
@@ -172,18 +183,20 @@ void kma_leak_assess(const struct kma_caller *c, const struct kma_leak_rules *r,
 		     struct kma_leak *out)
 {
 	const char *pat;
-	char t[32];
+	char t[32], fn[256];
+	int by_cache = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->class = KMA_LEAK_NONE;
 	out->confidence = "none";
 	if (!c->net)
 		return;
-	pat = kma_leak_growth_match(c, r->growth);
+	pat = growth_match(c, r->growth, &by_cache);
 	if (pat) {
 		out->class = KMA_LEAK_CACHE_GROWTH;
-		add_reason(out, "cache growth: %s '%s' matches '%s'", c->cache ? "cache" :
-			   "function", c->cache ? c->cache : c->name, pat);
+		add_reason(out, "cache growth: %s '%s' matches '%s'", by_cache ? "cache" :
+			   "function", by_cache ? c->cache :
+			   function_of(c->name ? c->name : "", fn, sizeof(fn)), pat);
 	} else if (c->net <= c->tail_live_bytes) {
 		secs(t, sizeof(t), r->tail_ns);
 		add_reason(out, "all its live bytes were allocated in the %s after the last "
