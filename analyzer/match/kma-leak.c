@@ -20,7 +20,7 @@
  */
 const char * const kma_leak_growth_default[] = {
 	"*inode*",		/* inode caches and their alloc_inode functions: the icache */
-	"dentry", "*d_alloc*",	/* the dcache */
+	"dentry", "__d_alloc",	/* the dcache (and long names, kmalloc in __d_alloc) */
 	"buffer_head", "alloc_buffer_head",	/* page-cache buffers, freed with the pages */
 	"radix_tree_node", "radix_tree_node_alloc", "xas_alloc", "xas_nomem",
 				/* page-cache index nodes (xarray) */
