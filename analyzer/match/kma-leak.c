@@ -31,42 +31,62 @@ const char * const kma_leak_growth_default[] = {
 	NULL
 };
 
+/* Is list one that kma_leak_growth_parse() allocated? */
+static int growth_owned(const char * const *list)
+{
+	return list && list != kma_leak_growth_default;
+}
+
+void kma_leak_growth_free(const char * const *list)
+{
+	if (growth_owned(list))
+		free((void *)list);
+}
+
+/* Copies s to *buf as a new entry v[i]; returns the entry's length. */
+static size_t put(const char **v, size_t i, char **buf, const char *s, size_t len)
+{
+	memcpy(*buf, s, len);
+	(*buf)[len] = '\0';
+	v[i] = *buf;
+	*buf += len + 1;
+	return len;
+}
+
+/*
+ * One allocation holds the array and all its strings (those kept from the
+ * current list too), so that a list is freed with one free().
+ */
 int kma_leak_growth_parse(const char *arg, const char * const **list)
 {
 	const char * const *cur = *list ? *list : kma_leak_growth_default;
-	size_t n = 0, k = 0, i;
+	int add = arg[0] == '+', none = !strcmp(arg, "none");
+	const char *src = arg + add, *p, *q;
+	size_t n = 1, k = 0, bytes = strlen(src) + 1, i;
 	const char **v;
-	char *copy, *p, *tok;
-	int add = arg[0] == '+';
+	char *buf;
 
-	if (!strcmp(arg, "none")) {
-		v = calloc(1, sizeof(*v));
-		*list = v;
-		return v ? 0 : -1;
-	}
-	copy = strdup(arg + add);
-	if (!copy)
-		return -1;
-	for (p = copy; *p; p++)
+	for (p = src; *p; p++)
 		n += *p == ',';
-	if (add)
-		while (cur[k])
-			k++;
-	v = calloc(k + n + 2, sizeof(*v));
-	if (!v) {
-		free(copy);
+	if (none)
+		n = 0;
+	for (; add && cur[k]; k++)
+		bytes += strlen(cur[k]) + 1;
+	v = malloc((k + n + 1) * sizeof(*v) + bytes);
+	if (!v)
 		return -1;
-	}
+	buf = (char *)(v + k + n + 1);
 	for (i = 0; i < k; i++)
-		v[i] = cur[i];
-	for (p = copy; (tok = strsep(&p, ",")); i++) {
-		if (!*tok) {
-			free(v);
-			free(copy);
+		put(v, i, &buf, cur[i], strlen(cur[i]));
+	for (p = src; !none && i < k + n; i++, p = q + 1) {
+		q = p + strcspn(p, ",");
+		if (!put(v, i, &buf, p, (size_t)(q - p))) {
+			free(v);	/* an empty pattern: *list is left as it was */
 			return -1;
 		}
-		v[i] = tok;
 	}
+	v[i] = NULL;
+	kma_leak_growth_free(*list);
 	*list = v;
 	return 0;
 }

@@ -41,12 +41,14 @@ extern const char * const kma_leak_growth_default[];
 
 /*
  * Parses a --cache-growth argument against the current list *list (NULL: the
- * default): "none" empties it, "+P,Q" appends, "P,Q" replaces. *list becomes a
- * new NULL-terminated array (its strings point into a copy of arg); 0, or -1
- * on out of memory or an empty pattern. The arrays are never freed: they live
- * as long as the options.
+ * default): "none" empties it, "+P,Q" appends, "P,Q" replaces. On success *list
+ * becomes a new NULL-terminated array (one allocation with its strings) and the
+ * old one, if parse made it, is freed; 0, or -1 on out of memory or an empty
+ * pattern (then *list is unchanged).
  */
 int kma_leak_growth_parse(const char *arg, const char * const **list);
+/* Frees a list kma_leak_growth_parse() made; the default and NULL are left alone. */
+void kma_leak_growth_free(const char * const *list);
 
 /* The pattern of list that c's cache or function name matches, or NULL. */
 const char *kma_leak_growth_match(const struct kma_caller *c, const char * const *list);
