@@ -12,7 +12,7 @@
 
 #define KMA_LEAK_MIN_RUN	3		/* consecutive generations of growth */
 #define KMA_LEAK_MIN_GENS	4		/* fewer: no verdict at all */
-#define KMA_LEAK_YOUNG_NS	1000000000ULL	/* default: younger than 1 s on average */
+#define KMA_LEAK_YOUNG_NS	1000000000ULL	/* default: a median age under 1 s is young */
 
 /* The classes of callers.leak_class and the --leaks "class" column. */
 #define KMA_LEAK_SUSPECT	"suspect"
@@ -23,7 +23,7 @@
 /* What a verdict depends on beyond the caller itself. */
 struct kma_leak_rules {
 	uint64_t		lost;		/* events the trace lost */
-	uint64_t		young_ns;	/* younger on average: may not be freed yet */
+	uint64_t		young_ns;	/* median age under it: may not be freed yet */
 	uint32_t		gens;		/* generations in the trace */
 	uint64_t		tail_ns;	/* last marker -> end of trace; 0: no marker */
 	const char * const	*growth;	/* cache-growth globs, NULL-terminated; NULL: none */
