@@ -150,46 +150,58 @@ static int cmp_age(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The median of n sorted ages; of an even n, the mean of the middle two (rounded down). */
+static uint64_t median_of(const uint64_t *a, uint64_t n)
+{
+	if (n % 2)
+		return a[n / 2];
+	return a[n / 2 - 1] + (a[n / 2] - a[n / 2 - 1]) / 2;
+}
+
 /*
  * The median age of every caller's live allocations at end_ts. The ages are
  * laid out caller by caller in one array (each caller's slice sized by its
  * live count), so the extra memory is 8 bytes per live allocation, and only
- * for as long as this takes. An even count takes the mean of the middle two.
+ * for as long as this takes.
  */
 static int median_ages(struct kma_match *m, uint64_t end_ts)
 {
-	uint64_t *ages, *next, n = 0;
+	uint64_t *ages, *start, *next, n = 0;
 	const struct live *l;
 	size_t pos = 0;
 	uint32_t i;
 
-	next = calloc(m->nr_callers + 1, sizeof(*next));
-	if (!next)
+	start = calloc(2 * (size_t)m->nr_callers + 1, sizeof(*start));
+	if (!start)
 		return -1;
+	next = start + m->nr_callers + 1;
 	for (i = 0; i < m->nr_callers; i++) {
-		next[i] = n;		/* where caller i's slice starts */
+		start[i] = next[i] = n;
 		n += m->callers[i].live;
 	}
+	start[m->nr_callers] = n;
 	ages = malloc((n ? n : 1) * sizeof(*ages));
 	if (!ages) {
-		free(next);
+		free(start);
 		return -1;
 	}
-	while ((l = kma_pairs_next(m->lives, &pos, NULL)))
-		if (l->selected)
-			ages[next[l->caller_id]++] = end_ts > l->ts ? end_ts - l->ts : 0;
-	for (i = 0; i < m->nr_callers; i++) {
-		struct kma_caller *c = &m->callers[i];
-		uint64_t *a = ages + next[i] - c->live;
+	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
+		uint32_t id = l->caller_id;
 
-		if (!c->live)
+		/* the slice bound holds as long as live counts the selected lives */
+		if (l->selected && next[id] < start[id + 1])
+			ages[next[id]++] = end_ts > l->ts ? end_ts - l->ts : 0;
+	}
+	for (i = 0; i < m->nr_callers; i++) {
+		uint64_t k = next[i] - start[i];
+
+		if (!k)
 			continue;
-		qsort(a, c->live, sizeof(*a), cmp_age);
-		c->age_median = c->live % 2 ? a[c->live / 2] :
-			a[c->live / 2 - 1] + (a[c->live / 2] - a[c->live / 2 - 1]) / 2;
+		qsort(ages + start[i], k, sizeof(*ages), cmp_age);
+		m->callers[i].age_median = median_of(ages + start[i], k);
 	}
 	free(ages);
-	free(next);
+	free(start);
 	return 0;
 }
 
