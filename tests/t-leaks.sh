@@ -129,3 +129,25 @@ check "leak-few: --leaks says too few generations" \
 	grep -q "^Too few generations for a verdict" "$TMP/few.txt"
 check "leak-few: --leaks class column" sh -c "grep ' leaky_a+0x10 ' '$TMP/few.txt' |
 	grep -q ' too few generations '"
+
+# On recorded traces: callers.age_median is the median, worked out again in SQL from the
+# allocations still live (trace.last_ts - alloc_ts; of an even count the mean of the
+# middle two, rounded down), for every caller that has live allocations.
+for f in markers basic; do
+	"$KMA" -q -o "$TMP/$f.db" "$TOP/tests/fixtures/$f.dat"
+	check "fixture $f: callers.age_median = the median of the live ages (SQL)" test "$(
+		sqlite3 "$TMP/$f.db" "
+		WITH l AS (SELECT caller_id AS id, (SELECT last_ts FROM trace) - alloc_ts AS age
+			   FROM allocations WHERE free_ts IS NULL),
+		r AS (SELECT id, age, ROW_NUMBER() OVER (PARTITION BY id ORDER BY age) AS k,
+			     COUNT(*) OVER (PARTITION BY id) AS n FROM l),
+		m AS (SELECT id, n, CASE WHEN n % 2 = 1
+				THEN MAX(CASE WHEN k = (n + 1) / 2 THEN age END)
+				ELSE (MIN(CASE WHEN k = n / 2 THEN age END) +
+				      MAX(CASE WHEN k = n / 2 + 1 THEN age END)) / 2 END AS med
+			FROM r GROUP BY id)
+		SELECT (SELECT COUNT(*) FROM callers WHERE live > 0) > 0,
+		       (SELECT COUNT(*) FROM callers WHERE live > 0) = COUNT(*),
+		       SUM(c.age_median = m.med AND c.live = m.n) = COUNT(*)
+		FROM m JOIN callers c ON c.id = m.id")" = "1|1|1"
+done
