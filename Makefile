@@ -46,7 +46,8 @@ BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
-		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top
+		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \
+		   $(O)/tests/unit/test-leak
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 

@@ -635,8 +635,10 @@ int main(int argc, char **argv)
 	int ret;
 
 	ret = kma_opts_parse(argc, argv, &o);
-	if (ret >= 0)
+	if (ret >= 0) {
+		kma_leak_growth_free(o.cache_growth);	/* H1: --cache-growth */
 		return ret;
+	}
 	ret = 1;
 	if (check_output(&r))
 		goto out;
@@ -647,6 +649,7 @@ int main(int argc, char **argv)
 	ret = 0;
 out:
 	close_run(&r);
+	kma_leak_growth_free(o.cache_growth);
 	if (kma_interrupted) {
 		/* --live abandoned: temporary file and tracefs instance removed above */
 		kma_signals_die(kma_interrupted);

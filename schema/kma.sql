@@ -109,6 +109,7 @@ CREATE TABLE callers (
 	net_at_peak	INTEGER NOT NULL,	-- its live bytes at trace.peak_ts
 	age_min		INTEGER,		-- age of its live allocations at the end, ns
 	age_avg		INTEGER,		-- (NULL when none is live)
+	age_median	INTEGER,		-- (of an even count: mean of the middle two)
 	age_max		INTEGER,
 	grew_generations INTEGER NOT NULL,	-- generations at whose end its net was higher
 	max_growth_run	INTEGER NOT NULL,	-- longest run of consecutive such generations
@@ -281,7 +282,8 @@ CREATE VIEW generation_stats AS
 
 CREATE VIEW leak_suspects AS
 	SELECT caller, address, module, net, live, age_min, age_avg, age_max, grew_generations,
-	       max_growth_run, implicit_frees, leak_confidence AS confidence, leak_why AS why
+	       max_growth_run, implicit_frees, leak_confidence AS confidence, leak_why AS why,
+	       age_median
 	FROM callers WHERE leak_suspect = 1;
 
 -- What each module unload left behind, per call site: allocations of the module's call

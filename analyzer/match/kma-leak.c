@@ -20,7 +20,7 @@
  */
 const char * const kma_leak_growth_default[] = {
 	"*inode*",		/* inode caches and their alloc_inode functions: the icache */
-	"dentry", "*d_alloc*",	/* the dcache */
+	"dentry", "__d_alloc",	/* the dcache (and long names, kmalloc in __d_alloc) */
 	"buffer_head", "alloc_buffer_head",	/* page-cache buffers, freed with the pages */
 	"radix_tree_node", "radix_tree_node_alloc", "xas_alloc", "xas_nomem",
 				/* page-cache index nodes (xarray) */
@@ -31,42 +31,62 @@ const char * const kma_leak_growth_default[] = {
 	NULL
 };
 
+/* Is list one that kma_leak_growth_parse() allocated? */
+static int growth_owned(const char * const *list)
+{
+	return list && list != kma_leak_growth_default;
+}
+
+void kma_leak_growth_free(const char * const *list)
+{
+	if (growth_owned(list))
+		free((void *)list);
+}
+
+/* Copies s to *buf as a new entry v[i]; returns the entry's length. */
+static size_t put(const char **v, size_t i, char **buf, const char *s, size_t len)
+{
+	memcpy(*buf, s, len);
+	(*buf)[len] = '\0';
+	v[i] = *buf;
+	*buf += len + 1;
+	return len;
+}
+
+/*
+ * One allocation holds the array and all its strings (those kept from the
+ * current list too), so that a list is freed with one free().
+ */
 int kma_leak_growth_parse(const char *arg, const char * const **list)
 {
 	const char * const *cur = *list ? *list : kma_leak_growth_default;
-	size_t n = 0, k = 0, i;
+	int add = arg[0] == '+', none = !strcmp(arg, "none");
+	const char *src = arg + add, *p, *q;
+	size_t n = 1, k = 0, bytes = strlen(src) + 1, i;
 	const char **v;
-	char *copy, *p, *tok;
-	int add = arg[0] == '+';
+	char *buf;
 
-	if (!strcmp(arg, "none")) {
-		v = calloc(1, sizeof(*v));
-		*list = v;
-		return v ? 0 : -1;
-	}
-	copy = strdup(arg + add);
-	if (!copy)
-		return -1;
-	for (p = copy; *p; p++)
+	for (p = src; *p; p++)
 		n += *p == ',';
-	if (add)
-		while (cur[k])
-			k++;
-	v = calloc(k + n + 2, sizeof(*v));
-	if (!v) {
-		free(copy);
+	if (none)
+		n = 0;
+	for (; add && cur[k]; k++)
+		bytes += strlen(cur[k]) + 1;
+	v = malloc((k + n + 1) * sizeof(*v) + bytes);
+	if (!v)
 		return -1;
-	}
+	buf = (char *)(v + k + n + 1);
 	for (i = 0; i < k; i++)
-		v[i] = cur[i];
-	for (p = copy; (tok = strsep(&p, ",")); i++) {
-		if (!*tok) {
-			free(v);
-			free(copy);
+		put(v, i, &buf, cur[i], strlen(cur[i]));
+	for (p = src; !none && i < k + n; i++, p = q + 1) {
+		q = p + strcspn(p, ",");
+		if (!put(v, i, &buf, p, (size_t)(q - p))) {
+			free(v);	/* an empty pattern: *list is left as it was */
 			return -1;
 		}
-		v[i] = tok;
 	}
+	v[i] = NULL;
+	kma_leak_growth_free(*list);
 	*list = v;
 	return 0;
 }
@@ -83,17 +103,28 @@ static const char *function_of(const char *name, char *buf, size_t len)
 	return buf;
 }
 
-const char *kma_leak_growth_match(const struct kma_caller *c, const char * const *list)
+/* The pattern of list that c's cache (*by_cache = 1) or function (0) matches. */
+static const char *growth_match(const struct kma_caller *c, const char * const *list,
+				int *by_cache)
 {
 	char fn[256];
 
 	if (!list)
 		return NULL;
 	function_of(c->name ? c->name : "", fn, sizeof(fn));
-	for (; *list; list++)
-		if ((c->cache && !fnmatch(*list, c->cache, 0)) || !fnmatch(*list, fn, 0))
+	for (; *list; list++) {
+		*by_cache = c->cache && !fnmatch(*list, c->cache, 0);
+		if (*by_cache || !fnmatch(*list, fn, 0))
 			return *list;
+	}
 	return NULL;
+}
+
+const char *kma_leak_growth_match(const struct kma_caller *c, const char * const *list)
+{
+	int by_cache;
+
+	return growth_match(c, list, &by_cache);
 }
 
 static void add_reason(struct kma_leak *out, const char *fmt, ...)
@@ -134,8 +165,8 @@ static void facts(const struct kma_caller *c, const struct kma_leak_rules *r,
 	else if (c->last_free_gen < r->gens)
 		add_reason(out, "never freed after generation %u", c->last_free_gen - 1);
 	if (c->live) {
-		secs(t, sizeof(t), c->age_sum / c->live);
-		add_reason(out, "average age %s", t);
+		secs(t, sizeof(t), c->age_median);
+		add_reason(out, "median age %s", t);
 	}
 	add_reason(out, "%" PRIu64 "%% freed (%" PRIu64 " of %" PRIu64 ")",
 		   c->allocs ? freed * 100 / c->allocs : 0, freed, c->allocs);
@@ -158,11 +189,11 @@ static const char *confidence(const struct kma_caller *c, const struct kma_leak_
 		add_reason(out, "%" PRIu64 " implicit frees: its objects are also freed by "
 			   "untraced paths (bulk frees, kfree_rcu)", c->implicit_frees);
 	}
-	if (c->live && c->age_sum / c->live < r->young_ns) {
+	if (c->live && c->age_median < r->young_ns) {
 		level--;
-		secs(t, sizeof(t), c->age_sum / c->live);
+		secs(t, sizeof(t), c->age_median);
 		secs(y, sizeof(y), r->young_ns);
-		add_reason(out, "its live allocations are young (%s on average, threshold %s)",
+		add_reason(out, "its live allocations are young (median age %s, threshold %s)",
 			   t, y);
 	}
 	return levels[level < 0 ? 0 : level];
@@ -172,18 +203,20 @@ void kma_leak_assess(const struct kma_caller *c, const struct kma_leak_rules *r,
 		     struct kma_leak *out)
 {
 	const char *pat;
-	char t[32];
+	char t[32], fn[256];
+	int by_cache = 0;
 
 	memset(out, 0, sizeof(*out));
 	out->class = KMA_LEAK_NONE;
 	out->confidence = "none";
 	if (!c->net)
 		return;
-	pat = kma_leak_growth_match(c, r->growth);
+	pat = growth_match(c, r->growth, &by_cache);
 	if (pat) {
 		out->class = KMA_LEAK_CACHE_GROWTH;
-		add_reason(out, "cache growth: %s '%s' matches '%s'", c->cache ? "cache" :
-			   "function", c->cache ? c->cache : c->name, pat);
+		add_reason(out, "cache growth: %s '%s' matches '%s'", by_cache ? "cache" :
+			   "function", by_cache ? c->cache :
+			   function_of(c->name ? c->name : "", fn, sizeof(fn)), pat);
 	} else if (c->net <= c->tail_live_bytes) {
 		secs(t, sizeof(t), r->tail_ns);
 		add_reason(out, "all its live bytes were allocated in the %s after the last "

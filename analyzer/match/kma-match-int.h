@@ -65,7 +65,7 @@ struct kma_match {
 
 int kma_gen_marker(struct kma_match *m, const struct kma_event *ev);
 int kma_gen_module(struct kma_match *m, const struct kma_event *ev);
-void kma_gen_finish(struct kma_match *m, uint64_t end_ts);
+int kma_gen_finish(struct kma_match *m, uint64_t end_ts);
 
 /* Before a caller's net changes: keep what it held at the latest peak. */
 static inline void kma_peak_snap(struct kma_match *m, struct kma_caller *c)

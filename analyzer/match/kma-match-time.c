@@ -143,8 +143,70 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 	return 0;
 }
 
+static int cmp_age(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* The median of n sorted ages; of an even n, the mean of the middle two (rounded down). */
+static uint64_t median_of(const uint64_t *a, uint64_t n)
+{
+	if (n % 2)
+		return a[n / 2];
+	return a[n / 2 - 1] + (a[n / 2] - a[n / 2 - 1]) / 2;
+}
+
+/*
+ * The median age of every caller's live allocations at end_ts. The ages are
+ * laid out caller by caller in one array (each caller's slice sized by its
+ * live count), so the extra memory is 8 bytes per live allocation, and only
+ * for as long as this takes.
+ */
+static int median_ages(struct kma_match *m, uint64_t end_ts)
+{
+	uint64_t *ages, *start, *next, n = 0;
+	const struct live *l;
+	size_t pos = 0;
+	uint32_t i;
+
+	start = calloc(2 * (size_t)m->nr_callers + 1, sizeof(*start));
+	if (!start)
+		return -1;
+	next = start + m->nr_callers + 1;
+	for (i = 0; i < m->nr_callers; i++) {
+		start[i] = next[i] = n;
+		n += m->callers[i].live;
+	}
+	start[m->nr_callers] = n;
+	ages = malloc((n ? n : 1) * sizeof(*ages));
+	if (!ages) {
+		free(start);
+		return -1;
+	}
+	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
+		uint32_t id = l->caller_id;
+
+		/* the slice bound holds as long as live counts the selected lives */
+		if (l->selected && next[id] < start[id + 1])
+			ages[next[id]++] = end_ts > l->ts ? end_ts - l->ts : 0;
+	}
+	for (i = 0; i < m->nr_callers; i++) {
+		uint64_t k = next[i] - start[i];
+
+		if (!k)
+			continue;
+		qsort(ages + start[i], k, sizeof(*ages), cmp_age);
+		m->callers[i].age_median = median_of(ages + start[i], k);
+	}
+	free(ages);
+	free(start);
+	return 0;
+}
+
 /* The end of the trace: close the last generation, ages, peak holdings, leftovers. */
-void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
+int kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 {
 	const struct live *l;
 	size_t pos = 0;
@@ -188,4 +250,5 @@ void kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 			c->orphans_live_bytes += l->bytes_alloc;
 		}
 	}
+	return median_ages(m, end_ts);
 }

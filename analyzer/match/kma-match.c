@@ -518,7 +518,8 @@ int kma_match_finish(struct kma_match *m, uint64_t end_ts)
 	if (m->finished)
 		return 0;
 	m->finished = 1;
-	kma_gen_finish(m, end_ts);
+	if (kma_gen_finish(m, end_ts))
+		return -1;
 	/* In the live set's order, which depends only on the events: repeatable. */
 	while ((l = kma_pairs_next(m->lives, &pos, NULL)))
 		if (emit(m, l, NULL, -1))

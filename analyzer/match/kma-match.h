@@ -118,6 +118,7 @@ struct kma_caller {
 	uint32_t	last_free_gen;	/* 1 + generation of its last free; 0: never freed */
 	uint64_t	tail_live;	/* live at the end and made after the last marker */
 	uint64_t	tail_live_bytes;
+	uint64_t	age_median;	/* median age of its live allocations at the end, ns */
 	/* private to the matcher */
 	uint64_t	snap_net;
 	uint32_t	grow_run;

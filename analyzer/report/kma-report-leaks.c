@@ -106,7 +106,7 @@ static int leak_row(struct kma_table *t, enum kma_fmt fmt, const struct kma_call
 	err |= kma_table_u64(t, c->net);
 	err |= kma_table_u64(t, c->live);
 	err |= kma_table_dur(t, fmt, c->age_min);
-	err |= kma_table_dur(t, fmt, c->live ? c->age_sum / c->live : 0);
+	err |= kma_table_dur(t, fmt, c->age_median);
 	err |= kma_table_dur(t, fmt, c->age_max);
 	err |= kma_table_u64(t, c->grew_gens);
 	err |= kma_table_u64(t, c->max_grow_run);
@@ -140,7 +140,7 @@ int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t l
 		return -1;
 	if (fmt == KMA_FMT_TEXT)
 		leaks_head(out, key, by, &r);
-	snprintf(cols, sizeof(cols), "net:n live:n age_min:t age_avg:t age_max:t grew:n run:n "
+	snprintf(cols, sizeof(cols), "net:n live:n age_min:t age_med:t age_max:t grew:n run:n "
 		 "suspect:s confidence:s %s:s class:s why:s", key);
 	t = kma_table_new(cols);
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++)

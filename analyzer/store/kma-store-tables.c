@@ -63,9 +63,10 @@ static const char callers_sql[] =
 	" life_min, life_avg, life_max, net_at_peak, age_min, age_avg, age_max,"
 	" grew_generations, max_growth_run, leak_suspect, leak_confidence, leak_why,"
 	" left_by_unload, left_by_unload_bytes, left_live, left_live_bytes,"
-	" symbol, offset, file, line, inlined, symbol_note, line_note, leak_class)"
+	" symbol, offset, file, line, inlined, symbol_note, line_note, leak_class,"
+	" age_median)"
 	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,"
-	"?,?,?,?,?,?,?,?)";
+	"?,?,?,?,?,?,?,?,?)";
 
 /* Symbol, module and source line of the caller at addr (columns 31..37). */
 static void bind_site(sqlite3_stmt *st, const struct kma_store_run *run, uint64_t addr)
@@ -124,6 +125,7 @@ static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 	sqlite3_bind_text(st, 25, leak->confidence, -1, SQLITE_STATIC);
 	kma_bind_text(st, 26, leak->why[0] ? leak->why : NULL);
 	sqlite3_bind_text(st, 38, leak->class, -1, SQLITE_STATIC);
+	bind_u64_or_null(st, 39, c->live > 0, c->age_median);
 	sqlite3_bind_int64(st, 27, I64(c->orphans));
 	sqlite3_bind_int64(st, 28, I64(c->orphan_bytes));
 	sqlite3_bind_int64(st, 29, I64(c->orphans_live));

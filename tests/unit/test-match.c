@@ -565,11 +565,37 @@ static void test_module_leftovers(void **state)
 	kma_match_free(m);
 }
 
+/* the median age of each caller's live allocations at the end */
+static void test_age_median(void **state)
+{
+	struct capture cap;
+	struct kma_match *m = new_matcher(&cap, 0);
+
+	now = 0;
+	alloc(m, KMA_EV_KMALLOC, A, P1, 8, 8);		/* ts 1 */
+	alloc(m, KMA_EV_KMALLOC, A, P2, 8, 8);		/* ts 2, freed at ts 4 */
+	alloc(m, KMA_EV_KMALLOC, A, P3, 8, 8);		/* ts 3 */
+	release(m, KMA_EV_KFREE, F, P2, 0);		/* ts 4 */
+	now = 60;
+	alloc(m, KMA_EV_KMALLOC, A, P3 + 0x100, 8, 8);	/* ts 61 */
+	alloc(m, KMA_EV_KMALLOC, B, P3 + 0x200, 8, 8);	/* ts 62 */
+	alloc(m, KMA_EV_KMALLOC, B, P3 + 0x300, 8, 8);	/* ts 63 */
+	assert_int_equal(kma_match_finish(m, 100), 0);
+	/* A: live from ts 1, 3, 61 -> ages 99, 97, 39 at 100: the middle one, 97 */
+	assert_int_equal(caller(m, A)->live, 3);
+	assert_int_equal(caller(m, A)->age_median, 97);
+	/* (not the mean: (99 + 97 + 39) / 3 = 78) */
+	assert_int_equal(caller(m, A)->age_sum, 235);
+	/* B: ages 38 and 37, an even count: 37 + (38 - 37) / 2 = 37 (integer) */
+	assert_int_equal(caller(m, B)->age_median, 37);
+	kma_match_free(m);
+}
+
 /* leak confidence: each doubt lowers it one step, and says why */
 static void test_leak_confidence(void **state)
 {
 	struct kma_caller c = { .name = "f+0x1", .net = 100, .live = 2, .allocs = 2,
-				.age_sum = 4000000000ULL, .max_grow_run = 3 };
+				.age_median = 4000000000ULL, .max_grow_run = 3 };
 	struct kma_leak_rules r = { .young_ns = KMA_LEAK_YOUNG_NS, .gens = 4 };
 	struct kma_leak l;
 
@@ -584,7 +610,7 @@ static void test_leak_confidence(void **state)
 	c.implicit_frees = 2;
 	kma_leak_assess(&c, &r, &l);
 	assert_string_equal(l.confidence, "low");
-	c.age_sum = 2000;		/* 1 us on average */
+	c.age_median = 1000;		/* 1 us, under the 1 s threshold */
 	kma_leak_assess(&c, &r, &l);
 	assert_string_equal(l.confidence, "low");
 	assert_non_null(strstr(l.why, "young"));
@@ -617,6 +643,7 @@ int main(void)
 		cmocka_unit_test(test_lifetimes),
 		cmocka_unit_test(test_module_leftovers),
 		cmocka_unit_test(test_leak_confidence),
+		cmocka_unit_test(test_age_median),
 	};
 
 	return cmocka_run_group_tests_name("match", tests, NULL, NULL);
