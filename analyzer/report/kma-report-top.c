@@ -7,6 +7,7 @@
  * averaged away over the whole run, as slabtop and perf top do.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,9 @@ static void order_of(enum kma_sort sort, struct kma_caller_order *o)
 	}
 }
 
+/* Where the caller's name starts in a row (the widths of the formats below). */
+#define TOP_NAME_COLUMN	98
+
 struct rates {
 	double	allocs, frees, net;	/* per second; net may be negative */
 };
@@ -75,7 +79,6 @@ static void header(FILE *out, const struct kma_top_in *in, const struct kma_top_
 
 	fprintf(out, "kma-analyze --live  elapsed %.1fs  events %" PRIu64 "  lost %" PRIu64
 		"  sorted by %s\n", in->elapsed, in->events, in->lost, kma_top_sort_name(in->sort));
-	/* H2's filter description lands here once it exists */
 	if (in->filter)
 		fprintf(out, "filter: %s\n", in->filter);
 	if (in->lost)
@@ -84,8 +87,9 @@ static void header(FILE *out, const struct kma_top_in *in, const struct kma_top_
 	fprintf(out, "allocs %" PRIu64 " (%.1f/s)  frees %" PRIu64 " (%.1f/s)  net %" PRIu64
 		" B (%+.1f B/s)  callers %" PRIu64 "\n", all.allocs, r.allocs, all.frees, r.frees,
 		all.net, r.net, t->callers);
-	fputs("keys: t total  s slack  n net  a allocs  f frees  q quit (writes the report)\n\n",
-	      out);
+	if (in->keys)
+		fprintf(out, "%s\n", in->keys);
+	fputc('\n', out);
 	fprintf(out, "%12s %10s %12s %10s %10s %10s %10s %12s  %s\n", "total", "slack", "net",
 		"allocs", "frees", "allocs/s", "frees/s", "net B/s", "caller");
 }
@@ -96,7 +100,11 @@ int kma_top_render(FILE *out, const struct kma_top_in *in, const struct kma_top_
 	struct kma_caller_order order;
 	double dt = in->elapsed - (prev ? prev->elapsed : 0);
 	uint32_t kept, i;
+	/* a wrapped row would push the header off a terminal: cut the name */
+	int name_width = in->width ? (int)in->width - TOP_NAME_COLUMN : INT_MAX;
 
+	if (name_width < 8)
+		name_width = 8;
 	order_of(in->sort, &order);
 	rows = kma_callers_sorted(in->callers, in->nr_callers, has_allocs, &order, &kept);
 	if (!rows)
@@ -112,8 +120,8 @@ int kma_top_render(FILE *out, const struct kma_top_in *in, const struct kma_top_
 		struct rates r = rates_of(&now, then, dt);
 
 		fprintf(out, "%12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10.1f %10.1f %+12.1f  %s\n", c->total, c->slack, now.net, c->allocs,
-			c->frees, r.allocs, r.frees, r.net, c->name ? c->name : "?");
+			" %10.1f %10.1f %+12.1f  %.*s\n", c->total, c->slack, now.net, c->allocs,
+			c->frees, r.allocs, r.frees, r.net, name_width, c->name ? c->name : "?");
 	}
 	free(rows);
 	return 0;

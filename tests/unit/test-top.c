@@ -149,6 +149,32 @@ static void test_first_frame(void **state)
 	kma_top_snap_free(&snap);
 }
 
+/* A terminal 108 columns wide: the name is cut to 10 characters, no row wraps. */
+static void test_width_keys(void **state)
+{
+	struct kma_top_in in = { .elapsed = 4.0, .totals = &totals, .callers = callers,
+				 .nr_callers = 4, .sort = KMA_SORT_TOTAL, .width = 108,
+				 .keys = "keys: here" };
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(kma_top_render(f, &in, NULL), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "\nkeys: here\n"));
+	assert_non_null(strstr(buf, "  a_fn+0x1/0\n"));	/* 108 - 98 = 10 characters */
+	assert_null(strstr(buf, "a_fn+0x1/0x"));
+	for (line = buf; line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+		size_t n = strcspn(line, "\n");
+
+		if (strstr(line, "_fn+") && strstr(line, "_fn+") < line + n)
+			assert_true(n <= 108);
+		if (!line[n])
+			break;
+	}
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +182,7 @@ int main(void)
 		cmocka_unit_test(test_orders),
 		cmocka_unit_test(test_lost_limit_filter),
 		cmocka_unit_test(test_first_frame),
+		cmocka_unit_test(test_width_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
