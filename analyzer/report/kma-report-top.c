@@ -11,8 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "report/kma-report-top.h"
-#include "report/kma-caller-sort.h"
+#include "kma-report-top.h"
+#include "kma-caller-sort.h"
 
 static const char * const sort_words[] = { "total", "slack", "net", "allocs", "frees", "caller" };
 

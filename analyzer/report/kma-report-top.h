@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <stdint.h>
 #include "match/kma-match.h"
-#include "report/kma-report-callers.h"
+#include "kma-report-callers.h"
 
 /* What one caller (by its index in the matcher's array) had at a frame. */
 struct kma_top_count {
