@@ -544,7 +544,6 @@ static int run_trace(struct run *r)
 		/* the terminal back now: what follows may ask nothing, but is read */
 		kma_top_end(r->top);
 		o->sort = kma_top_sort(r->top);	/* the final report in the order last seen */
-		fputc('\n', stdout);
 	}
 	if (ret) {
 		if (r->show_progress)

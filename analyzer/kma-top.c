@@ -30,6 +30,7 @@ struct kma_top {
 	struct kma_top_snap	last;		/* at the last interval's frame */
 	struct kma_top_snap	prev;		/* at the one before */
 	int			have_last;
+	int			drawn;		/* a frame is on the terminal */
 };
 
 /* The terminal as we found it: what the handlers put back. */
@@ -195,6 +196,7 @@ int kma_top_frame(struct kma_top *t, struct kma_top_in *in, int redraw)
 		fputs("\033[H\033[J", t->out);
 	if (kma_top_render(t->out, in, base))
 		return -1;
+	t->drawn = 1;
 	fflush(t->out);
 	if (redraw)
 		return 0;
@@ -213,8 +215,14 @@ int kma_top_frame(struct kma_top *t, struct kma_top_in *in, int redraw)
 
 void kma_top_end(struct kma_top *t)
 {
-	if (t && t->key_fd >= 0)
+	if (!t)
+		return;
+	if (t->key_fd >= 0)
 		tio_restore();
+	/* the report goes below the last frame, not glued to it */
+	if (t->drawn && t->tty_out)
+		fputc('\n', t->out);
+	t->drawn = 0;
 }
 
 void kma_top_free(struct kma_top *t)

@@ -30,7 +30,14 @@ top_frame() { top_screen | awk '/^kma-analyze --live  elapsed/ { f = "" } { f = 
 top_col() { top_frame | awk -v n="$1" 'h && NF >= 9 { print $n } /allocs\/s +frees\/s +net B\/s +caller/ { h = 1 }'; }
 # non-increasing numbers on stdin, at least one
 top_desc() { awk 'NR > 1 && $1 + 0 > p + 0 { bad = 1 } { p = $1 } END { exit bad || NR == 0 }'; }
-top_elapsed() { top_frame | sed -n 's/^kma-analyze --live  elapsed \([0-9]*\)\.[0-9]s.*/\1/p'; }
+# top_elapsed [1]: the last frame's elapsed, whole seconds (with 1: and tenths)
+top_elapsed() {
+	if [ "${1:-}" = 1 ]; then
+		top_frame | sed -n 's/^kma-analyze --live  elapsed \([0-9]*\.[0-9]\)s.*/\1/p'
+	else
+		top_frame | sed -n 's/^kma-analyze --live  elapsed \([0-9]*\)\.[0-9]s.*/\1/p'
+	fi
+}
 # top_later SECONDS: until a frame shows a larger elapsed (whole seconds), at most 10 s
 top_later() {
 	local i
@@ -81,9 +88,13 @@ else
 	check "top: rows in total order" top_sorted 1
 	check "top: -n 4 rows in a frame" test "$(top_col 1 | wc -l)" -le 4
 	e1=$(top_elapsed)
+	e1f=$(top_elapsed 1)
 	# n: the next interval's frame is 3 s away, so "sorted by net" within 1 s is the key's
 	tmux -L "$top_sock" send-keys -t top n
 	check "top: n re-sorts at once" top_wait 'sorted by net$' 10
+	# interval frames are never early: one before e1 + 2.8 s is the key's redraw
+	check "top: n: the frame is a redraw between two intervals" awk -v e="$(top_elapsed 1)" \
+		-v e1="$e1f" 'BEGIN { exit !(e != "" && e1 != "" && e + 0 < e1 + 2.8) }'
 	check "top: n: rows in net order" top_sorted 3
 	tmux -L "$top_sock" send-keys -t top a
 	check "top: a re-sorts by allocs at once" top_wait 'sorted by allocs$' 10
