@@ -112,6 +112,12 @@ struct kma_top *kma_top_new(const struct kma_top_opts *o)
 		return NULL;
 	}
 	t->key_fd = tio_enter(o->key_fd) ? -1 : o->key_fd;
+	/*
+	 * A reader gone (| head) would kill us with the tracefs instance still
+	 * tracing; as an error instead, the frame stops the run (kma_top_frame)
+	 * and the normal way out removes the instance.
+	 */
+	signal(SIGPIPE, SIG_IGN);
 	return t;
 }
 
@@ -197,7 +203,11 @@ int kma_top_frame(struct kma_top *t, struct kma_top_in *in, int redraw)
 	if (kma_top_render(t->out, in, base))
 		return -1;
 	t->drawn = 1;
-	fflush(t->out);
+	if (fflush(t->out) || ferror(t->out)) {
+		*t->quit = 1;	/* nobody reads the frames: stop, as Ctrl-C */
+		clearerr(t->out);	/* the report's own write then says why */
+		return -1;
+	}
 	if (redraw)
 		return 0;
 	/* the last becomes the previous; its storage is reused for the new last */

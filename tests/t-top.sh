@@ -55,7 +55,7 @@ top_sorted() { top_col "$1" | top_desc; }
 top_start() {
 	tmux -L "$top_sock" new-session -d -x 120 -y 40 -s top \
 		"env HISTFILE=/dev/null PS1='$ ' bash --norc --noprofile"
-	tmux -L "$top_sock" send-keys -t top "sh $TMP/run.sh" Enter
+	tmux -L "$top_sock" send-keys -t top "sh $TMP/run.sh $*" Enter
 }
 top_stty() { stty -g -F "$(tmux -L "$top_sock" display -p -t top '#{pane_tty}')"; }
 
@@ -106,6 +106,7 @@ else
 		"test \"\$(stty -F $(tmux -L "$top_sock" display -p -t top '#{pane_tty}') -a)\" != '' &&
 		 stty -F $(tmux -L "$top_sock" display -p -t top '#{pane_tty}') -a | grep -q -- '-icanon'"
 	pid=$(cat "$TMP/top.pid")
+	pids=$pid
 	# Ctrl-Z: the terminal as it was while stopped; keys again after fg (SIGCONT)
 	kill -TSTP "$pid"
 	sleep 0.5
@@ -130,24 +131,40 @@ else
 	tmux -L "$top_sock" kill-session -t top
 	wait "$busy"
 
-	# SIGHUP abandons the run: no report.db, the terminal put back all the same
-	rm -f "$TMP/stty.after" "$TMP/top.pid"
-	top_start
+	# SIGHUP abandons the run: no report.db, the terminal put back all the same;
+	# with a filter, which the header names
+	rm -f "$TMP/stty.after" "$TMP/top.pid" "$TMP/top.db"
+	top_start --comm kma-nothing
 	check "top: (HUP run) a frame" top_wait '^kma-analyze --live  elapsed'
+	check "top: the header names the filter" top_wait "^filter: comm 'kma-nothing'\$" 10
+	pids="$pids $(cat "$TMP/top.pid")"
 	kill -HUP "$(cat "$TMP/top.pid")"
 	check "top: SIGHUP ends it (129)" top_wait '^KMA-EXIT=129$' 100
+	check "top: SIGHUP writes no report.db" test ! -e "$TMP/top.db"
 	check "top: SIGHUP puts the terminal back" test "$(cat "$TMP/stty.after" 2>&1)" = "$(cat "$TMP/stty.before")"
 	tmux -L "$top_sock" kill-server
 
 	# stdin not a terminal: frames all the same, no keys (and said so)
-	"$KMA" --live --duration 1.2 --interval 0.5 -n 3 -o "$TMP/nt.db" < /dev/null > "$TMP/nt.txt" 2>&1
+	"$KMA" --live --duration 1.2 --interval 0.5 -n 3 -o "$TMP/nt.db" < /dev/null > "$TMP/nt.txt" 2>&1 &
+	pids="$pids $!"
+	wait $!
 	check "top: stdin not a terminal: frames, and Ctrl-C named as the way out" sh -c \
 		"grep -c '^kma-analyze --live  elapsed' '$TMP/nt.txt' | grep -qv '^[01]\$' &&
 		 grep -q '^Ctrl-C stops and writes the report (no keys' '$TMP/nt.txt'"
 	check "top: stdin not a terminal: the final report has at most 3 rows (-n 3)" sh -c \
 		"test \$(sed -n '/^Sorted by/,\$p' '$TMP/nt.txt' |
 			grep -cE '^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+/[0-9]+ ') -le 3"
+	# the reader of the frames gone (| head): the run stops, report.db is
+	# written, the instance removed, and the report's write error is the one line
+	( "$KMA" --live --duration 20 --interval 0.3 -o "$TMP/pipe.db" < /dev/null 2> "$TMP/pipe.err" &
+	  echo $! > "$TMP/pipe.pid"; wait $!; echo $? > "$TMP/pipe.rc" ) | head -1 > /dev/null
+	pids="$pids $(cat "$TMP/pipe.pid")"
+	check "top: | head: exit 1, not killed by SIGPIPE" test "$(cat "$TMP/pipe.rc")" = 1
+	check "top: | head: report.db written" test -s "$TMP/pipe.db"
+	check "top: | head: one line on stderr, the broken pipe" test \
+		"$(cat "$TMP/pipe.err")" = "kma-analyze: cannot write the report to stdout: Broken pipe"
+	# ours only: other sessions may trace at the same time
 	check "top: no tracefs instance left behind" sh -c \
-		"! ls /sys/kernel/tracing/instances | grep -q kma-live"
+		"for p in $pids; do ! test -e /sys/kernel/tracing/instances/kma-live-\$p || exit 1; done"
 	[ "$top_mounted" = 1 ] && umount /sys/kernel/tracing
 fi
