@@ -202,6 +202,8 @@ static int wait_or_key(const struct kma_live_opts *o, int *fd, double wait)
 		nanosleep(&ts, NULL);	/* a signal ends it early: fine */
 		return 0;
 	}
+	if (wait > 3600)
+		wait = 3600;	/* the loop waits again: the poll's int stays in range */
 	if (poll(&p, 1, (int)(wait * 1000) + 1) <= 0)
 		return 0;		/* the time is up, or a signal */
 	n = read(*fd, buf, sizeof(buf));
@@ -241,7 +243,7 @@ static int tracefs_run(struct kma_reader *r, const char **why)
 		if (wait > 0)
 			redraw = wait_or_key(o, &fd, wait);
 		if (*o->stop)
-			break;		/* q: no reading the buffer twice */
+			break;		/* q or a signal: the last read is below */
 		tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
 		now = now_s();
 		if (now >= next) {
