@@ -71,11 +71,11 @@ else
 	# the pane runs this; "exec" makes the pid in top.pid kma-analyze's own
 	cat > "$TMP/run.sh" <<-EOF
 		stty -g > "$TMP/stty.before"
-		sh -c 'echo \$\$ > "$TMP/top.pid"; exec "$KMA" --live --interval 3 -n 4 -o "$TMP/top.db" "\$@"' sh "\$@"
+		sh -c 'echo \$\$ > "$TMP/top.pid"; exec "$KMA" --live --interval 3 -o "$TMP/top.db" "\$@"' sh "\$@"
 		echo "KMA-EXIT=\$?"
 		stty -g > "$TMP/stty.after"
 	EOF
-	top_start
+	top_start -n 4
 	# allocations to see, while it runs
 	(for i in $(seq 20); do ls -R /usr/share/doc > /dev/null 2>&1; sleep 0.3; done) &
 	busy=$!
@@ -132,11 +132,21 @@ else
 	wait "$busy"
 
 	# SIGHUP abandons the run: no report.db, the terminal put back all the same;
-	# with a filter, which the header names
+	# with a filter, which the header names; without -n, as many rows as the
+	# pane has below the header (the frame's first line stays on screen)
 	rm -f "$TMP/stty.after" "$TMP/top.pid" "$TMP/top.db"
-	top_start --comm kma-nothing
+	top_start --caller "'!kma_nothing*'"
+	(for i in $(seq 10); do ls -R /usr/share/doc > /dev/null 2>&1; sleep 0.3; done) &
+	busy=$!
 	check "top: (HUP run) a frame" top_wait '^kma-analyze --live  elapsed'
-	check "top: the header names the filter" top_wait "^filter: comm 'kma-nothing'\$" 10
+	check "top: the header names the filter" top_wait "^filter: caller !~ 'kma_nothing\\*'\$" 10
+	sleep 3.5	# a second frame, with more callers than the pane has rows
+	tmux -L "$top_sock" capture-pane -p -t top > "$TMP/pane.txt"
+	check "top: without -n the frame fits the pane (more than 20 rows, header on top)" sh -c \
+		"head -1 '$TMP/pane.txt' | grep -q '^kma-analyze --live  elapsed' &&
+		 test \$(awk 'h && NF >= 9 { n++ } /allocs\\/s +frees/ { h = 1 } END { print n + 0 }' \
+			'$TMP/pane.txt') -gt 20"
+	wait "$busy"
 	pids="$pids $(cat "$TMP/top.pid")"
 	kill -HUP "$(cat "$TMP/top.pid")"
 	check "top: SIGHUP ends it (129)" top_wait '^KMA-EXIT=129$' 100
