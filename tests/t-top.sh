@@ -164,6 +164,23 @@ else
 	check "top: stdin not a terminal: the final report has at most 3 rows (-n 3)" sh -c \
 		"test \$(sed -n '/^Sorted by/,\$p' '$TMP/nt.txt' |
 			grep -cE '^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+/[0-9]+ ') -le 3"
+	# events lost during the run: in the header of the frame at 4 s, with the
+	# warning (a long interval and a busy machine overflow the ring buffer;
+	# when this one keeps up, there is nothing to show);
+	# the work ends before that frame: whatever was lost, was lost before it
+	"$KMA" --live --duration 4.5 --interval 4 -n 1 --no-db < /dev/null > "$TMP/lost.txt" 2>&1 &
+	pid=$!
+	pids="$pids $pid"
+	timeout 3.6 ls -R /usr /usr /usr > /dev/null 2>&1
+	wait $pid
+	if grep -q '^number of lost events: [1-9]' "$TMP/lost.txt" &&
+	   grep -q '^kma-analyze --live  elapsed 4\.' "$TMP/lost.txt"; then
+		check "top: lost events in the header during the run, with a warning" sh -c \
+			"grep -q '^kma-analyze --live  elapsed 4\..*  lost [1-9][0-9]*  ' '$TMP/lost.txt' &&
+			 grep -q '^WARNING: the ring buffer lost [1-9][0-9]* events' '$TMP/lost.txt'"
+	else
+		skip "top: lost events in the header" "the ring buffer lost nothing in this run"
+	fi
 	# the reader of the frames gone (| head): the run stops, report.db is
 	# written, the instance removed, and the report's write error is the one line
 	( "$KMA" --live --duration 20 --interval 0.3 -o "$TMP/pipe.db" < /dev/null 2> "$TMP/pipe.err" &
