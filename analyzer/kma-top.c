@@ -163,8 +163,7 @@ static const char *keys_line(const struct kma_top *t)
 	if (t->key_fd < 0)
 		return "Ctrl-C stops and writes the report (no keys: stdin is not this terminal)";
 	if (t->help)
-		return "keys: t total  s slack  n net  a allocs  f frees  h hide keys  "
-		       "q quit (writes the report, as Ctrl-C)";
+		return "keys: t total  s slack  n net  a allocs  f frees (sort)  h hide  q quit";
 	return "h for the keys, q to quit and write the report";
 }
 
@@ -184,6 +183,33 @@ static uint64_t rows_of(const struct kma_top *t, const struct kma_top_in *in,
 	return ws.ws_row > header + 3 ? (uint64_t)(ws.ws_row - header - 1) : 3;
 }
 
+/*
+ * On a terminal, every line cut one short of its width: a wrapped line
+ * would scroll the header away (the rows already fit, the header may not).
+ */
+static int draw(struct kma_top *t, const struct kma_top_in *in, const struct kma_top_snap *base)
+{
+	char *buf = NULL, *line;
+	size_t len = 0, n;
+	FILE *f;
+
+	if (!in->width)
+		return kma_top_render(t->out, in, base);
+	f = open_memstream(&buf, &len);
+	if (!f)
+		return -1;
+	if (kma_top_render(f, in, base) | fclose(f)) {
+		free(buf);
+		return -1;
+	}
+	for (line = buf; *line; line += n + (line[n] == '\n')) {
+		n = strcspn(line, "\n");
+		fprintf(t->out, "%.*s\n", (int)(n < in->width - 1 ? n : in->width - 1), line);
+	}
+	free(buf);
+	return 0;
+}
+
 int kma_top_frame(struct kma_top *t, struct kma_top_in *in, int redraw)
 {
 	const struct kma_top_snap *base;
@@ -200,7 +226,7 @@ int kma_top_frame(struct kma_top *t, struct kma_top_in *in, int redraw)
 		base = t->have_last ? &t->last : NULL;
 	if (t->tty_out)
 		fputs("\033[H\033[J", t->out);
-	if (kma_top_render(t->out, in, base))
+	if (draw(t, in, base))
 		return -1;
 	t->drawn = 1;
 	if (fflush(t->out) || ferror(t->out)) {

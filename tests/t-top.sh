@@ -53,7 +53,7 @@ top_sorted() { top_col "$1" | top_desc; }
 # lets Ctrl-Z stop kma-analyze (in an orphaned process group, as a pane's
 # own first process is, the kernel drops SIGTSTP); then run.sh in it.
 top_start() {
-	tmux -L "$top_sock" new-session -d -x 120 -y 40 -s top \
+	tmux -L "$top_sock" new-session -d -x "${top_width:-120}" -y 40 -s top \
 		"env HISTFILE=/dev/null PS1='$ ' bash --norc --noprofile"
 	tmux -L "$top_sock" send-keys -t top "sh $TMP/run.sh $*" Enter
 }
@@ -100,7 +100,7 @@ else
 	check "top: a re-sorts by allocs at once" top_wait 'sorted by allocs$' 10
 	check "top: a: rows in allocs order" top_sorted 4
 	tmux -L "$top_sock" send-keys -t top h
-	check "top: h shows the keys" top_wait '^keys: t total  s slack  n net  a allocs  f frees' 10
+	check "top: h shows the keys" top_wait '^keys: t total  s slack  n net  a allocs  f frees \(sort\)  h hide  q quit$' 10
 	check "top: elapsed grows from frame to frame" top_later "${e1:-99}"
 	check "top: the terminal is in key mode while it runs" sh -c \
 		"test \"\$(stty -F $(tmux -L "$top_sock" display -p -t top '#{pane_tty}') -a)\" != '' &&
@@ -132,20 +132,24 @@ else
 	wait "$busy"
 
 	# SIGHUP abandons the run: no report.db, the terminal put back all the same;
-	# with a filter, which the header names; without -n, as many rows as the
-	# pane has below the header (the frame's first line stays on screen)
+	# with a filter, which the header names; 80 columns and no -n: as many
+	# rows as the pane has below the header, no line wraps (the frame's first
+	# line stays on screen), the name still shown
 	rm -f "$TMP/stty.after" "$TMP/top.pid" "$TMP/top.db"
-	top_start --caller "'!kma_nothing*'"
+	top_width=80 top_start --caller "'!kma_nothing*'"
 	(for i in $(seq 10); do ls -R /usr/share/doc > /dev/null 2>&1; sleep 0.3; done) &
 	busy=$!
 	check "top: (HUP run) a frame" top_wait '^kma-analyze --live  elapsed'
 	check "top: the header names the filter" top_wait "^filter: caller !~ 'kma_nothing\\*'\$" 10
 	sleep 3.5	# a second frame, with more callers than the pane has rows
 	tmux -L "$top_sock" capture-pane -p -t top > "$TMP/pane.txt"
-	check "top: without -n the frame fits the pane (more than 20 rows, header on top)" sh -c \
+	check "top: 80 columns, without -n: the frame fits (over 20 rows, header on top)" sh -c \
 		"head -1 '$TMP/pane.txt' | grep -q '^kma-analyze --live  elapsed' &&
-		 test \$(awk 'h && NF >= 9 { n++ } /allocs\\/s +frees/ { h = 1 } END { print n + 0 }' \
+		 test \$(awk 'h && NF >= 4 { n++ } / caller\$/ { h = 1 } END { print n + 0 }' \
 			'$TMP/pane.txt') -gt 20"
+	check "top: 80 columns: no line reaches the last column, names shown" sh -c \
+		"! grep -q '^.\{80\}' '$TMP/pane.txt' &&
+		 grep -Eq '^ +[0-9]+ +[0-9]+ +[-+][0-9.]+  [A-Za-z_.]{10}' '$TMP/pane.txt'"
 	wait "$busy"
 	pids="$pids $(cat "$TMP/top.pid")"
 	kill -HUP "$(cat "$TMP/top.pid")"
