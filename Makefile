@@ -40,7 +40,7 @@ CORE_LIB	:= $(O)/lib/libkma-core.a
 MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c) \
 		   analyzer/report/kma-table.c))
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
-		   analyzer/kma-signals.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
+		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark

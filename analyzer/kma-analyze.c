@@ -23,6 +23,7 @@
 #include "reader/kma-live.h"
 #include "match/kma-match.h"
 #include "match/kma-select.h"
+#include "kma-top.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
 #include "sites/kma-stacks.h"
@@ -75,6 +76,7 @@ struct run {
 	int			filtered;	/* --generation, --since or --until */
 	struct kma_select	*select;	/* the view's filters (--comm ...) */
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
+	struct kma_top		*top;		/* --live without -q: the frames and keys */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -128,22 +130,48 @@ static int feed(void *ctx, const struct kma_event *ev)
 	return feed_all(r, ev);
 }
 
-/* The top-style table, redrawn every interval while tracing live. */
-static void live_refresh(void *ctx, const struct kma_trace_info *info)
+static int oom(void);
+
+/* The top-style view, redrawn every interval (and on keys) while tracing live. */
+static void live_refresh(void *ctx, const struct kma_trace_info *info, double elapsed, int redraw)
 {
 	struct run *r = ctx;
-	struct kma_report_in in = { .info = info, .sort = r->o->sort, .limit = r->o->limit };
+	struct kma_top_in in = { .elapsed = elapsed, .events = info->events,
+				 .lost = kma_trace_lost(info, NULL) };
 
-	if (!in.limit)
-		in.limit = 20;
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);
-	if (isatty(STDOUT_FILENO))
-		fputs("\033[H\033[J", stdout);
-	printf("kma-analyze --live: %" PRIu64 " events (Ctrl-C to stop and write the report)\n",
-	       info->events);
-	kma_report_text(stdout, &in);
-	fflush(stdout);
+	kma_top_frame(r->top, &in, redraw);	/* out of memory: a frame missed */
+}
+
+static int live_key(void *ctx, int c)
+{
+	struct run *r = ctx;
+
+	return kma_top_key(r->top, c);
+}
+
+/* The view's filter, one line for the frame header; the view is open by then. */
+static int open_top(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	struct kma_top_opts to = { .out = stdout, .key_fd = STDIN_FILENO, .sort = o->sort,
+				   .limit = o->limit, .quit = &kma_live_stop };
+	char desc[1024];
+
+	if (!o->live || o->quiet)
+		return 0;
+	if (kma_select_active(r->select)) {
+		kma_select_describe(r->select, desc, sizeof(desc));
+		to.filter = desc;
+	}
+	r->top = kma_top_new(&to);
+	if (!r->top)
+		return oom();
+	r->lo.refresh = live_refresh;
+	r->lo.key = live_key;
+	r->lo.key_fd = kma_top_key_fd(r->top);
+	return 0;
 }
 
 static void progress(void *ctx, double fraction)
@@ -324,8 +352,8 @@ static int open_reader(struct run *r)
 		r->lo.interval = o->interval;
 		r->lo.buffer_kb = 8192;
 		r->lo.stop = &kma_live_stop;
-		r->lo.refresh = o->quiet ? NULL : live_refresh;
-		r->lo.refresh_ctx = r;
+		r->lo.refresh_ctx = r;		/* refresh and keys: open_top() */
+		r->lo.key_fd = -1;
 		o->input = "live";
 		r->reader = kma_live_open(&r->lo, &err);
 	} else {
@@ -503,12 +531,21 @@ static int run_trace(struct run *r)
 {
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
+	int ret;
 
 	r->show_progress = !o->quiet && !o->live && isatty(STDERR_FILENO);
 	kma_signals_progress_line(r->show_progress);
 	/* either source: --live reads until its duration ends or a signal stops it */
-	if (kma_reader_run(r->reader, feed, r, r->show_progress ? progress : NULL,
-			   (void *)o->input, &why)) {
+	if (open_top(r))
+		return -1;
+	ret = kma_reader_run(r->reader, feed, r, r->show_progress ? progress : NULL,
+			     (void *)o->input, &why);
+	if (r->top) {
+		/* the terminal back now: what follows may ask nothing, but is read */
+		kma_top_end(r->top);
+		o->sort = kma_top_sort(r->top);	/* the final report in the order last seen */
+	}
+	if (ret) {
 		if (r->show_progress)
 			fputc('\n', stderr);
 		if (kma_interrupted)
@@ -624,6 +661,7 @@ static void close_run(struct run *r)
 	kma_sites_free(r->sites);
 	kma_select_free(r->select);
 	kma_select_free(r->self);
+	kma_top_free(r->top);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }

@@ -13,9 +13,21 @@ struct kma_live_opts {
 	double		interval;	/* seconds between refreshes */
 	unsigned int	buffer_kb;	/* per CPU */
 	volatile int	*stop;		/* set by a signal handler */
-	/* called every interval with the events so far */
-	void		(*refresh)(void *ctx, const struct kma_trace_info *info);
+	/*
+	 * Called every interval (@redraw 0) with the events so far, the lost
+	 * counts of @info read just before, and the seconds since tracing
+	 * started; and at once (@redraw 1) after a key asked for it.
+	 */
+	void		(*refresh)(void *ctx, const struct kma_trace_info *info, double elapsed,
+				   int redraw);
 	void		*refresh_ctx;
+	/*
+	 * Keys: the wait between refreshes also polls @key_fd (-1: none) and
+	 * hands each byte read to @key, which returns non-zero for a redraw
+	 * now. The reader knows nothing of terminals: the caller set the fd up.
+	 */
+	int		key_fd;
+	int		(*key)(void *ctx, int c);
 };
 
 /*

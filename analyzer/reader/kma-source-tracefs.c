@@ -8,6 +8,7 @@
  * trace.dat, so the matcher and the store see no difference.
  */
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -183,26 +184,74 @@ static double now_s(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/*
+ * Sleeps @wait seconds, or until a key comes when @o has keys: each byte read
+ * goes to o->key at once. 1 when a key asked for a redraw. End of input or an
+ * error on the fd (a closed terminal) ends the key handling, not the run.
+ */
+static int wait_or_key(const struct kma_live_opts *o, int *fd, double wait)
+{
+	struct pollfd p = { .fd = *fd, .events = POLLIN };
+	unsigned char buf[64];
+	ssize_t n, i;
+	int redraw = 0;
+
+	if (*fd < 0 || !o->key) {
+		struct timespec ts = { (time_t)wait, (long)((wait - (time_t)wait) * 1e9) };
+
+		nanosleep(&ts, NULL);	/* a signal ends it early: fine */
+		return 0;
+	}
+	if (wait > 3600)
+		wait = 3600;	/* the loop waits again: the poll's int stays in range */
+	if (poll(&p, 1, (int)(wait * 1000) + 1) <= 0)
+		return 0;		/* the time is up, or a signal */
+	n = read(*fd, buf, sizeof(buf));
+	if (n < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (n <= 0) {
+		*fd = -1;
+		return 0;
+	}
+	for (i = 0; i < n; i++)
+		redraw |= o->key(o->refresh_ctx, buf[i]);
+	return redraw;
+}
+
+static void refresh(struct kma_reader *r, double elapsed, int redraw)
+{
+	const struct kma_live_opts *o = r->src_opts;
+
+	if (!o->refresh)
+		return;
+	read_stats(r);		/* the lost events so far, for the header */
+	o->refresh(o->refresh_ctx, &r->info, elapsed, redraw);
+}
+
 static int tracefs_run(struct kma_reader *r, const char **why)
 {
 	const struct kma_live_opts *o = r->src_opts;
 	double start = now_s(), next = start + o->interval;
+	int fd = o->key_fd;
 
 	while (!r->stopped && !*o->stop && (!o->duration || now_s() - start < o->duration)) {
-		double wait = next - now_s();
+		double wait = next - now_s(), now;
+		int redraw = 0;
 
 		if (o->duration && start + o->duration - now_s() < wait)
 			wait = start + o->duration - now_s();
-		if (wait > 0) {
-			struct timespec ts = { (time_t)wait, (long)((wait - (time_t)wait) * 1e9) };
-
-			nanosleep(&ts, NULL);	/* a signal ends it early: fine */
-		}
+		if (wait > 0)
+			redraw = wait_or_key(o, &fd, wait);
+		if (*o->stop)
+			break;		/* q or a signal: the last read is below */
 		tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
-		if (now_s() >= next) {
-			next += o->interval;
-			if (o->refresh)
-				o->refresh(o->refresh_ctx, &r->info);
+		now = now_s();
+		if (now >= next) {
+			/* a slow frame skips the refreshes it missed */
+			next = now - next > o->interval ? now + o->interval : next + o->interval;
+			refresh(r, now - start, 0);
+		} else if (redraw) {
+			refresh(r, now - start, 1);
 		}
 	}
 	tracefs_trace_off(r->instance);

@@ -7,6 +7,7 @@
  * averaged away over the whole run, as slabtop and perf top do.
  */
 #include <inttypes.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,6 +46,24 @@ static void order_of(enum kma_sort sort, struct kma_caller_order *o)
 	}
 }
 
+/*
+ * The columns before the name. A narrow terminal loses the least needed
+ * first (higher prio), never the one the rows are sorted by: a wrapped row
+ * would push the header off the screen.
+ */
+enum { C_TOTAL, C_SLACK, C_NET, C_ALLOCS, C_FREES, C_ARATE, C_FRATE, C_NRATE, NR_COLS };
+static const struct { const char *head; int width, prio; enum kma_sort key; } cols[NR_COLS] = {
+	[C_TOTAL]	= { "total", 12, 1, KMA_SORT_TOTAL },
+	[C_SLACK]	= { "slack", 10, 3, KMA_SORT_SLACK },
+	[C_NET]		= { "net", 12, 1, KMA_SORT_NET },
+	[C_ALLOCS]	= { "allocs", 10, 2, KMA_SORT_ALLOCS },
+	[C_FREES]	= { "frees", 10, 3, KMA_SORT_FREES },
+	[C_ARATE]	= { "allocs/s", 10, 2, KMA_SORT_CALLER },
+	[C_FRATE]	= { "frees/s", 10, 3, KMA_SORT_CALLER },
+	[C_NRATE]	= { "net B/s", 12, 1, KMA_SORT_CALLER },
+};
+#define TOP_MIN_NAME	20	/* a narrower name drops columns instead */
+
 struct rates {
 	double	allocs, frees, net;	/* per second; net may be negative */
 };
@@ -75,7 +94,6 @@ static void header(FILE *out, const struct kma_top_in *in, const struct kma_top_
 
 	fprintf(out, "kma-analyze --live  elapsed %.1fs  events %" PRIu64 "  lost %" PRIu64
 		"  sorted by %s\n", in->elapsed, in->events, in->lost, kma_top_sort_name(in->sort));
-	/* H2's filter description lands here once it exists */
 	if (in->filter)
 		fprintf(out, "filter: %s\n", in->filter);
 	if (in->lost)
@@ -84,10 +102,65 @@ static void header(FILE *out, const struct kma_top_in *in, const struct kma_top_
 	fprintf(out, "allocs %" PRIu64 " (%.1f/s)  frees %" PRIu64 " (%.1f/s)  net %" PRIu64
 		" B (%+.1f B/s)  callers %" PRIu64 "\n", all.allocs, r.allocs, all.frees, r.frees,
 		all.net, r.net, t->callers);
-	fputs("keys: t total  s slack  n net  a allocs  f frees  q quit (writes the report)\n\n",
-	      out);
-	fprintf(out, "%12s %10s %12s %10s %10s %10s %10s %12s  %s\n", "total", "slack", "net",
-		"allocs", "frees", "allocs/s", "frees/s", "net B/s", "caller");
+	if (in->keys)
+		fprintf(out, "%s\n", in->keys);
+	fputc('\n', out);
+}
+
+/* Which columns fit @width (0: all), and how wide the name may be. */
+static int pick_columns(const struct kma_top_in *in, int shown[NR_COLS])
+{
+	int prio = 3, used, i;
+
+	for (;;) {
+		used = 2;	/* the two spaces before the name */
+		for (i = 0; i < NR_COLS; i++) {
+			shown[i] = cols[i].prio <= prio || cols[i].key == in->sort;
+			used += shown[i] ? cols[i].width + (i > 0) : 0;
+		}
+		if (!in->width || prio == 1 || (int)in->width - 1 - used >= TOP_MIN_NAME)
+			break;
+		prio--;
+	}
+	if (!in->width)
+		return INT_MAX;
+	/* one column spare: a line filling the last one wraps on some terminals */
+	return (int)in->width - 1 - used > 8 ? (int)in->width - 1 - used : 8;
+}
+
+static void headings(FILE *out, const int shown[NR_COLS])
+{
+	int i, first = 1;
+
+	for (i = 0; i < NR_COLS; i++) {
+		if (!shown[i])
+			continue;
+		fprintf(out, "%s%*s", first ? "" : " ", cols[i].width, cols[i].head);
+		first = 0;
+	}
+	fputs("  caller\n", out);
+}
+
+static void row(FILE *out, const struct kma_caller *c, const struct kma_top_count *now,
+		const struct rates *r, const int shown[NR_COLS], int name_width)
+{
+	const uint64_t counts[] = { c->total, c->slack, now->net, c->allocs, c->frees };
+	const double rates[] = { r->allocs, r->frees, r->net };
+	int i, first = 1;
+
+	for (i = 0; i < NR_COLS; i++) {
+		const char *sep = first ? "" : " ";
+
+		if (!shown[i])
+			continue;
+		first = 0;
+		if (i < C_ARATE)
+			fprintf(out, "%s%*" PRIu64, sep, cols[i].width, counts[i]);
+		else
+			fprintf(out, i == C_NRATE ? "%s%+*.1f" : "%s%*.1f", sep, cols[i].width,
+				rates[i - C_ARATE]);
+	}
+	fprintf(out, "  %.*s\n", name_width, c->name ? c->name : "?");
 }
 
 int kma_top_render(FILE *out, const struct kma_top_in *in, const struct kma_top_snap *prev)
@@ -96,12 +169,14 @@ int kma_top_render(FILE *out, const struct kma_top_in *in, const struct kma_top_
 	struct kma_caller_order order;
 	double dt = in->elapsed - (prev ? prev->elapsed : 0);
 	uint32_t kept, i;
+	int shown[NR_COLS], name_width = pick_columns(in, shown);
 
 	order_of(in->sort, &order);
 	rows = kma_callers_sorted(in->callers, in->nr_callers, has_allocs, &order, &kept);
 	if (!rows)
 		return -1;
 	header(out, in, prev);
+	headings(out, shown);
 	if (in->limit && in->limit < kept)
 		kept = (uint32_t)in->limit;
 	for (i = 0; i < kept; i++) {
@@ -111,9 +186,7 @@ int kma_top_render(FILE *out, const struct kma_top_in *in, const struct kma_top_
 		const struct kma_top_count *then = prev && idx < prev->nr ? &prev->c[idx] : NULL;
 		struct rates r = rates_of(&now, then, dt);
 
-		fprintf(out, "%12" PRIu64 " %10" PRIu64 " %12" PRIu64 " %10" PRIu64 " %10" PRIu64
-			" %10.1f %10.1f %+12.1f  %s\n", c->total, c->slack, now.net, c->allocs,
-			c->frees, r.allocs, r.frees, r.net, c->name ? c->name : "?");
+		row(out, c, &now, &r, shown, name_width);
 	}
 	free(rows);
 	return 0;

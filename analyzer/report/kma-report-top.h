@@ -33,11 +33,13 @@ struct kma_top_in {
 	uint64_t			events;
 	uint64_t			lost;		/* events the ring buffer lost */
 	const char			*filter;	/* one line, or NULL: none */
+	const char			*keys;		/* the keys line, or NULL: none */
 	const struct kma_totals		*totals;
 	const struct kma_caller		*callers;	/* first-seen order */
 	uint32_t			nr_callers;
 	enum kma_sort			sort;
 	uint64_t			limit;		/* rows; 0: every caller */
+	unsigned int			width;		/* columns; 0: names never cut */
 };
 
 /*

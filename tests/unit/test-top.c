@@ -149,6 +149,60 @@ static void test_first_frame(void **state)
 	kma_top_snap_free(&snap);
 }
 
+/* A frame on a terminal @width wide, sorted by @sort, no previous frame (elapsed 4 s). */
+static char *narrow(unsigned int width, enum kma_sort sort)
+{
+	struct kma_top_in in = { .elapsed = 4.0, .totals = &totals, .callers = callers,
+				 .nr_callers = 4, .sort = sort, .width = width,
+				 .keys = "keys: here" };
+	char *buf = NULL, *line;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(kma_top_render(f, &in, NULL), 0);
+	fclose(f);
+	/* no caller row and no heading reaches the last column */
+	for (line = buf; *line; line += strcspn(line, "\n") + 1) {
+		size_t n = strcspn(line, "\n");
+
+		if (memmem(line, n, "_fn+", 4) || memmem(line, n, "net B/s", 7))
+			assert_true(n <= width - 1);
+		if (!line[n])
+			break;
+	}
+	return buf;
+}
+
+/*
+ * Narrow terminals drop columns (slack, frees, frees/s first; then allocs,
+ * allocs/s), never the sort key's, before the name goes under 20 characters.
+ * Widths worked out by hand: all columns take 96 before the name, without
+ * the first three 62, with only total, net and net B/s 40.
+ */
+static void test_width_keys(void **state)
+{
+	char *s = narrow(108, KMA_SORT_TOTAL);		/* 108 - 1 - 96 = 11 < 20: drop */
+
+	assert_non_null(strstr(s, "\nkeys: here\n"));
+	assert_non_null(strstr(s, "allocs/s"));
+	assert_null(strstr(s, "frees/s"));
+	row_is(s, "a_fn+0x1/0x10\n", "1000 600 10 2.5 +150.0");	/* the name whole: 45 */
+	free(s);
+	s = narrow(108, KMA_SORT_SLACK);		/* the sort key stays */
+	row_is(s, "a_fn+0x1/0x10\n", "1000 100 600 10 2.5 +150.0");
+	free(s);
+	s = narrow(70, KMA_SORT_TOTAL);			/* 70 - 1 - 62 = 7: drop again */
+	assert_null(strstr(s, "allocs/s"));
+	row_is(s, "a_fn+0x1/0x10\n", "1000 600 +150.0");
+	free(s);
+	s = narrow(50, KMA_SORT_TOTAL);			/* 50 - 1 - 40 = 9 characters */
+	assert_non_null(strstr(s, "  a_fn+0x1/\n"));
+	free(s);
+	s = narrow(200, KMA_SORT_TOTAL);		/* wide: every column */
+	row_is(s, "a_fn+0x1/0x10\n", "1000 100 600 10 4 2.5 1.0 +150.0");
+	free(s);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -156,6 +210,7 @@ int main(void)
 		cmocka_unit_test(test_orders),
 		cmocka_unit_test(test_lost_limit_filter),
 		cmocka_unit_test(test_first_frame),
+		cmocka_unit_test(test_width_keys),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
