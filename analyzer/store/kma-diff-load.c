@@ -129,6 +129,12 @@ static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, cha
 {
 	int64_t version, n, dur;
 
+	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why, len))
+		return -1;
+	if (!n) {
+		snprintf(why, len, "an SQLite database, but no kma report.db (no trace table)");
+		return -1;
+	}
 	if (query_int(db, "PRAGMA user_version", &version, why, len))
 		return -1;
 	if (version != kma_diff_schema_version()) {
