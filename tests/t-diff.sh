@@ -246,3 +246,10 @@ errcase "-o without a trace.dat operand" 2 "$TMP/x.db" -o "$TMP/x.db" "$TMP/b.db
 check "diff error: -o without a trace operand writes nothing" test ! -e "$TMP/x.db"
 check "diff --help ends with EXAMPLES" sh -c "'$DIFF' --help | grep -q '^EXAMPLES\$' &&
 	'$DIFF' --help | tail -1 | grep -q '^  kma-diff '"
+
+# README's worked example is what kma-diff prints (run from the top of the tree)
+awk '/^\$ build\/analyzer\/kma-diff -n 4 / { f = 1; next } f && /^```/ { exit } f' \
+	"$TOP/README.md" > "$TMP/readme-want.txt"
+(cd "$TOP" && "$DIFF" -n 4 tests/fixtures/basic.dat tests/fixtures/markers.dat) > "$TMP/readme-got.txt"
+check "diff: README's worked example is kma-diff's output" sh -c \
+	"test -s '$TMP/readme-want.txt' && diff '$TMP/readme-want.txt' '$TMP/readme-got.txt'"
