@@ -214,6 +214,7 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 
 /* Temporary report.db files, removed on exit and on SIGINT/SIGTERM/SIGHUP. */
 static char tmp_dir[PATH_MAX], tmp_db[2][PATH_MAX];
+static volatile pid_t child;	/* the kma-analyze running, 0: none */
 
 static void remove_tmp(void)
 {
@@ -228,7 +229,13 @@ static void remove_tmp(void)
 
 static void on_signal(int sig)
 {
-	/* unlink and rmdir are async-signal-safe; then die of the signal */
+	/*
+	 * The signal reached kma-analyze too (one process group): let it remove its
+	 * own temporary file first. waitpid, unlink and rmdir are async-signal-safe;
+	 * then die of the signal.
+	 */
+	if (child > 0)
+		waitpid(child, NULL, 0);
 	remove_tmp();
 	signal(sig, SIG_DFL);
 	raise(sig);
@@ -290,9 +297,14 @@ static int analyze(const char *trace, const char *db)
 		fprintf(stderr, "kma-diff: %s: cannot run %s: %m\n", trace, prog);
 		_exit(127);
 	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
+	child = pid;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			child = 0;
 			return -1;
+		}
+	}
+	child = 0;
 	if (WIFEXITED(status) && !WEXITSTATUS(status))
 		return 0;
 	if (WIFEXITED(status) && WEXITSTATUS(status) != 127)
@@ -415,16 +427,15 @@ int main(int argc, char **argv)
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
+	/* each -o keeps a trace's report.db: no more of them than traces */
+	if (o.nr_keep > is_trace_dat(o.operand[0]) + is_trace_dat(o.operand[1]))
+		return usage_error("-o %s: no trace.dat operand left to keep it for",
+				   o.keep[o.nr_keep - 1]);
 	kma_diff_table_init(&t[0]);
 	kma_diff_table_init(&t[1]);
 	ret = 0;
 	for (i = 0; !ret && i < 2; i++)
 		ret = load_operand(&o, i, &nkeep, &t[i]) ? 1 : 0;
-	if (!ret && nkeep < o.nr_keep) {
-		fprintf(stderr, "kma-diff: -o %s: no trace.dat operand left to keep it for\n",
-			o.keep[nkeep]);
-		ret = 2;
-	}
 	remove_tmp();
 	if (!ret)
 		ret = report(&o, t);
