@@ -1,6 +1,7 @@
 # kma - kernel slab allocation accounting from ftrace traces.
 #
-#   make            build build/analyzer/kma-analyze (objects and binaries: build/, or O=DIR)
+#   make            build build/analyzer/kma-analyze and kma-diff (objects and binaries: build/,
+#                   or O=DIR)
 #   make check      install missing packages, build, run every test (also under ASan+UBSan,
 #                   and as a brand-new machine runs them: make check-fresh)
 #   make demo       install missing packages, build, analyze the bundled fixture

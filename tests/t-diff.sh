@@ -253,3 +253,23 @@ awk '/^\$ build\/analyzer\/kma-diff -n 4 / { f = 1; next } f && /^```/ { exit } 
 (cd "$TOP" && "$DIFF" -n 4 tests/fixtures/basic.dat tests/fixtures/markers.dat) > "$TMP/readme-got.txt"
 check "diff: README's worked example is kma-diff's output" sh -c \
 	"test -s '$TMP/readme-want.txt' && diff '$TMP/readme-want.txt' '$TMP/readme-got.txt'"
+
+# --rate needs a trace that lasts: one event lasts 0 s (exit 1, the file named)
+printf 'cpus 1\nkallsyms ffffffff81000000 T _stext\nkallsyms ffffffff81100000 t alloc_a\nkallsyms ffffffff81400000 T _etext\nevent 0 1000 1 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100001000 bytes_req=8 bytes_alloc=8\n' \
+	> "$TMP/one.seq"
+"$MKTRACE" -o "$TMP/one.dat" "$TMP/one.seq" > /dev/null
+errcase "--rate on a trace of 0 s" 1 "$TMP/one.dat" --rate "$TMP/base.dat" "$TMP/one.dat"
+"$DIFF" "$TMP/base.dat" "$TMP/one.dat" > /dev/null 2>&1
+check "diff: without --rate a trace of 0 s compares" test $? = 0
+# JSON of folded stack names parses; its rows add up to the summary's total delta (stack
+# rows cover every allocation)
+"$DIFF" -g stack -f json "$FIX/stacks.dat" "$FIX/basic.dat" > "$TMP/stk.json" 2> "$TMP/stk.err"
+check "diff -g stack: needs stacks on both sides (basic.dat has none)" grep -q basic.dat "$TMP/stk.err"
+"$DIFF" -g stack -f json "$FIX/stacks.dat" "$FIX/stacks.dat" > "$TMP/stk.json"
+check "diff -g stack -f json: valid JSON, rows sum to the summary's total" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["key"] == "stack" and len(d["rows"]) > 10, d["key"]
+assert sum(r["base_total"] for r in d["rows"]) == d["summary"]["base_total"]
+assert all(r["delta_net"] == 0 for r in d["rows"])
+' "$TMP/stk.json"
