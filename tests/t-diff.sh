@@ -124,6 +124,10 @@ diff_csv "$TMP/z3.csv" "$TMP/base.dat" "$TMP/base-510.dat"
 check "diff: same sequence, 5.10 32-bit big-endian layout: deltas 0" zero_deltas "$TMP/z3.csv"
 diff_csv "$TMP/z4.csv" -g function "$TMP/base.dat" "$TMP/moved.dat"
 check "diff: rebuilt kernel (offsets moved): -g function deltas 0" zero_deltas "$TMP/z4.csv"
+"$MKTRACE" -g 5.10 -l 4 -E big -o "$TMP/moved-510.dat" "$TMP/moved.seq" > /dev/null
+diff_csv "$TMP/z6.csv" -g function "$TMP/base.dat" "$TMP/moved-510.dat"
+check "diff: rebuilt kernel in the 5.10 32-bit big-endian layout: -g function deltas 0" \
+	zero_deltas "$TMP/z6.csv"
 diff_csv "$TMP/z5.csv" "$TMP/base.dat" "$TMP/moved.dat"
 check "diff: rebuilt kernel: -g caller sees 3 gone and 3 new call sites" test \
 	"$(awk -F, 'NR > 1 && $2 == "" { n++ } NR > 1 && $3 == "" { g++ } END { print n + 0, g + 0 }' \
