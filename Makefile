@@ -1,6 +1,7 @@
 # kma - kernel slab allocation accounting from ftrace traces.
 #
-#   make            build build/analyzer/kma-analyze (objects and binaries: build/, or O=DIR)
+#   make            build build/analyzer/kma-analyze and kma-diff (objects and binaries: build/,
+#                   or O=DIR)
 #   make check      install missing packages, build, run every test (also under ASan+UBSan,
 #                   and as a brand-new machine runs them: make check-fresh)
 #   make demo       install missing packages, build, analyze the bundled fixture
@@ -44,14 +45,18 @@ ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c anal
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
+# kma-diff (issue 15): two runs compared; its layers' objects, not kma-analyze's pipeline
+DIFF		:= $(O)/analyzer/kma-diff
+DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diff.o report/kma-report-diff.o \
+		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o)
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
 		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \
-		   $(O)/tests/unit/test-leak
+		   $(O)/tests/unit/test-leak $(O)/tests/unit/test-diff
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 
-all: check-pkgs $(BIN) $(MARK) plugin
+all: check-pkgs $(BIN) $(DIFF) $(MARK) plugin
 
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
@@ -96,6 +101,16 @@ $(O)/analyzer/store/kma-schema.o: $(O)/analyzer/store/kma-schema.c
 
 $(BIN): $(ANALYZE_OBJS) $(CORE_LIB)
 	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+$(DIFF): $(DIFF_OBJS) $(CORE_LIB)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# kma-diff's rows, --fail-if and output: the matcher's objects and the diff printer
+$(O)/tests/unit/test-diff: tests/unit/test-diff.c $(MATCH_OBJS) $(O)/analyzer/report/kma-report-diff.o \
+			   $(CORE_LIB) $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MATCH_OBJS) $(O)/analyzer/report/kma-report-diff.o \
+		$(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 # The symbol layer's tests link libtracecmd (decompression, zlib's codec
 # in kma-zlib.o) and libdw.
@@ -188,9 +203,11 @@ demo: deps
 install: all
 	install -d $(DESTDIR)$(bindir) $(DESTDIR)$(mandir)/man1 $(DESTDIR)$(mandir)/man5
 	install -m 755 $(BIN) $(DESTDIR)$(bindir)/kma-analyze
+	install -m 755 $(DIFF) $(DESTDIR)$(bindir)/kma-diff
 	install -m 755 tools/kma-record $(DESTDIR)$(bindir)/kma-record
 	install -m 755 $(MARK) $(DESTDIR)$(bindir)/kma-mark
-	install -m 644 docs/kma-analyze.1 docs/kma-mark.1 docs/kma-record.1 $(DESTDIR)$(mandir)/man1
+	install -m 644 docs/kma-analyze.1 docs/kma-diff.1 docs/kma-mark.1 docs/kma-record.1 \
+		$(DESTDIR)$(mandir)/man1
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install DESTDIR=$(DESTDIR)
 

@@ -175,3 +175,45 @@ for blk in "$TMP"/block-*.sh; do
 	fi
 done
 check "man kma-analyze: examples found" test "$nblocks" -ge 8
+
+# kma-diff(1) (issue 15): the same checks, SEE ALSO naming the other kma pages (and
+# kma-analyze.1 and kma-report.db.5 naming it), and its examples run on the fixtures.
+if [ -x "$TOP/$B/analyzer/kma-diff" ]; then
+	"$TOP/$B/analyzer/kma-diff" --help > "$TMP/help-diff.txt" 2>&1
+	man_check_page kma-diff "$TOP/docs/kma-diff.1" "$TMP/help-diff.txt" 15
+	missing=
+	for q in kma-analyze kma-mark kma-record kma-report.db; do
+		case $q in kma-report.db) sec=5 ;; *) sec=1 ;; esac
+		man_render "$TOP/docs/kma-diff.1" | awk '/^SEE ALSO$/ { f = 1; next } /^[A-Z]/ { f = 0 } f' |
+			grep -q "$q($sec)" || missing="$missing $q($sec)"
+	done
+	for p in kma-analyze.1 kma-report.db.5; do
+		man_render "$TOP/docs/$p" | awk '/^SEE ALSO$/ { f = 1; next } /^[A-Z]/ { f = 0 } f' |
+			grep -q "kma-diff(1)" || missing="$missing $p->kma-diff(1)"
+	done
+	if [ -z "$missing" ]; then
+		pass "man kma-diff: SEE ALSO names the other kma pages and they name it"
+	else
+		fail "man kma-diff: SEE ALSO names the other kma pages and they name it" "missing:$missing"
+	fi
+	ln -s "$TOP/$B/analyzer/kma-diff" "$TMP/ex/bin/kma-diff"
+	rm -f "$TMP"/dblock-*.sh
+	awk '/^\.\\" example-begin$/ { n++; f = 1; next } /^\.\\" example-end$/ { f = 0 }
+	     f { gsub(/\\-/, "-"); gsub(/\\\(aq/, "\047"); gsub(/\\e/, "\\"); print > (dir "/dblock-" n ".sh") }' \
+		dir="$TMP" "$TOP/docs/kma-diff.1"
+	nblocks=0
+	for blk in "$TMP"/dblock-*.sh; do
+		[ -e "$blk" ] || continue
+		nblocks=$((nblocks + 1))
+		first=$(head -1 "$blk")
+		if (cd "$TMP/ex" && PATH=$TMP/ex/bin:$PATH bash -e "$blk" > "$TMP/ex-out.txt" 2> "$TMP/ex-err.txt") &&
+		   [ ! -s "$TMP/ex-err.txt" ]; then
+			pass "man kma-diff example: $first"
+		else
+			fail "man kma-diff example: $first" "$(head -5 "$TMP/ex-err.txt")"
+		fi
+	done
+	check "man kma-diff: examples found" test "$nblocks" -ge 5
+else
+	fail "man kma-diff" "no $B/analyzer/kma-diff"
+fi

@@ -1,0 +1,445 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-diff.c - what changed between two runs: kma-diff BASE NEW, each a
+ * report.db or a trace.dat (analyzed on the fly by the kma-analyze next to
+ * this program). Wiring only: options, operands, then store/kma-diff-load.c
+ * (the numbers), match/kma-diff.c (rows, --fail-if) and
+ * report/kma-report-diff.c (the output). kma-diff(1) documents it.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kma-event.h"
+#include "match/kma-diff.h"
+#include "report/kma-report-diff.h"
+#include "report/kma-table.h"
+#include "store/kma-diff-load.h"
+
+#ifndef KMA_VERSION
+#define KMA_VERSION "0.0-dev"
+#endif
+
+#define MAX_CONDS	16
+
+/* Every option in one place; parse_opts() starts from the defaults. */
+struct diff_opts {
+	const char		*operand[2];	/* BASE, NEW */
+	const char		*keep[2];	/* -o: where the Nth trace.dat's report.db stays */
+	int			nr_keep;
+	enum kma_group		group;
+	enum kma_diff_sort	sort;
+	uint64_t		limit;
+	enum kma_fmt		format;
+	int			rate;
+	int			quiet;
+	struct kma_diff_cond	cond[MAX_CONDS];
+	const char		*cond_text[MAX_CONDS];
+	int			nr_conds;
+};
+
+static const struct diff_opts default_opts = {
+	.group	= KMA_GROUP_CALLER,
+	.sort	= KMA_DIFF_SORT_NET,
+	.format	= KMA_FMT_TEXT,
+};
+
+static const char usage_text[] =
+"Usage: kma-diff [OPTIONS] BASE NEW\n"
+"\n"
+"What changed in kernel slab allocations between two runs (before/after a patch,\n"
+"two kernels, two hosts): per key, base / new / delta of total, slack, net, allocs\n"
+"and frees, and the whole-trace summary. BASE and NEW are each a report.db written\n"
+"by kma-analyze or a trace.dat, analyzed on the fly (by the kma-analyze installed\n"
+"next to kma-diff, or $KMA_ANALYZE) into a temporary report.db removed after.\n"
+"\n"
+"  -g, --group-by KEY     caller|function|module|cache|stack (default: caller).\n"
+"                         Callers match by function name + offset, not address\n"
+"                         (KASLR); function ignores offsets (a rebuilt kernel moves\n"
+"                         them); stack needs call stacks on both sides\n"
+"  -s, --sort KEY         total|slack|net|allocs|frees: by the absolute delta,\n"
+"                         largest first (default: net); caller: by key name\n"
+"  -n, --limit N          print only the first N rows\n"
+"  -f, --format FMT       text|csv|json (default: text)\n"
+"      --rate             compare per second of each trace (bytes/s, allocs/s), for\n"
+"                         runs of unequal length\n"
+"      --fail-if EXPR     exit 3 when EXPR holds for the whole-trace deltas, e.g.\n"
+"                         'net>+10%', 'net>+1MiB', 'allocs>+5%', 'total<-2GiB';\n"
+"                         METRIC (total|slack|net|allocs|frees) > or < a signed\n"
+"                         number, then % of the base, KiB, MiB, GiB or nothing\n"
+"                         (bytes, or a count); repeatable: exit 3 when any holds\n"
+"  -o, --output DB        keep the report.db of the first trace.dat operand as DB;\n"
+"                         a second -o keeps the second's\n"
+"  -q, --quiet            print no report (errors and --fail-if verdicts only)\n"
+"  -h, --help             show this help\n"
+"  -V, --version          show the version\n"
+"\n"
+"Exit status: 0, 1 on an error (one line naming the file), 2 on a usage error or a\n"
+"bad --fail-if expression, 3 when a --fail-if expression holds.\n"
+"\n"
+"EXAMPLES\n"
+"  kma-diff before.dat after.dat           # per caller, biggest change of net first\n"
+"  kma-diff -g function old.db new.db      # two kernel builds: offsets moved\n"
+"  kma-diff -g cache -s total -n 10 a.db b.db\n"
+"  kma-diff --rate -f csv a.dat b.dat > rates.csv\n"
+"  kma-diff -q --fail-if 'net>+10%' --fail-if 'net>+1MiB' base.db patch.dat\n"
+"                                          # a CI gate: exit 3 when the patch leaks\n"
+"  kma-diff -o base.db -o new.db base.dat new.dat\n"
+"                                          # keep both report.db files for sqlite3\n"
+"  kma-diff -f json a.db b.db | jq '.summary.delta_net'\n";
+
+static int usage_error(const char *fmt, const char *arg)
+{
+	fprintf(stderr, "kma-diff: ");
+	fprintf(stderr, fmt, arg);
+	fprintf(stderr, "\nTry 'kma-diff --help'.\n");
+	return 2;
+}
+
+static int take_group(const char *arg, struct diff_opts *o)
+{
+	if (kma_group_parse(arg, &o->group))
+		return usage_error("unknown grouping '%s' (caller|function|module|cache|stack)",
+				   arg);
+	switch (o->group) {
+	case KMA_GROUP_CALLER: case KMA_GROUP_FUNCTION: case KMA_GROUP_MODULE:
+	case KMA_GROUP_CACHE: case KMA_GROUP_STACK:
+		return -1;
+	default:
+		return usage_error("kma-diff cannot group by '%s' (caller|function|module|"
+				   "cache|stack)", arg);
+	}
+}
+
+static int take_cond(const char *arg, struct diff_opts *o)
+{
+	char why[256];
+
+	if (o->nr_conds == MAX_CONDS)
+		return usage_error("more than 16 --fail-if expressions%s", "");
+	if (kma_diff_cond_parse(arg, &o->cond[o->nr_conds], why, sizeof(why)))
+		return usage_error("--fail-if %s", why);
+	o->cond_text[o->nr_conds++] = arg;
+	return -1;
+}
+
+/* One option; -1 to go on, or the exit status. */
+static int take_opt(int c, const char *arg, struct diff_opts *o)
+{
+	char *end;
+
+	switch (c) {
+	case 'g':
+		return take_group(arg, o);
+	case 's':
+		if (kma_diff_sort_parse(arg, &o->sort))
+			return usage_error("unknown sort key '%s'", arg);
+		return -1;
+	case 'n':
+		errno = 0;
+		o->limit = strtoull(arg, &end, 10);
+		if (errno || end == arg || *end || *arg == '-')
+			return usage_error("bad limit '%s'", arg);
+		return -1;
+	case 'f':
+		if (kma_fmt_parse(arg, &o->format))
+			return usage_error("unknown format '%s' (text|csv|json)", arg);
+		return -1;
+	case 'r':
+		o->rate = 1;
+		return -1;
+	case 'F':
+		return take_cond(arg, o);
+	case 'o':
+		if (o->nr_keep == 2)
+			return usage_error("-o given more than twice (%s)", arg);
+		o->keep[o->nr_keep++] = arg;
+		return -1;
+	case 'q':
+		o->quiet = 1;
+		return -1;
+	case 'h':
+		fputs(usage_text, stdout);
+		return 0;
+	case 'V':
+		printf("kma-diff %s\n", KMA_VERSION);
+		return 0;
+	default:
+		return usage_error("%s", "bad option");
+	}
+}
+
+static int parse_opts(int argc, char **argv, struct diff_opts *o)
+{
+	static const struct option long_opts[] = {
+		{ "group-by",	required_argument,	NULL, 'g' },
+		{ "sort",	required_argument,	NULL, 's' },
+		{ "limit",	required_argument,	NULL, 'n' },
+		{ "format",	required_argument,	NULL, 'f' },
+		{ "rate",	no_argument,		NULL, 'r' },
+		{ "fail-if",	required_argument,	NULL, 'F' },
+		{ "output",	required_argument,	NULL, 'o' },
+		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "help",	no_argument,		NULL, 'h' },
+		{ "version",	no_argument,		NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c, ret;
+
+	*o = default_opts;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":g:s:n:f:o:qhV", long_opts, NULL)) != -1) {
+		if (c == '?')
+			return usage_error("unknown option '%s'", argv[optind - 1]);
+		if (c == ':')
+			return usage_error("option '%s' needs an argument", argv[optind - 1]);
+		ret = take_opt(c, optarg, o);
+		if (ret >= 0)
+			return ret;
+	}
+	if (argc - optind != 2)
+		return usage_error("wants two operands, BASE and NEW (%s)",
+				   argc - optind < 2 ? "too few" : "too many");
+	o->operand[0] = argv[optind];
+	o->operand[1] = argv[optind + 1];
+	return -1;
+}
+
+/* Temporary report.db files, removed on exit and on SIGINT/SIGTERM/SIGHUP. */
+static char tmp_dir[PATH_MAX], tmp_db[2][PATH_MAX];
+static volatile pid_t child;	/* the kma-analyze running, 0: none */
+
+static void remove_tmp(void)
+{
+	int i;
+
+	for (i = 0; i < 2; i++)
+		if (tmp_db[i][0])
+			unlink(tmp_db[i]);
+	if (tmp_dir[0])
+		rmdir(tmp_dir);
+}
+
+static void on_signal(int sig)
+{
+	/*
+	 * The signal reached kma-analyze too (one process group): let it remove its
+	 * own temporary file first. waitpid, unlink and rmdir are async-signal-safe;
+	 * then die of the signal.
+	 */
+	if (child > 0)
+		waitpid(child, NULL, 0);
+	remove_tmp();
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+/* Is path a trace.dat? Its magic: 0x17 0x08 0x44 "tracing". */
+static int is_trace_dat(const char *path)
+{
+	static const char magic[10] = "\x17\x08\x44tracing";
+	char h[10];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	return n == (ssize_t)sizeof(h) && !memcmp(h, magic, sizeof(h));
+}
+
+/* The kma-analyze to run: $KMA_ANALYZE, the one next to this program, else from PATH. */
+static const char *analyzer_path(char *buf, size_t len)
+{
+	const char *env = getenv("KMA_ANALYZE");
+	ssize_t n;
+	char *slash;
+
+	if (env && *env)
+		return env;
+	n = readlink("/proc/self/exe", buf, len - sizeof("kma-analyze"));
+	if (n > 0) {
+		buf[n] = '\0';
+		slash = strrchr(buf, '/');
+		if (slash) {
+			strcpy(slash + 1, "kma-analyze");
+			if (!access(buf, X_OK))
+				return buf;
+		}
+	}
+	return "kma-analyze";
+}
+
+/* kma-analyze -q -o db trace; 0, or -1 (it said why on stderr, naming the file). */
+static int analyze(const char *trace, const char *db)
+{
+	char buf[PATH_MAX];
+	const char *prog = analyzer_path(buf, sizeof(buf));
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "kma-diff: %s: cannot run kma-analyze: %m\n", trace);
+		return -1;
+	}
+	if (!pid) {
+		execlp(prog, "kma-analyze", "-q", "-o", db, "--", trace, (char *)NULL);
+		fprintf(stderr, "kma-diff: %s: cannot run %s: %m\n", trace, prog);
+		_exit(127);
+	}
+	child = pid;
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			child = 0;
+			return -1;
+		}
+	}
+	child = 0;
+	if (WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	if (WIFEXITED(status) && WEXITSTATUS(status) != 127)
+		fprintf(stderr, "kma-diff: %s: kma-analyze failed (exit %d)\n", trace,
+			WEXITSTATUS(status));
+	else if (WIFSIGNALED(status))
+		fprintf(stderr, "kma-diff: %s: kma-analyze killed by signal %d\n", trace,
+			WTERMSIG(status));
+	return -1;
+}
+
+/* Where the analysis of trace operand i goes: -o, else a temporary file. */
+static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (*nkeep < o->nr_keep)
+		return o->keep[(*nkeep)++];
+	if (!tmp_dir[0]) {
+		snprintf(tmp_dir, sizeof(tmp_dir), "%s/kma-diff.XXXXXX",
+			 base && *base ? base : "/tmp");
+		if (!mkdtemp(tmp_dir)) {
+			fprintf(stderr, "kma-diff: cannot make a temporary directory in %s: %m\n",
+				base && *base ? base : "/tmp");
+			tmp_dir[0] = '\0';
+			return NULL;
+		}
+	}
+	snprintf(tmp_db[i], sizeof(tmp_db[i]), "%s/%s.db", tmp_dir, i ? "new" : "base");
+	return tmp_db[i];
+}
+
+/* Operand i's numbers into t; 0, or -1 after a one-line error naming the file. */
+static int load_operand(const struct diff_opts *o, int i, int *nkeep, struct kma_diff_table *t)
+{
+	const char *file = o->operand[i], *db = file;
+	char why[512];
+
+	if (is_trace_dat(file)) {
+		db = db_for_trace(o, nkeep, i);
+		if (!db || analyze(file, db))
+			return -1;
+	} else if (access(file, R_OK)) {
+		fprintf(stderr, "kma-diff: %s: %m\n", file);
+		return -1;
+	}
+	if (kma_diff_load(db, o->group, t, why, sizeof(why))) {
+		fprintf(stderr, "kma-diff: %s: %s\n", file, why);
+		return -1;
+	}
+	return 0;
+}
+
+/* The --fail-if verdicts on stderr; 3 when one holds, else 0. */
+static int fail_if(const struct diff_opts *o, const struct kma_diff_row *sum)
+{
+	char num[48];
+	double seen;
+	int i, ret = 0;
+
+	for (i = 0; i < o->nr_conds; i++) {
+		const struct kma_diff_cond *c = &o->cond[i];
+
+		if (!kma_diff_cond_holds(c, sum, &seen))
+			continue;
+		if (c->percent)
+			snprintf(num, sizeof(num), "%+.1f%%", seen);
+		else
+			kma_diff_num(num, sizeof(num), seen, o->rate, 1);
+		fprintf(stderr, "kma-diff: --fail-if '%s' holds: %s changed by %s\n",
+			o->cond_text[i], kma_diff_metric_name(c->metric), num);
+		ret = 3;
+	}
+	return ret;
+}
+
+static int report(const struct diff_opts *o, const struct kma_diff_table *t)
+{
+	struct kma_diff_report_in in = {
+		.base_name = o->operand[0], .new_name = o->operand[1],
+		.key = kma_group_name(o->group), .sort = o->sort, .limit = o->limit,
+		.rate = o->rate, .base_ns = t[0].duration_ns, .new_ns = t[1].duration_ns,
+	};
+	struct kma_diff_row sum, *rows = NULL;
+	size_t nr = 0;
+	int ret = 1;
+
+	if (o->rate && (!t[0].duration_ns || !t[1].duration_ns)) {
+		fprintf(stderr, "kma-diff: %s: the trace lasts 0 s: no rate (drop --rate)\n",
+			o->operand[t[0].duration_ns ? 1 : 0]);
+		return 1;
+	}
+	if (kma_diff_rows(&t[0], &t[1], o->sort, o->rate, &rows, &nr) ||
+	    kma_diff_summary(&t[0], &t[1], o->rate, &sum)) {
+		fprintf(stderr, "kma-diff: out of memory\n");
+		goto out;
+	}
+	in.rows = rows;
+	in.nr_rows = nr;
+	in.summary = &sum;
+	if (!o->quiet && (kma_report_diff(stdout, &in, o->format) || fflush(stdout))) {
+		fprintf(stderr, "kma-diff: cannot write the report: %m\n");
+		goto out;
+	}
+	ret = fail_if(o, &sum);
+out:
+	free(rows);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	struct kma_diff_table t[2];
+	struct diff_opts o;
+	int ret, i, nkeep = 0;
+
+	ret = parse_opts(argc, argv, &o);
+	if (ret >= 0)
+		return ret;
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	signal(SIGHUP, on_signal);
+	/* each -o keeps a trace's report.db: no more of them than traces */
+	if (o.nr_keep > is_trace_dat(o.operand[0]) + is_trace_dat(o.operand[1]))
+		return usage_error("-o %s: no trace.dat operand left to keep it for",
+				   o.keep[o.nr_keep - 1]);
+	kma_diff_table_init(&t[0]);
+	kma_diff_table_init(&t[1]);
+	ret = 0;
+	for (i = 0; !ret && i < 2; i++)
+		ret = load_operand(&o, i, &nkeep, &t[i]) ? 1 : 0;
+	remove_tmp();
+	if (!ret)
+		ret = report(&o, t);
+	kma_diff_table_free(&t[0]);
+	kma_diff_table_free(&t[1]);
+	return ret;
+}

@@ -1,0 +1,193 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-diff-load.c - a report.db's per-key numbers for kma-diff (kma-diff-load.h):
+ * the views of kma-report.db(5), read only.
+ */
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sqlite3.h>
+
+#include "kma-store.h"
+#include "kma-diff-load.h"
+
+/*
+ * Per key: total, slack, net, allocs, frees (frees: traced frees of the
+ * key's allocations, callers.frees). Callers by name, symbol+0xoffset, not
+ * by address, which KASLR and a rebuilt kernel move; functions without the
+ * offset; stacks by their folded names, so two stacks that differ only in
+ * offsets are one key, as in kma-analyze -g stack.
+ */
+static const char *group_sql(enum kma_group g)
+{
+	switch (g) {
+	case KMA_GROUP_CALLER:
+		return "SELECT caller, SUM(total), SUM(slack), SUM(net), SUM(allocs), SUM(frees) "
+		       "FROM callers WHERE allocs > 0 GROUP BY 1";
+	case KMA_GROUP_FUNCTION:
+		return "SELECT COALESCE(symbol, caller), SUM(total), SUM(slack), SUM(net), "
+		       "SUM(allocs), SUM(frees) FROM callers WHERE allocs > 0 GROUP BY 1";
+	case KMA_GROUP_MODULE:
+		return "SELECT module, total, slack, net, allocs, frees FROM module_stats";
+	case KMA_GROUP_CACHE:
+		return "SELECT cache, total, slack, net, allocs, frees FROM cache_stats";
+	case KMA_GROUP_STACK:
+		return "SELECT folded, SUM(total), SUM(slack), SUM(net), SUM(allocs), SUM(frees) "
+		       "FROM stack_stats GROUP BY 1";
+	default:
+		return NULL;
+	}
+}
+
+int kma_diff_schema_version(void)
+{
+	const char *p = strstr(kma_schema_sql, "PRAGMA user_version = ");
+
+	return p ? atoi(p + strlen("PRAGMA user_version = ")) : -1;
+}
+
+/* The first bytes of every SQLite 3 file (https://sqlite.org/fileformat.html). */
+static int is_sqlite(const char *path, char *why, size_t len)
+{
+	static const char magic[16] = "SQLite format 3";
+	char h[16];
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0) {
+		snprintf(why, len, "cannot open it: %m");
+		return 0;
+	}
+	n = read(fd, h, sizeof(h));
+	close(fd);
+	if (n != (ssize_t)sizeof(h) || memcmp(h, magic, sizeof(magic))) {
+		snprintf(why, len, "not an SQLite database (nor a trace.dat)");
+		return 0;
+	}
+	return 1;
+}
+
+/* One integer of a one-row query; -1 with why set on failure. */
+static int query_int(sqlite3 *db, const char *sql, int64_t *out, char *why, size_t len)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*out = sqlite3_column_int64(st, 0);
+	else
+		snprintf(why, len, "cannot read it: %s",
+			 rc == SQLITE_DONE ? "no row in the trace table" : sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 0 : -1;
+}
+
+/* The rows of sql (key, then the five numbers) into t; with sum, into t->sum only. */
+static int load_rows(sqlite3 *db, const char *sql, struct kma_diff_table *t, int sum,
+		     char *why, size_t len)
+{
+	sqlite3_stmt *st;
+	uint64_t v[KMA_DIFF_NR];
+	int rc, m;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *key = (const char *)sqlite3_column_text(st, 0);
+
+		for (m = 0; m < KMA_DIFF_NR; m++)
+			v[m] = (uint64_t)sqlite3_column_int64(st, m + !sum);
+		if (sum) {
+			memcpy(t->sum, v, sizeof(v));
+			continue;
+		}
+		if (kma_diff_table_add(t, key ? key : "[unknown]", v)) {
+			snprintf(why, len, "out of memory");
+			break;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
+		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* The checks before the numbers: version, kmem events, stacks for -g stack. */
+static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, char *why,
+		    size_t len)
+{
+	int64_t version, n, dur;
+
+	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why, len))
+		return -1;
+	if (!n) {
+		snprintf(why, len, "an SQLite database, but no kma report.db (no trace table)");
+		return -1;
+	}
+	if (query_int(db, "PRAGMA user_version", &version, why, len))
+		return -1;
+	if (version != kma_diff_schema_version()) {
+		snprintf(why, len, "report.db schema version %lld, kma-diff reads version %d "
+			 "(analyze the trace again with this kma-analyze)",
+			 (long long)version, kma_diff_schema_version());
+		return -1;
+	}
+	if (query_int(db, "SELECT kmem_events FROM trace", &n, why, len))
+		return -1;
+	if (!n) {
+		snprintf(why, len, "no kmem allocation or free events in the trace");
+		return -1;
+	}
+	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &dur, why, len))
+		return -1;
+	t->duration_ns = (uint64_t)dur;
+	if (g == KMA_GROUP_STACK) {
+		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why, len))
+			return -1;
+		if (!n) {
+			snprintf(why, len, "no call stacks (record with trace-cmd record -T or "
+				 "kma-record --stacks) for -g stack");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
+		  char *why, size_t len)
+{
+	const char *sql = group_sql(g);
+	sqlite3 *db = NULL;
+	int err = -1;
+
+	if (!sql) {
+		snprintf(why, len, "cannot group by %s", kma_group_name(g));
+		return -1;
+	}
+	if (!is_sqlite(path, why, len))
+		return -1;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
+		snprintf(why, len, "cannot open it: %s", db ? sqlite3_errmsg(db) : "out of memory");
+		goto out;
+	}
+	if (check_db(db, g, t, why, len))
+		goto out;
+	/* the whole trace, as kma-analyze's summary: frees are every free event */
+	if (load_rows(db, "SELECT total, slack, net, allocs, frees FROM summary", t, 1, why, len))
+		goto out;
+	err = load_rows(db, sql, t, 0, why, len);
+out:
+	sqlite3_close(db);
+	return err;
+}

@@ -1,0 +1,26 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-diff-load.h - one report.db's per-key numbers for kma-diff(1): the rows
+ * of a grouping and the whole-trace summary, read through SQLite into a
+ * struct kma_diff_table (match/kma-diff.h).
+ */
+#ifndef KMA_DIFF_LOAD_H
+#define KMA_DIFF_LOAD_H
+
+#include <stddef.h>
+#include "kma-event.h"
+#include "match/kma-diff.h"
+
+/* The schema version kma-analyze writes (PRAGMA user_version of schema/kma.sql). */
+int kma_diff_schema_version(void);
+
+/*
+ * Fills t (initialized by the caller) from the report.db at path, grouped by
+ * g (caller, function, module, cache or stack). 0, or -1 with why[len] saying
+ * what is wrong, in words that follow the file name: not an SQLite database,
+ * another schema version, no kmem events, no call stacks for -g stack.
+ */
+int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
+		  char *why, size_t len);
+
+#endif /* KMA_DIFF_LOAD_H */
