@@ -421,13 +421,16 @@ CREATE VIEW sizing_advice AS
 		GROUP BY shape_id),
 	g AS (
 		SELECT sh.caller_id AS caller_id, sh.bytes_req AS bytes_req,
-		       sh.bytes_alloc AS bytes_alloc, SUM(n.allocs) AS allocs, SUM(n.live) AS live
+		       sh.bytes_alloc AS bytes_alloc, sh.kmalloc_type AS kmalloc_type,
+		       SUM(n.allocs) AS allocs, SUM(n.live) AS live
 		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
-		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc)
+		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc, sh.kmalloc_type)
 	SELECT c.caller AS caller, g.bytes_req AS bytes_req, g.bytes_alloc AS bytes_alloc,
 	       CASE WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN g.bytes_alloc >= 1024 THEN 'kmalloc-' || (g.bytes_alloc / 1024) || 'k'
-		    ELSE 'kmalloc-' || g.bytes_alloc END AS kmalloc_cache,
+		    WHEN g.bytes_alloc >= 1024 THEN (SELECT prefix FROM kmalloc_types
+			WHERE id = COALESCE(g.kmalloc_type, 0)) || (g.bytes_alloc / 1024) || 'k'
+		    ELSE (SELECT prefix FROM kmalloc_types WHERE id = COALESCE(g.kmalloc_type, 0))
+			 || g.bytes_alloc END AS kmalloc_cache,
 	       g.allocs AS allocs, g.live AS live,
 	       g.allocs * (g.bytes_alloc - g.bytes_req) AS slack,
 	       ((g.bytes_req + 7) / 8) * 8 AS dedicated_size,

@@ -118,6 +118,13 @@ check "the bits come from the trace's table (shuffled)" test \
 check "4.19: only __GFP_DMA is looked at" test \
 	"$(sqlite3 "$TMP/new-4.19.db" "SELECT kmalloc_flags FROM trace")" = "__GFP_DMA=0x1"
 
+# sizing_advice names the cache as allocation_caches does: cg_a's 40 bytes in kmalloc-cg-64,
+# rcl_b's 100 in kmalloc-rcl-128, dma_c's 20 in dma-kmalloc-32 (layout old, 5.14 rule)
+check "sizing_advice.kmalloc_cache by family" test \
+	"$(sqlite3 -separator ' ' "$TMP/old-6.18.db" "SELECT caller, kmalloc_cache FROM sizing_advice
+		WHERE caller IN ('cg_a+0x10', 'rcl_b+0x10', 'dma_c+0x10') ORDER BY caller" | xargs)" = \
+	"cg_a+0x10 kmalloc-cg-64 dma_c+0x10 dma-kmalloc-32 rcl_b+0x10 kmalloc-rcl-128"
+
 # Globs and exclusions over the derived names (5.14 rule): kmalloc-cg-* = 128 + 2048
 check "--cache 'kmalloc-cg-*'" test \
 	"$(filter_rows "$TMP/shuffled-6.18.dat" "kmalloc-cg-* 0 0 0 0")" = "kmalloc-cg-* 2176 3 1 2112"
@@ -158,4 +165,9 @@ for f in basic basic-v6 markers lost lost-mid stacks; do
 	check "$f.dat: -g cache = trace-cmd report" test \
 		"$(text_rows "$F" | awk '{print $1, $3, $2}')" = "$want"
 	check "$f.dat: has kmalloc-cg caches" sh -c "echo '$want' | grep -q '^kmalloc-cg-'"
+	check "$f.dat: sizing_advice names allocation_caches' caches" test "$(sqlite3 "$TMP/$f.db" \
+		"SELECT COUNT(*) FROM sizing_advice AS s WHERE NOT EXISTS (SELECT 1 FROM allocations
+		 AS a JOIN allocation_caches AS c USING (id) WHERE a.caller = s.caller AND
+		 a.bytes_req = s.bytes_req AND a.bytes_alloc = s.bytes_alloc AND
+		 c.cache = s.kmalloc_cache)")" = 0
 done
