@@ -32,10 +32,9 @@
  *                            NAME is kmalloc, kmalloc_node, kmem_cache_alloc,
  *                            kmem_cache_alloc_node, kfree or kmem_cache_free; TS in ns.
  *                            A value is a number or SYMBOL[+OFFSET] from the kallsyms
- *                            lines; name= is a cache name; gfp_flags= may also be names
- *                            of the gfplayout's table: GFP_KERNEL_ACCOUNT|__GFP_ZERO
- *                            (default GFP_KERNEL). An allocation with node= is
- *                            a *_node event before 6.1; *_node is the plain event after.
+ *                            lines; name= is a cache name; gfp_flags= may be names of
+ *                            the gfplayout's table (GFP_KERNEL|__GFP_DMA). An alloc
+ *                            with node= is a *_node event before 6.1, plain after.
  *                            NAME may also be module_load (name=MODULE, taints=N,
  *                            default 0) or module_free (name=MODULE): module:* events
  *                            as include/trace/events/module.h has them; the file gets
@@ -44,9 +43,8 @@
  *                            tracing_mark_write's address if kallsyms has it)
  *   stack CPU TS PID ADDR... a kernel_stack record (record -T): up to 64 frames,
  *                            innermost first, numbers (-1 is ULONG_MAX) or SYMBOL[+OFF]
- *   gfplayout new            or old (4.4 - 4.9) or shuffled (no kernel), as -G: the gfp
- *                            bits and the show_gfp_flags() table of the alloc events'
- *                            print fmt (see mktrace-formats.c); before the events
+ *   gfplayout new            or old, shuffled, none, as -G (before the events): the gfp
+ *                            bits and their print fmt table, see mktrace-formats.c
  *   stacklayout modern       or old (< 3.2) or stale (5.6 - 5.12), as -S: see
  *                            mktrace-formats.c
  *   missed CPU N             the next page of CPU starts with the missed-events flag and
