@@ -585,6 +585,9 @@ static int finish_run(struct run *r)
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->warning);
 	if (info->records_warning)
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->records_warning);
+	if (info->kmalloc_warning &&
+	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
+		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
 	if ((r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts))) {

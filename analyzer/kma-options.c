@@ -66,7 +66,7 @@ static const char usage_text[] =
 "      --pid N[,N...]     only allocations by these pids\n"
 "      --caller REGEX     only call sites whose name (sym+0xoff) matches the ERE\n"
 "      --cache PATTERN    only allocations from caches matching the glob (kmalloc:\n"
-"                         the size class, e.g. kmalloc-64)\n"
+"                         its cache by size and flags, e.g. kmalloc-cg-64)\n"
 "      --exclude-self     leave out the recorder's own allocations (trace-cmd,\n"
 "                         kma-record, kma-analyze, kma-mark; tracing_buffers_*,\n"
 "                         ring_buffer_*, trace_* call sites) and say how many\n"

@@ -24,6 +24,17 @@ const char *kma_ev_name(int type)
 	return ev_names[type];
 }
 
+/* The kernel's kmalloc_info[] names (mm/slab_common.c), without the size. */
+const char *kma_kmalloc_prefix(int type)
+{
+	static const char * const prefixes[KMA_KMALLOC_NR] = {
+		[KMA_KMALLOC_NORMAL] = "kmalloc-", [KMA_KMALLOC_CGROUP] = "kmalloc-cg-",
+		[KMA_KMALLOC_RECLAIM] = "kmalloc-rcl-", [KMA_KMALLOC_DMA] = "dma-kmalloc-",
+	};
+
+	return type > 0 && type < KMA_KMALLOC_NR ? prefixes[type] : prefixes[0];
+}
+
 static const char * const group_names[] = {
 	[KMA_GROUP_CALLER] = "caller", [KMA_GROUP_FUNCTION] = "function",
 	[KMA_GROUP_MODULE] = "module", [KMA_GROUP_FILE] = "file", [KMA_GROUP_CACHE] = "cache",

@@ -64,6 +64,22 @@ int kma_group_parse(const char *s, enum kma_group *out);
 const char *kma_group_name(enum kma_group g);
 
 
+/*
+ * The kmalloc cache family an allocation lands in, as the kernel's
+ * kmalloc_type() picks it from the gfp flags (see kma-analyze(1), -g cache):
+ * kmalloc-N, kmalloc-cg-N, kmalloc-rcl-N, dma-kmalloc-N.
+ */
+enum kma_kmalloc_type {
+	KMA_KMALLOC_NORMAL,
+	KMA_KMALLOC_CGROUP,	/* __GFP_ACCOUNT (5.14 on) */
+	KMA_KMALLOC_RECLAIM,	/* __GFP_RECLAIMABLE (4.20 on) */
+	KMA_KMALLOC_DMA,	/* __GFP_DMA */
+	KMA_KMALLOC_NR,
+};
+
+/* "kmalloc-", "kmalloc-cg-", "kmalloc-rcl-", "dma-kmalloc-": the name before the size. */
+const char *kma_kmalloc_prefix(int type);
+
 struct kma_event {
 	uint64_t	ts;		/* trace timestamp, ns */
 	uint64_t	call_site;
@@ -79,6 +95,7 @@ struct kma_event {
 	int		pid;
 	int		node;		/* -1: NUMA_NO_NODE or field absent */
 	int		accounted;	/* 0/1, -1: field absent */
+	int		kmalloc_type;	/* enum kma_kmalloc_type; kmalloc events only */
 	/*
 	 * The ftrace:kernel_stack record that followed the event on its CPU:
 	 * return addresses, innermost first, as recorded (tracing frames

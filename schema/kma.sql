@@ -42,7 +42,9 @@ CREATE TABLE trace (
 	peak_ts		INTEGER,	-- when it was first reached
 	temporary_ns	INTEGER,	-- threshold of callers.temporary
 	marker_prefix	TEXT,		-- trace markers starting with it start a generation
-	kma_version	TEXT		-- version of kma-analyze that wrote this file
+	kma_version	TEXT,		-- version of kma-analyze that wrote this file
+	kmalloc_flags	TEXT,		-- gfp bits read from the trace that pick kmalloc caches
+	kmalloc_warning	TEXT		-- why a kmalloc cache family is not told apart, or NULL
 );
 
 -- Generations: generation 0 ('start') runs from the trace start to the first marker, each
@@ -174,8 +176,19 @@ CREATE TABLE alloc_shapes (
 	node		INTEGER,		-- NULL: no node field, or -1
 	cache_id	INTEGER,		-- caches.id; NULL: the event has no cache name
 	stack_id	INTEGER,		-- stacks.id of the allocation; NULL: no stack
-	free_stack_id	INTEGER			-- stacks.id of the traced free; NULL: none
+	free_stack_id	INTEGER,		-- stacks.id of the traced free; NULL: none
+	kmalloc_type	INTEGER			-- kmalloc_types.id from gfp_flags; NULL: not kmalloc
 );
+
+-- The kmalloc cache families (version 4), as the kernel's kmalloc_type() picks them from
+-- the gfp flags: DMA, then RECLAIMABLE, then ACCOUNT (see kma-report.db(5)).
+CREATE TABLE kmalloc_types (
+	id		INTEGER PRIMARY KEY,
+	name		TEXT NOT NULL,		-- 'normal', 'cgroup', 'reclaim', 'dma'
+	prefix		TEXT NOT NULL		-- the cache name before its size
+);
+INSERT INTO kmalloc_types VALUES (0, 'normal', 'kmalloc-'), (1, 'cgroup', 'kmalloc-cg-'),
+	(2, 'reclaim', 'kmalloc-rcl-'), (3, 'dma', 'dma-kmalloc-');
 
 -- One row per (non-failed) allocation, in the order they ended (freed, or live at the end).
 CREATE TABLE alloc_rows (
@@ -337,15 +350,18 @@ CREATE VIEW file_stats AS
 	       SUM(c.allocs) AS allocs, SUM(c.frees) AS frees, SUM(c.implicit_frees) AS implicit_frees
 	FROM callers AS c WHERE c.allocs > 0 GROUP BY 1;
 
--- Slab cache of each allocation: the event's cache name, else the kmalloc size class.
+-- Slab cache of each allocation: the event's cache name, else the kmalloc cache its size
+-- and flags pick (kmalloc-64, kmalloc-cg-64, kmalloc-rcl-64, dma-kmalloc-64, kmalloc-large).
 CREATE VIEW allocation_caches AS
 	SELECT r.id AS id,
 	       CASE WHEN sh.cache_id IS NOT NULL THEN k.name
 		    WHEN sh.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN sh.bytes_alloc >= 1024 THEN 'kmalloc-' || (sh.bytes_alloc / 1024) || 'k'
-		    ELSE 'kmalloc-' || sh.bytes_alloc END AS cache
+		    WHEN sh.bytes_alloc >= 1024
+		    THEN COALESCE(kt.prefix, 'kmalloc-') || (sh.bytes_alloc / 1024) || 'k'
+		    ELSE COALESCE(kt.prefix, 'kmalloc-') || sh.bytes_alloc END AS cache
 	FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
-	LEFT JOIN caches AS k ON k.id = sh.cache_id;
+	LEFT JOIN caches AS k ON k.id = sh.cache_id
+	LEFT JOIN kmalloc_types AS kt ON kt.id = sh.kmalloc_type;
 
 -- Allocations per shape: how many, still live, closed by a traced free, implicitly freed.
 -- cache_stats and stack_stats start from it.
@@ -362,20 +378,22 @@ CREATE VIEW cache_stats AS
 	WITH n AS (SELECT * FROM shape_counts),
 	g AS (
 		SELECT sh.cache_id AS cache_id, sh.bytes_alloc AS bytes_alloc,
-		       SUM(n.allocs * sh.bytes_alloc) AS total,
+		       sh.kmalloc_type AS kmalloc_type, SUM(n.allocs * sh.bytes_alloc) AS total,
 		       SUM(n.allocs * (sh.bytes_alloc - sh.bytes_req)) AS slack,
 		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
 		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees
 		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
-		GROUP BY sh.cache_id, sh.bytes_alloc)
+		GROUP BY sh.cache_id, sh.bytes_alloc, sh.kmalloc_type)
 	SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name
 		    WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN g.bytes_alloc >= 1024 THEN 'kmalloc-' || (g.bytes_alloc / 1024) || 'k'
-		    ELSE 'kmalloc-' || g.bytes_alloc END AS cache,
+		    WHEN g.bytes_alloc >= 1024
+		    THEN COALESCE(kt.prefix, 'kmalloc-') || (g.bytes_alloc / 1024) || 'k'
+		    ELSE COALESCE(kt.prefix, 'kmalloc-') || g.bytes_alloc END AS cache,
 	       SUM(g.total) AS total, SUM(g.slack) AS slack, SUM(g.net) AS net,
 	       SUM(g.allocs) AS allocs, SUM(g.frees) AS frees,
 	       SUM(g.implicit_frees) AS implicit_frees
-	FROM g LEFT JOIN caches AS k ON k.id = g.cache_id GROUP BY 1;
+	FROM g LEFT JOIN caches AS k ON k.id = g.cache_id
+	LEFT JOIN kmalloc_types AS kt ON kt.id = g.kmalloc_type GROUP BY 1;
 
 CREATE VIEW task_stats AS
 	WITH n AS (
@@ -405,13 +423,16 @@ CREATE VIEW sizing_advice AS
 		GROUP BY shape_id),
 	g AS (
 		SELECT sh.caller_id AS caller_id, sh.bytes_req AS bytes_req,
-		       sh.bytes_alloc AS bytes_alloc, SUM(n.allocs) AS allocs, SUM(n.live) AS live
+		       sh.bytes_alloc AS bytes_alloc, sh.kmalloc_type AS kmalloc_type,
+		       SUM(n.allocs) AS allocs, SUM(n.live) AS live
 		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
-		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc)
+		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc, sh.kmalloc_type)
 	SELECT c.caller AS caller, g.bytes_req AS bytes_req, g.bytes_alloc AS bytes_alloc,
 	       CASE WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN g.bytes_alloc >= 1024 THEN 'kmalloc-' || (g.bytes_alloc / 1024) || 'k'
-		    ELSE 'kmalloc-' || g.bytes_alloc END AS kmalloc_cache,
+		    WHEN g.bytes_alloc >= 1024 THEN (SELECT prefix FROM kmalloc_types
+			WHERE id = COALESCE(g.kmalloc_type, 0)) || (g.bytes_alloc / 1024) || 'k'
+		    ELSE (SELECT prefix FROM kmalloc_types WHERE id = COALESCE(g.kmalloc_type, 0))
+			 || g.bytes_alloc END AS kmalloc_cache,
 	       g.allocs AS allocs, g.live AS live,
 	       g.allocs * (g.bytes_alloc - g.bytes_req) AS slack,
 	       ((g.bytes_req + 7) / 8) * 8 AS dedicated_size,

@@ -30,6 +30,7 @@ struct live {
 	int8_t		kind;
 	int8_t		accounted;
 	uint8_t		selected;	/* inside the filter */
+	int8_t		kmalloc_type;	/* kma_event.kmalloc_type */
 	uint32_t	orphan_mod;	/* 1 + index in leftovers when live at its module's unload */
 	uint32_t	size_idx;	/* 1 + index in sizes, 0: not tracked */
 	uint32_t	stack_id;	/* kma_event.stack_id */

@@ -91,16 +91,24 @@ static const char *name_of(struct kma_match *m, uint64_t addr)
 
 /*
  * SLUB's kmalloc caches: 8..192 bytes as named, then powers of two with a k
- * suffix from 1024 up to 8k; larger kmallocs go to the page allocator.
+ * suffix from 1024 up to 8k; larger kmallocs go to the page allocator, whatever
+ * their flags. @type (enum kma_kmalloc_type) picks the family: kmalloc-cg-64.
  */
-void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc)
+void kma_kmalloc_cache(char *buf, size_t len, int type, uint64_t bytes_alloc)
 {
+	const char *pre = kma_kmalloc_prefix(type);
+
 	if (bytes_alloc > 8192)
 		snprintf(buf, len, "kmalloc-large");
 	else if (bytes_alloc >= 1024)
-		snprintf(buf, len, "kmalloc-%" PRIu64 "k", bytes_alloc / 1024);
+		snprintf(buf, len, "%s%" PRIu64 "k", pre, bytes_alloc / 1024);
 	else
-		snprintf(buf, len, "kmalloc-%" PRIu64, bytes_alloc);
+		snprintf(buf, len, "%s%" PRIu64, pre, bytes_alloc);
+}
+
+void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc)
+{
+	kma_kmalloc_cache(buf, len, KMA_KMALLOC_NORMAL, bytes_alloc);
 }
 
 /* The row an allocation is accounted in: key and name by opts.group_by. */
@@ -122,7 +130,7 @@ static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const
 	case KMA_GROUP_CACHE:
 		*name = ev->cache;
 		if (!*name) {
-			kma_kmalloc_class(buf, sizeof(buf), ev->bytes_alloc);
+			kma_kmalloc_cache(buf, sizeof(buf), ev->kmalloc_type, ev->bytes_alloc);
 			*name = kma_strpool_intern(m->names, buf, strlen(buf));
 		}
 		break;
@@ -192,6 +200,7 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 		.free_pid	= -1,
 		.node		= l->node,
 		.accounted	= l->accounted,
+		.kmalloc_type	= l->kmalloc_type,
 		.caller_id	= l->caller_id,
 		.generation	= l->generation,
 		.stack_id	= l->stack_id,
@@ -396,6 +405,7 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->node = (int16_t)ev->node;
 	l->kind = (int8_t)ev->type;
 	l->accounted = (int8_t)ev->accounted;
+	l->kmalloc_type = (int8_t)ev->kmalloc_type;
 	l->selected = (uint8_t)selected;
 	l->orphan_mod = 0;
 	l->size_idx = 0;

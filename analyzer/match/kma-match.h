@@ -37,6 +37,7 @@ struct kma_alloc_row {
 	int		free_pid;
 	int		node;
 	int		accounted;
+	int		kmalloc_type;	/* enum kma_kmalloc_type (kmalloc events) */
 	uint32_t	caller_id;
 	uint32_t	generation;
 	uint32_t	stack_id;	/* the allocation's stack (kma_stacks), 0: none */
@@ -84,6 +85,8 @@ typedef const char *(*kma_stack_name_fn)(void *ctx, uint32_t stack_id);
 
 /* The kmalloc size class of bytes_alloc, as the kernel names the caches. */
 void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc);
+/* The kmalloc cache of an allocation of @bytes_alloc in family @type (enum kma_kmalloc_type). */
+void kma_kmalloc_cache(char *buf, size_t len, int type, uint64_t bytes_alloc);
 
 struct kma_caller {
 	uint64_t	address;

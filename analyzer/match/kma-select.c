@@ -37,7 +37,7 @@ struct kma_select {
 	struct kma_map	sites;		/* call_site */
 	struct kma_map	comms;		/* comm pointer */
 	struct kma_map	caches;		/* cache name pointer */
-	struct kma_map	classes;	/* kmalloc (no cache name): bytes_alloc */
+	struct kma_map	classes;	/* kmalloc (no cache name): bytes_alloc, kmalloc type */
 	int		maps_ok;
 };
 
@@ -284,13 +284,19 @@ static uint32_t comm_verdict(struct kma_select *s, const struct kma_event *ev)
 	       (kma_select_is_self_comm(ev->comm) ? V_SELF : 0);
 }
 
+/* kmalloc-64 and kmalloc-cg-64 are two caches: the type is part of the key. */
+static uint64_t class_key(const struct kma_event *ev)
+{
+	return ev->bytes_alloc << 2 | ((uint64_t)ev->kmalloc_type & 3);
+}
+
 static uint32_t cache_verdict(struct kma_select *s, const struct kma_event *ev)
 {
 	char buf[32];
 
 	if (ev->cache)
 		return kind_keeps(s, KMA_SELK_CACHE, ev->cache) ? V_KEEP : 0;
-	kma_kmalloc_class(buf, sizeof(buf), ev->bytes_alloc);
+	kma_kmalloc_cache(buf, sizeof(buf), ev->kmalloc_type, ev->bytes_alloc);
 	return kind_keeps(s, KMA_SELK_CACHE, buf) ? V_KEEP : 0;
 }
 
@@ -309,7 +315,7 @@ unsigned int kma_select_event(void *ctx, const struct kma_event *ev)
 			keep = cached(s, &s->caches, (uint64_t)(uintptr_t)ev->cache,
 				      cache_verdict, ev) & V_KEEP;
 		else
-			keep = cached(s, &s->classes, ev->bytes_alloc, cache_verdict, ev) & V_KEEP;
+			keep = cached(s, &s->classes, class_key(ev), cache_verdict, ev) & V_KEEP;
 	}
 	if (!keep)
 		return KMA_SEL_OUT;

@@ -323,6 +323,8 @@ static int lookup_events(struct kma_reader *r)
 		if (check_followed(r, ev) || follow_fields(r, ev, req))
 			return -2;
 		r->by_id[ev->id].type = t;
+		if (t == KMA_EV_KMALLOC || t == KMA_EV_KMALLOC_NODE)
+			kma_gfp_setup(r, ev, &r->by_id[ev->id]);
 		if (!r->common_pid) {
 			r->common_pid = tep_find_common_field(ev, "common_pid");
 			if (r->common_pid && r->common_pid->size != 4)
@@ -440,6 +442,8 @@ static void decode_fields(struct kma_reader *r, const struct ev_desc *d, struct 
 		ev->accounted = !!num(r, d->f[F_ACCOUNTED], rec->data);
 	if (d->f[F_NAME])
 		ev->cache = dyn_string(r, d->f[F_NAME], rec);
+	if (d->type == KMA_EV_KMALLOC || d->type == KMA_EV_KMALLOC_NODE)
+		ev->kmalloc_type = kma_gfp_type(d, ev->gfp_flags, ev->accounted);
 }
 
 int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)

@@ -32,6 +32,8 @@ struct ev_desc {
 	struct tep_format_field	*text;		/* print: buf; module events: name */
 	struct tep_format_field	*f[F_NR];
 	unsigned int		min_size;	/* record size needed for the fixed fields */
+	/* kmalloc events: the gfp bits of each cache family (kma-gfp.c), 0: not told apart */
+	uint64_t		kmalloc_bits[KMA_KMALLOC_NR];
 };
 
 struct kma_reader;
@@ -103,6 +105,7 @@ struct kma_reader {
 	uint64_t		*stack_buf;
 	uint32_t		cap_stack;
 	char			stack_warn[200];
+	char			kmalloc_warn[240];	/* info.kmalloc_warning */
 	/* the page reader (kma-pages.c, kma-pages-run.c) */
 	struct kma_file_opts	fopts;
 	int			jobs;		/* threads, 1: none */
@@ -146,6 +149,10 @@ int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char *
 int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err);
 /* Looks ftrace:kernel_stack up (after the kmem events): 0, or -1 out of memory. */
 int kma_stack_setup(struct kma_reader *r);
+/* kma-gfp.c: a kmalloc event's cache-family bits from its print fmt's gfp table. */
+void kma_gfp_setup(struct kma_reader *r, struct tep_event *ev, struct ev_desc *d);
+/* The enum kma_kmalloc_type of a kmalloc event's gfp flags (accounted: -1 absent). */
+int kma_gfp_type(const struct ev_desc *d, uint64_t gfp, int accounted);
 /* The stack that follows kmem record @rec on its CPU, into @ev when there is one. */
 void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct kma_event *ev);
 /* Names the per-id record counts after a run. */

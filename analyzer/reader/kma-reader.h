@@ -61,6 +61,10 @@ struct kma_trace_info {
 	uint64_t	stacked;	/* kmem events paired with an ftrace:kernel_stack */
 	int		has_stacks;	/* the formats describe ftrace:kernel_stack */
 	const char	*stack_warning;	/* why stacks are not read, or NULL */
+	/* kmalloc cache families: the gfp bits read from the trace ("__GFP_DMA=0x1 ..."),
+	   NULL: none; why a family is not told apart, NULL: all are */
+	const char	*kmalloc_flags;
+	const char	*kmalloc_warning;
 	struct kma_lost	*lost;		/* [cpus] */
 	struct kma_event_count *counts;	/* records per event, after kma_reader_run() */
 	int		nr_counts;

@@ -45,7 +45,7 @@ int kma_dict_open(struct kma_dicts *d, sqlite3 *db)
 			       -1, &d->ins_site, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO alloc_shapes (id, caller_id, alloc_event, accounted,"
 			       " bytes_req, bytes_alloc, gfp_flags, node, cache_id, stack_id,"
-			       " free_stack_id) VALUES (?,?,?,?,?,?,?,?,?,?,?)", -1, &d->ins_shape,
+			       " free_stack_id, kmalloc_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", -1, &d->ins_shape,
 			       NULL) != SQLITE_OK)
 		return -1;
 	d->shape_slots = calloc(1024, sizeof(*d->shape_slots));
@@ -271,6 +271,10 @@ static int insert_shape(struct kma_dicts *d, const struct kma_shape *k, uint32_t
 		sqlite3_bind_int64(st, 11, k->free_stack_id);
 	else
 		sqlite3_bind_null(st, 11);
+	if (k->kmalloc_type >= 0)
+		sqlite3_bind_int(st, 12, k->kmalloc_type);
+	else
+		sqlite3_bind_null(st, 12);
 	return step(st);
 }
 

@@ -60,7 +60,8 @@ struct kma_shape {
 	uint32_t	cache_id;	/* caches.id, 0: none */
 	int32_t		node;		/* -1: none */
 	int16_t		alloc_event;
-	int16_t		accounted;	/* -1: none */
+	int8_t		accounted;	/* -1: none */
+	int8_t		kmalloc_type;	/* enum kma_kmalloc_type; -1: not a kmalloc */
 	uint32_t	stack_id;	/* stacks.id of the allocation, 0: none */
 	uint32_t	free_stack_id;	/* of its traced free, 0: none */
 };

@@ -207,8 +207,8 @@ static const char trace_sql[] =
 	" cpus, long_size, big_endian, first_ts, last_ts, events, kmem_events,"
 	" ignored_events, kmalloc_only, frees, matched_frees, unknown_frees,"
 	" null_frees, failed_allocs, peak_bytes, peak_ts, temporary_ns,"
-	" marker_prefix, kma_version, buffer)"
-	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
+	" marker_prefix, kma_version, buffer, kmalloc_flags, kmalloc_warning)"
+	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 /* The one row of the trace table. */
 static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
@@ -242,6 +242,10 @@ static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_run 
 	kma_bind_text(st, 23, run->marker_prefix);
 	sqlite3_bind_text(st, 24, run->version, -1, SQLITE_STATIC);
 	kma_bind_text(st, 25, info->buffer);
+	kma_bind_text(st, 26, info->kmalloc_flags);
+	/* as on stderr: only a trace with kmalloc events has names to doubt */
+	kma_bind_text(st, 27, info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE] ?
+		      info->kmalloc_warning : NULL);
 }
 
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)

@@ -120,7 +120,9 @@ static int row_shape(struct kma_store *s, const struct kma_alloc_row *a, uint32_
 	k.cache_id = 0;
 	k.node = a->node >= 0 ? a->node : -1;
 	k.alloc_event = (int16_t)a->alloc_kind;
-	k.accounted = (int16_t)(a->accounted >= 0 ? !!a->accounted : -1);
+	k.accounted = (int8_t)(a->accounted >= 0 ? !!a->accounted : -1);
+	k.kmalloc_type = (int8_t)(a->alloc_kind == KMA_EV_KMALLOC ||
+				  a->alloc_kind == KMA_EV_KMALLOC_NODE ? a->kmalloc_type : -1);
 	/*
 	 * The stacks are part of the shape, not columns of the row: a call
 	 * site's allocations come from few paths and are freed by few (on a

@@ -57,7 +57,106 @@
 
 #include "mktrace.h"
 
-#define GFP_ACCOUNT	0x400000
+/*
+ * show_gfp_flags() tables (include/trace/events/mmflags.h) of a few kernels, short:
+ * the composite names first, as the kernel lists them, then the single bits. kma
+ * reads __GFP_DMA, __GFP_RECLAIMABLE and __GFP_ACCOUNT from the table, so a layout
+ * changes the bits an event carries and the table that names them together.
+ *   new       4.10 on (___GFP_* of 5.x/6.x): DMA 0x1, RECLAIMABLE 0x10, ACCOUNT 0x400000
+ *   old       4.4 - 4.9: ZERO 0x8000, ACCOUNT 0x100000, DIRECT_RECLAIM 0x400000,
+ *             KSWAPD_RECLAIM 0x2000000 (GFP_KERNEL 0x24000c0)
+ *   shuffled  no kernel: DMA 0x4000, RECLAIMABLE 0x1, ACCOUNT 0x10, so that a reader
+ *             with compiled-in bits gets every family wrong
+ *   none      new's bits, but the print fmt prints gfp_flags as a number (no table)
+ */
+struct gfp_sym {
+	const char	*name;
+	uint64_t	value;
+};
+
+static const struct gfp_sym gfp_layouts[GFP_NR][12] = {
+	[GFP_NEW] = {
+		{ "GFP_KERNEL_ACCOUNT", 0x400cc0 }, { "GFP_KERNEL", 0xcc0 }, { "GFP_NOFS", 0xc40 },
+		{ "GFP_ATOMIC", 0xa20 }, { "GFP_NOWAIT", 0x800 }, { "GFP_DMA", 0x1 },
+		{ "__GFP_DMA", 0x1 }, { "__GFP_RECLAIMABLE", 0x10 }, { "__GFP_ZERO", 0x100 },
+		{ "__GFP_ACCOUNT", 0x400000 },
+	},
+	[GFP_OLD] = {
+		{ "GFP_KERNEL_ACCOUNT", 0x25000c0 }, { "GFP_KERNEL", 0x24000c0 },
+		{ "GFP_NOFS", 0x2400040 }, { "GFP_ATOMIC", 0x2080020 }, { "GFP_NOWAIT", 0x2000000 },
+		{ "GFP_DMA", 0x1 }, { "__GFP_DMA", 0x1 }, { "__GFP_RECLAIMABLE", 0x10 },
+		{ "__GFP_ZERO", 0x8000 }, { "__GFP_ACCOUNT", 0x100000 },
+	},
+	[GFP_SHUFFLED] = {
+		{ "GFP_KERNEL_ACCOUNT", 0xcd0 }, { "GFP_KERNEL", 0xcc0 }, { "GFP_NOFS", 0xc40 },
+		{ "GFP_ATOMIC", 0xa20 }, { "GFP_NOWAIT", 0x800 }, { "GFP_DMA", 0x4000 },
+		{ "__GFP_DMA", 0x4000 }, { "__GFP_RECLAIMABLE", 0x1 }, { "__GFP_ZERO", 0x100 },
+		{ "__GFP_ACCOUNT", 0x10 },
+	},
+};
+
+int parse_gfp_layout(const char *s)
+{
+	if (!strcmp(s, "new"))
+		return GFP_NEW;
+	if (!strcmp(s, "old"))
+		return GFP_OLD;
+	if (!strcmp(s, "shuffled"))
+		return GFP_SHUFFLED;
+	if (!strcmp(s, "none"))
+		return GFP_NONE;
+	die("bad gfp layout '%s' (want new, old, shuffled or none)", s);
+}
+
+/* The value of one name of the layout's table; -1 (all ones) when it has none. */
+static uint64_t gfp_sym(const struct target *t, const char *name, size_t len)
+{
+	const struct gfp_sym *g = gfp_layouts[t->gfp_layout == GFP_NONE ? GFP_NEW : t->gfp_layout];
+	int i;
+
+	for (i = 0; g[i].name; i++)
+		if (strlen(g[i].name) == len && !strncmp(g[i].name, name, len))
+			return g[i].value;
+	return ~0ULL;
+}
+
+/* NAME|NAME...: gfp flags by the names of the layout's table; 0 with an unknown name. */
+int gfp_value(const struct target *t, const char *s, uint64_t *out)
+{
+	uint64_t v = 0, one;
+	const char *bar;
+
+	for (;; s = bar + 1) {
+		bar = strchr(s, '|');
+		one = gfp_sym(t, s, bar ? (size_t)(bar - s) : strlen(s));
+		if (one == ~0ULL)
+			return -1;
+		v |= one;
+		if (!bar)
+			break;
+	}
+	*out = v;
+	return 0;
+}
+
+/* The layout's table as show_gfp_flags() prints it. */
+static void gfp_print(char *p, size_t len, const struct target *t)
+{
+	const struct gfp_sym *g = gfp_layouts[t->gfp_layout];
+	size_t n;
+	int i;
+
+	if (t->gfp_layout == GFP_NONE) {
+		snprintf(p, len, "REC->gfp_flags");
+		return;
+	}
+	n = snprintf(p, len, "(REC->gfp_flags) ? __print_flags(REC->gfp_flags, \"|\"");
+	for (i = 0; g[i].name && n < len; i++)
+		n += snprintf(p + n, len - n, ", {( unsigned long)%#llx, \"%s\"}",
+			      (unsigned long long)g[i].value, g[i].name);
+	if (n < len)
+		snprintf(p + n, len - n, ") : \"none\"");
+}
 
 static const char * const kind_names[K_NR] = {
 	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
@@ -124,15 +223,6 @@ static const char module_flags_print[] =
 	"__print_flags(REC->taints, \"\", { (1UL << 0), \"P\" }, { (1UL << 12), \"O\" }, "
 	"{ (1UL << 1), \"F\" }, { (1UL << 10), \"C\" }, { (1UL << 13), \"E\" })";
 
-/* A short show_gfp_flags(): the real list is long but parses the same way. */
-static const char gfp_print[] =
-	"(REC->gfp_flags) ? __print_flags(REC->gfp_flags, \"|\", "
-	"{( unsigned long)0x400cc0, \"GFP_KERNEL_ACCOUNT\"}, "
-	"{( unsigned long)0xcc0, \"GFP_KERNEL\"}, {( unsigned long)0xc40, \"GFP_NOFS\"}, "
-	"{( unsigned long)0xa20, \"GFP_ATOMIC\"}, {( unsigned long)0x800, \"GFP_NOWAIT\"}, "
-	"{( unsigned long)0x100, \"__GFP_ZERO\"}, {( unsigned long)0x400000, \"__GFP_ACCOUNT\"}"
-	") : \"none\"";
-
 static void alloc_event(struct event_fmt *e, const struct target *t, int kind)
 {
 	int cache = kind == K_CACHE_ALLOC || kind == K_CACHE_ALLOC_NODE;
@@ -140,7 +230,9 @@ static void alloc_event(struct event_fmt *e, const struct target *t, int kind)
 	int accounted = t->gen >= 600 && (t->gen < 601 || cache);
 	int name = cache && t->gen >= 618;
 	int L = t->long_size;
+	char gfp[640];
 
+	gfp_print(gfp, sizeof(gfp), t);
 	add_field(e, t, "unsigned long", "call_site", L, 0, 0);
 	add_field(e, t, "const void *", "ptr", L, 0, 0);
 	if (name)
@@ -157,14 +249,17 @@ static void alloc_event(struct event_fmt *e, const struct target *t, int kind)
 		add_field(e, t, "bool", "accounted", 1, 0, 0);
 
 	snprintf(e->print, sizeof(e->print),
-		 "\"call_site=%%pS ptr=%%p%s bytes_req=%%zu bytes_alloc=%%zu gfp_flags=%%s%s%s\", "
+		 "\"call_site=%%pS ptr=%%p%s bytes_req=%%zu bytes_alloc=%%zu gfp_flags=%s%s%s\", "
 		 "(void *)REC->call_site, REC->ptr%s, REC->bytes_req, REC->bytes_alloc, %s%s%s",
-		 name ? " name=%s" : "", node ? " node=%d" : "",
+		 name ? " name=%s" : "", t->gfp_layout == GFP_NONE ? "%lx" : "%s",
+		 node ? " node=%d" : "",
 		 accounted || t->gen >= 601 ? " accounted=%s" : "",
-		 name ? ", __get_str(name)" : "", gfp_print, node ? ", REC->node" : "",
-		 accounted ? ", REC->accounted ? \"true\" : \"false\"" :
-		 t->gen >= 601 ? ", (1 && (REC->gfp_flags & ( unsigned long)0x400000)) ? "
-				 "\"true\" : \"false\"" : "");
+		 name ? ", __get_str(name)" : "", gfp, node ? ", REC->node" : "",
+		 accounted ? ", REC->accounted ? \"true\" : \"false\"" : "");
+	if (!accounted && t->gen >= 601)
+		snprintf(e->print + strlen(e->print), sizeof(e->print) - strlen(e->print),
+			 ", (1 && (REC->gfp_flags & ( unsigned long)%#llx)) ? \"true\" : \"false\"",
+			 (unsigned long long)gfp_sym(t, "__GFP_ACCOUNT", 13));
 }
 
 /* ftrace:kernel_stack in the layout of t->stack_layout (see the top of this file) */
@@ -319,16 +414,22 @@ static const struct value *find_value(const struct value *v, int nv, const char 
 	return NULL;
 }
 
-/* Values a description may leave out, as a typical GFP_KERNEL allocation. */
-static int default_value(const char *name, uint64_t *num, const char **str)
+/*
+ * Values a description may leave out, as a typical GFP_KERNEL allocation; accounted
+ * as the kernel sets it from the flags (memcg on).
+ */
+static int default_value(const struct target *t, const char *name, const struct value *v,
+			 int nv, uint64_t *num, const char **str)
 {
+	const struct value *gfp = find_value(v, nv, "gfp_flags");
+
 	*str = NULL;
 	if (!strcmp(name, "gfp_flags"))
-		*num = 0xcc0;
+		*num = gfp_sym(t, "GFP_KERNEL", 10);
 	else if (!strcmp(name, "node"))
 		*num = (uint64_t)-1;	/* NUMA_NO_NODE */
 	else if (!strcmp(name, "accounted"))
-		*num = 0;
+		*num = gfp && (gfp->num & gfp_sym(t, "__GFP_ACCOUNT", 13));
 	else if (!strcmp(name, "name"))
 		*str = "mktrace_cache";
 	else if (!strcmp(name, "ip") || !strcmp(name, "taints"))
@@ -370,7 +471,7 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		const char *str = val ? val->str : NULL;
 		uint64_t num = val ? val->num : 0;
 
-		if (!val && default_value(f->name, &num, &str))
+		if (!val && default_value(t, f->name, v, nv, &num, &str))
 			die("line %d: %s needs a value for %s", line, e->name, f->name);
 		if (f->dynamic || f->size == 0) {
 			size_t len = strlen(str ? str : "") + 1;

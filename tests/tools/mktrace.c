@@ -5,7 +5,8 @@
  * byte orders we cannot record on. The kmem event formats of each kernel
  * generation are in mktrace-formats.c.
  *
- * usage: mktrace [-g GEN] [-l 4|8] [-E little|big] [-S LAYOUT] -o OUT.dat DESCRIPTION
+ * usage: mktrace [-g GEN] [-l 4|8] [-E little|big] [-S LAYOUT] [-G GFPLAYOUT] -o OUT.dat
+ *                DESCRIPTION
  *
  * The description is line based; '#' starts a comment at the start of a line or
  * after a blank. Options given on the command line win over the file's lines.
@@ -31,8 +32,9 @@
  *                            NAME is kmalloc, kmalloc_node, kmem_cache_alloc,
  *                            kmem_cache_alloc_node, kfree or kmem_cache_free; TS in ns.
  *                            A value is a number or SYMBOL[+OFFSET] from the kallsyms
- *                            lines; name= is a cache name. An allocation with node= is
- *                            a *_node event before 6.1; *_node is the plain event after.
+ *                            lines; name= is a cache name; gfp_flags= may be names of
+ *                            the gfplayout's table (GFP_KERNEL|__GFP_DMA). An alloc
+ *                            with node= is a *_node event before 6.1, plain after.
  *                            NAME may also be module_load (name=MODULE, taints=N,
  *                            default 0) or module_free (name=MODULE): module:* events
  *                            as include/trace/events/module.h has them; the file gets
@@ -41,6 +43,8 @@
  *                            tracing_mark_write's address if kallsyms has it)
  *   stack CPU TS PID ADDR... a kernel_stack record (record -T): up to 64 frames,
  *                            innermost first, numbers (-1 is ULONG_MAX) or SYMBOL[+OFF]
+ *   gfplayout new            or old, shuffled, none, as -G (before the events): the gfp
+ *                            bits and their print fmt table, see mktrace-formats.c
  *   stacklayout modern       or old (< 3.2) or stale (5.6 - 5.12), as -S: see
  *                            mktrace-formats.c
  *   missed CPU N             the next page of CPU starts with the missed-events flag and
@@ -303,7 +307,7 @@ static void parse_stack(char **w, int n, int line)
 }
 
 /* Parses one line; set_* flags say which settings the command line already fixed. */
-static void parse_line(char *s, int line, const int set[4])
+static void parse_line(char *s, int line, const int set[5])
 {
 	char *w[MAX_FRAMES + 8], *hash;
 	struct item *it;
@@ -347,6 +351,11 @@ static void parse_line(char *s, int line, const int set[4])
 	} else if (!strcmp(w[0], "endian") && n == 2) {
 		if (!set[2])
 			tgt.big_endian = !strcmp(w[1], "big");
+	} else if (!strcmp(w[0], "gfplayout") && n == 2) {
+		if (nr_items)
+			die("line %d: 'gfplayout' must come before the events", line);
+		if (!set[4])
+			tgt.gfp_layout = parse_gfp_layout(w[1]);
 	} else if (!strcmp(w[0], "stacklayout") && n == 2) {
 		if (!set[3])
 			tgt.stack_layout = parse_stack_layout(w[1]);
@@ -406,7 +415,12 @@ static void parse_line(char *s, int line, const int set[4])
 			v->name = strdup(w[i]);
 			if (!strcmp(v->name, "name"))
 				v->str = strdup(unescape(eq + 1, line));
-			else
+			else if (!strcmp(v->name, "gfp_flags") && isalpha((unsigned char)eq[1]) &&
+				 !strchr(eq + 1, '+')) {
+				if (gfp_value(&tgt, eq + 1, &v->num))
+					die("line %d: '%s' names a flag the gfp layout lacks", line,
+					    eq + 1);
+			} else
 				v->num = parse_value(eq + 1, line);
 			if (!strcmp(v->name, "node"))
 				it->has_node = 1;
@@ -754,11 +768,11 @@ static void write_file(const char *path)
 int main(int argc, char **argv)
 {
 	const char *out = NULL;
-	int set[4] = { 0 }, line = 0, opt;
+	int set[5] = { 0 }, line = 0, opt;
 	char s[4096];
 	FILE *f;
 
-	while ((opt = getopt(argc, argv, "g:l:E:S:o:")) != -1) {
+	while ((opt = getopt(argc, argv, "g:l:E:S:G:o:")) != -1) {
 		switch (opt) {
 		case 'g':
 			tgt.gen = parse_generation(optarg);
@@ -775,6 +789,10 @@ int main(int argc, char **argv)
 		case 'S':
 			tgt.stack_layout = parse_stack_layout(optarg);
 			set[3] = 1;
+			break;
+		case 'G':
+			tgt.gfp_layout = parse_gfp_layout(optarg);
+			set[4] = 1;
 			break;
 		case 'o':
 			out = optarg;
@@ -802,6 +820,6 @@ int main(int argc, char **argv)
 	return 0;
 usage:
 	fprintf(stderr, "usage: mktrace [-g GEN] [-l 4|8] [-E little|big] [-S modern|old|stale] "
-		"-o OUT.dat DESCRIPTION\n");
+		"[-G new|old|shuffled] -o OUT.dat DESCRIPTION\n");
 	return 2;
 }

@@ -16,7 +16,11 @@ struct target {
 	int	big_endian;
 	int	page_size;
 	int	stack_layout;	/* enum stack_layout: the ftrace:kernel_stack record */
+	int	gfp_layout;	/* enum gfp_layout: the gfp bits and their print table */
 };
+
+/* The gfp flag bits of a kernel and the show_gfp_flags() table naming them. */
+enum gfp_layout { GFP_NEW, GFP_OLD, GFP_SHUFFLED, GFP_NONE, GFP_NR };
 
 /*
  * How a kernel lays out ftrace:kernel_stack (kernel/trace/trace_entries.h), see
@@ -85,5 +89,7 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 void encode_stack(struct buf *b, const struct target *t, const struct event_fmt *e, int pid,
 		  const uint64_t *frames, int nr);
 int parse_stack_layout(const char *s);
+int parse_gfp_layout(const char *s);
+int gfp_value(const struct target *t, const char *s, uint64_t *out);
 
 #endif

@@ -171,6 +171,30 @@ static void test_cache(void **state)
 	kma_select_free(s);
 }
 
+/* --cache on the kmalloc family: kmalloc-64 and kmalloc-cg-64 are two caches, cached apart. */
+static void test_cache_family(void **state)
+{
+	struct kma_select *s = new_select();
+	struct kma_event ev = ev_of("a", 1, S_ALLOC, NULL, 64);
+
+	add(s, KMA_SELK_CACHE, "kmalloc-cg-*");
+	add(s, KMA_SELK_CACHE, "dma-kmalloc-1k");
+	assert_int_equal(kma_select_event(s, &ev), KMA_SEL_OUT);	/* kmalloc-64 */
+	ev.kmalloc_type = KMA_KMALLOC_CGROUP;
+	assert_int_equal(kma_select_event(s, &ev), 0);			/* kmalloc-cg-64 */
+	ev.kmalloc_type = KMA_KMALLOC_RECLAIM;
+	assert_int_equal(kma_select_event(s, &ev), KMA_SEL_OUT);	/* kmalloc-rcl-64 */
+	ev.kmalloc_type = KMA_KMALLOC_DMA;
+	ev.bytes_alloc = 1024;
+	assert_int_equal(kma_select_event(s, &ev), 0);			/* dma-kmalloc-1k */
+	ev.kmalloc_type = KMA_KMALLOC_NORMAL;
+	assert_int_equal(kma_select_event(s, &ev), KMA_SEL_OUT);	/* kmalloc-1k */
+	ev.kmalloc_type = KMA_KMALLOC_CGROUP;
+	ev.bytes_alloc = 16384;
+	assert_int_equal(kma_select_event(s, &ev), KMA_SEL_OUT);	/* kmalloc-large */
+	kma_select_free(s);
+}
+
 /* --exclude-self: the recorder's tasks and ring buffer call sites are OUT and SELF. */
 static void test_exclude_self(void **state)
 {
@@ -279,6 +303,7 @@ int main(void)
 		cmocka_unit_test(test_pid_and_kinds),
 		cmocka_unit_test(test_caller),
 		cmocka_unit_test(test_cache),
+		cmocka_unit_test(test_cache_family),
 		cmocka_unit_test(test_exclude_self),
 		cmocka_unit_test(test_cached),
 		cmocka_unit_test(test_describe),
