@@ -125,6 +125,13 @@ check "sizing_advice.kmalloc_cache by family" test \
 		WHERE caller IN ('cg_a+0x10', 'rcl_b+0x10', 'dma_c+0x10') ORDER BY caller" | xargs)" = \
 	"cg_a+0x10 kmalloc-cg-64 dma_c+0x10 dma-kmalloc-32 rcl_b+0x10 kmalloc-rcl-128"
 
+# --list names each kmalloc's cache as -g cache does (events 1-10 and 12 in time order,
+# the 5.14 rule, shuffled bits)
+check "--list: the cache column by family" test \
+	"$("$KMA" --no-db --list -f csv "$TMP/shuffled-6.18.dat" 2> /dev/null |
+		awk -F, 'NR > 1 { print $6 }' | xargs)" = \
+	"kmalloc-cg-64 kmalloc-rcl-128 dma-kmalloc-32 kmalloc-rcl-64 dma-kmalloc-64 kmalloc-64 kmalloc-cg-2k kmalloc-large foo_cache kmalloc-8 kmalloc-cg-64"
+
 # Globs and exclusions over the derived names (5.14 rule): kmalloc-cg-* = 128 + 2048
 check "--cache 'kmalloc-cg-*'" test \
 	"$(filter_rows "$TMP/shuffled-6.18.dat" "kmalloc-cg-* 0 0 0 0")" = "kmalloc-cg-* 2176 3 1 2112"

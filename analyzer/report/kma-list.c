@@ -58,7 +58,7 @@ int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limi
 {
 	struct kma_table *t;
 	size_t i, n;
-	char ptr[24], head[64];
+	char ptr[24], head[64], kcache[32];
 	int err = 0;
 
 	qsort(l->rows, l->nr, sizeof(*l->rows), cmp_rows);
@@ -78,7 +78,13 @@ int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limi
 		err |= kma_table_str(t, ptr);
 		err |= kma_table_u64(t, r->bytes_alloc);
 		err |= kma_table_u64(t, r->bytes_req);
-		err |= kma_table_str(t, r->cache);
+		if (!r->cache) {
+			/* a kmalloc: the cache -g cache and --cache name, from its flags */
+			kma_kmalloc_cache(kcache, sizeof(kcache), r->kmalloc_type, r->bytes_alloc);
+			err |= kma_table_str(t, kcache);
+		} else {
+			err |= kma_table_str(t, r->cache);
+		}
 		err |= kma_table_u64(t, (uint64_t)(uint32_t)r->pid);
 		err |= kma_table_str(t, r->comm);
 		if (r->free_kind >= 0)
