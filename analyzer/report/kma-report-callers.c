@@ -10,31 +10,6 @@
 #include "kma-report-callers.h"
 #include "kma-table.h"
 
-static const char * const sort_names[] = {
-	[KMA_SORT_TOTAL] = "total", [KMA_SORT_SLACK] = "slack", [KMA_SORT_NET] = "net",
-	[KMA_SORT_ALLOCS] = "allocs", [KMA_SORT_FREES] = "frees", [KMA_SORT_CALLER] = "caller",
-};
-
-int kma_sort_parse(const char *s, enum kma_sort *out)
-{
-	size_t i;
-
-	for (i = 0; i < sizeof(sort_names) / sizeof(sort_names[0]); i++) {
-		if (!strcmp(s, sort_names[i])) {
-			*out = (enum kma_sort)i;
-			return 0;
-		}
-	}
-	return -1;
-}
-
-const char *kma_sort_name(enum kma_sort sort)
-{
-	if ((size_t)sort >= sizeof(sort_names) / sizeof(sort_names[0]))
-		return "total";
-	return sort_names[sort];
-}
-
 static int width_of(uint64_t v)
 {
 	char buf[24];

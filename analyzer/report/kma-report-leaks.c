@@ -9,6 +9,7 @@
 #include "match/kma-leak.h"
 #include "kma-time.h"
 #include "kma-caller-sort.h"
+#include "kma-report-callers.h"
 #include "kma-report-leaks.h"
 
 /* --- leaks --- */
@@ -16,26 +17,6 @@
 static int has_net(const struct kma_caller *c)
 {
 	return c->net > 0;
-}
-
-static uint64_t total_of(const struct kma_caller *c)
-{
-	return c->total;
-}
-
-static uint64_t slack_of(const struct kma_caller *c)
-{
-	return c->slack;
-}
-
-static uint64_t allocs_of(const struct kma_caller *c)
-{
-	return c->allocs;
-}
-
-static uint64_t frees_of(const struct kma_caller *c)
-{
-	return c->frees;
 }
 
 /* "Callers", "Stacks", "Caches", ...: what the rows are, for the heading. */
@@ -54,24 +35,11 @@ static const char *heading(const char *key)
 	return "Rows";
 }
 
-/* The order of the rows, as -s names it; ties by name then address. */
+/* The order of the rows, as -s names it: the per-caller report's keys and tie-breaks. */
 static const char *order_of(enum kma_sort sort, struct kma_caller_order *o)
 {
-	static const struct {
-		uint64_t (*key)(const struct kma_caller *c);
-		const char *name;
-	} keys[] = {
-		[KMA_SORT_TOTAL] = { total_of, "total" }, [KMA_SORT_SLACK] = { slack_of, "slack" },
-		[KMA_SORT_NET] = { kma_caller_net, "net" },
-		[KMA_SORT_ALLOCS] = { allocs_of, "allocs" },
-		[KMA_SORT_FREES] = { frees_of, "frees" }, [KMA_SORT_CALLER] = { NULL, "caller" },
-	};
-
-	if ((unsigned int)sort >= sizeof(keys) / sizeof(keys[0]))
-		sort = KMA_SORT_NET;
-	o->key = keys[sort].key;
-	o->by_address = 1;
-	return keys[sort].name;
+	kma_sort_order(sort, o);
+	return kma_sort_name(sort);
 }
 
 /* The text lines above the table: what the rows are, their order, the tail. */

@@ -14,36 +14,14 @@
 #include "kma-report-top.h"
 #include "kma-caller-sort.h"
 
-static const char * const sort_words[] = { "total", "slack", "net", "allocs", "frees", "caller" };
-
 const char *kma_top_sort_name(enum kma_sort sort)
 {
-	return (unsigned int)sort < sizeof(sort_words) / sizeof(sort_words[0]) ?
-	       sort_words[sort] : "total";
+	return kma_sort_name(sort);
 }
-
-static uint64_t total_of(const struct kma_caller *c)	{ return c->total; }
-static uint64_t slack_of(const struct kma_caller *c)	{ return c->slack; }
-static uint64_t allocs_of(const struct kma_caller *c)	{ return c->allocs; }
-static uint64_t frees_of(const struct kma_caller *c)	{ return c->frees; }
 
 static int has_allocs(const struct kma_caller *c)
 {
 	return c->allocs > 0;
-}
-
-/* The same keys and tie-breaks as the per-caller report, so the final dump agrees. */
-static void order_of(enum kma_sort sort, struct kma_caller_order *o)
-{
-	o->by_address = 1;
-	switch (sort) {
-	case KMA_SORT_SLACK:	o->key = slack_of; break;
-	case KMA_SORT_NET:	o->key = kma_caller_net; break;
-	case KMA_SORT_ALLOCS:	o->key = allocs_of; break;
-	case KMA_SORT_FREES:	o->key = frees_of; break;
-	case KMA_SORT_CALLER:	o->key = NULL; break;
-	default:		o->key = total_of; break;
-	}
 }
 
 /*
@@ -171,7 +149,7 @@ int kma_top_render(FILE *out, const struct kma_top_in *in, const struct kma_top_
 	uint32_t kept, i;
 	int shown[NR_COLS], name_width = pick_columns(in, shown);
 
-	order_of(in->sort, &order);
+	kma_sort_order(in->sort, &order);	/* as the per-caller report */
 	rows = kma_callers_sorted(in->callers, in->nr_callers, has_allocs, &order, &kept);
 	if (!rows)
 		return -1;
