@@ -155,7 +155,7 @@ EXPECT = {
     "--generations": (["label", "gen"],
                       [(b"start", 0)] + [(label, i + 1) for i, (_, label) in enumerate(MARKERS)]),
     "--list": (["caller", "cache", "comm", "bytes"],
-               sorted((caller(a), a[7], COMMS[a[1]], a[6]) for a in ALLOCS)),
+               sorted((caller(a), cache(a), COMMS[a[1]], a[6]) for a in ALLOCS)),
     "--leaks": (["caller", "net"], sorted((caller(a), a[6]) for a in ALLOCS if live(a))),
     "--lifetimes": (["caller", "frees"], sorted((caller(a), 1) for a in ALLOCS if not live(a))),
     # the peak is after the last allocation, before the only free: everything is held
