@@ -6,7 +6,13 @@
 # in tests/golden/expect/ were made with this script by the code *before* the layout
 # change of issue 11 (git log tests/golden/expect); a change of behaviour shows as a
 # diff. Their report.db part was a `sqlite3 .dump` until report.db version 2 (issue 12):
-# it was then cut down to the dump's INSERT lines by a filter, not made again by kma. Regenerate only for an intended change, and say so in the commit message.
+# it was then cut down to the dump's INSERT lines by a filter, not made again by kma.
+# Issue 14 regenerated them once, for intended changes only, each reviewed: the "Sorted by"
+# lines, times in seconds ('s'; *_ns in CSV/JSON), the order of --lifetimes (-s), the
+# leak verdict columns, --advice ranges, kmalloc-cg/rcl/dma caches, the --list cache of a
+# kmalloc, the -g file hint, report.db version 4 columns; the default per-caller numbers
+# are unchanged. Regenerate only for an intended change, and say so in the commit message.
+# KMA and MKTRACE must be absolute paths (generated inputs run from a scratch folder).
 set -u
 KMA=$1 MKTRACE=$2 OUT=$3
 mkdir -p "$OUT" && OUT=$(cd "$OUT" && pwd) || exit 1
