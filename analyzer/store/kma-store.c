@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/statvfs.h>
 #include <fcntl.h>
 #include <unistd.h>
 #include <sys/stat.h>
@@ -76,6 +77,18 @@ static const char ins_free_sql[] =
 	" VALUES (?,?,?,?,?,?,?)";
 
 /*
+ * Is the file system of the temporary file full? SQLite does not always say so:
+ * a write that fails with ENOSPC while it spills its page cache can surface later
+ * as "database disk image is malformed" when the short page is read back.
+ */
+static int fs_full(const struct kma_store *s)
+{
+	struct statvfs v;
+
+	return s->tmp_path && !statvfs(s->tmp_path, &v) && v.f_bavail == 0;
+}
+
+/*
  * SQLite's message, and the system's reason when a system call failed under it
  * ("disk I/O error" alone does not say that the disk is full or read-only).
  */
@@ -85,6 +98,11 @@ static void set_error(struct kma_store *s, const char *what)
 	/* SQLite keeps the errno of I/O and open errors only; others leave an old one */
 	int err = code == SQLITE_IOERR || code == SQLITE_CANTOPEN ? sqlite3_system_errno(s->db) : 0;
 
+	if (code != SQLITE_OK && code != SQLITE_FULL && err != ENOSPC && fs_full(s)) {
+		snprintf(s->errmsg, sizeof(s->errmsg), "%s: the file system is full: %s", what,
+			 strerror(ENOSPC));
+		return;
+	}
 	/* no SQLite error: a dictionary or a batch could not grow */
 	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s%s%s", what,
 		 s->db && code != SQLITE_OK ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
