@@ -464,7 +464,9 @@ static int open_match(struct run *r)
 		mo->sink.ctx = r->store;
 		mo->sink.alloc_done = kma_store_alloc_row;
 		mo->sink.unknown_free = kma_store_unknown_free;
+		mo->timeline = 1;	/* report.db's timeline table */
 		r->match = kma_match_alloc(mo);
+		mo->timeline = 0;
 		if (!r->match)
 			return oom();
 	}
@@ -626,6 +628,7 @@ static int commit_store(struct run *r)
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
+	run.timeline = kma_match_timeline(r->match);
 	if (kma_store_commit(r->store, &run, &why)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
 		return -1;
