@@ -1,0 +1,133 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-html.c - --html wiring (issue 16): a matcher per grouping of the page's
+ * caller table (caller, function, module, cache, task, stack), so each
+ * grouping's rows are the numbers `kma-analyze -g KEY` prints, from the same
+ * code; the caller one also keeps the timeline and the lifetimes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "report/kma-report-html.h"
+#include "kma-html.h"
+
+struct kma_html {
+	struct kma_match	*by[KMA_HTML_NR];
+	char			*chartjs;
+};
+
+static const enum kma_group html_groups[KMA_HTML_NR] = {
+	KMA_GROUP_CALLER, KMA_GROUP_FUNCTION, KMA_GROUP_MODULE, KMA_GROUP_CACHE,
+	KMA_GROUP_COMM, KMA_GROUP_STACK,
+};
+
+/* Chart.js goes inside a <script>: it must not end it. */
+static int has_script_end(const char *s)
+{
+	for (; (s = strchr(s, '<')); s++)
+		if (!strncasecmp(s, "</script", 8))
+			return 1;
+	return 0;
+}
+
+struct kma_html *kma_html_open(const struct kma_match_opts *base, char *why, size_t len)
+{
+	struct kma_html *h = calloc(1, sizeof(*h));
+	const char *path = kma_html_chartjs_path();
+	int g;
+
+	if (!h) {
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	h->chartjs = kma_html_slurp(path);
+	if (!h->chartjs) {
+		snprintf(why, len, "%s: %s (install Debian's libjs-chart.js, or set KMA_CHARTJS "
+			 "to Chart.js's UMD build)", path, strerror(errno));
+		goto fail;
+	}
+	if (has_script_end(h->chartjs)) {
+		snprintf(why, len, "%s: contains '</script', cannot be inlined", path);
+		goto fail;
+	}
+	for (g = 0; g < KMA_HTML_NR; g++) {
+		struct kma_match_opts o = *base;
+
+		memset(&o.sink, 0, sizeof(o.sink));
+		o.group_by = html_groups[g];
+		o.keep_lifetimes = g == KMA_HTML_CALLER;
+		o.timeline = g == KMA_HTML_CALLER;
+		h->by[g] = kma_match_alloc(&o);
+		if (!h->by[g]) {
+			snprintf(why, len, "out of memory");
+			goto fail;
+		}
+	}
+	return h;
+fail:
+	kma_html_free(h);
+	return NULL;
+}
+
+int kma_html_event(struct kma_html *h, const struct kma_event *ev)
+{
+	int g;
+
+	for (g = 0; g < KMA_HTML_NR; g++)
+		if (kma_match_event(h->by[g], ev))
+			return -1;
+	return 0;
+}
+
+int kma_html_finish(struct kma_html *h, uint64_t end_ts)
+{
+	int g;
+
+	for (g = 0; g < KMA_HTML_NR; g++)
+		if (kma_match_finish(h->by[g], end_ts))
+			return -1;
+	return 0;
+}
+
+int kma_html_write(struct kma_html *h, const char *path, const struct kma_trace_info *info,
+		   uint64_t young_ns, const char * const *growth, const char *filter,
+		   char *why, size_t len)
+{
+	struct kma_html_in in = {
+		.info = info, .young_ns = young_ns, .growth = growth, .filter = filter,
+		.chartjs = h->chartjs, .app_js = kma_html_app_js,
+	};
+	FILE *f = fopen(path, "w");
+	int g, ret;
+
+	if (!f) {
+		snprintf(why, len, "%s", strerror(errno));
+		return -1;
+	}
+	for (g = 0; g < KMA_HTML_NR; g++)
+		in.by[g] = h->by[g];
+	if (!info->stacked)
+		in.by[KMA_HTML_STACK] = NULL;	/* no flame graph of one [no stack] frame */
+	errno = 0;
+	ret = kma_report_html(f, &in);
+	if (fclose(f))
+		ret = -1;
+	if (ret)
+		snprintf(why, len, "%s", errno ? strerror(errno) : "out of memory");
+	return ret;
+}
+
+void kma_html_free(struct kma_html *h)
+{
+	int g;
+
+	if (!h)
+		return;
+	for (g = 0; g < KMA_HTML_NR; g++)
+		kma_match_free(h->by[g]);
+	free(h->chartjs);
+	free(h);
+}

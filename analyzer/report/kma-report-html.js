@@ -1,0 +1,1 @@
+/* stub */ document.body.setAttribute("data-kma","ok");
