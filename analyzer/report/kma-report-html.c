@@ -386,7 +386,12 @@ static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	"script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
-	"<title>kma report</title></head>\n<body>\n<div id=\"kma-app\">"
+	"<title>kma report</title></head>\n<body>\n"
+	/* first: errors of any script below, Chart.js's too, land in the page */
+	"<script>window.onerror = function (m, s, l) { var e = document.getElementById("
+	"'kma-errors'); if (!e) { e = document.createElement('pre'); e.id = 'kma-errors'; "
+	"document.body.appendChild(e); } e.textContent += m + ' (line ' + l + ')\\n'; "
+	"document.body.setAttribute('data-kma-error', '1'); };</script>\n<div id=\"kma-app\">"
 	"<p id=\"kma-noscript\">This page draws its report with JavaScript.</p></div>\n";
 
 int kma_report_html(FILE *out, const struct kma_html_in *in)
