@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kma-report-html.js - the script of the kma-analyze --html page (issue 16).
- * Reads the JSON of <script id="kma-data"> and builds the page. Names from
+ * Reads the JSON of the script element #kma-data and builds the page. Names from
  * the trace (callers, caches, tasks, modules, labels) are data: they are only
  * ever set as textContent, never as markup. On success the body gets
  * data-kma="ok"; an error goes into #kma-errors (the tests look for both).
