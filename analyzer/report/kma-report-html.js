@@ -162,21 +162,28 @@
 
 			if (chart.options.kmaPeak && D.peak.bytes)
 				marks.push({ t: (D.peak.ts - D.first_ts) / 1e9, label: 'peak', color: '#d00' });
+			/* many markers: fainter lines, and at most about 30 labels */
+			var every = Math.ceil(marks.length / 30), many = marks.length > 30;
+
 			ctx.save();
-			marks.forEach(function (m) {
+			marks.forEach(function (m, i) {
 				var px = x.getPixelForValue(m.t);
 
 				if (px < area.left || px > area.right)
 					return;
+				ctx.globalAlpha = many && m.label !== 'peak' ? 0.25 : 1;
 				ctx.strokeStyle = m.color;
 				ctx.setLineDash([4, 3]);
 				ctx.beginPath();
 				ctx.moveTo(px, area.top);
 				ctx.lineTo(px, area.bottom);
 				ctx.stroke();
+				if (many && i % every && m.color !== '#d00')
+					return;
+				ctx.globalAlpha = 1;
 				ctx.fillStyle = m.color;
 				ctx.font = '11px sans-serif';
-				ctx.fillText(m.label, px + 3, area.top + 11);
+				ctx.fillText(m.label, px + 3, area.top + 11 + (many ? 11 * (i / every % 3) : 0));
 			});
 			ctx.restore();
 		},
@@ -191,6 +198,12 @@
 		new Chart(c.getContext('2d'), config);	/* eslint-disable-line no-new */
 		nrCharts++;
 		return c;
+	}
+
+	/* the trace's time, first to last event, in seconds */
+	function xAxis() {
+		return { type: 'linear', min: 0, max: Math.max((D.last_ts - D.first_ts) / 1e9, binX(0)),
+			 title: { display: true, text: 's from the trace start' } };
 	}
 
 	function xy(arr, scale) {
@@ -218,7 +231,7 @@
 		chart(s, 'kma-chart-live', 'chart', {
 			type: 'line', data: { datasets: sets }, plugins: [markers],
 			options: { kmaPeak: true, parsing: false, normalized: true,
-				   scales: { x: { type: 'linear', title: { display: true, text: 's' } },
+				   scales: { x: xAxis(),
 					     y: { title: { display: true, text: 'bytes' } } } },
 		});
 		add(s, el('h2', null, 'Allocation and free rates'));
@@ -230,7 +243,7 @@
 				{ label: 'frees/s', data: xy(T.frees, 1e9 / T.width),
 				  borderColor: '#d62728', pointRadius: 0, borderWidth: 1 }] },
 			options: { parsing: false, normalized: true,
-				   scales: { x: { type: 'linear', title: { display: true, text: 's' } } } },
+				   scales: { x: xAxis() } },
 		});
 	}
 
