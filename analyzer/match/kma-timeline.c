@@ -16,6 +16,7 @@ struct kma_timeline {
 	uint64_t		start;
 	uint64_t		width;
 	uint64_t		cur;		/* live bytes now */
+	uint64_t		last;		/* latest timestamp seen */
 	uint32_t		nr_bins;	/* after finish */
 	struct kma_tl_bin	bins[KMA_TL_MAX_BINS];	/* .live: unused until finish */
 	int64_t			**delta;	/* per caller id: live-bytes change per bin */
@@ -96,6 +97,8 @@ int kma_timeline_tick(struct kma_timeline *tl, uint64_t ts)
 		tl->started = 1;
 		tl->start = ts;
 	}
+	if (ts > tl->last)
+		tl->last = ts;
 	bin_of(tl, ts);
 	return 0;
 }
@@ -218,7 +221,10 @@ int kma_timeline_finish(struct kma_timeline *tl, uint64_t end_ts,
 	tl->finished = 1;
 	if (!tl->started)
 		return 0;
-	tl->nr_bins = bin_of(tl, end_ts > tl->start ? end_ts : tl->start) + 1;
+	/* an end before the last event (a damaged trace) still covers every event */
+	if (end_ts < tl->last)
+		end_ts = tl->last;
+	tl->nr_bins = bin_of(tl, end_ts) + 1;
 	pick_top(tl, callers, nr_callers);
 	tl->top_live = calloc((size_t)(tl->nr_top + 1) * tl->nr_bins, sizeof(*tl->top_live));
 	if (!tl->top_live)

@@ -174,6 +174,22 @@ static void test_implicit(void **state)
 	kma_match_free(m);
 }
 
+/* An end before the last event (a damaged trace): the bins still reach it: 1000..5000, 5 bins. */
+static void test_end_early(void **state)
+{
+	struct kma_match *m = new_matcher();
+	const struct kma_tl_bin *b;
+	uint64_t start, width;
+
+	(void)state;
+	A(m, 1000, 0xa, 0x100, 8);
+	A(m, 5000, 0xa, 0x200, 16);
+	assert_int_equal(kma_match_finish(m, 3000), 0);
+	assert_int_equal(kma_timeline_bins(kma_match_timeline(m), &start, &width, &b), 5);
+	check_bin(&b[4], 1, 16, 0, 0, 24, 24);
+	kma_match_free(m);
+}
+
 /* No timeline unless asked; no event: no bins. */
 static void test_off_and_empty(void **state)
 {
@@ -199,6 +215,7 @@ int main(void)
 		cmocka_unit_test(test_widen_end),
 		cmocka_unit_test(test_top_other),
 		cmocka_unit_test(test_implicit),
+		cmocka_unit_test(test_end_early),
 		cmocka_unit_test(test_off_and_empty),
 	};
 
