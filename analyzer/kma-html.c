@@ -11,13 +11,47 @@
 #include <string.h>
 #include <strings.h>
 
+#include "kma-grow.h"
+#include "kma-map.h"
 #include "report/kma-report-html.h"
 #include "kma-html.h"
 
 struct kma_html {
 	struct kma_match	*by[KMA_HTML_NR];
 	char			*chartjs;
+	/* (generation, caller) of what is still live at the end: the caller matcher's sink */
+	struct kma_map		gl_map;		/* gen << 32 | caller_id -> index in gl */
+	struct kma_html_genlive	*gl;
+	uint32_t		nr_gl;
+	size_t			cap_gl;
 };
+
+/* The caller matcher hands every allocation still live at the end here (free_kind -1). */
+static int genlive_add(void *ctx, const struct kma_alloc_row *row)
+{
+	struct kma_html *h = ctx;
+	uint64_t key = (uint64_t)row->generation << 32 | row->caller_id;
+	uint32_t *idx;
+	struct kma_html_genlive *e;
+
+	if (row->free_kind != -1 || !row->selected)
+		return 0;
+	idx = kma_map_find(&h->gl_map, key);
+	if (idx) {
+		e = &h->gl[*idx];
+	} else {
+		if (kma_grow(&h->gl, &h->cap_gl, h->nr_gl, sizeof(*h->gl), 64) ||
+		    kma_map_put(&h->gl_map, key, h->nr_gl))
+			return -1;
+		e = &h->gl[h->nr_gl++];
+		memset(e, 0, sizeof(*e));
+		e->gen = row->generation;
+		e->caller_id = row->caller_id;
+	}
+	e->allocs++;
+	e->bytes += row->bytes_alloc;
+	return 0;
+}
 
 static const enum kma_group html_groups[KMA_HTML_NR] = {
 	KMA_GROUP_CALLER, KMA_GROUP_FUNCTION, KMA_GROUP_MODULE, KMA_GROUP_CACHE,
@@ -39,7 +73,8 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, char *why, siz
 	const char *path = kma_html_chartjs_path();
 	int g;
 
-	if (!h) {
+	if (!h || kma_map_init(&h->gl_map, 256)) {
+		free(h);
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
@@ -60,6 +95,10 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, char *why, siz
 		o.group_by = html_groups[g];
 		o.keep_lifetimes = g == KMA_HTML_CALLER;
 		o.timeline = g == KMA_HTML_CALLER;
+		if (g == KMA_HTML_CALLER) {
+			o.sink.ctx = h;
+			o.sink.alloc_done = genlive_add;
+		}
 		h->by[g] = kma_match_alloc(&o);
 		if (!h->by[g]) {
 			snprintf(why, len, "out of memory");
@@ -99,6 +138,7 @@ int kma_html_write(struct kma_html *h, const char *path, const struct kma_trace_
 	struct kma_html_in in = {
 		.info = info, .young_ns = young_ns, .growth = growth, .filter = filter,
 		.chartjs = h->chartjs, .app_js = kma_html_app_js,
+		.genlive = h->gl, .nr_genlive = h->nr_gl,
 	};
 	FILE *f = fopen(path, "w");
 	int g, ret;
@@ -129,5 +169,7 @@ void kma_html_free(struct kma_html *h)
 	for (g = 0; g < KMA_HTML_NR; g++)
 		kma_match_free(h->by[g]);
 	free(h->chartjs);
+	kma_map_release(&h->gl_map);
+	free(h->gl);
 	free(h);
 }

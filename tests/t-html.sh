@@ -91,6 +91,23 @@ for r in list(csv.reader(sys.stdin))[1:]:
 		grep '^gen ' "$TMP/dom.txt" > "$TMP/got.txt"
 		check "--html $f.dat: generation labels" diff "$TMP/want.txt" "$TMP/got.txt"
 	done
+	# per generation, the callers still live at the end, against report.db's allocations
+	dat=$TOP/tests/fixtures/markers.dat
+	if "$KMA" -q -o "$TMP/m.db" "$dat" && [ -f "$TMP/markers.html.dom" ]; then
+		sqlite3 -separator '|' "$TMP/m.db" "SELECT generation, caller, SUM(bytes_alloc),
+			COUNT(*) FROM allocations WHERE free_kind IS NULL GROUP BY generation, caller_id
+			ORDER BY generation, SUM(bytes_alloc) DESC, caller" | python3 -c '
+import sys
+top = {}
+for line in sys.stdin:
+    g, c, b, n = line.rstrip("\n").split("|")
+    top.setdefault(int(g), []).append("%s %s B/%s" % (c, b, n))
+for g in sorted(top):
+    print("genlive %d %s" % (g, "; ".join(top[g][:5])))' > "$TMP/want.txt"
+		python3 "$HDOM" "$TMP/markers.html.dom" | grep '^genlive [0-9]* .' > "$TMP/got.txt"
+		check "--html markers.dat: still live per generation = report.db" \
+			diff "$TMP/want.txt" "$TMP/got.txt"
+	fi
 	# lost events: the warning, as the text report words it
 	if [ -f "$TMP/lost.html.dom" ]; then
 		check "--html lost.dat: the lost-events warning" \

@@ -382,6 +382,44 @@ static void write_leftovers(FILE *out, struct kma_match *m)
 	fputc(']', out);
 }
 
+#define KMA_HTML_GEN_TOP	5	/* callers shown per generation */
+
+static const struct kma_caller *sort_callers;
+
+/* By generation, then the most bytes, then the name. */
+static int cmp_genlive(const void *a, const void *b)
+{
+	const struct kma_html_genlive *x = a, *y = b;
+
+	if (x->gen != y->gen)
+		return x->gen < y->gen ? -1 : 1;
+	if (x->bytes != y->bytes)
+		return x->bytes > y->bytes ? -1 : 1;
+	return strcmp(sort_callers[x->caller_id].name, sort_callers[y->caller_id].name);
+}
+
+/* Per generation, the callers whose allocations in it are still live: [gen, name, n, bytes]. */
+static void write_genlive(FILE *out, const struct kma_html_in *in)
+{
+	uint32_t nr, i, k = 0, shown = 0;
+
+	sort_callers = kma_match_callers(in->by[KMA_HTML_CALLER], &nr);
+	if (in->nr_genlive)
+		qsort(in->genlive, in->nr_genlive, sizeof(*in->genlive), cmp_genlive);
+	fputs(",\"gen_live\":[", out);
+	for (i = 0; i < in->nr_genlive; i++) {
+		const struct kma_html_genlive *e = &in->genlive[i];
+
+		shown = i && e->gen == e[-1].gen ? shown + 1 : 0;
+		if (shown >= KMA_HTML_GEN_TOP || e->caller_id >= nr)
+			continue;
+		fprintf(out, "%s[%u,", k++ ? "," : "", e->gen);
+		json_str(out, sort_callers[e->caller_id].name);
+		fprintf(out, "," U64 "," U64 "]", e->allocs, e->bytes);
+	}
+	fputc(']', out);
+}
+
 static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
@@ -401,6 +439,7 @@ int kma_report_html(FILE *out, const struct kma_html_in *in)
 	write_summary(out, in);
 	write_timeline(out, in->by[KMA_HTML_CALLER]);
 	write_gens(out, in->by[KMA_HTML_CALLER], in->info->first_ts);
+	write_genlive(out, in);
 	write_groups(out, in);
 	if (write_slack(out, in->by[KMA_HTML_CALLER]))
 		return -1;

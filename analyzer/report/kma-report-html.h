@@ -17,6 +17,14 @@ enum kma_html_group {
 	KMA_HTML_STACK, KMA_HTML_NR
 };
 
+/* What the allocations of one generation by one caller still held at the end. */
+struct kma_html_genlive {
+	uint32_t	gen;
+	uint32_t	caller_id;	/* in by[KMA_HTML_CALLER] */
+	uint64_t	allocs;
+	uint64_t	bytes;
+};
+
 struct kma_html_in {
 	const struct kma_trace_info	*info;
 	/* [KMA_HTML_CALLER] has the timeline and the lifetimes; [STACK] NULL: no stacks */
@@ -24,6 +32,8 @@ struct kma_html_in {
 	uint64_t			young_ns;	/* leak verdicts, as --leaks */
 	const char * const		*growth;
 	const char			*filter;	/* the report filter in words, or NULL */
+	struct kma_html_genlive		*genlive;	/* any order; sorted in place */
+	uint32_t			nr_genlive;
 	const char			*chartjs;	/* Chart.js text (UMD build) */
 	const char			*app_js;	/* the page's script (kma-report-html.js) */
 };

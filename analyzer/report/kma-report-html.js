@@ -354,11 +354,18 @@
 
 		add(s, el('p', null, 'Each marker starts a generation; "still live" is what the ' +
 			  'allocations made in it still held at the end of the trace.'));
+		var top = {};
+
+		D.gen_live.forEach(function (e) {
+			(top[e[0]] = top[e[0]] || []).push(e[1] + ' ' + e[3] + ' B/' + e[2]);
+		});
 		table(s, 'kma-gen-table', ['generation', 'label', 'start', 'allocs', 'bytes',
-					  'still live', 'still live bytes', 'frees'],
+					  'still live', 'still live bytes', 'frees',
+					  'still live by caller (bytes/allocations, top 5)'],
 		      D.generations.map(function (g) {
-			      return [g[0], g[2], secs(g[1] - D.first_ts), g[3], g[4], g[5], g[6], g[7]];
-		      }), [1, 0, 1, 1, 1, 1, 1, 1]);
+			      return [g[0], g[2], secs(g[1] - D.first_ts), g[3], g[4], g[5], g[6], g[7],
+				      (top[g[0]] || []).join('; ')];
+		      }), [1, 0, 1, 1, 1, 1, 1, 1, 0]);
 	}
 
 	function leaks() {

@@ -7,6 +7,7 @@
 #   elements TAG...     tags from the trace that became elements (none expected)
 #   row<TAB>CELLS       each row of the caller table, cells tab-separated
 #   gen LABEL           each generation label of the generations table
+#   genlive N TEXT      generation N's still-live callers, as the table shows them
 #   frame NAME          each flame graph frame
 #   sum KEY VALUE       the summary table
 import sys
@@ -22,6 +23,7 @@ class Dom(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.marker, self.errors, self.canvas, self.scripts, self.srcs = '', 0, 0, 0, 0
         self.odd, self.rows, self.gens, self.frames, self.sums = set(), [], [], [], []
+        self.genlive = []
         self.stack, self.cell, self.row, self.table, self.col = [], None, None, None, 0
 
     def handle_starttag(self, tag, attrs):
@@ -64,6 +66,8 @@ class Dom(HTMLParser):
                 self.row.append(self.cell)
             if self.table == 'kma-gen-table' and self.col == 1:
                 self.gens.append(self.cell)
+            if self.table == 'kma-gen-table' and self.col == 8:
+                self.genlive.append((len(self.gens) - 1, self.cell))
             self.col += 1
             self.cell = None
         elif tag == 'tr' and self.row is not None:
@@ -88,6 +92,8 @@ for r in p.rows:
     print('row\t' + '\t'.join(r))
 for g in p.gens:
     print('gen', g)
+for g, t in p.genlive:
+    print('genlive %d %s' % (g, t))
 for f in p.frames:
     print('frame', f)
 for k, v in p.sums:
