@@ -108,6 +108,20 @@ for g in sorted(top):
 		check "--html markers.dat: still live per generation = report.db" \
 			diff "$TMP/want.txt" "$TMP/got.txt"
 	fi
+	# module leftovers (tests/gen/modleft.seq) against --leftovers -f csv
+	if [ -x "$MKTRACE" ] && "$MKTRACE" -o "$TMP/ml.dat" "$TOP/tests/gen/modleft.seq" &&
+	   "$KMA" --no-db -q --html "$TMP/ml.html" "$TMP/ml.dat" && render "$TMP/ml.html"; then
+		"$KMA" --no-db --leftovers -f csv "$TMP/ml.dat" | python3 -c '
+import csv, sys
+for r in sorted(list(csv.reader(sys.stdin))[1:]):
+    if r[6]:
+        print("\t".join(["left", r[0], r[6]] + r[2:6]))' > "$TMP/want.txt"
+		python3 "$HDOM" "$TMP/ml.html.dom" | grep '^left' | sort > "$TMP/got.txt"
+		check "--html modleft.seq: module leftovers = --leftovers -f csv" sh -c \
+			'[ -s "$1" ] && diff "$1" "$2"' sh "$TMP/want.txt" "$TMP/got.txt"
+	else
+		fail "--html modleft.seq" "mktrace, kma-analyze or chromium failed"
+	fi
 	# lost events: the warning, as the text report words it
 	if [ -f "$TMP/lost.html.dom" ]; then
 		check "--html lost.dat: the lost-events warning" \
