@@ -115,7 +115,7 @@ for g in sorted(top):
 import csv, sys
 for r in sorted(list(csv.reader(sys.stdin))[1:]):
     if r[6]:
-        print("\t".join(["left", r[0], r[6]] + r[2:6]))' > "$TMP/want.txt"
+        print("\t".join(["left", r[0], r[6]] + r[2:6]))' | sort > "$TMP/want.txt"
 		python3 "$HDOM" "$TMP/ml.html.dom" | grep '^left' | sort > "$TMP/got.txt"
 		check "--html modleft.seq: module leftovers = --leftovers -f csv" sh -c \
 			'[ -s "$1" ] && diff "$1" "$2"' sh "$TMP/want.txt" "$TMP/got.txt"
