@@ -108,6 +108,17 @@ for g in sorted(top):
 		check "--html markers.dat: still live per generation = report.db" \
 			diff "$TMP/want.txt" "$TMP/got.txt"
 	fi
+	# leak suspects: the callers of --leaks -f csv whose class is not none
+	if [ -f "$TMP/stacks.html.dom" ]; then
+		"$KMA" --no-db --leaks -f csv "$TOP/tests/fixtures/stacks.dat" | python3 -c '
+import csv, sys
+for r in list(csv.reader(sys.stdin))[1:]:
+    if r[10] != "none":
+        print("\t".join(["leak", r[9], r[10], r[8], r[0], r[1], r[11]]))' | sort > "$TMP/want.txt"
+		python3 "$HDOM" "$TMP/stacks.html.dom" | grep '^leak' | sort > "$TMP/got.txt"
+		check "--html stacks.dat: leak suspects = --leaks -f csv (class not none)" sh -c \
+			'[ -s "$1" ] && diff "$1" "$2"' sh "$TMP/want.txt" "$TMP/got.txt"
+	fi
 	# module leftovers (tests/gen/modleft.seq) against --leftovers -f csv
 	if [ -x "$MKTRACE" ] && "$MKTRACE" -o "$TMP/ml.dat" "$TOP/tests/gen/modleft.seq" &&
 	   "$KMA" --no-db -q --html "$TMP/ml.html" "$TMP/ml.dat" && render "$TMP/ml.html"; then

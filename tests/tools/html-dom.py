@@ -9,6 +9,7 @@
 #   gen LABEL           each generation label of the generations table
 #   genlive N TEXT      generation N's still-live callers, as the table shows them
 #   left<TAB>CELLS      each row of the module leftovers table
+#   leak<TAB>CELLS      each row of the leak suspects table
 #   frame NAME          each flame graph frame
 #   sum KEY VALUE       the summary table
 import sys
@@ -24,7 +25,7 @@ class Dom(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.marker, self.errors, self.canvas, self.scripts, self.srcs = '', 0, 0, 0, 0
         self.odd, self.rows, self.gens, self.frames, self.sums = set(), [], [], [], []
-        self.genlive, self.left = [], []
+        self.genlive, self.left, self.leaks = [], [], []
         self.stack, self.cell, self.row, self.table, self.col = [], None, None, None, 0
 
     def handle_starttag(self, tag, attrs):
@@ -76,6 +77,8 @@ class Dom(HTMLParser):
                 self.rows.append(self.row)
             if self.table == 'kma-leftover-table' and self.row:
                 self.left.append(self.row)
+            if self.table == 'kma-leak-table' and self.row:
+                self.leaks.append(self.row)
             self.row = None
         elif tag == 'div' and self.frame and self.cell is not None:
             self.frames.append(self.cell)
@@ -97,6 +100,8 @@ for g in p.gens:
     print('gen', g)
 for r in p.left:
     print('left\t' + '\t'.join(r))
+for r in p.leaks:
+    print('leak\t' + '\t'.join(r))
 for g, t in p.genlive:
     print('genlive %d %s' % (g, t))
 for f in p.frames:
