@@ -649,7 +649,7 @@ static int open_html(struct run *r)
 
 	if (!r->o->html)
 		return 0;
-	r->html = kma_html_open(kma_match_opts(r->view), why, sizeof(why));
+	r->html = kma_html_open(kma_match_opts(r->view), r->o->html, why, sizeof(why));
 	if (!r->html) {
 		fprintf(stderr, "kma-analyze: --html: %s\n", why);
 		return -1;
@@ -670,7 +670,7 @@ static int write_html(struct run *r)
 		kma_select_describe(r->select, desc, sizeof(desc));
 		filter = desc;
 	}
-	if (kma_html_write(r->html, o->html, kma_reader_info(r->reader), o->young_ns,
+	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
 			   o->cache_growth, filter, why, sizeof(why))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, why);
 		return -1;

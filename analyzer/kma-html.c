@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 
 #include "kma-grow.h"
 #include "kma-map.h"
@@ -19,6 +20,8 @@
 struct kma_html {
 	struct kma_match	*by[KMA_HTML_NR];
 	char			*chartjs;
+	const char		*path;		/* the page, opened at the start */
+	FILE			*out;		/* NULL once written */
 	/* (generation, caller) of what is still live at the end: the caller matcher's sink */
 	struct kma_map		gl_map;		/* gen << 32 | caller_id -> index in gl */
 	struct kma_html_genlive	*gl;
@@ -67,10 +70,11 @@ static int has_script_end(const char *s)
 	return 0;
 }
 
-struct kma_html *kma_html_open(const struct kma_match_opts *base, char *why, size_t len)
+struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *path,
+			       char *why, size_t len)
 {
 	struct kma_html *h = calloc(1, sizeof(*h));
-	const char *path = kma_html_chartjs_path();
+	const char *js = kma_html_chartjs_path();
 	int g;
 
 	if (!h || kma_map_init(&h->gl_map, 256)) {
@@ -78,16 +82,23 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, char *why, siz
 		snprintf(why, len, "out of memory");
 		return NULL;
 	}
-	h->chartjs = kma_html_slurp(path);
+	h->chartjs = kma_html_slurp(js);
 	if (!h->chartjs) {
 		snprintf(why, len, "%s: %s (install Debian's libjs-chart.js, or set KMA_CHARTJS "
-			 "to Chart.js's UMD build)", path, strerror(errno));
+			 "to Chart.js's UMD build)", js, strerror(errno));
 		goto fail;
 	}
 	if (has_script_end(h->chartjs)) {
-		snprintf(why, len, "%s: contains '</script', cannot be inlined", path);
+		snprintf(why, len, "%s: contains '</script', cannot be inlined", js);
 		goto fail;
 	}
+	/* a page that cannot be written is said before the trace is read */
+	h->out = fopen(path, "w");
+	if (!h->out) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	h->path = path;
 	for (g = 0; g < KMA_HTML_NR; g++) {
 		struct kma_match_opts o = *base;
 
@@ -131,7 +142,7 @@ int kma_html_finish(struct kma_html *h, uint64_t end_ts)
 	return 0;
 }
 
-int kma_html_write(struct kma_html *h, const char *path, const struct kma_trace_info *info,
+int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 		   uint64_t young_ns, const char * const *growth, const char *filter,
 		   char *why, size_t len)
 {
@@ -140,13 +151,10 @@ int kma_html_write(struct kma_html *h, const char *path, const struct kma_trace_
 		.chartjs = h->chartjs, .app_js = kma_html_app_js,
 		.genlive = h->gl, .nr_genlive = h->nr_gl,
 	};
-	FILE *f = fopen(path, "w");
+	FILE *f = h->out;
 	int g, ret;
 
-	if (!f) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -1;
-	}
+	h->out = NULL;
 	for (g = 0; g < KMA_HTML_NR; g++)
 		in.by[g] = h->by[g];
 	if (!info->stacked)
@@ -166,6 +174,11 @@ void kma_html_free(struct kma_html *h)
 
 	if (!h)
 		return;
+	if (h->out) {
+		/* never written: no empty page left behind */
+		fclose(h->out);
+		unlink(h->path);
+	}
 	for (g = 0; g < KMA_HTML_NR; g++)
 		kma_match_free(h->by[g]);
 	free(h->chartjs);

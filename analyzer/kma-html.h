@@ -13,14 +13,16 @@
 struct kma_html;
 
 /*
- * Reads Chart.js (kma_html_chartjs_path()) and opens the matchers from the
+ * Reads Chart.js (kma_html_chartjs_path()), creates the page @path (removed
+ * again by kma_html_free() unless written) and opens the matchers from the
  * report's options @base (filters included). NULL with the reason in @why.
  */
-struct kma_html *kma_html_open(const struct kma_match_opts *base, char *why, size_t len);
+struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *path,
+			       char *why, size_t len);
 int kma_html_event(struct kma_html *h, const struct kma_event *ev);
 int kma_html_finish(struct kma_html *h, uint64_t end_ts);
-/* Writes @path; 0, or -1 with the reason in @why. */
-int kma_html_write(struct kma_html *h, const char *path, const struct kma_trace_info *info,
+/* Writes the page; 0, or -1 with the reason in @why. */
+int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 		   uint64_t young_ns, const char * const *growth, const char *filter,
 		   char *why, size_t len);
 void kma_html_free(struct kma_html *h);

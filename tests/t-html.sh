@@ -37,6 +37,15 @@ else
 	check "--html without Chart.js: one line naming the file and libjs-chart.js" \
 		grep -q "^kma-analyze: --html: $TMP/none.js: .*libjs-chart.js" "$TMP/err.txt"
 fi
+if "$KMA" --no-db -q --html "$TMP/no/such/dir/x.html" "$dat" 2> "$TMP/err.txt"; then
+	fail "--html to a directory that does not exist fails" "exit 0"
+else
+	check "--html to a directory that does not exist: one line naming the page" \
+		grep -qx "kma-analyze: --html: $TMP/no/such/dir/x.html: No such file or directory" \
+		"$TMP/err.txt"
+fi
+"$KMA" --no-db -q --html "$TMP/gone.html" "$TMP/not-a-trace.dat" 2> /dev/null
+check "--html: no page created when the trace cannot be opened" test ! -e "$TMP/gone.html"
 check "--html --live is a usage error" sh -c '"$1" --live --html x.html 2>/dev/null; [ $? = 2 ]' \
 	sh "$KMA"
 
