@@ -164,6 +164,9 @@
 				marks.push({ t: (D.peak.ts - D.first_ts) / 1e9, label: 'peak', color: '#d00' });
 			/* many markers: fainter lines, and at most about 30 labels */
 			var every = Math.ceil(marks.length / 30), many = marks.length > 30;
+			var lastPx = -1e9, row = 0;
+
+			marks.sort(function (a, b) { return a.t - b.t; });
 
 			ctx.save();
 			marks.forEach(function (m, i) {
@@ -183,7 +186,10 @@
 				ctx.globalAlpha = 1;
 				ctx.fillStyle = m.color;
 				ctx.font = '11px sans-serif';
-				ctx.fillText(m.label, px + 3, area.top + 11 + (many ? 11 * (i / every % 3) : 0));
+				/* a label close to the last one goes a line lower */
+				row = px - lastPx < 40 ? (row + 1) % 4 : 0;
+				lastPx = px;
+				ctx.fillText(m.label, px + 3, area.top + 11 + 11 * row);
 			});
 			ctx.restore();
 		},
