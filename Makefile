@@ -43,6 +43,9 @@ MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
 
+# H6, --html (issue 16): its wiring, and the page's script compiled in as a string
+ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o
+
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
 # kma-diff (issue 15): two runs compared; its layers' objects, not kma-analyze's pipeline
@@ -53,6 +56,7 @@ UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/uni
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
 		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \
 		   $(O)/tests/unit/test-leak $(O)/tests/unit/test-diff
+UNIT_TESTS	+= $(O)/tests/unit/test-timeline
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 
@@ -97,6 +101,16 @@ $(O)/analyzer/%.o: analyzer/%.c $(HDRS)
 	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(O)/analyzer/store/kma-schema.o: $(O)/analyzer/store/kma-schema.c
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from analyzer/report/kma-report-html.js - do not edit */'; \
+	   echo 'const char kma_html_app_js[] ='; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	   echo ';'; } > $@
+
+$(O)/analyzer/report/kma-html-js.o: $(O)/analyzer/report/kma-html-js.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(BIN): $(ANALYZE_OBJS) $(CORE_LIB)

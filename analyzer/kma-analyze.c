@@ -36,6 +36,7 @@
 #include "report/kma-table.h"
 #include "kma-options.h"
 #include "kma-signals.h"
+#include "kma-html.h"
 #include "kma-time.h"
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
@@ -77,6 +78,7 @@ struct run {
 	struct kma_select	*select;	/* the view's filters (--comm ...) */
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
+	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -105,6 +107,8 @@ static int feed_all(struct run *r, const struct kma_event *ev)
 	if (r->view != r->match && kma_match_event(r->view, ev))
 		return -1;
 	if (r->sview && kma_match_event(r->sview, ev))
+		return -1;
+	if (r->html && kma_html_event(r->html, ev))
 		return -1;
 	return 0;
 }
@@ -464,7 +468,9 @@ static int open_match(struct run *r)
 		mo->sink.ctx = r->store;
 		mo->sink.alloc_done = kma_store_alloc_row;
 		mo->sink.unknown_free = kma_store_unknown_free;
+		mo->timeline = 1;	/* report.db's timeline table */
 		r->match = kma_match_alloc(mo);
+		mo->timeline = 0;
 		if (!r->match)
 			return oom();
 	}
@@ -590,7 +596,8 @@ static int finish_run(struct run *r)
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
 	if ((r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
-	    (r->sview && kma_match_finish(r->sview, info->last_ts))) {
+	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
+	    (r->html && kma_html_finish(r->html, info->last_ts))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
 			r->store ? kma_store_error(r->store) : "out of memory");
 		return -1;
@@ -626,11 +633,48 @@ static int commit_store(struct run *r)
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
+	run.timeline = kma_match_timeline(r->match);
 	if (kma_store_commit(r->store, &run, &why)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
 		return -1;
 	}
 	kma_signals_arm(NULL);	/* renamed into place: a signal now leaves it */
+	return 0;
+}
+
+/* --html: the matchers of the page, with the view's filters; Chart.js read first. */
+static int open_html(struct run *r)
+{
+	char why[512];
+
+	if (!r->o->html)
+		return 0;
+	r->html = kma_html_open(kma_match_opts(r->view), r->o->html, why, sizeof(why));
+	if (!r->html) {
+		fprintf(stderr, "kma-analyze: --html: %s\n", why);
+		return -1;
+	}
+	return 0;
+}
+
+/* --html FILE: the page, after report.db. */
+static int write_html(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	char why[512], desc[1024];
+	const char *filter = NULL;
+
+	if (!r->html)
+		return 0;
+	if (kma_select_active(r->select)) {
+		kma_select_describe(r->select, desc, sizeof(desc));
+		filter = desc;
+	}
+	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
+			   o->cache_growth, filter, why, sizeof(why))) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, why);
+		return -1;
+	}
 	return 0;
 }
 
@@ -660,6 +704,7 @@ static void close_run(struct run *r)
 	kma_match_free(r->match);
 	kma_list_free(r->list);
 	kma_match_free(r->sview);
+	kma_html_free(r->html);
 	kma_stacks_free(r->stacks);
 	kma_sites_free(r->sites);
 	kma_select_free(r->select);
@@ -684,8 +729,9 @@ int main(int argc, char **argv)
 	if (check_output(&r))
 		goto out;
 	kma_signals_catch(o.live);
-	if (open_reader(&r) || open_sites(&r) || open_match(&r) || open_view(&r) || run_trace(&r) ||
-	    finish_run(&r) || commit_store(&r) || print_output(&r))
+	if (open_reader(&r) || open_sites(&r) || open_match(&r) || open_view(&r) || open_html(&r) ||
+	    run_trace(&r) || finish_run(&r) || commit_store(&r) || write_html(&r) ||
+	    print_output(&r))
 		goto out;
 	ret = 0;
 out:

@@ -39,6 +39,8 @@ static const char usage_text[] =
 "                         file is replaced only if it is a kma report.db\n"
 "      --force            replace DB even if it is another file (never the input)\n"
 "      --no-db            do not write a database\n"
+"      --html FILE        also write FILE: one self-contained HTML page (charts\n"
+"                         over time, callers, generations, leaks, flame graph)\n"
 "  -s, --sort KEY         total|slack|net|allocs|frees|caller, for every per-caller\n"
 "                         report (default: total; net for --leaks, --outstanding\n"
 "                         and --peak; numbers sort descending, caller ascending)\n"
@@ -139,6 +141,7 @@ enum {
 	/* H2: filters */
 	OPT_COMM, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_EXCLUDE_SELF,
 	OPT_CACHE_GROWTH,	/* H1: leak verdicts */
+	OPT_HTML,		/* H6: --html FILE */
 };
 
 static const struct option long_opts[] = {
@@ -182,6 +185,7 @@ static const struct option long_opts[] = {
 	{ "caller",		required_argument,	NULL, OPT_CALLER },
 	{ "cache",		required_argument,	NULL, OPT_CACHE },
 	{ "exclude-self",	no_argument,		NULL, OPT_EXCLUDE_SELF },
+	{ "html",		required_argument,	NULL, OPT_HTML },
 	{ "help",		no_argument,		NULL, 'h' },
 	{ "version",		no_argument,		NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -428,6 +432,11 @@ static int parse_opt(int c, const char *arg, struct kma_opts *o)
 	case 'V':
 		printf("kma-analyze %s\n", KMA_VERSION);
 		return 0;
+	case OPT_HTML:	/* H6 */
+		if (!*arg)
+			return usage_error("--html wants a file name%s", "");
+		o->html = arg;
+		return OPT_TAKEN;
 	}
 	ret = parse_io_opt(c, arg, o);
 	if (ret == OPT_NOT_MINE)
@@ -475,6 +484,8 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 	/* H2: the leak-oriented reports rank by what is still held, unless -s says */
 	if (!o->sort_set && (o->leaks || o->outstanding || o->peak))
 		o->sort = KMA_SORT_NET;
+	if (o->live && o->html)
+		return usage_error("--html reads a trace.dat, not --live%s", "");
 	if (o->live && o->buffer)
 		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
 	if (o->live && (o->since || o->until || o->generation))

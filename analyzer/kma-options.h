@@ -69,6 +69,8 @@ struct kma_opts {
 	int		sort_set;	/* -s was given */
 	/* H1: leak verdicts */
 	const char * const *cache_growth;	/* --cache-growth globs, NULL-terminated */
+	/* H6: --html FILE, the self-contained page (kma-html.c) */
+	const char	*html;
 };
 
 /*

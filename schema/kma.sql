@@ -457,3 +457,31 @@ CREATE VIEW stack_stats AS
 	       g.total AS total, g.slack AS slack, g.net AS net, g.allocs AS allocs,
 	       g.frees AS frees, g.implicit_frees AS implicit_frees, g.live AS live
 	FROM g LEFT JOIN stacks AS s ON s.id = g.stack_id;
+
+-- The over-time series (issue 16), as the HTML report draws them: the trace cut into at
+-- most 2048 bins of one width (1 us doubled until the trace fits), from the first event on;
+-- bin N is [ts, ts + width_ns). Only allocations made during the trace count: live_bytes
+-- starts at 0 and ends at summary.net; the sums of allocs and alloc_bytes are summary's
+-- allocs and total.
+CREATE TABLE timeline (
+	bin		INTEGER PRIMARY KEY,
+	ts		INTEGER NOT NULL,	-- bin start (first event's ts + bin * width_ns)
+	width_ns	INTEGER NOT NULL,
+	allocs		INTEGER NOT NULL,	-- allocations made in the bin
+	alloc_bytes	INTEGER NOT NULL,	-- their bytes_alloc
+	frees		INTEGER NOT NULL,	-- allocations closed in the bin (traced or implicit free)
+	free_bytes	INTEGER NOT NULL,	-- their bytes_alloc
+	live_bytes	INTEGER NOT NULL,	-- live bytes at the end of the bin
+	live_max	INTEGER NOT NULL	-- highest live bytes within the bin
+);
+
+-- Live bytes at the end of each bin of the top callers (up to 8, by net then total; rank 0
+-- first) and of all the other callers together (caller '[other]', caller_id NULL).
+CREATE TABLE timeline_callers (
+	bin		INTEGER NOT NULL,	-- timeline.bin
+	rank		INTEGER NOT NULL,
+	caller_id	INTEGER,		-- callers.id; NULL: the others
+	caller		TEXT NOT NULL,
+	live_bytes	INTEGER NOT NULL,
+	PRIMARY KEY (bin, rank)
+);

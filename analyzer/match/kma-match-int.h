@@ -11,6 +11,7 @@
 #include "kma-map.h"
 #include "kma-pairs.h"
 #include "kma-strpool.h"
+#include "kma-timeline.h"
 
 /* The payload of an allocation in the live set (kma-pairs). */
 struct live {
@@ -62,6 +63,7 @@ struct kma_match {
 	struct kma_totals	totals;
 	struct kma_strpool	*names;		/* for the default "0x<hex>" names */
 	int			finished;
+	struct kma_timeline	*tl;		/* opts.timeline, else NULL */
 };
 
 int kma_gen_marker(struct kma_match *m, const struct kma_event *ev);

@@ -35,7 +35,9 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 	if (m->gens)
 		m->gens[0].label = "start";
 	m->lives = kma_pairs_alloc(sizeof(struct live), 1024);
-	if (!m->names || !m->gens || !m->lives ||
+	if (m->opts.timeline)
+		m->tl = kma_timeline_alloc();
+	if (!m->names || !m->gens || !m->lives || (m->opts.timeline && !m->tl) ||
 	    kma_map_init(&m->caller_map, 256) || kma_map_init(&m->size_map, 256)) {
 		kma_match_free(m);
 		return NULL;
@@ -57,6 +59,7 @@ void kma_match_free(struct kma_match *m)
 	for (i = 0; i < m->nr_callers; i++)
 		free(m->callers[i].lifetimes);
 	kma_pairs_free(m->lives);
+	kma_timeline_free(m->tl);
 	kma_map_release(&m->caller_map);
 	kma_map_release(&m->size_map);
 	free(m->sizes);
@@ -257,6 +260,8 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 		c->live--;
 		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
 		c->last_free_gen = m->generation + 1;
+		if (m->tl && kma_timeline_add(m->tl, fe->ts, l->caller_id, l->bytes_alloc, 1))
+			return -1;
 		m->totals.net -= l->bytes_alloc;
 		m->totals.live--;
 		m->gens[l->generation].live--;
@@ -438,6 +443,8 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	m->gens[m->generation].bytes += ev->bytes_alloc;
 	m->gens[m->generation].live++;
 	m->gens[m->generation].live_bytes += ev->bytes_alloc;
+	if (m->tl && kma_timeline_add(m->tl, ev->ts, id, ev->bytes_alloc, 0))
+		return -1;
 	if (m->totals.net > m->totals.peak_net) {
 		m->totals.peak_net = m->totals.net;
 		m->totals.peak_ts = ev->ts;
@@ -511,6 +518,8 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 		errno = EINVAL;
 		return -1;
 	}
+	if (m->tl && kma_timeline_tick(m->tl, ev->ts))
+		return -1;
 	if (m->opts.kmalloc_only && !kma_ev_is_kmalloc(ev->type)) {
 		m->totals.ignored++;
 		return 0;
@@ -529,6 +538,8 @@ int kma_match_finish(struct kma_match *m, uint64_t end_ts)
 		return 0;
 	m->finished = 1;
 	if (kma_gen_finish(m, end_ts))
+		return -1;
+	if (m->tl && kma_timeline_finish(m->tl, end_ts, m->callers, m->nr_callers))
 		return -1;
 	/* In the live set's order, which depends only on the events: repeatable. */
 	while ((l = kma_pairs_next(m->lives, &pos, NULL)))
@@ -556,6 +567,11 @@ const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uin
 		qsort(c->lifetimes, c->nr_lifetimes, sizeof(*c->lifetimes), cmp_u64);
 	*nr = c->nr_lifetimes;
 	return c->lifetimes;
+}
+
+const struct kma_timeline *kma_match_timeline(const struct kma_match *m)
+{
+	return m->tl;
 }
 
 const struct kma_totals *kma_match_totals(const struct kma_match *m)

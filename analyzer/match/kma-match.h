@@ -14,6 +14,7 @@
 #include "kma-event.h"
 
 struct kma_match;
+struct kma_timeline;
 
 /* One allocation, as handed to the sink once it is finished. */
 struct kma_alloc_row {
@@ -224,6 +225,7 @@ struct kma_match_opts {
 	void		*select_ctx;
 	uint64_t	temp_ns;	/* "temporary" threshold, ns (0: 1 ms) */
 	int		keep_lifetimes;	/* keep every lifetime for exact percentiles */
+	int		timeline;	/* bin live bytes and rates over time (kma-timeline.h) */
 	struct kma_sink	sink;		/* callbacks may be NULL */
 };
 
@@ -254,6 +256,9 @@ const struct kma_leftover *kma_match_leftovers(const struct kma_match *m, uint32
 
 /* Sorted lifetimes of caller id (with opts.keep_lifetimes); *nr receives the count. */
 const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uint64_t *nr);
+
+/* The over-time series (opts.timeline), complete after kma_match_finish; else NULL. */
+const struct kma_timeline *kma_match_timeline(const struct kma_match *m);
 
 const struct kma_totals *kma_match_totals(const struct kma_match *m);
 const struct kma_generation *kma_match_generations(const struct kma_match *m, uint32_t *nr);

@@ -484,6 +484,10 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 		set_error(s, "writing stacks");
 		goto out;
 	}
+	if (kma_store_write_timeline(s->db, run)) {
+		set_error(s, "writing the timeline");
+		goto out;
+	}
 	if (exec(s, "COMMIT"))
 		goto out;
 	sqlite3_finalize(s->ins_alloc);

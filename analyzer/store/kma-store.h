@@ -52,6 +52,8 @@ struct kma_store *kma_store_open(const char *path, char *why, size_t len);
 int kma_store_alloc_row(void *store, const struct kma_alloc_row *row);
 int kma_store_unknown_free(void *store, const struct kma_free_row *row);
 
+struct kma_timeline;
+
 struct kma_store_run {
 	const struct kma_trace_info	*info;
 	const struct kma_totals		*totals;
@@ -74,6 +76,8 @@ struct kma_store_run {
 	void				*site_ctx;
 	/* the call stacks the rows' stack ids point into (NULL: none) */
 	const struct kma_stacks		*stacks;
+	/* the over-time series (match/kma-timeline.h; NULL: none) */
+	const struct kma_timeline	*timeline;
 };
 
 /*

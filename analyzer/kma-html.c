@@ -1,0 +1,188 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-html.c - --html wiring (issue 16): a matcher per grouping of the page's
+ * caller table (caller, function, module, cache, task, stack), so each
+ * grouping's rows are the numbers `kma-analyze -g KEY` prints, from the same
+ * code; the caller one also keeps the timeline and the lifetimes.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "kma-grow.h"
+#include "kma-map.h"
+#include "report/kma-report-html.h"
+#include "kma-html.h"
+
+struct kma_html {
+	struct kma_match	*by[KMA_HTML_NR];
+	char			*chartjs;
+	const char		*path;		/* the page, opened at the start */
+	FILE			*out;		/* NULL once written */
+	/* (generation, caller) of what is still live at the end: the caller matcher's sink */
+	struct kma_map		gl_map;		/* gen << 32 | caller_id -> index in gl */
+	struct kma_html_genlive	*gl;
+	uint32_t		nr_gl;
+	size_t			cap_gl;
+};
+
+/* The caller matcher hands every allocation still live at the end here (free_kind -1). */
+static int genlive_add(void *ctx, const struct kma_alloc_row *row)
+{
+	struct kma_html *h = ctx;
+	uint64_t key = (uint64_t)row->generation << 32 | row->caller_id;
+	uint32_t *idx;
+	struct kma_html_genlive *e;
+
+	if (row->free_kind != -1 || !row->selected)
+		return 0;
+	idx = kma_map_find(&h->gl_map, key);
+	if (idx) {
+		e = &h->gl[*idx];
+	} else {
+		if (kma_grow(&h->gl, &h->cap_gl, h->nr_gl, sizeof(*h->gl), 64) ||
+		    kma_map_put(&h->gl_map, key, h->nr_gl))
+			return -1;
+		e = &h->gl[h->nr_gl++];
+		memset(e, 0, sizeof(*e));
+		e->gen = row->generation;
+		e->caller_id = row->caller_id;
+	}
+	e->allocs++;
+	e->bytes += row->bytes_alloc;
+	return 0;
+}
+
+static const enum kma_group html_groups[KMA_HTML_NR] = {
+	KMA_GROUP_CALLER, KMA_GROUP_FUNCTION, KMA_GROUP_MODULE, KMA_GROUP_CACHE,
+	KMA_GROUP_COMM, KMA_GROUP_STACK,
+};
+
+/* Chart.js goes inside a <script>: it must not end it. */
+static int has_script_end(const char *s)
+{
+	for (; (s = strchr(s, '<')); s++)
+		if (!strncasecmp(s, "</script", 8))
+			return 1;
+	return 0;
+}
+
+struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *path,
+			       char *why, size_t len)
+{
+	struct kma_html *h = calloc(1, sizeof(*h));
+	const char *js = kma_html_chartjs_path();
+	int g;
+
+	if (!h || kma_map_init(&h->gl_map, 256)) {
+		free(h);
+		snprintf(why, len, "out of memory");
+		return NULL;
+	}
+	h->chartjs = kma_html_slurp(js);
+	if (!h->chartjs) {
+		snprintf(why, len, "%s: %s (install Debian's libjs-chart.js, or set KMA_CHARTJS "
+			 "to Chart.js's UMD build)", js, strerror(errno));
+		goto fail;
+	}
+	if (has_script_end(h->chartjs)) {
+		snprintf(why, len, "%s: contains '</script', cannot be inlined", js);
+		goto fail;
+	}
+	/* a page that cannot be written is said before the trace is read */
+	h->out = fopen(path, "w");
+	if (!h->out) {
+		snprintf(why, len, "%s: %s", path, strerror(errno));
+		goto fail;
+	}
+	h->path = path;
+	for (g = 0; g < KMA_HTML_NR; g++) {
+		struct kma_match_opts o = *base;
+
+		memset(&o.sink, 0, sizeof(o.sink));
+		o.group_by = html_groups[g];
+		o.keep_lifetimes = g == KMA_HTML_CALLER;
+		o.timeline = g == KMA_HTML_CALLER;
+		if (g == KMA_HTML_CALLER) {
+			o.sink.ctx = h;
+			o.sink.alloc_done = genlive_add;
+		}
+		h->by[g] = kma_match_alloc(&o);
+		if (!h->by[g]) {
+			snprintf(why, len, "out of memory");
+			goto fail;
+		}
+	}
+	return h;
+fail:
+	kma_html_free(h);
+	return NULL;
+}
+
+int kma_html_event(struct kma_html *h, const struct kma_event *ev)
+{
+	int g;
+
+	for (g = 0; g < KMA_HTML_NR; g++)
+		if (kma_match_event(h->by[g], ev))
+			return -1;
+	return 0;
+}
+
+int kma_html_finish(struct kma_html *h, uint64_t end_ts)
+{
+	int g;
+
+	for (g = 0; g < KMA_HTML_NR; g++)
+		if (kma_match_finish(h->by[g], end_ts))
+			return -1;
+	return 0;
+}
+
+int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
+		   uint64_t young_ns, const char * const *growth, const char *filter,
+		   char *why, size_t len)
+{
+	struct kma_html_in in = {
+		.info = info, .young_ns = young_ns, .growth = growth, .filter = filter,
+		.chartjs = h->chartjs, .app_js = kma_html_app_js,
+		.genlive = h->gl, .nr_genlive = h->nr_gl,
+	};
+	FILE *f = h->out;
+	int g, ret;
+
+	h->out = NULL;
+	for (g = 0; g < KMA_HTML_NR; g++)
+		in.by[g] = h->by[g];
+	if (!info->stacked)
+		in.by[KMA_HTML_STACK] = NULL;	/* no flame graph of one [no stack] frame */
+	errno = 0;
+	ret = kma_report_html(f, &in);
+	if (fclose(f))
+		ret = -1;
+	if (ret)
+		snprintf(why, len, "%s", errno ? strerror(errno) : "out of memory");
+	return ret;
+}
+
+void kma_html_free(struct kma_html *h)
+{
+	int g;
+
+	if (!h)
+		return;
+	if (h->out) {
+		/* never written: no empty page left behind */
+		fclose(h->out);
+		unlink(h->path);
+	}
+	for (g = 0; g < KMA_HTML_NR; g++)
+		kma_match_free(h->by[g]);
+	free(h->chartjs);
+	kma_map_release(&h->gl_map);
+	free(h->gl);
+	free(h);
+}

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-report-html.h - --html: one self-contained page (issue 16). The data
+ * (JSON, every name escaped as data), Chart.js and the page's own script are
+ * inlined; the page makes no request.
+ */
+#ifndef KMA_REPORT_HTML_H
+#define KMA_REPORT_HTML_H
+
+#include <stdio.h>
+#include "match/kma-match.h"
+#include "reader/kma-reader.h"
+
+/* The groupings the page switches between: one matcher each, the same events. */
+enum kma_html_group {
+	KMA_HTML_CALLER, KMA_HTML_FUNCTION, KMA_HTML_MODULE, KMA_HTML_CACHE, KMA_HTML_COMM,
+	KMA_HTML_STACK, KMA_HTML_NR
+};
+
+/* What the allocations of one generation by one caller still held at the end. */
+struct kma_html_genlive {
+	uint32_t	gen;
+	uint32_t	caller_id;	/* in by[KMA_HTML_CALLER] */
+	uint64_t	allocs;
+	uint64_t	bytes;
+};
+
+struct kma_html_in {
+	const struct kma_trace_info	*info;
+	/* [KMA_HTML_CALLER] has the timeline and the lifetimes; [STACK] NULL: no stacks */
+	struct kma_match		*by[KMA_HTML_NR];
+	uint64_t			young_ns;	/* leak verdicts, as --leaks */
+	const char * const		*growth;
+	const char			*filter;	/* the report filter in words, or NULL */
+	struct kma_html_genlive		*genlive;	/* any order; sorted in place */
+	uint32_t			nr_genlive;
+	const char			*chartjs;	/* Chart.js text (UMD build) */
+	const char			*app_js;	/* the page's script (kma-report-html.js) */
+};
+
+/* The Chart.js file to inline: $KMA_CHARTJS, else the first Debian path that exists. */
+const char *kma_html_chartjs_path(void);
+/* Reads a whole text file into a NUL-terminated buffer (free()); NULL, errno set. */
+char *kma_html_slurp(const char *path);
+
+/* Writes the page; 0, or -1 on a write error or out of memory. */
+int kma_report_html(FILE *out, const struct kma_html_in *in);
+
+/* The page's script, compiled in from analyzer/report/kma-report-html.js. */
+extern const char kma_html_app_js[];
+
+#endif /* KMA_REPORT_HTML_H */

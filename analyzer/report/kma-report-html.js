@@ -1,0 +1,477 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-report-html.js - the script of the kma-analyze --html page (issue 16).
+ * Reads the JSON of the script element #kma-data and builds the page. Names from
+ * the trace (callers, caches, tasks, modules, labels) are data: they are only
+ * ever set as textContent, never as markup. On success the body gets
+ * data-kma="ok"; an error goes into #kma-errors (the tests look for both).
+ */
+(function () {
+	'use strict';
+
+	var D = JSON.parse(document.getElementById('kma-data').textContent);
+	var app = document.getElementById('kma-app');
+	var nrCharts = 0;
+	var COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b',
+		      '#e377c2', '#7f7f7f', '#bcbd22', '#17becf'];
+
+	/* An element with attributes and text; the text is never parsed as HTML. */
+	function el(tag, attrs, text) {
+		var e = document.createElement(tag), k;
+
+		for (k in attrs || {})
+			e.setAttribute(k, attrs[k]);
+		if (text !== undefined && text !== null)
+			e.textContent = String(text);
+		return e;
+	}
+
+	function add(parent, child) {
+		parent.appendChild(child);
+		return child;
+	}
+
+	function bytes(n) {
+		var u = ['B', 'KiB', 'MiB', 'GiB', 'TiB'], i = 0;
+
+		while (n >= 1024 && i < u.length - 1) {
+			n /= 1024;
+			i++;
+		}
+		return (i ? n.toFixed(1) : String(n)) + ' ' + u[i];
+	}
+
+	function secs(ns) {
+		return (ns / 1e9).toFixed(6) + ' s';
+	}
+
+	function dur(ns) {
+		if (ns < 1000)
+			return ns + ' ns';
+		if (ns < 1e6)
+			return (ns / 1e3) + ' us';
+		if (ns < 1e9)
+			return (ns / 1e6) + ' ms';
+		return (ns / 1e9) + ' s';
+	}
+
+	function section(id, title) {
+		var s = add(app, el('section', { id: id }));
+
+		add(s, el('h2', null, title));
+		return s;
+	}
+
+	/* A plain table: head is a list of column names, rows lists of cells. */
+	function table(parent, id, head, rows, numeric) {
+		var t = add(parent, el('table', { id: id, 'class': 'kma-table' }));
+		var tr = add(add(t, el('thead')), el('tr')), tb = add(t, el('tbody'));
+
+		head.forEach(function (h, i) {
+			add(tr, el('th', numeric && numeric[i] ? { 'class': 'num' } : null, h));
+		});
+		rows.forEach(function (r) {
+			var row = add(tb, el('tr'));
+
+			r.forEach(function (c, i) {
+				add(row, el('td', numeric && numeric[i] ? { 'class': 'num' } : null, c));
+			});
+		});
+		return t;
+	}
+
+	function style() {
+		add(document.head, el('style', null,
+			'body{font:14px sans-serif;margin:1em 2em;color:#222}' +
+			'h1{font-size:1.4em}h2{font-size:1.15em;margin-top:1.6em;border-bottom:1px solid #ccc}' +
+			'.kma-table{border-collapse:collapse;font-size:13px}' +
+			'.kma-table td,.kma-table th{padding:2px 8px;border-bottom:1px solid #eee;text-align:left}' +
+			'.kma-table .num{text-align:right;font-variant-numeric:tabular-nums}' +
+			'.kma-table th{cursor:pointer;background:#f4f4f4;position:sticky;top:0}' +
+			'.warn{background:#fff3cd;border:1px solid #e0c060;padding:6px 10px}' +
+			'.chart{position:relative;height:320px;max-width:1200px}' +
+			'.small{position:relative;height:240px;max-width:600px;display:inline-block;width:48%}' +
+			'#kma-flame{position:relative;max-width:1200px;font:11px monospace}' +
+			'.kma-frame{position:absolute;height:17px;overflow:hidden;white-space:nowrap;' +
+			'box-sizing:border-box;border:1px solid #fff;cursor:pointer;padding:0 3px;' +
+			'background:#f2a65a}' +
+			'.kma-frame:hover{background:#e8743b}' +
+			'.controls{margin:6px 0}.controls *{margin-right:8px}' +
+			'#kma-errors{color:#b00;white-space:pre}'));
+	}
+
+	/* --- summary ------------------------------------------------------ */
+	function summary() {
+		var s = section('kma-summary', 'Summary'), m = D.summary;
+		var rows = [
+			['total bytes allocated', m.total, 'total'],
+			['slack bytes allocated', m.slack, 'slack'],
+			['net bytes allocated', m.net, 'net'],
+			['number of allocs', m.allocs, 'allocs'],
+			['number of frees', m.frees, 'frees'],
+			['number of callers', m.callers, 'callers'],
+			['number of unknown frees', m.unknown_frees, 'unknown_frees'],
+			['number of null frees', m.null_frees, 'null_frees'],
+			['number of implicit frees', m.implicit_frees, 'implicit_frees'],
+			['number of failed allocs', m.failed_allocs, 'failed_allocs'],
+			['number of lost events', m.lost_events, 'lost_events'],
+			['peak of net bytes', D.peak.bytes, 'peak'],
+		];
+		var t = add(s, el('table', { 'class': 'kma-table' })), tb = add(t, el('tbody'));
+
+		rows.forEach(function (r) {
+			var tr = add(tb, el('tr'));
+
+			add(tr, el('td', null, r[0]));
+			add(tr, el('td', { 'class': 'num', id: 'sum-' + r[2] }, r[1]));
+			add(tr, el('td', null, r[2] === 'callers' || /number/.test(r[0]) ? '' : bytes(r[1])));
+		});
+		add(s, el('p', null, 'Trace ' + D.file + (D.release ? ', kernel ' + D.release : '') +
+			  ', ' + D.cpus + ' CPUs, ' + D.events + ' events over ' +
+			  secs(D.last_ts - D.first_ts) + '; peak at ' +
+			  secs(Math.max(D.peak.ts - D.first_ts, 0)) + '.'));
+		if (D.filter)
+			add(s, el('p', null, 'Filter: ' + D.filter));
+		if (m.lost_events || m.lost_unknown_pages) {
+			var w = 'WARNING: the trace lost ' + m.lost_events + ' events';
+
+			if (m.lost_unknown_pages)
+				w += ', and more on ' + m.lost_unknown_pages +
+				     ' buffer pages that do not say how many';
+			w += '. Frees of lost allocations count as unknown frees, and net includes ' +
+			     'allocations whose free was lost. Record with a bigger buffer (-b) to avoid it.';
+			add(s, el('p', { 'class': 'warn', id: 'kma-lost-warning' }, w));
+		}
+	}
+
+	/* --- charts --------------------------------------------------------- */
+	var T = D.timeline;
+
+	function binX(i) {	/* seconds from the trace start, at the end of bin i */
+		return (T.start + (i + 1) * T.width - D.first_ts) / 1e9;
+	}
+
+	/* Generation marks and the peak as labelled vertical lines (Chart.js has none). */
+	var markers = {
+		id: 'kmaMarkers',
+		afterDatasetsDraw: function (chart) {
+			var x = chart.scales.x, area = chart.chartArea, ctx = chart.ctx;
+			var marks = D.generations.slice(1).map(function (g) {
+				return { t: (g[1] - D.first_ts) / 1e9, label: g[2], color: '#555' };
+			});
+
+			if (chart.options.kmaPeak && D.peak.bytes)
+				marks.push({ t: (D.peak.ts - D.first_ts) / 1e9, label: 'peak', color: '#d00' });
+			/* many markers: fainter lines, and at most about 30 labels */
+			var every = Math.ceil(marks.length / 30), many = marks.length > 30;
+			var lastPx = -1e9, row = 0;
+
+			marks.sort(function (a, b) { return a.t - b.t; });
+
+			ctx.save();
+			marks.forEach(function (m, i) {
+				var px = x.getPixelForValue(m.t);
+
+				if (px < area.left || px > area.right)
+					return;
+				ctx.globalAlpha = many && m.label !== 'peak' ? 0.25 : 1;
+				ctx.strokeStyle = m.color;
+				ctx.setLineDash([4, 3]);
+				ctx.beginPath();
+				ctx.moveTo(px, area.top);
+				ctx.lineTo(px, area.bottom);
+				ctx.stroke();
+				if (many && i % every && m.color !== '#d00')
+					return;
+				ctx.globalAlpha = 1;
+				ctx.fillStyle = m.color;
+				ctx.font = '11px sans-serif';
+				/* a label close to the last one goes a line lower */
+				row = px - lastPx < 40 ? (row + 1) % 4 : 0;
+				lastPx = px;
+				ctx.fillText(m.label, px + 3, area.top + 11 + 11 * row);
+			});
+			ctx.restore();
+		},
+	};
+
+	function chart(parent, id, cls, config) {
+		var box = add(parent, el('div', { 'class': cls }));
+		var c = add(box, el('canvas', { id: id }));
+
+		config.options = Object.assign({ animation: false, maintainAspectRatio: false,
+						 responsive: true }, config.options || {});
+		new Chart(c.getContext('2d'), config);	/* eslint-disable-line no-new */
+		nrCharts++;
+		return c;
+	}
+
+	/* the trace's time, first to last event, in seconds */
+	function xAxis() {
+		return { type: 'linear', min: 0, max: Math.max((D.last_ts - D.first_ts) / 1e9, binX(0)),
+			 title: { display: true, text: 's from the trace start' } };
+	}
+
+	function xy(arr, scale) {
+		return arr.map(function (v, i) {
+			return { x: binX(i), y: v * (scale || 1) };
+		});
+	}
+
+	function timeCharts() {
+		var s = section('kma-time', 'Live bytes over time');
+		var sets = [{ label: 'total live', data: xy(T.live), borderColor: '#000',
+			      borderWidth: 2, pointRadius: 0 }];
+
+		T.series.forEach(function (se, i) {
+			sets.push({ label: se.name, data: xy(se.live), borderWidth: 1, pointRadius: 0,
+				    borderColor: COLORS[i % COLORS.length] });
+		});
+		if (D.peak.bytes)
+			sets.push({ label: 'peak ' + bytes(D.peak.bytes), type: 'scatter', pointRadius: 5,
+				    borderColor: '#d00', backgroundColor: '#d00',
+				    data: [{ x: (D.peak.ts - D.first_ts) / 1e9, y: D.peak.bytes }] });
+		add(s, el('p', null, 'Bins of ' + dur(T.width) + ' (' + T.live.length + ' bins); ' +
+			  'the top callers by net bytes, the rest as [other]; dashed lines: ' +
+			  'generation markers and the peak.'));
+		chart(s, 'kma-chart-live', 'chart', {
+			type: 'line', data: { datasets: sets }, plugins: [markers],
+			options: { kmaPeak: true, parsing: false, normalized: true,
+				   scales: { x: xAxis(),
+					     y: { title: { display: true, text: 'bytes' } } } },
+		});
+		add(s, el('h2', null, 'Allocation and free rates'));
+		chart(s, 'kma-chart-rate', 'chart', {
+			type: 'line', plugins: [markers],
+			data: { datasets: [
+				{ label: 'allocations/s', data: xy(T.allocs, 1e9 / T.width),
+				  borderColor: '#1f77b4', pointRadius: 0, borderWidth: 1 },
+				{ label: 'frees/s', data: xy(T.frees, 1e9 / T.width),
+				  borderColor: '#d62728', pointRadius: 0, borderWidth: 1 }] },
+			options: { parsing: false, normalized: true,
+				   scales: { x: xAxis() } },
+		});
+	}
+
+	function kmallocName(n) {
+		if (n > 8192)
+			return 'kmalloc-large';
+		return n >= 1024 ? 'kmalloc-' + (n / 1024) + 'k' : 'kmalloc-' + n;
+	}
+
+	function distCharts() {
+		var s = section('kma-dist', 'Slack by size class, lifetimes');
+		var lt = D.lifetimes.map(function (b, i) {
+			return b[0] ? '< ' + dur(b[0]) : '>= ' + dur(D.lifetimes[i - 1][0]);
+		});
+
+		chart(s, 'kma-chart-slack', 'small', {
+			type: 'bar',
+			data: { labels: D.slack.map(function (r) { return kmallocName(r[0]); }),
+				datasets: [{ label: 'kmalloc slack bytes', backgroundColor: '#ff7f0e',
+					     data: D.slack.map(function (r) { return r[3]; }) },
+					   { label: 'kmalloc bytes', backgroundColor: '#9ecae1',
+					     data: D.slack.map(function (r) { return r[2]; }) }] },
+		});
+		chart(s, 'kma-chart-life', 'small', {
+			type: 'bar',
+			data: { labels: lt, datasets: [{ label: 'freed allocations by lifetime',
+				backgroundColor: '#2ca02c',
+				data: D.lifetimes.map(function (b) { return b[1]; }) }] },
+		});
+	}
+
+	/* --- the caller table: any grouping, sortable, filterable ---------- */
+	var COLS = [['name', 0, 0], ['address', 1, 0], ['total', 2, 1], ['slack', 3, 1],
+		    ['net', 4, 1], ['allocs', 5, 1], ['frees', 6, 1], ['implicit_frees', 7, 1],
+		    ['live', 8, 1]];
+	var GROUPS = [['caller', 'caller'], ['function', 'function'], ['module', 'module'],
+		      ['cache', 'cache'], ['comm', 'task'], ['stack', 'stack']];
+
+	function callers() {
+		var s = section('kma-callers-section', 'Callers');
+		var ctl = add(s, el('div', { 'class': 'controls' }));
+		var sel = add(ctl, el('select', { id: 'kma-group' }));
+		var filt = add(ctl, el('input', { id: 'kma-filter', type: 'search',
+						  placeholder: 'filter by name' }));
+		var info = add(ctl, el('span', { id: 'kma-count' }));
+		var t = add(s, el('table', { id: 'kma-callers', 'class': 'kma-table' }));
+		var head = add(add(t, el('thead')), el('tr')), body = add(t, el('tbody'));
+		var key = 2, desc = true;
+
+		GROUPS.forEach(function (g) {
+			if (D.groups[g[0]])
+				add(sel, el('option', { value: g[0] }, g[1]));
+		});
+		COLS.forEach(function (c, i) {
+			var th = add(head, el('th', { 'class': c[2] ? 'num' : '', 'data-col': c[0] },
+					      c[0]));
+
+			th.addEventListener('click', function () {
+				desc = key === i ? !desc : !!c[2];
+				key = i;
+				render();
+			});
+		});
+
+		function render() {
+			var g = sel.value, rows = D.groups[g].slice(), f = filt.value.toLowerCase();
+
+			body.textContent = '';
+			head.children[1].style.display = g === 'caller' ? '' : 'none';
+			rows = rows.filter(function (r) {
+				return !f || r[0].toLowerCase().indexOf(f) >= 0;
+			});
+			rows.sort(function (a, b) {
+				var x = a[COLS[key][1]], y = b[COLS[key][1]];
+				var d = x < y ? -1 : x > y ? 1 : 0;
+
+				if (desc)
+					d = -d;
+				return d || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+			});
+			rows.forEach(function (r) {
+				var tr = add(body, el('tr', { 'class': 'kma-row' }));
+
+				COLS.forEach(function (c) {
+					var td = add(tr, el('td', { 'class': (c[2] ? 'num ' : '') + 'c-' + c[0] },
+							    r[c[1]]));
+
+					if (c[0] === 'address' && g !== 'caller')
+						td.style.display = 'none';
+				});
+			});
+			info.textContent = rows.length + ' of ' + D.groups[g].length + ' rows';
+			t.setAttribute('data-group', g);
+		}
+		/* page.html#group=comm opens on that grouping */
+		var want = /group=(\w+)/.exec(location.hash || '');
+
+		if (want && D.groups[want[1]])
+			sel.value = want[1];
+		sel.addEventListener('change', render);
+		filt.addEventListener('input', render);
+		render();
+	}
+
+	/* --- generations, leaks, leftovers --------------------------------- */
+	function generations() {
+		var s = section('kma-generations', 'Generations');
+
+		add(s, el('p', null, 'Each marker starts a generation; "still live" is what the ' +
+			  'allocations made in it still held at the end of the trace.'));
+		var top = {};
+
+		D.gen_live.forEach(function (e) {
+			(top[e[0]] = top[e[0]] || []).push(e[1] + ' ' + e[3] + ' B/' + e[2]);
+		});
+		table(s, 'kma-gen-table', ['generation', 'label', 'start', 'allocs', 'bytes',
+					  'still live', 'still live bytes', 'frees',
+					  'still live by caller (bytes/allocations, top 5)'],
+		      D.generations.map(function (g) {
+			      return [g[0], g[2], secs(g[1] - D.first_ts), g[3], g[4], g[5], g[6], g[7],
+				      (top[g[0]] || []).join('; ')];
+		      }), [1, 0, 1, 1, 1, 1, 1, 1, 0]);
+	}
+
+	function leaks() {
+		var s;
+
+		if (D.leaks.length) {
+			s = section('kma-leaks', 'Leak suspects');
+			table(s, 'kma-leak-table', ['caller', 'class', 'confidence', 'net', 'live', 'why'],
+			      D.leaks.slice().sort(function (a, b) { return b[3] - a[3]; }),
+			      [0, 0, 0, 1, 1, 0]);
+		}
+		if (D.leftovers.length) {
+			s = section('kma-leftovers', 'Module leftovers');
+			table(s, 'kma-leftover-table', ['module', 'caller', 'left at unload', 'bytes',
+							'still live', 'still live bytes'],
+			      D.leftovers, [0, 0, 1, 1, 1, 1]);
+		}
+	}
+
+	/* --- flame graph (icicle) of the stacks ---------------------------- */
+	function flame() {
+		var rows = D.groups.stack, root = { name: 'all', v: 0, kids: {} }, s, box, weight;
+
+		if (!rows)
+			return;
+		s = section('kma-flame-section', 'Call stacks (icicle; click a frame to zoom)');
+		var ctl = add(s, el('div', { 'class': 'controls' }));
+		var w = add(ctl, el('select', { id: 'kma-flame-weight' }));
+
+		add(w, el('option', { value: '2' }, 'bytes allocated'));
+		add(w, el('option', { value: '4' }, 'net bytes'));
+		add(w, el('option', { value: '5' }, 'allocations'));
+		box = add(s, el('div', { id: 'kma-flame' }));
+
+		function build() {
+			root = { name: 'all', v: 0, kids: {} };
+			rows.forEach(function (r) {
+				var n = root, v = r[weight];
+
+				if (!v)
+					return;
+				root.v += v;
+				r[0].split(';').forEach(function (f) {
+					if (!n.kids[f])
+						n.kids[f] = { name: f, v: 0, kids: {}, up: n };
+					n = n.kids[f];
+					n.v += v;
+				});
+			});
+		}
+
+		function draw(top) {
+			var depth = 0, total = top.v || 1;
+
+			box.textContent = '';
+			function frame(n, x, d) {
+				var pct = 100 * n.v / total, e;
+
+				if (pct < 0.1)
+					return;
+				e = add(box, el('div', { 'class': 'kma-frame',
+							 title: n.name + ': ' + n.v }, n.name));
+				e.style.left = x + '%';
+				e.style.width = pct + '%';
+				e.style.top = (d * 18) + 'px';
+				e.addEventListener('click', function () {
+					draw(n === top && n.up ? n.up : n);
+				});
+				if (d > depth)
+					depth = d;
+				Object.keys(n.kids).sort().forEach(function (k) {
+					frame(n.kids[k], x, d + 1);
+					x += 100 * n.kids[k].v / total;
+				});
+			}
+			frame(top, 0, 0);
+			box.style.height = ((depth + 1) * 18) + 'px';
+		}
+		function redo() {
+			weight = Number(w.value);
+			build();
+			draw(root);
+		}
+		w.addEventListener('change', redo);
+		redo();
+	}
+
+	style();
+	app.textContent = '';
+	document.title = 'kma: ' + D.file;
+	add(app, el('h1', null, 'kma report: ' + D.file));
+	summary();
+	if (T.live.length) {
+		timeCharts();
+	}
+	distCharts();
+	callers();
+	generations();
+	leaks();
+	flame();
+	document.body.setAttribute('data-kma-charts', String(nrCharts));
+	document.body.setAttribute('data-kma', 'ok');
+}());
