@@ -32,6 +32,8 @@
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
 #include "report/kma-report-time.h"
+#include "report/kma-report-pages.h"	/* H7 */
+#include "match/kma-pagealloc.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
@@ -77,6 +79,7 @@ struct run {
 	struct kma_select	*select;	/* the view's filters (--comm ...) */
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
+	struct kma_pagealloc	*pages;		/* H7: --pages, else NULL */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -100,6 +103,14 @@ static int set_window(struct run *r)
 
 static int feed_all(struct run *r, const struct kma_event *ev)
 {
+	/* H7: page events reach the page matcher only; the slab ones never see them */
+	if (kma_ev_is_page(ev->type)) {
+		if (r->pages && kma_pagealloc_event(r->pages, ev)) {
+			r->why = "out of memory";
+			return -1;
+		}
+		return 0;
+	}
 	if (r->match && kma_match_event(r->match, ev))
 		return -1;
 	if (r->view != r->match && kma_match_event(r->view, ev))
@@ -279,6 +290,12 @@ static int print_report(struct run *r)
 	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
+	if (o->pages) {		/* H7 */
+		struct kma_page_report pr = { .m = r->pages, .info = info, .group = o->page_group,
+					      .limit = o->limit, .fmt = o->format };
+
+		return kma_report_pages(stdout, &pr);
+	}
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
 		print_filter_line(r);
@@ -405,6 +422,23 @@ static int open_sites(struct run *r)
 	if (o->group_by == KMA_GROUP_FILE && !o->vmlinux && !o->modules_dir &&
 	    !kma_sites_has_debug(r->sites))
 		fprintf(stderr, "kma-analyze: -g file: %s\n", err.msg);
+	return 0;
+}
+
+/* H7: the page matcher, with callers from the stacks; the reader hands page events on. */
+static int open_pages(struct run *r)
+{
+	struct kma_page_opts po = {
+		.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
+		.ctx = r->stacks,
+	};
+
+	if (!r->o->pages)
+		return 0;
+	r->pages = kma_pagealloc_new(&po);
+	if (!r->pages)
+		return oom();
+	kma_reader_want_pages(r->reader, 1);
 	return 0;
 }
 
@@ -573,7 +607,13 @@ static int finish_run(struct run *r)
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
 
-	if (!info->kmem_events) {
+	if (o->pages && !info->page_count[0] && !info->page_count[1]) {	/* H7 */
+		fprintf(stderr, "kma-analyze: %s: no page allocator events in %s; record with "
+			"-e kmem:mm_page_alloc -e kmem:mm_page_free\n", o->input,
+			o->buffer ? o->buffer : "this trace");
+		return -1;
+	}
+	if (!info->kmem_events && !o->pages) {
 		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in %s%s%s; "
 			"record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
 			"-e kmem:kmem_cache_free\n", o->input, o->buffer ? "buffer '" : "this trace",
@@ -588,7 +628,8 @@ static int finish_run(struct run *r)
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
-	if ((r->match && kma_match_finish(r->match, info->last_ts)) ||
+	if ((r->pages && kma_pagealloc_finish(r->pages)) ||
+	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
@@ -665,6 +706,7 @@ static void close_run(struct run *r)
 	kma_select_free(r->select);
 	kma_select_free(r->self);
 	kma_top_free(r->top);
+	kma_pagealloc_free(r->pages);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }
@@ -684,7 +726,7 @@ int main(int argc, char **argv)
 	if (check_output(&r))
 		goto out;
 	kma_signals_catch(o.live);
-	if (open_reader(&r) || open_sites(&r) || open_match(&r) || open_view(&r) || run_trace(&r) ||
+	if (open_reader(&r) || open_sites(&r) || open_pages(&r) || open_match(&r) || open_view(&r) || run_trace(&r) ||
 	    finish_run(&r) || commit_store(&r) || print_output(&r))
 		goto out;
 	ret = 0;

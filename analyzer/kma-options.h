@@ -69,6 +69,10 @@ struct kma_opts {
 	int		sort_set;	/* -s was given */
 	/* H1: leak verdicts */
 	const char * const *cache_growth;	/* --cache-growth globs, NULL-terminated */
+	/* H7: page allocations */
+	int		pages;		/* --pages: the page report */
+	int		page_group;	/* -g for --pages (enum kma_page_group), -1: default */
+	const char	*group_arg;	/* -g as given, for a page grouping slabs lack */
 };
 
 /*
