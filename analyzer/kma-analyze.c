@@ -80,6 +80,7 @@ struct run {
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_pagealloc	*pages;		/* H7: --pages, else NULL */
+	struct kma_stacks	*pstacks;	/* H7: the page events' stacks */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -103,20 +104,28 @@ static int set_window(struct run *r)
 
 static int feed_all(struct run *r, const struct kma_event *ev)
 {
-	/* H7: page events reach the page matcher only; the slab ones never see them */
-	if (kma_ev_is_page(ev->type)) {
-		if (r->pages && kma_pagealloc_event(r->pages, ev)) {
-			r->why = "out of memory";
-			return -1;
-		}
-		return 0;
-	}
 	if (r->match && kma_match_event(r->match, ev))
 		return -1;
 	if (r->view != r->match && kma_match_event(r->view, ev))
 		return -1;
 	if (r->sview && kma_match_event(r->sview, ev))
 		return -1;
+	return 0;
+}
+
+/* H7: a page event, its stack interned apart, to the page matcher only. */
+static int feed_page(struct run *r, const struct kma_event *ev)
+{
+	struct kma_event e = *ev;
+
+	if (!r->pages)
+		return 0;
+	if ((ev->stack_depth &&
+	     kma_stacks_intern(r->pstacks, ev->stack, ev->stack_depth, &e.stack_id)) ||
+	    kma_pagealloc_event(r->pages, &e)) {
+		r->why = "out of memory";
+		return -1;
+	}
 	return 0;
 }
 
@@ -128,6 +137,8 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
+	if (kma_ev_is_page(ev->type))	/* H7: stacks of their own: slab stack ids stay */
+		return feed_page(r, ev);
 	if (ev->stack_depth) {
 		/* the stack is interned once here, for every matcher */
 		struct kma_event e = *ev;
@@ -430,11 +441,14 @@ static int open_pages(struct run *r)
 {
 	struct kma_page_opts po = {
 		.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
-		.ctx = r->stacks,
 	};
 
 	if (!r->o->pages)
 		return 0;
+	r->pstacks = kma_stacks_alloc(r->sites);
+	if (!r->pstacks)
+		return oom();
+	po.ctx = r->pstacks;
 	r->pages = kma_pagealloc_new(&po);
 	if (!r->pages)
 		return oom();
@@ -707,6 +721,7 @@ static void close_run(struct run *r)
 	kma_select_free(r->self);
 	kma_top_free(r->top);
 	kma_pagealloc_free(r->pages);
+	kma_stacks_free(r->pstacks);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }

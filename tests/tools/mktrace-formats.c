@@ -548,9 +548,12 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		}
 		if (str)
 			die("line %d: %s wants a number", line, f->name);
-		if (!strcmp(f->name, "page"))	/* pfn -> vmemmap + pfn * sizeof(struct page) */
-			num = num == (uint64_t)-1 ? 0 : (t->long_size == 8 ? 0xffffea0000000000ULL :
-							 0xf5000000ULL) + num * 64;
+		/* pfn -> vmemmap + pfn * sizeof(struct page); -1 (failed) -> NULL */
+		if (!strcmp(f->name, "page") && (num == (uint64_t)-1 ||
+						 (t->long_size == 4 && num == 0xffffffffULL)))
+			num = 0;
+		else if (!strcmp(f->name, "page"))
+			num = (t->long_size == 8 ? 0xffffea0000000000ULL : 0xf5000000ULL) + num * 64;
 		put_num(fixed + f->offset, t, num, f->size);
 	}
 	/* the print event's char[] buf starts right after ip, inside the padded struct */
