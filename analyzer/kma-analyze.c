@@ -39,6 +39,7 @@
 #include "kma-options.h"
 #include "kma-signals.h"
 #include "kma-time.h"
+#include "kma-grow.h"
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
 static struct kma_store *open_store(const char *path, char *why, size_t len)
@@ -81,6 +82,8 @@ struct run {
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_pagealloc	*pages;		/* H7: --pages, else NULL */
 	struct kma_stacks	*pstacks;	/* H7: the page events' stacks */
+	struct kma_page_alloc	*page_rows;	/* H7: finished page allocations, for report.db */
+	size_t			nr_page_rows, cap_page_rows;
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -436,6 +439,19 @@ static int open_sites(struct run *r)
 	return 0;
 }
 
+/* H7: a finished page allocation, kept for report.db (written at the commit). */
+static int page_done(void *ctx, const struct kma_page_alloc *a)
+{
+	struct run *r = ctx;
+
+	if (kma_grow(&r->page_rows, &r->cap_page_rows, r->nr_page_rows, sizeof(*a), 1024)) {
+		r->why = "out of memory";
+		return -1;
+	}
+	r->page_rows[r->nr_page_rows++] = *a;
+	return 0;
+}
+
 /* H7: the page matcher, with callers from the stacks; the reader hands page events on. */
 static int open_pages(struct run *r)
 {
@@ -449,6 +465,10 @@ static int open_pages(struct run *r)
 	if (!r->pstacks)
 		return oom();
 	po.ctx = r->pstacks;
+	if (!r->o->no_db) {
+		po.done = page_done;
+		po.done_ctx = r;
+	}
 	r->pages = kma_pagealloc_new(&po);
 	if (!r->pages)
 		return oom();
@@ -661,6 +681,7 @@ static int commit_store(struct run *r)
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
 	struct kma_store_run run;
+	struct kma_store_pages pages;
 
 	if (!r->store)
 		return 0;
@@ -677,6 +698,15 @@ static int commit_store(struct run *r)
 		.site_ctx = r->sites,
 		.stacks = r->stacks,
 	};
+	if (r->pages) {		/* H7 */
+		pages = (struct kma_store_pages){
+			.totals = kma_pagealloc_totals(r->pages), .rows = r->page_rows,
+			.nr_rows = r->nr_page_rows, .page_size = run.info->sys_page_size,
+			.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
+			.ctx = r->pstacks,
+		};
+		run.pages = &pages;
+	}
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
@@ -722,6 +752,7 @@ static void close_run(struct run *r)
 	kma_top_free(r->top);
 	kma_pagealloc_free(r->pages);
 	kma_stacks_free(r->pstacks);
+	free(r->page_rows);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }

@@ -104,5 +104,7 @@ int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *i
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run);
 /* stacks and stack_frames from run->stacks (nothing when NULL); 0 or -1. */
 int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run);
+/* H7: page_trace, page_shapes, page_alloc_rows from run->pages (nothing when NULL); 0 or -1. */
+int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run);
 
 #endif /* KMA_STORE_INT_H */
