@@ -86,3 +86,6 @@ expect_exit "pages: -g order without --pages refused" 2 "$KMA" --no-db -g order 
 expect_exit "pages: --leaks refused" 2 "$KMA" --no-db --pages --leaks "$D"
 expect_exit "pages: a trace without page events" 1 "$KMA" --no-db --pages \
 	"$TOP/tests/fixtures/basic.dat"
+# kma-report.db(5)'s page queries run, with rows on a --pages report.db
+check "man page queries on a --pages report.db (page queries have rows)" \
+	bash "$TOP/tests/test-doc-queries.sh" -r page-callers,page-live "$TMP/pages.db"
