@@ -10,7 +10,7 @@
 
 #include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
-#include "report/kma-table.h"
+#include "kma-table.h"
 
 struct kma_page_report {
 	const struct kma_pagealloc	*m;
