@@ -16,7 +16,8 @@ for line in open(expect):
     if w[0] == 'summary':
         summary = dict(kv.split('=') for kv in w[1:])
     elif w[0] == 'row':
-        rows.setdefault(w[1], {})[w[2]] = [int(x) for x in w[3:9]]
+        # the key is everything between the grouping and the six numbers (a comm may have blanks)
+        rows.setdefault(w[1], {})[' '.join(w[2:-6])] = [int(x) for x in w[-6:]]
 
 def run(group):
     out = subprocess.run([kma, '--no-db', '--pages', '-f', 'json', '-g', group, trace] + extra,
