@@ -3,7 +3,7 @@
  * kma-pagealloc.h - page allocator accounting (kma-analyze --pages), no I/O.
  *
  * mm_page_alloc is paired with mm_page_free by pfn (or struct page pointer
- * on kernels before 4.11), as perf kmem --page pairs them, through the same
+ * on kernels from before 2015), as perf kmem --page pairs them, through the same
  * kma-pairs rules as slab objects: a free of a page that is not live is an
  * unknown free, an allocation at a live pfn closes the old one (implicit
  * free), a failed allocation (pfn -1) is counted apart and never live.

@@ -4,8 +4,9 @@
  *
  * mm_page_alloc (pfn, order, gfp_flags, migratetype), mm_page_free (pfn,
  * order), mm_page_free_batched (pfn), mm_page_alloc_zone_locked and
- * mm_page_pcpu_drain. Kernels before 4.11 ("mm, tracing: record pfn instead
- * of pointer to struct page") carry a `page` pointer instead of `pfn`; the
+ * mm_page_pcpu_drain. Kernels from before Namhyung Kim's "tracing, mm: Record
+ * pfn instead of pointer to struct page" (2015, for perf kmem --page) carry a
+ * `page` pointer instead of `pfn`; the
  * pointer is as good a key (one struct page per pfn), and a failed
  * allocation is NULL there, -1UL in pfn.
  *
