@@ -89,3 +89,23 @@ expect_exit "pages: a trace without page events" 1 "$KMA" --no-db --pages \
 # kma-report.db(5)'s page queries run, with rows on a --pages report.db
 check "man page queries on a --pages report.db (page queries have rows)" \
 	bash "$TOP/tests/test-doc-queries.sh" -r page-callers,page-live "$TMP/pages.db"
+
+# Random sequences (tests/tools/mkpages.py: live-pfn reuse, unknown and batched frees,
+# failed allocations, two CPUs) against pages-from-report.py over trace-cmd report -R
+if command -v trace-cmd > /dev/null; then
+	for seed in 1 2; do
+		python3 "$TOP/tests/tools/mkpages.py" 20000 $seed > "$TMP/rand$seed.seq"
+		for v in 6.18:8:little 5.10:4:big; do
+			IFS=: read -r gen long endian <<< "$v"
+			dat=$TMP/rand$seed-$long.dat
+			"$MKTRACE" -g "$gen" -l "$long" -E "$endian" -o "$dat" "$TMP/rand$seed.seq" \
+				> "$TMP/mk.txt" 2>&1 || fail "pages random $seed $v: mktrace" "$(cat "$TMP/mk.txt")"
+			trace-cmd report -R "$dat" 2> /dev/null |
+				python3 "$TOP/tests/tools/pages-from-report.py" > "$TMP/rand.expect"
+			check "pages random $seed $v: = pages-from-report.py over trace-cmd report" \
+				$CHECK "$KMA" "$dat" "$TMP/rand.expect"
+		done
+	done
+else
+	skip "pages random sequences" "no trace-cmd"
+fi
