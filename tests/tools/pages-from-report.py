@@ -70,8 +70,8 @@ for line in sys.stdin:
         tot['unknown_frees'] += 1
         unknown_pages += 1 << order
 
+tot['unknown_pages'] = unknown_pages
 print('summary ' + ' '.join('%s=%d' % kv for kv in tot.items()))
-print('# unknown_pages=%d' % unknown_pages)
 for g, rs in rows.items():
     for k, r in rs.items():
         print('row %s %s %s' % (g, k, ' '.join(map(str, r))))
