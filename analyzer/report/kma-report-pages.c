@@ -142,7 +142,8 @@ static const char *json_head(char *buf, size_t len, const struct kma_page_report
 		 ", \"pages_freed\": %" PRIu64 ", \"pages_live\": %" PRIu64 ", \"peak_pages\": %"
 		 PRIu64 ", \"lost_events\": %" PRIu64 ", \"stacks\": %s",
 		 kma_page_group_name(g), psz, t->allocs, t->failed, t->frees, t->implicit_frees,
-		 t->unknown_frees, t->unknown_pages, t->pages_alloc, t->pages_freed, t->pages_live, t->peak_pages,
+		 t->unknown_frees, t->unknown_pages, t->pages_alloc, t->pages_freed, t->pages_live,
+		 t->peak_pages,
 		 kma_trace_lost(r->info, NULL), t->stacked ? "true" : "false");
 	return buf;
 }
