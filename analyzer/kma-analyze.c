@@ -647,6 +647,11 @@ static int finish_run(struct run *r)
 			o->buffer ? o->buffer : "this trace");
 		return -1;
 	}
+	if (!info->kmem_events && !o->pages && info->page_count[0]) {	/* H7 */
+		fprintf(stderr, "kma-analyze: %s: no slab allocation or free events, but %" PRIu64
+			" page allocations: try --pages\n", o->input, info->page_count[0]);
+		return -1;
+	}
 	if (!info->kmem_events && !o->pages) {
 		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in %s%s%s; "
 			"record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "

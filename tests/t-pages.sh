@@ -137,3 +137,6 @@ SEQ
 check "cross_cpu_stats: alloc_a 3 frees, 2 cross-CPU (66.7%); alloc_b 1, 0" test "$(sqlite3 \
 	"$TMP/cross.db" "SELECT caller, frees, cross_cpu_frees, cross_cpu_pct FROM cross_cpu_stats
 	ORDER BY caller" | tr '\n' ' ')" = "alloc_a+0x10|3|2|66.7 alloc_b+0x10|1|0|0.0 "
+expect_exit "pages: a page-only trace without --pages says try --pages" 1 "$KMA" --no-db \
+	"$TMP/rand1-8.dat"
+check "pages: ... in so many words" grep -q "try --pages" "$TMP/err.txt"
