@@ -42,6 +42,7 @@ MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c
 		   analyzer/report/kma-table.c))
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
+ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# H7: --pages wiring
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark

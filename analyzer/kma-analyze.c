@@ -32,14 +32,12 @@
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
 #include "report/kma-report-time.h"
-#include "report/kma-report-pages.h"	/* H7 */
-#include "match/kma-pagealloc.h"
+#include "kma-pagerun.h"	/* H7 */
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
 #include "kma-signals.h"
 #include "kma-time.h"
-#include "kma-grow.h"
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
 static struct kma_store *open_store(const char *path, char *why, size_t len)
@@ -80,10 +78,7 @@ struct run {
 	struct kma_select	*select;	/* the view's filters (--comm ...) */
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
-	struct kma_pagealloc	*pages;		/* H7: --pages, else NULL */
-	struct kma_stacks	*pstacks;	/* H7: the page events' stacks */
-	struct kma_page_alloc	*page_rows;	/* H7: finished page allocations, for report.db */
-	size_t			nr_page_rows, cap_page_rows;
+	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -116,22 +111,6 @@ static int feed_all(struct run *r, const struct kma_event *ev)
 	return 0;
 }
 
-/* H7: a page event, its stack interned apart, to the page matcher only. */
-static int feed_page(struct run *r, const struct kma_event *ev)
-{
-	struct kma_event e = *ev;
-
-	if (!r->pages)
-		return 0;
-	if ((ev->stack_depth &&
-	     kma_stacks_intern(r->pstacks, ev->stack, ev->stack_depth, &e.stack_id)) ||
-	    kma_pagealloc_event(r->pages, &e)) {
-		r->why = "out of memory";
-		return -1;
-	}
-	return 0;
-}
-
 static int feed(void *ctx, const struct kma_event *ev)
 {
 	struct run *r = ctx;
@@ -140,8 +119,13 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
-	if (kma_ev_is_page(ev->type))	/* H7: stacks of their own: slab stack ids stay */
-		return feed_page(r, ev);
+	if (kma_ev_is_page(ev->type)) {	/* H7: to the page matcher only */
+		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
+			r->why = "out of memory";
+			return -1;
+		}
+		return 0;
+	}
 	if (ev->stack_depth) {
 		/* the stack is interned once here, for every matcher */
 		struct kma_event e = *ev;
@@ -304,12 +288,8 @@ static int print_report(struct run *r)
 	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
-	if (o->pages) {		/* H7 */
-		struct kma_page_report pr = { .m = r->pages, .info = info, .group = o->page_group,
-					      .limit = o->limit, .fmt = o->format };
-
-		return kma_report_pages(stdout, &pr);
-	}
+	if (o->pages)		/* H7 */
+		return kma_pagerun_print(stdout, r->pages, info, o->page_group, o->limit, o->format);
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
 		print_filter_line(r);
@@ -439,41 +419,13 @@ static int open_sites(struct run *r)
 	return 0;
 }
 
-/* H7: a finished page allocation, kept for report.db (written at the commit). */
-static int page_done(void *ctx, const struct kma_page_alloc *a)
-{
-	struct run *r = ctx;
-
-	if (kma_grow(&r->page_rows, &r->cap_page_rows, r->nr_page_rows, sizeof(*a), 1024)) {
-		r->why = "out of memory";
-		return -1;
-	}
-	r->page_rows[r->nr_page_rows++] = *a;
-	return 0;
-}
-
-/* H7: the page matcher, with callers from the stacks; the reader hands page events on. */
+/* H7: --pages: the page matcher; the reader hands page events on. */
 static int open_pages(struct run *r)
 {
-	struct kma_page_opts po = {
-		.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
-	};
-
 	if (!r->o->pages)
 		return 0;
-	r->pstacks = kma_stacks_alloc(r->sites);
-	if (!r->pstacks)
-		return oom();
-	po.ctx = r->pstacks;
-	if (!r->o->no_db) {
-		po.done = page_done;
-		po.done_ctx = r;
-	}
-	r->pages = kma_pagealloc_new(&po);
-	if (!r->pages)
-		return oom();
-	kma_reader_want_pages(r->reader, 1);
-	return 0;
+	r->pages = kma_pagerun_open(r->reader, r->sites, !r->o->no_db);
+	return r->pages ? 0 : oom();
 }
 
 /* The view's filters, and the pattern-less one that only finds the recorder's own. */
@@ -667,7 +619,7 @@ static int finish_run(struct run *r)
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
-	if ((r->pages && kma_pagealloc_finish(r->pages)) ||
+	if ((r->pages && kma_pagerun_finish(r->pages)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts))) {
@@ -686,7 +638,6 @@ static int commit_store(struct run *r)
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
 	struct kma_store_run run;
-	struct kma_store_pages pages;
 
 	if (!r->store)
 		return 0;
@@ -703,15 +654,8 @@ static int commit_store(struct run *r)
 		.site_ctx = r->sites,
 		.stacks = r->stacks,
 	};
-	if (r->pages) {		/* H7 */
-		pages = (struct kma_store_pages){
-			.totals = kma_pagealloc_totals(r->pages), .rows = r->page_rows,
-			.nr_rows = r->nr_page_rows, .page_size = run.info->sys_page_size,
-			.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
-			.ctx = r->pstacks,
-		};
-		run.pages = &pages;
-	}
+	if (r->pages)		/* H7 */
+		run.pages = kma_pagerun_store(r->pages, run.info);
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
@@ -755,9 +699,7 @@ static void close_run(struct run *r)
 	kma_select_free(r->select);
 	kma_select_free(r->self);
 	kma_top_free(r->top);
-	kma_pagealloc_free(r->pages);
-	kma_stacks_free(r->pstacks);
-	free(r->page_rows);
+	kma_pagerun_free(r->pages);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }
