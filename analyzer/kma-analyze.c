@@ -119,6 +119,10 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
+	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagerun_feed(r->pages, ev)) {
+		r->why = "out of memory";	/* H7: page generations */
+		return -1;
+	}
 	if (kma_ev_is_page(ev->type)) {	/* H7: to the page matcher only */
 		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
 			r->why = "out of memory";

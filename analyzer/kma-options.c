@@ -95,7 +95,8 @@ static const char usage_text[] =
 "      --leftovers        what unloaded modules left behind (module_free events)\n"
 "      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
 "      --pages            the page allocator instead: pages by order, migrate type, gfp\n"
-"                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack)\n"
+"                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack|\n"
+"                         generation)\n"
 "\n"
 "Live (no trace.dat; needs root and tracefs):\n"
 "      --live             read the kmem events from the ring buffer, show the top\n"
@@ -485,8 +486,8 @@ static int check_pages(struct kma_opts *o)
 		return -1;
 	}
 	if (o->group_set && kma_page_group_parse(o->group_arg, &o->page_group))
-		return usage_error("--pages takes -g order, migrate, gfp, comm, pid, function or "
-				   "stack, not '%s'", o->group_arg);
+		return usage_error("--pages takes -g order, migrate, gfp, comm, pid, function, "
+				   "stack or generation, not '%s'", o->group_arg);
 	if (o->list || o->leaks || o->lifetimes || o->peak || o->generations || o->modules ||
 	    o->advice || o->live || o->folded || o->outstanding || o->nr_sel || o->generation ||
 	    o->since || o->until)

@@ -497,7 +497,8 @@ CREATE TABLE page_alloc_rows (
 	free_ts		INTEGER,		-- NULL: live at the end of the trace
 	pfn		INTEGER NOT NULL,	-- the struct page pointer when by_pointer (as signed)
 	free_kind	INTEGER,		-- 0 mm_page_free, 1 implicit (new alloc at the pfn), NULL live
-	shape_id	INTEGER NOT NULL REFERENCES page_shapes (id)
+	shape_id	INTEGER NOT NULL REFERENCES page_shapes (id),
+	generation	INTEGER NOT NULL	-- kma markers before the allocation
 );
 
 CREATE VIEW page_allocations AS
@@ -510,7 +511,7 @@ CREATE VIEW page_allocations AS
 	       sh.migratetype AS migratetype, sh.pid AS pid, sh.comm AS comm,
 	       sh.function AS function, sh.stack AS stack,
 	       CASE r.free_kind WHEN 0 THEN 'mm_page_free' WHEN 1 THEN 'implicit' END AS free_kind,
-	       r.free_ts - r.alloc_ts AS age_ns
+	       r.free_ts - r.alloc_ts AS age_ns, r.generation AS generation
 	FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id
 	CROSS JOIN page_trace AS t;
 

@@ -35,10 +35,11 @@ struct kma_pagealloc {
 	struct kma_pairs	*live;
 	struct group		g[KMA_PG_NR];
 	struct kma_page_totals	t;
+	uint32_t		generation;
 };
 
 static const char * const group_names[KMA_PG_NR] = {
-	"order", "migrate", "gfp", "comm", "pid", "function", "stack",
+	"order", "migrate", "gfp", "comm", "pid", "function", "stack", "generation",
 };
 
 const char *kma_page_group_name(int g)
@@ -147,6 +148,8 @@ static int rows_of(struct kma_pagealloc *m, const struct kma_event *ev, uint32_t
 	names[KMA_PG_FUNCTION] = fn;
 	keys[KMA_PG_STACK] = (uintptr_t)stack;
 	names[KMA_PG_STACK] = stack;
+	keys[KMA_PG_GENERATION] = m->generation;
+	names[KMA_PG_GENERATION] = NULL;
 	for (g = 0; g < KMA_PG_NR; g++) {
 		int64_t r = row_of(m, g, keys[g], names[g]);
 
@@ -192,7 +195,7 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 				       .gfp_flags = ev->gfp_flags, .gfp_text = ev->gfp_text,
 				       .comm = ev->comm, .pid = ev->pid,
 				       .migratetype = ev->migratetype, .order = ev->order,
-				       .stack_id = ev->stack_id } };
+				       .stack_id = ev->stack_id, .generation = m->generation } };
 	struct kma_pair p;
 	int g;
 
@@ -229,6 +232,8 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 {
 	struct kma_pair p;
 
+	if (ev->type == KMA_EV_MARKER)
+		m->generation++;
 	if (!kma_ev_is_page(ev->type))
 		return 0;
 	m->t.ev[ev->type - KMA_EV_PAGE_ALLOC]++;

@@ -41,10 +41,11 @@ enum kma_page_group {
 	KMA_PG_PID,
 	KMA_PG_FUNCTION,	/* the first stack frame outside the page allocator */
 	KMA_PG_STACK,		/* the folded stack */
+	KMA_PG_GENERATION,	/* 0 until the first kma marker, then one per marker */
 	KMA_PG_NR,
 };
 
-/* "order", "migrate", "gfp", "comm", "pid", "function", "stack"; NULL beyond. */
+/* "order", "migrate", "gfp", "comm", "pid", "function", "stack", "generation"; NULL beyond. */
 const char *kma_page_group_name(int g);
 /* -g NAME for --pages: 0 and *out, -1 for a grouping pages do not have. */
 int kma_page_group_parse(const char *s, int *out);
@@ -79,6 +80,7 @@ struct kma_page_alloc {
 	int		migratetype;
 	uint32_t	order;
 	uint32_t	stack_id;
+	uint32_t	generation;	/* kma markers before the allocation */
 	int		free_kind;	/* KMA_EV_PAGE_FREE, KMA_FREE_IMPLICIT, -1: live */
 };
 
@@ -96,7 +98,7 @@ struct kma_pagealloc;
 
 struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o);
 void kma_pagealloc_free(struct kma_pagealloc *m);
-/* One event (page kinds only; others are ignored). 0, or -1 out of memory / sink stop. */
+/* One event (page kinds, and KMA_EV_MARKER: the next generation; others are ignored). 0, or -1 out of memory / sink stop. */
 int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev);
 /* The end of the trace: live allocations to the sink as live. 0 or -1. */
 int kma_pagealloc_finish(struct kma_pagealloc *m);

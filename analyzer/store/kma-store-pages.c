@@ -126,6 +126,7 @@ static int write_row(sqlite3_stmt *st, const struct kma_page_alloc *a, uint32_t 
 	}
 	sqlite3_bind_int64(st, 3, I64(a->pfn));
 	sqlite3_bind_int64(st, 5, shape);
+	sqlite3_bind_int64(st, 6, a->generation);
 	rc = sqlite3_step(st);
 	sqlite3_reset(st);
 	return rc == SQLITE_DONE ? 0 : -1;
@@ -142,7 +143,7 @@ int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run)
 	if (write_trace(db, p) || kma_map_init(&sh.map, 64) ||
 	    sqlite3_prepare_v2(db, "INSERT INTO page_shapes VALUES (?,?,?,?,?,?,?,?,?)", -1,
 			       &sh.ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO page_alloc_rows VALUES (?,?,?,?,?)", -1, &row,
+	    sqlite3_prepare_v2(db, "INSERT INTO page_alloc_rows VALUES (?,?,?,?,?,?)", -1, &row,
 			       NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < p->nr_rows; i++) {
