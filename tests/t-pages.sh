@@ -140,3 +140,23 @@ check "cross_cpu_stats: alloc_a 3 frees, 2 cross-CPU (66.7%); alloc_b 1, 0" test
 expect_exit "pages: a page-only trace without --pages says try --pages" 1 "$KMA" --no-db \
 	"$TMP/rand1-8.dat"
 check "pages: ... in so many words" grep -q "try --pages" "$TMP/err.txt"
+
+# The recorded fixture (tests/fixtures/pages.dat, every kmem event and stacks on a
+# page-heavy workload; see tests/fixtures/README.md) against pages-from-report.py
+PD=$TOP/tests/fixtures/pages.dat
+if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
+	trace-cmd report -R "$PD" 2> /dev/null |
+		python3 "$TOP/tests/tools/pages-from-report.py" > "$TMP/fixture.expect"
+	check "pages.dat: = pages-from-report.py over trace-cmd report" \
+		$CHECK "$KMA" "$PD" "$TMP/fixture.expect"
+	"$KMA" --no-db --pages "$PD" > "$TMP/fixture.txt" 2> "$TMP/fixture.err"
+	check "pages.dat: callers from the stacks (a function table)" \
+		grep -q '^function ' "$TMP/fixture.txt"
+	check "pages.dat: nothing on stderr" test ! -s "$TMP/fixture.err"
+	"$KMA" -q --pages -o "$TMP/fixture.db" "$PD"
+	check "pages.dat: page_stats sums = the report's pages and live pages" test \
+		"$(sqlite3 -separator ' ' "$TMP/fixture.db" 'SELECT SUM(pages), SUM(live_pages) FROM page_stats')" = \
+		"$(sed -n 's/^summary .*pages_alloc=\([0-9]*\) .*pages_live=\([0-9]*\) .*/\1 \2/p' "$TMP/fixture.expect")"
+else
+	skip "pages.dat fixture" "no tests/fixtures/pages.dat or no trace-cmd"
+fi
