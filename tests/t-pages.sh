@@ -160,3 +160,8 @@ if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
 else
 	skip "pages.dat fixture" "no tests/fixtures/pages.dat or no trace-cmd"
 fi
+# The reader's paths (worker threads, libtracecmd) give the same page report
+for o in -j2 --libtracecmd; do
+	check "pages: $o gives the same JSON" cmp <("$KMA" --no-db --pages -f json -j1 "$TMP/rand1-8.dat") \
+		<("$KMA" --no-db --pages -f json $o "$TMP/rand1-8.dat")
+done
