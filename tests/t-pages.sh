@@ -165,3 +165,8 @@ for o in -j2 --libtracecmd; do
 	check "pages: $o gives the same JSON" cmp <("$KMA" --no-db --pages -f json -j1 "$TMP/rand1-8.dat") \
 		<("$KMA" --no-db --pages -f json $o "$TMP/rand1-8.dat")
 done
+if [ -f "$PD" ]; then
+	# the rule of kma-analyze(1): every mm_page_free_batched follows an mm_page_free of its pfn
+	check "pages.dat: every mm_page_free_batched after an mm_page_free of its pfn" \
+		awk '/^# batched/ { exit !($3 > 0 && $3 == $5) }' "$TMP/fixture.expect"
+fi

@@ -13,8 +13,10 @@
  * "mm: tracepoint: rename page-free events", whose message says so), from
  * free_pages_prepare() on later kernels; mm_page_free_batched (ex
  * mm_pagevec_free) is an extra event for the pages of a batch, after their
- * mm_page_free, so it is counted, never a second free (a 6.18 trace: 13,418
- * of 13,418 right after an mm_page_free of the same pfn). mm_page_alloc_zone_locked and
+ * mm_page_free, so it is counted, never a second free (6.18 traces: 13,418
+ * of 13,418, and 4,526 of 4,526 in tests/fixtures/pages.dat, after an
+ * mm_page_free of the same pfn with no allocation of it in between, though
+ * not always as the next event). mm_page_alloc_zone_locked and
  * mm_page_pcpu_drain move pages between the buddy lists and the per-CPU
  * lists: counted, no allocation or free of any user.
  *

@@ -10,10 +10,12 @@
 # mm_page_free_batched, _zone_locked and _pcpu_drain change nothing.
 import re, sys
 
-LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+\S+:\s+(mm_page_alloc|mm_page_free):\s+(.*)$')
+LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+\S+:\s+(mm_page_alloc|mm_page_free|mm_page_free_batched):\s+(.*)$')
 FAILED = {'-1', 'ffffffffffffffff', '18446744073709551615', 'ffffffff', '4294967295'}
 
 live = {}        # pfn -> (order, comm, pid)
+freed = set()    # pfns whose last event was an mm_page_free (kma-analyze(1): batched frees)
+batched = [0, 0]  # mm_page_free_batched records, of those after an mm_page_free of the pfn
 tot = dict(allocs=0, failed=0, frees=0, implicit_frees=0, unknown_frees=0, pages_alloc=0,
            pages_freed=0, pages_live=0, peak_pages=0)
 unknown_pages = 0
@@ -46,7 +48,15 @@ for line in sys.stdin:
     comm, pid, ev, rest = m.group(1).strip(), int(m.group(2)), m.group(4), m.group(5)
     f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
     key = f.get('pfn', f.get('page'))
+    if ev == 'mm_page_free_batched':
+        batched[0] += 1
+        batched[1] += key in freed
+        continue
     order = int(f['order'])
+    if ev == 'mm_page_free':
+        freed.add(key)
+    else:
+        freed.discard(key)
     if ev == 'mm_page_alloc':
         if key in FAILED or (('page' in f) and int(key, 16) == 0):
             tot['failed'] += 1
@@ -72,6 +82,7 @@ for line in sys.stdin:
 
 tot['unknown_pages'] = unknown_pages
 print('summary ' + ' '.join('%s=%d' % kv for kv in tot.items()))
+print('# batched %d after_free %d' % tuple(batched))
 for g, rs in rows.items():
     for k, r in rs.items():
         print('row %s %s %s' % (g, k, ' '.join(map(str, r))))
