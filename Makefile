@@ -42,6 +42,7 @@ MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c
 		   analyzer/report/kma-table.c))
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
+ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# H7: --pages wiring
 
 # H6, --html (issue 16): its wiring, and the page's script compiled in as a string
 ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o
@@ -55,7 +56,8 @@ DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diff.o report/kma-r
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
 		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \
-		   $(O)/tests/unit/test-leak $(O)/tests/unit/test-diff
+		   $(O)/tests/unit/test-leak $(O)/tests/unit/test-diff \
+		   $(O)/tests/unit/test-pagealloc
 UNIT_TESTS	+= $(O)/tests/unit/test-timeline
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7

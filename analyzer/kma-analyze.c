@@ -32,6 +32,7 @@
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
 #include "report/kma-report-time.h"
+#include "kma-pagerun.h"	/* H7 */
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
@@ -79,6 +80,7 @@ struct run {
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
+	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -121,6 +123,17 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
+	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagerun_feed(r->pages, ev)) {
+		r->why = "out of memory";	/* H7: page generations */
+		return -1;
+	}
+	if (kma_ev_is_page(ev->type)) {	/* H7: to the page matcher only */
+		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
+			r->why = "out of memory";
+			return -1;
+		}
+		return 0;
+	}
 	if (ev->stack_depth) {
 		/* the stack is interned once here, for every matcher */
 		struct kma_event e = *ev;
@@ -283,6 +296,8 @@ static int print_report(struct run *r)
 	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
+	if (o->pages)		/* H7 */
+		return kma_pagerun_print(stdout, r->pages, info, o->page_group, o->limit, o->format);
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
 		print_filter_line(r);
@@ -410,6 +425,15 @@ static int open_sites(struct run *r)
 	    !kma_sites_has_debug(r->sites))
 		fprintf(stderr, "kma-analyze: -g file: %s\n", err.msg);
 	return 0;
+}
+
+/* H7: --pages: the page matcher; the reader hands page events on. */
+static int open_pages(struct run *r)
+{
+	if (!r->o->pages)
+		return 0;
+	r->pages = kma_pagerun_open(r->reader, r->sites, !r->o->no_db);
+	return r->pages ? 0 : oom();
 }
 
 /* The view's filters, and the pattern-less one that only finds the recorder's own. */
@@ -579,7 +603,18 @@ static int finish_run(struct run *r)
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
 
-	if (!info->kmem_events) {
+	if (o->pages && !info->page_count[0] && !info->page_count[1]) {	/* H7 */
+		fprintf(stderr, "kma-analyze: %s: no page allocator events in %s; record with "
+			"-e kmem:mm_page_alloc -e kmem:mm_page_free\n", o->input,
+			o->buffer ? o->buffer : "this trace");
+		return -1;
+	}
+	if (!info->kmem_events && !o->pages && info->page_count[0]) {	/* H7 */
+		fprintf(stderr, "kma-analyze: %s: no slab allocation or free events, but %" PRIu64
+			" page allocations: try --pages\n", o->input, info->page_count[0]);
+		return -1;
+	}
+	if (!info->kmem_events && !o->pages) {
 		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in %s%s%s; "
 			"record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
 			"-e kmem:kmem_cache_free\n", o->input, o->buffer ? "buffer '" : "this trace",
@@ -594,7 +629,8 @@ static int finish_run(struct run *r)
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
-	if ((r->match && kma_match_finish(r->match, info->last_ts)) ||
+	if ((r->pages && kma_pagerun_finish(r->pages)) ||
+	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
 	    (r->html && kma_html_finish(r->html, info->last_ts))) {
@@ -629,6 +665,8 @@ static int commit_store(struct run *r)
 		.site_ctx = r->sites,
 		.stacks = r->stacks,
 	};
+	if (r->pages)		/* H7 */
+		run.pages = kma_pagerun_store(r->pages, run.info);
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
@@ -710,6 +748,7 @@ static void close_run(struct run *r)
 	kma_select_free(r->select);
 	kma_select_free(r->self);
 	kma_top_free(r->top);
+	kma_pagerun_free(r->pages);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 }
@@ -729,9 +768,9 @@ int main(int argc, char **argv)
 	if (check_output(&r))
 		goto out;
 	kma_signals_catch(o.live);
-	if (open_reader(&r) || open_sites(&r) || open_match(&r) || open_view(&r) || open_html(&r) ||
-	    run_trace(&r) || finish_run(&r) || commit_store(&r) || write_html(&r) ||
-	    print_output(&r))
+	if (open_reader(&r) || open_sites(&r) || open_pages(&r) || open_match(&r) ||
+	    open_view(&r) || open_html(&r) || run_trace(&r) || finish_run(&r) ||
+	    commit_store(&r) || write_html(&r) || print_output(&r))
 		goto out;
 	ret = 0;
 out:

@@ -11,6 +11,7 @@
 
 #include "kma-time.h"
 #include "match/kma-leak.h"
+#include "match/kma-pagealloc.h"
 #include "match/kma-select.h"
 #include "kma-options.h"
 
@@ -23,6 +24,7 @@ static const struct kma_opts default_opts = {
 	.young_ns	= KMA_LEAK_YOUNG_NS,
 	.cache_growth	= kma_leak_growth_default,	/* H1: leak verdicts */
 	.interval	= 1.0,
+	.page_group	= -1,	/* H7: pages */
 };
 
 static const char usage_text[] =
@@ -94,6 +96,9 @@ static const char usage_text[] =
 "      --peak             the moment of the most live bytes and who held them\n"
 "      --leftovers        what unloaded modules left behind (module_free events)\n"
 "      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
+"      --pages            the page allocator instead: pages by order, migrate type, gfp\n"
+"                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack|\n"
+"                         generation)\n"
 "\n"
 "Live (no trace.dat; needs root and tracefs):\n"
 "      --live             read the kmem events from the ring buffer, show the top\n"
@@ -142,6 +147,7 @@ enum {
 	OPT_COMM, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_EXCLUDE_SELF,
 	OPT_CACHE_GROWTH,	/* H1: leak verdicts */
 	OPT_HTML,		/* H6: --html FILE */
+	OPT_PAGES,		/* H7: page allocations */
 };
 
 static const struct option long_opts[] = {
@@ -166,6 +172,7 @@ static const struct option long_opts[] = {
 	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
 	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
 	{ "advice",		no_argument,		NULL, OPT_ADVICE },
+	{ "pages",		no_argument,		NULL, OPT_PAGES },	/* H7 */
 	{ "live",		no_argument,		NULL, OPT_LIVE },
 	{ "duration",		required_argument,	NULL, OPT_DURATION },
 	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
@@ -270,11 +277,15 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 			return usage_error("unknown --weight '%s': bytes, net, slack or allocs", arg);
 		o->weight_set = 1;
 		break;
-	case 'g':
-		if (kma_group_parse(arg, &o->group_by))
+	case 'g': {
+		int pg;
+
+		o->group_arg = arg;	/* H7: --pages has groupings of its own */
+		if (kma_group_parse(arg, &o->group_by) && kma_page_group_parse(arg, &pg))
 			return usage_error("unknown --group-by key '%s'", arg);
 		o->group_set = 1;
 		break;
+	}
 	case OPT_VMLINUX:
 		o->vmlinux = arg;
 		break;
@@ -334,6 +345,9 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 		break;
 	case OPT_ADVICE:
 		o->advice = 1;
+		break;
+	case OPT_PAGES:		/* H7 */
+		o->pages = 1;
 		break;
 	case OPT_CACHE_GROWTH:	/* H1: leak verdicts */
 		if (kma_leak_growth_parse(arg, &o->cache_growth))
@@ -472,9 +486,30 @@ static int check_folded(struct kma_opts *o)
 	return -1;
 }
 
+/* H7: --pages takes its own -g and no slab-only report. */
+static int check_pages(struct kma_opts *o)
+{
+	if (!o->pages) {
+		if (o->group_set && kma_group_parse(o->group_arg, &o->group_by))
+			return usage_error("-g %s is a grouping of --pages", o->group_arg);
+		return -1;
+	}
+	if (o->group_set && kma_page_group_parse(o->group_arg, &o->page_group))
+		return usage_error("--pages takes -g order, migrate, gfp, comm, pid, function, "
+				   "stack or generation, not '%s'", o->group_arg);
+	if (o->list || o->leaks || o->lifetimes || o->peak || o->generations || o->modules ||
+	    o->advice || o->live || o->folded || o->outstanding || o->nr_sel || o->generation ||
+	    o->since || o->until)
+		return usage_error("--pages is a report of its own: it takes -g, -f text|csv|json, "
+				   "-n and -o%s", "");
+	return -1;
+}
+
 /* The FILE argument, and the options that do not go together. */
 static int check_args(int argc, char **argv, struct kma_opts *o)
 {
+	int c;
+
 	if (optind < argc && o->live)
 		return usage_error("--live reads no file, but got '%s'", argv[optind]);
 	if (optind < argc)
@@ -493,7 +528,8 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 	if (o->live && o->group_by == KMA_GROUP_STACK)
 		return usage_error("--live records no stacks: -g stack is for a trace recorded with "
 				   "kma-record --stacks or trace-cmd record -T%s", "");
-	return check_folded(o);
+	c = check_pages(o);
+	return c == -1 ? check_folded(o) : c;
 }
 
 int kma_opts_parse(int argc, char **argv, struct kma_opts *o)

@@ -71,6 +71,10 @@ struct kma_opts {
 	const char * const *cache_growth;	/* --cache-growth globs, NULL-terminated */
 	/* H6: --html FILE, the self-contained page (kma-html.c) */
 	const char	*html;
+	/* H7: page allocations */
+	int		pages;		/* --pages: the page report */
+	int		page_group;	/* -g for --pages (enum kma_page_group), -1: default */
+	const char	*group_arg;	/* -g as given, for a page grouping slabs lack */
 };
 
 /*

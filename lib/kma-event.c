@@ -24,6 +24,18 @@ const char *kma_ev_name(int type)
 	return ev_names[type];
 }
 
+const char *kma_page_ev_name(int type)
+{
+	static const char * const names[] = {
+		"mm_page_alloc", "mm_page_free", "mm_page_free_batched",
+		"mm_page_alloc_zone_locked", "mm_page_pcpu_drain",
+	};
+
+	if (!kma_ev_is_page(type))
+		return NULL;
+	return names[type - KMA_EV_PAGE_ALLOC];
+}
+
 /* The kernel's kmalloc_info[] names (mm/slab_common.c), without the size. */
 const char *kma_kmalloc_prefix(int type)
 {

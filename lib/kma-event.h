@@ -23,7 +23,28 @@ enum kma_ev_type {
 	KMA_EV_MARKER,			/* ftrace:print "kma: LABEL" starts a generation */
 	KMA_EV_MODULE_LOAD,		/* module:module_load, label = module name */
 	KMA_EV_MODULE_FREE,		/* module:module_free, label = module name */
+	/*
+	 * The page allocator (kma-analyze --pages; see kma-analyze(1), PAGES):
+	 * ptr is the pfn (UINT64_MAX: a failed allocation), or the struct page
+	 * pointer on kernels whose events carry no pfn (page_by_ptr = 1).
+	 * The slab matcher never sees these.
+	 */
+	KMA_EV_PAGE_ALLOC,		/* kmem:mm_page_alloc: order, gfp_flags, migratetype */
+	KMA_EV_PAGE_FREE,		/* kmem:mm_page_free: order */
+	KMA_EV_PAGE_FREE_BATCHED,	/* kmem:mm_page_free_batched: no free of its own */
+	KMA_EV_PAGE_ZONE_LOCKED,	/* kmem:mm_page_alloc_zone_locked: buddy -> pcp list */
+	KMA_EV_PAGE_PCPU_DRAIN,		/* kmem:mm_page_pcpu_drain: pcp list -> buddy */
 };
+
+#define KMA_PAGE_FAILED		UINT64_MAX	/* ptr of a failed page allocation */
+
+static inline int kma_ev_is_page(int type)
+{
+	return type >= KMA_EV_PAGE_ALLOC && type <= KMA_EV_PAGE_PCPU_DRAIN;
+}
+
+/* "mm_page_alloc", ... for the page event types, NULL for any other. */
+const char *kma_page_ev_name(int type);
 
 static inline int kma_ev_is_alloc(int type)
 {
@@ -105,6 +126,11 @@ struct kma_event {
 	uint32_t	stack_depth;
 	/* The interned stack (kma_stacks, set by whoever interns it), 0: none. */
 	uint32_t	stack_id;
+	/* page events only */
+	uint32_t	order;
+	int		migratetype;	/* -1: field absent */
+	int		page_by_ptr;	/* ptr is a struct page pointer, not a pfn */
+	const char	*gfp_text;	/* gfp_flags as the kernel prints them (interned) */
 };
 
 #endif /* KMA_EVENT_H */

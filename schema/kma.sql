@@ -485,3 +485,85 @@ CREATE TABLE timeline_callers (
 	live_bytes	INTEGER NOT NULL,
 	PRIMARY KEY (bin, rank)
 );
+-- Page allocations (kma-analyze --pages; issue 17). Empty without --pages: the tables are
+-- always there, so that queries need not ask. mm_page_alloc paired with mm_page_free by pfn
+-- (kma-analyze(1), PAGES). Integers only; the view page_allocations renders them.
+-- One row: the page allocator facts of the run.
+CREATE TABLE page_trace (
+	page_size	INTEGER NOT NULL,	-- PAGE_SIZE: the trace header's page size
+	by_pointer	INTEGER NOT NULL,	-- 1: the events carry a struct page pointer, no pfn
+	alloc_events	INTEGER NOT NULL,	-- mm_page_alloc records (failed ones included)
+	free_events	INTEGER NOT NULL,	-- mm_page_free records
+	batched_events	INTEGER NOT NULL,	-- mm_page_free_batched: counted, no frees
+	zone_locked_events INTEGER NOT NULL,	-- mm_page_alloc_zone_locked: no allocations
+	pcpu_drain_events INTEGER NOT NULL,	-- mm_page_pcpu_drain: no frees
+	failed_allocs	INTEGER NOT NULL,	-- pfn -1 (NULL page)
+	unknown_frees	INTEGER NOT NULL,	-- frees of a pfn not live
+	unknown_pages	INTEGER NOT NULL,	-- their pages, by their own order
+	peak_pages	INTEGER NOT NULL,	-- most pages live at once
+	peak_ts		INTEGER,		-- when first reached
+	stacks		INTEGER NOT NULL	-- allocations with a stack
+);
+
+-- What page allocations share (order, flags, migrate type, task, caller): one row each.
+CREATE TABLE page_shapes (
+	id		INTEGER PRIMARY KEY,
+	page_order	INTEGER NOT NULL,
+	gfp_flags	INTEGER NOT NULL,
+	gfp		TEXT,			-- gfp_flags as the kernel prints them
+	migratetype	INTEGER NOT NULL,	-- -1: the event has none
+	pid		INTEGER NOT NULL,
+	comm		TEXT,
+	function	TEXT,			-- first frame outside the page allocator; NULL: no stack
+	stack		TEXT			-- the folded stack; NULL: none
+);
+
+-- One row per successful page allocation (failed ones are counted in page_trace).
+CREATE TABLE page_alloc_rows (
+	alloc_ts	INTEGER NOT NULL,
+	free_ts		INTEGER,		-- NULL: live at the end of the trace
+	pfn		INTEGER NOT NULL,	-- the struct page pointer when by_pointer (as signed)
+	free_kind	INTEGER,		-- 0 mm_page_free, 1 implicit (new alloc at the pfn), NULL live
+	shape_id	INTEGER NOT NULL REFERENCES page_shapes (id),
+	generation	INTEGER NOT NULL	-- kma markers before the allocation
+);
+
+CREATE VIEW page_allocations AS
+	SELECT r.rowid AS id, r.alloc_ts AS alloc_ts, r.free_ts AS free_ts,
+	       CASE WHEN t.by_pointer THEN NULL ELSE r.pfn END AS pfn,
+	       CASE WHEN t.by_pointer THEN printf('0x%x', r.pfn) ELSE NULL END AS page,
+	       sh.page_order AS page_order, 1 << sh.page_order AS pages,
+	       (1 << sh.page_order) * t.page_size AS bytes,
+	       sh.gfp AS gfp, printf('0x%x', sh.gfp_flags) AS gfp_flags,
+	       sh.migratetype AS migratetype, sh.pid AS pid, sh.comm AS comm,
+	       sh.function AS function, sh.stack AS stack,
+	       CASE r.free_kind WHEN 0 THEN 'mm_page_free' WHEN 1 THEN 'implicit' END AS free_kind,
+	       r.free_ts - r.alloc_ts AS age_ns, r.generation AS generation
+	FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id
+	CROSS JOIN page_trace AS t;
+
+-- Per caller function, order, gfp flags and migrate type, as perf kmem stat --page
+-- --caller lists them: pages and bytes allocated, freed and live at the end.
+CREATE VIEW page_stats AS
+	SELECT COALESCE(sh.function, '[no stack]') AS function, sh.page_order AS page_order,
+	       sh.gfp AS gfp, sh.migratetype AS migratetype, COUNT(*) AS allocs,
+	       SUM(1 << sh.page_order) AS pages,
+	       SUM(1 << sh.page_order) * (SELECT page_size FROM page_trace) AS bytes,
+	       SUM(r.free_ts IS NOT NULL) AS frees,
+	       SUM(CASE WHEN r.free_ts IS NULL THEN 1 << sh.page_order ELSE 0 END) AS live_pages
+	FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id
+	GROUP BY sh.function, sh.page_order, sh.gfp, sh.migratetype;
+
+-- Cross-CPU frees per caller (issue 17; perf kmem stat's "Cross CPU allocations"): of the
+-- allocations a traced kfree/kmem_cache_free ended, those freed on another CPU than the
+-- one that allocated them. Implicit frees and live allocations are in no row. The node an
+-- object landed on is not in the trace (the *_node events give the node asked for only).
+CREATE VIEW cross_cpu_stats AS
+	SELECT c.caller AS caller, COUNT(*) AS frees,
+	       SUM(r.free_cpu IS NOT NULL AND r.free_cpu <> r.alloc_cpu) AS cross_cpu_frees,
+	       ROUND(100.0 * SUM(r.free_cpu IS NOT NULL AND r.free_cpu <> r.alloc_cpu) / COUNT(*),
+		     1) AS cross_cpu_pct
+	FROM alloc_rows AS r JOIN alloc_shapes AS sh ON sh.id = r.shape_id
+	JOIN callers AS c ON c.id = sh.caller_id
+	WHERE r.free_kind IN (0, 1)
+	GROUP BY sh.caller_id;

@@ -24,7 +24,7 @@ static const char * const field_names[F_NR] = {
 
 
 /* Interns s into a growable array indexed through a map; returns the stable copy. */
-static const char *remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
+const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
 			    uint32_t *nr, uint32_t *cap, uint64_t key, const char *s)
 {
 	const char *copy = kma_strpool_intern(r->pool, s, strlen(s));
@@ -87,7 +87,7 @@ static const char *comm_of(struct kma_reader *r, int pid)
 		comm = r->comms[*idx];
 	} else {
 		comm = pid ? tep_data_comm_from_pid(r->tep, pid) : "<idle>";
-		comm = remember(r, &r->comm_map, &r->comms, &r->nr_comms, &r->cap_comms,
+		comm = kma_reader_remember(r, &r->comm_map, &r->comms, &r->nr_comms, &r->cap_comms,
 				(uint64_t)(uint32_t)pid, comm ? comm : "<...>");
 	}
 	r->last_pid = pid;
@@ -217,6 +217,11 @@ static int check_followed(struct kma_reader *r, struct tep_event *ev)
 	return check_layout(r, ev);
 }
 
+int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev)
+{
+	return check_followed(r, ev);
+}
+
 static int event_name_cmp(const void *a, const void *b)
 {
 	const struct tep_event *x = *(struct tep_event * const *)a;
@@ -332,6 +337,7 @@ static int lookup_events(struct kma_reader *r)
 		}
 		found++;
 	}
+	kma_page_setup(r);
 	if (follow_text_event(r, "ftrace", "print", "buf", KMA_EV_MARKER) ||
 	    follow_text_event(r, "module", "module_load", "name", KMA_EV_MODULE_LOAD) ||
 	    follow_text_event(r, "module", "module_free", "name", KMA_EV_MODULE_FREE))
@@ -491,6 +497,10 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		return 0;
 	}
 	d = &r->by_id[id];
+	if (kma_ev_is_page(d->type)) {
+		r->info.other_events++;	/* as before pages were read: the slab summary stays */
+		return kma_page_decode(r, d, rec);
+	}
 	if (d->text) {
 		r->info.other_events++;
 		return on_text_record(r, d, rec);
@@ -534,6 +544,21 @@ int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 	if (id < 0 || id > r->max_id || r->by_id[id].type != KMA_EV_MARKER)
 		return 0;
 	return on_text_record(r, &r->by_id[id], rec);
+}
+
+uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data)
+{
+	return num(r, f, data);
+}
+
+int kma_reader_pid(struct kma_reader *r, struct tep_record *rec)
+{
+	return pid_of(r, rec);
+}
+
+const char *kma_reader_comm(struct kma_reader *r, int pid)
+{
+	return comm_of(r, pid);
 }
 
 /* After a run: the event counts named, and whether the run failed. */

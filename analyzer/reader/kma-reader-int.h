@@ -34,6 +34,9 @@ struct ev_desc {
 	unsigned int		min_size;	/* record size needed for the fixed fields */
 	/* kmalloc events: the gfp bits of each cache family (kma-gfp.c), 0: not told apart */
 	uint64_t		kmalloc_bits[KMA_KMALLOC_NR];
+	/* page events (kma-decode-page.c): pfn or page, order, gfp_flags, migratetype */
+	struct tep_format_field	*pg[4];
+	const struct tep_print_arg_flags *gfp_table;	/* gfp_flags' __print_flags, or NULL */
 };
 
 struct kma_reader;
@@ -113,6 +116,11 @@ struct kma_reader {
 	const struct kma_td_buf	*pages_buf;	/* the buffer read by pages, NULL: libtracecmd */
 	struct kma_pages_file	pages_file;
 	char			pages_err[320];
+	/* page allocator events (kma-decode-page.c) */
+	int			want_pages;	/* hand them to fn (--pages) */
+	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
+	const char		**gfp_texts;
+	uint32_t		nr_gfp, cap_gfp;
 };
 
 
@@ -155,6 +163,19 @@ void kma_gfp_setup(struct kma_reader *r, struct tep_event *ev, struct ev_desc *d
 int kma_gfp_type(const struct ev_desc *d, uint64_t gfp, int accounted);
 /* The stack that follows kmem record @rec on its CPU, into @ev when there is one. */
 void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct kma_event *ev);
+/* kma-decode-page.c: follows the page allocator events (after the kmem events). */
+void kma_page_setup(struct kma_reader *r);
+/* A page event record (its descriptor @d): bookkeeping, then to fn when wanted. */
+int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec);
+/* Interns @s under @key in a map-indexed array (kma-decode.c); the stable copy or NULL. */
+const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
+				uint32_t *nr, uint32_t *cap, uint64_t key, const char *s);
+/* A followed event's format parsed and its fields sane: 0, or -1 with r->bad. */
+int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev);
+/* Record fields as numbers in the host's order; the comm of a pid. */
+uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data);
+int kma_reader_pid(struct kma_reader *r, struct tep_record *rec);
+const char *kma_reader_comm(struct kma_reader *r, int pid);
 /* Names the per-id record counts after a run. */
 int kma_reader_count_events(struct kma_reader *r);
 /* After a run: 0, or -1 with *why (NULL when the event consumer stopped it). */

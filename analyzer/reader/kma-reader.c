@@ -77,6 +77,8 @@ void kma_reader_close(struct kma_reader *r)
 	free(r->kallsyms);
 	kma_map_release(&r->comm_map);
 	free(r->comms);
+	kma_map_release(&r->gfp_map);
+	free(r->gfp_texts);
 	free(r->by_id);
 	free(r->id_count);
 	free(r->info.counts);

@@ -59,6 +59,11 @@ struct kma_trace_info {
 	uint64_t	ev_count[KMA_EV_NR];
 	uint64_t	other_events;	/* records of any other event */
 	uint64_t	stacked;	/* kmem events paired with an ftrace:kernel_stack */
+	/* page allocator records (counted in other_events too), by kma_ev_type - KMA_EV_PAGE_ALLOC */
+	uint64_t	page_count[5];
+	uint64_t	page_stacked;	/* page events paired with a kernel_stack */
+	int		page_by_ptr;	/* the page events carry a struct page pointer, no pfn */
+	unsigned int	sys_page_size;	/* PAGE_SIZE: the trace header's page size, 4096 live */
 	int		has_stacks;	/* the formats describe ftrace:kernel_stack */
 	const char	*stack_warning;	/* why stacks are not read, or NULL */
 	/* kmalloc cache families: the gfp bits read from the trace ("__GFP_DMA=0x1 ..."),
@@ -109,6 +114,8 @@ int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 		   kma_progress_fn progress, void *pctx, const char **why);
 
 /* Trace markers starting with prefix (default "kma:") start a generation. */
+/* Page allocator events go to the run's callback too (kma-analyze --pages); off by default. */
+void kma_reader_want_pages(struct kma_reader *r, int on);
 int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix);
 
 const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);

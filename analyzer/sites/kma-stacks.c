@@ -28,6 +28,8 @@ struct kma_stacks {
 	char			*buf;		/* a folded name being built */
 	size_t			cap_buf;
 	const char		*none;
+	const char		**page_caller;	/* [stack id - 1], NULL: not named yet */
+	size_t			cap_page_caller;
 };
 
 struct kma_stacks *kma_stacks_alloc(struct kma_sites *sites)
@@ -58,6 +60,7 @@ void kma_stacks_free(struct kma_stacks *st)
 	kma_seqset_release(&st->trimmed);
 	free(st->raw_to);
 	free(st->folded);
+	free(st->page_caller);
 	free(st->buf);
 	kma_strpool_free(st->pool);
 	free(st);
@@ -199,4 +202,63 @@ const char *kma_stacks_folded(void *ctx, uint32_t id)
 uint32_t kma_stacks_frames(const struct kma_stacks *st)
 {
 	return st ? (uint32_t)st->trimmed.nr_vals : 0;
+}
+
+/*
+ * The page allocator's own functions, leading underscores aside: a page's
+ * caller is the first frame outside them, as perf kmem --page skips its
+ * allocator functions (alloc_pages*, get_free_pages*, ...); the folio and
+ * mempolicy wrappers and the internals of mm/page_alloc.c are added here.
+ */
+static int is_page_allocator(const char *fn)
+{
+	static const char * const pfx[] = {
+		"alloc_pages", "alloc_frozen_pages", "folio_alloc", "get_free_pages",
+		"get_zeroed_page", "get_page_from_freelist", "rmqueue", "post_alloc_hook",
+		"prep_new_page", "vma_alloc_folio", "alloc_hugetlb_folio",
+	};
+	size_t i;
+
+	while (*fn == '_')
+		fn++;
+	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
+		if (!strncmp(fn, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+
+const char *kma_stacks_page_caller(void *ctx, uint32_t id)
+{
+	struct kma_stacks *st = ctx;
+	const uint64_t *a;
+	const char *fn = NULL;
+	uint32_t n, i;
+
+	if (!id || id > kma_seqset_count(&st->trimmed))
+		return st->none;
+	if (id > st->cap_page_caller) {
+		size_t cap = st->cap_page_caller ? st->cap_page_caller : 64;
+		const char **p;
+
+		while (cap < id)
+			cap *= 2;
+		p = realloc(st->page_caller, cap * sizeof(*p));
+		if (!p)
+			return NULL;
+		memset(p + st->cap_page_caller, 0, (cap - st->cap_page_caller) * sizeof(*p));
+		st->page_caller = p;
+		st->cap_page_caller = cap;
+	}
+	if (st->page_caller[id - 1])
+		return st->page_caller[id - 1];
+	a = kma_seqset_get(&st->trimmed, id, &n);
+	for (i = 0; a && i < n; i++) {
+		fn = frame_name(st, a[i]);
+		if (!fn || !is_page_allocator(fn))
+			break;
+	}
+	if (fn)
+		fn = kma_strpool_intern(st->pool, fn, strlen(fn));
+	st->page_caller[id - 1] = fn;
+	return fn;
 }

@@ -49,6 +49,13 @@ int kma_stacks_get(const struct kma_stacks *st, uint32_t id, struct kma_stack *o
  * for the matcher (kma_stack_name_fn, @st as its context).
  */
 const char *kma_stacks_folded(void *st, uint32_t id);
+/*
+ * The caller of a page allocation with stack @id: the function of its first
+ * frame outside the page allocator (the outermost when all are in it),
+ * interned; KMA_NO_STACK for 0, NULL when out of memory. A callback for
+ * match/kma-pagealloc (@st as its context).
+ */
+const char *kma_stacks_page_caller(void *st, uint32_t id);
 /* Frames named so far (distinct addresses; for the benchmark's notes). */
 uint32_t kma_stacks_frames(const struct kma_stacks *st);
 

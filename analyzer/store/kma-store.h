@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include "match/kma-match.h"
+#include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
 #include "sites/kma-stacks.h"
@@ -78,6 +79,20 @@ struct kma_store_run {
 	const struct kma_stacks		*stacks;
 	/* the over-time series (match/kma-timeline.h; NULL: none) */
 	const struct kma_timeline	*timeline;
+	/* H7: --pages: the finished page allocations and totals (NULL: none) */
+	const struct kma_store_pages	*pages;
+};
+
+/* H7: what --pages gives report.db (match/kma-pagealloc.h). */
+struct kma_store_pages {
+	const struct kma_page_totals	*totals;
+	const struct kma_page_alloc	*rows;		/* finished and, last, still live ones */
+	size_t				nr_rows;
+	unsigned int			page_size;
+	/* an allocation stack's caller function and folded name (the matcher's callbacks) */
+	const char			*(*caller_of)(void *ctx, uint32_t stack_id);
+	const char			*(*stack_name)(void *ctx, uint32_t stack_id);
+	void				*ctx;
 };
 
 /*

@@ -161,10 +161,13 @@ static void gfp_print(char *p, size_t len, const struct target *t)
 static const char * const kind_names[K_NR] = {
 	"kmalloc", "kmalloc_node", "kmem_cache_alloc", "kmem_cache_alloc_node",
 	"kfree", "kmem_cache_free", "print", "module_load", "module_free", "kernel_stack",
+	"mm_page_alloc", "mm_page_free", "mm_page_free_batched", "mm_page_alloc_zone_locked",
+	"mm_page_pcpu_drain",
 };
 
 /* Event ids: arbitrary but stable; kernel_stack 4 and print 5 as on every kernel since 4.x. */
-static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5, 420, 421, 4 };
+static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5, 420, 421, 4,
+				     430, 431, 432, 433, 434 };
 
 const char *kind_name(int kind)
 {
@@ -262,6 +265,54 @@ static void alloc_event(struct event_fmt *e, const struct target *t, int kind)
 			 (unsigned long long)gfp_sym(t, "__GFP_ACCOUNT", 13));
 }
 
+/*
+ * The page allocator's events (include/trace/events/kmem.h). Current kernels
+ * record the pfn (-1UL for a failed allocation); older ones, before
+ * "tracing, mm: Record pfn instead of pointer to struct page", the struct page
+ * pointer (NULL when failed) and, in mm_page_free_batched, an int cold.
+ * gfp_flags widened to unsigned long with the slab events (5.16);
+ * mm_page_alloc_zone_locked has percpu_refill since 5.13.
+ */
+static void page_event(struct event_fmt *e, const struct target *t, int kind)
+{
+	const char *key = t->page_by_ptr ? "page" : "pfn";
+	char gfp[640];
+
+	if (t->page_by_ptr)
+		add_field(e, t, "struct page *", "page", t->long_size, 0, 0);
+	else
+		add_field(e, t, "unsigned long", "pfn", t->long_size, 0, 0);
+	if (kind == K_PAGE_FREE_BATCHED) {
+		if (t->page_by_ptr)
+			add_field(e, t, "int", "cold", 4, 1, 0);
+		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=0\", REC->%s", key, key);
+		return;
+	}
+	add_field(e, t, "unsigned int", "order", 4, 0, 0);
+	if (kind == K_PAGE_FREE) {
+		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=%%d\", REC->%s, REC->order",
+			 key, key);
+		return;
+	}
+	if (kind == K_PAGE_ALLOC) {
+		gfp_print(gfp, sizeof(gfp), t);
+		if (t->gen >= 516)
+			add_field(e, t, "unsigned long", "gfp_flags", t->long_size, 0, 0);
+		else
+			add_field(e, t, "gfp_t", "gfp_flags", 4, 0, 0);
+	}
+	add_field(e, t, "int", "migratetype", 4, 1, 0);
+	if (kind == K_PAGE_ZONE_LOCKED && t->gen >= 513)
+		add_field(e, t, "int", "percpu_refill", 4, 1, 0);
+	if (kind == K_PAGE_ALLOC)
+		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=%%d migratetype=%%d "
+			 "gfp_flags=%s\", REC->%s, REC->order, REC->migratetype, %s", key,
+			 t->gfp_layout == GFP_NONE ? "%lx" : "%s", key, gfp);
+	else
+		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=%%d migratetype=%%d\", "
+			 "REC->%s, REC->order, REC->migratetype", key, key);
+}
+
 /* ftrace:kernel_stack in the layout of t->stack_layout (see the top of this file) */
 static void stack_event(struct event_fmt *e, const struct target *t)
 {
@@ -294,7 +345,7 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 		if ((k == K_KMALLOC_NODE || k == K_CACHE_ALLOC_NODE) && t->gen >= 601)
 			continue;
 		e->system = k == K_PRINT || k == K_STACK ? "ftrace" :
-			    k >= K_MODULE_LOAD ? "module" : "kmem";
+			    k >= K_PAGE_ALLOC ? "kmem" : k >= K_MODULE_LOAD ? "module" : "kmem";
 		e->name = kind_names[k];
 		e->id = kind_ids[k];
 		e->fixed_size = 8;	/* the common_* fields */
@@ -327,6 +378,13 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 			break;
 		case K_STACK:
 			stack_event(e, t);
+			break;
+		case K_PAGE_ALLOC:
+		case K_PAGE_FREE:
+		case K_PAGE_FREE_BATCHED:
+		case K_PAGE_ZONE_LOCKED:
+		case K_PAGE_PCPU_DRAIN:
+			page_event(e, t, k);
 			break;
 		default:
 			alloc_event(e, t, k);
@@ -432,7 +490,9 @@ static int default_value(const struct target *t, const char *name, const struct 
 		*num = gfp && (gfp->num & gfp_sym(t, "__GFP_ACCOUNT", 13));
 	else if (!strcmp(name, "name"))
 		*str = "mktrace_cache";
-	else if (!strcmp(name, "ip") || !strcmp(name, "taints"))
+	else if (!strcmp(name, "ip") || !strcmp(name, "taints") || !strcmp(name, "cold") ||
+		 !strcmp(name, "percpu_refill") || !strcmp(name, "order") ||
+		 !strcmp(name, "migratetype"))
 		*num = 0;
 	else
 		return -1;
@@ -460,14 +520,16 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		    strcmp(v[i].name, "gfp_flags") && strcmp(v[i].name, "node") &&
 		    strcmp(v[i].name, "accounted") && strcmp(v[i].name, "name") &&
 		    strcmp(v[i].name, "ip") && strcmp(v[i].name, "buf") &&
-		    strcmp(v[i].name, "taints"))
+		    strcmp(v[i].name, "taints") && strcmp(v[i].name, "pfn") &&
+		    strcmp(v[i].name, "order") && strcmp(v[i].name, "migratetype"))
 			die("line %d: unknown field '%s'", line, v[i].name);
 	/* a module's name is what the event is about: no default */
 	if (!strcmp(e->system, "module") && !find_value(v, nv, "name"))
 		die("line %d: %s needs name=MODULE", line, e->name);
 	for (i = 0; i < e->nr; i++) {
 		const struct fmt_field *f = &e->f[i];
-		const struct value *val = find_value(v, nv, f->name);
+		/* a description says pfn=; the old layout stores it as the page pointer */
+		const struct value *val = find_value(v, nv, strcmp(f->name, "page") ? f->name : "pfn");
 		const char *str = val ? val->str : NULL;
 		uint64_t num = val ? val->num : 0;
 
@@ -486,6 +548,12 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		}
 		if (str)
 			die("line %d: %s wants a number", line, f->name);
+		/* pfn -> vmemmap + pfn * sizeof(struct page); -1 (failed) -> NULL */
+		if (!strcmp(f->name, "page") && (num == (uint64_t)-1 ||
+						 (t->long_size == 4 && num == 0xffffffffULL)))
+			num = 0;
+		else if (!strcmp(f->name, "page"))
+			num = (t->long_size == 8 ? 0xffffea0000000000ULL : 0xf5000000ULL) + num * 64;
 		put_num(fixed + f->offset, t, num, f->size);
 	}
 	/* the print event's char[] buf starts right after ip, inside the padded struct */

@@ -43,6 +43,13 @@
  *                            tracing_mark_write's address if kallsyms has it)
  *   stack CPU TS PID ADDR... a kernel_stack record (record -T): up to 64 frames,
  *                            innermost first, numbers (-1 is ULONG_MAX) or SYMBOL[+OFF]
+ *   pagelayout pfn           or page (before the events): the page allocator events
+ *                            (event ... mm_page_alloc pfn=N order=N gfp_flags=...
+ *                            migratetype=N, mm_page_free pfn=N order=N,
+ *                            mm_page_free_batched pfn=N, mm_page_alloc_zone_locked and
+ *                            mm_page_pcpu_drain pfn=N order=N migratetype=N) carry the
+ *                            pfn, or (page, kernels before 2015) pfn= written as the
+ *                            struct page pointer field; pfn=-1 is a failed allocation
  *   gfplayout new            or old, shuffled, none, as -G (before the events): the gfp
  *                            bits and their print fmt table, see mktrace-formats.c
  *   stacklayout modern       or old (< 3.2) or stale (5.6 - 5.12), as -S: see
@@ -115,6 +122,7 @@ static int nr_syms;
 static struct item *items;
 static int nr_items;
 static int has_module_events;
+static int has_page_events;	/* the kmem system gets the page allocator's formats */
 static uint64_t stats[MAX_CPUS][6];
 static const char * const stat_keys[6] = {
 	"entries", "overrun", "commit_overrun", "bytes", "dropped", "read",
@@ -218,6 +226,8 @@ static int parse_kind(const char *s, int line)
 		if (k != K_PRINT && k != K_STACK && !strcmp(s, kind_name(k))) {
 			if (k == K_MODULE_LOAD || k == K_MODULE_FREE)
 				has_module_events = 1;
+			if (k >= K_PAGE_ALLOC)
+				has_page_events = 1;
 			return k;
 		}
 	die("line %d: unknown event '%s'", line, s);
@@ -356,6 +366,12 @@ static void parse_line(char *s, int line, const int set[5])
 			die("line %d: 'gfplayout' must come before the events", line);
 		if (!set[4])
 			tgt.gfp_layout = parse_gfp_layout(w[1]);
+	} else if (!strcmp(w[0], "pagelayout") && n == 2) {
+		if (nr_items)
+			die("line %d: 'pagelayout' must come before the events", line);
+		if (strcmp(w[1], "pfn") && strcmp(w[1], "page"))
+			die("line %d: bad page layout '%s' (want pfn or page)", line, w[1]);
+		tgt.page_by_ptr = !strcmp(w[1], "page");
 	} else if (!strcmp(w[0], "stacklayout") && n == 2) {
 		if (!set[3])
 			tgt.stack_layout = parse_stack_layout(w[1]);
@@ -669,11 +685,11 @@ static void write_file(const char *path)
 	}
 	buf_num(&b, &tgt, has_module_events ? 2 : 1, 4);
 	buf_add(&b, "kmem", 5);
-	for (k = 0, n = 0; k < K_PRINT; k++)
-		n += fmts[k].name != NULL;
+	for (k = 0, n = 0; k < K_NR; k++)
+		n += fmts[k].name && (k < K_PRINT || (k >= K_PAGE_ALLOC && has_page_events));
 	buf_num(&b, &tgt, n, 4);
-	for (k = 0; k < K_PRINT; k++) {
-		if (!fmts[k].name)
+	for (k = 0; k < K_NR; k++) {
+		if (!fmts[k].name || (k >= K_PRINT && (k < K_PAGE_ALLOC || !has_page_events)))
 			continue;
 		t.len = 0;
 		format_text(&t, &fmts[k]);

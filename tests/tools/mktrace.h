@@ -17,6 +17,7 @@ struct target {
 	int	page_size;
 	int	stack_layout;	/* enum stack_layout: the ftrace:kernel_stack record */
 	int	gfp_layout;	/* enum gfp_layout: the gfp bits and their print table */
+	int	page_by_ptr;	/* page events carry `struct page *page`, not `pfn` (old kernels) */
 };
 
 /* The gfp flag bits of a kernel and the show_gfp_flags() table naming them. */
@@ -33,7 +34,10 @@ enum stack_layout { STACK_MODERN, STACK_OLD, STACK_STALE };
 /* Logical events of a description; a generation renders each as one of its events. */
 enum kind {
 	K_KMALLOC, K_KMALLOC_NODE, K_CACHE_ALLOC, K_CACHE_ALLOC_NODE, K_KFREE, K_CACHE_FREE,
-	K_PRINT, K_MODULE_LOAD, K_MODULE_FREE, K_STACK, K_NR,
+	K_PRINT, K_MODULE_LOAD, K_MODULE_FREE, K_STACK,
+	/* the page allocator's kmem events, written only when a description uses them */
+	K_PAGE_ALLOC, K_PAGE_FREE, K_PAGE_FREE_BATCHED, K_PAGE_ZONE_LOCKED, K_PAGE_PCPU_DRAIN,
+	K_NR,
 };
 
 #define FTRACE_STACK_ENTRIES	8	/* caller[8] of every layout */

@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-pagerun.c - kma-analyze --pages wiring: see kma-pagerun.h.
+ */
+#include <stdlib.h>
+
+#include "kma-grow.h"
+#include "kma-pagerun.h"
+#include "report/kma-report-pages.h"
+#include "sites/kma-stacks.h"
+
+struct kma_pagerun {
+	struct kma_pagealloc	*m;
+	struct kma_stacks	*stacks;	/* the page events' own */
+	struct kma_page_alloc	*rows;		/* finished allocations, for report.db */
+	size_t			nr, cap;
+	struct kma_store_pages	store;
+};
+
+static int keep_row(void *ctx, const struct kma_page_alloc *a)
+{
+	struct kma_pagerun *p = ctx;
+
+	if (kma_grow(&p->rows, &p->cap, p->nr, sizeof(*a), 1024))
+		return -1;
+	p->rows[p->nr++] = *a;
+	return 0;
+}
+
+struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
+				     int keep_rows)
+{
+	struct kma_pagerun *p = calloc(1, sizeof(*p));
+	struct kma_page_opts po = {
+		.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
+	};
+
+	if (!p)
+		return NULL;
+	p->stacks = kma_stacks_alloc(sites);
+	po.ctx = p->stacks;
+	if (keep_rows) {
+		po.done = keep_row;
+		po.done_ctx = p;
+	}
+	p->m = p->stacks ? kma_pagealloc_new(&po) : NULL;
+	if (!p->m) {
+		kma_pagerun_free(p);
+		return NULL;
+	}
+	kma_reader_want_pages(reader, 1);
+	return p;
+}
+
+void kma_pagerun_free(struct kma_pagerun *p)
+{
+	if (!p)
+		return;
+	kma_pagealloc_free(p->m);
+	kma_stacks_free(p->stacks);
+	free(p->rows);
+	free(p);
+}
+
+int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
+{
+	struct kma_event e = *ev;
+
+	if (ev->stack_depth &&
+	    kma_stacks_intern(p->stacks, ev->stack, ev->stack_depth, &e.stack_id))
+		return -1;
+	return kma_pagealloc_event(p->m, &e);
+}
+
+int kma_pagerun_finish(struct kma_pagerun *p)
+{
+	return kma_pagealloc_finish(p->m);
+}
+
+const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
+					      const struct kma_trace_info *info)
+{
+	p->store = (struct kma_store_pages){
+		.totals = kma_pagealloc_totals(p->m), .rows = p->rows, .nr_rows = p->nr,
+		.page_size = info->sys_page_size, .caller_of = kma_stacks_page_caller,
+		.stack_name = kma_stacks_folded, .ctx = p->stacks,
+	};
+	return &p->store;
+}
+
+int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, const struct kma_trace_info *info,
+		      int group, uint64_t limit, enum kma_fmt fmt)
+{
+	struct kma_page_report pr = { .m = p->m, .info = info, .group = group, .limit = limit,
+				      .fmt = fmt };
+
+	return kma_report_pages(out, &pr);
+}

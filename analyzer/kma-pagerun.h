@@ -1,0 +1,35 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-pagerun.h - kma-analyze --pages wiring (issue 17): the page matcher, the
+ * page events' own stacks (interned apart, so the slab rows' stack ids do not
+ * move), the finished allocations kept for report.db, the report.
+ */
+#ifndef KMA_PAGERUN_H
+#define KMA_PAGERUN_H
+
+#include <stdio.h>
+
+#include "match/kma-pagealloc.h"
+#include "reader/kma-reader.h"
+#include "report/kma-table.h"
+#include "sites/kma-sites.h"
+#include "store/kma-store.h"
+
+struct kma_pagerun;
+
+/* Tells @reader to hand page events on; @keep_rows: for report.db. NULL: out of memory. */
+struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
+				     int keep_rows);
+void kma_pagerun_free(struct kma_pagerun *p);
+/* A page event (its raw stack interned here). 0, or -1 out of memory. */
+int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);
+/* The end of the trace: live allocations kept as live. 0 or -1. */
+int kma_pagerun_finish(struct kma_pagerun *p);
+/* What report.db gets (valid until kma_pagerun_free). */
+const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
+					      const struct kma_trace_info *info);
+/* The report on @out: 0 or -1. */
+int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, const struct kma_trace_info *info,
+		      int group, uint64_t limit, enum kma_fmt fmt);
+
+#endif /* KMA_PAGERUN_H */

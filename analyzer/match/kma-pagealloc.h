@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-pagealloc.h - page allocator accounting (kma-analyze --pages), no I/O.
+ *
+ * mm_page_alloc is paired with mm_page_free by pfn (or struct page pointer
+ * on kernels from before 2015), as perf kmem --page pairs them, through the same
+ * kma-pairs rules as slab objects: a free of a page that is not live is an
+ * unknown free, an allocation at a live pfn closes the old one (implicit
+ * free), a failed allocation (pfn -1) is counted apart and never live.
+ *
+ * Which events free: mm_page_free only. Since v2.6.33-5426-gc475dab every
+ * freed page gets an mm_page_free_direct (renamed mm_page_free in 3.3 by
+ * "mm: tracepoint: rename page-free events", whose message says so), from
+ * free_pages_prepare() on later kernels; mm_page_free_batched (ex
+ * mm_pagevec_free) is an extra event for the pages of a batch, after their
+ * mm_page_free, so it is counted, never a second free (6.18 traces: 13,418
+ * of 13,418, and 4,526 of 4,526 in tests/fixtures/pages.dat, after an
+ * mm_page_free of the same pfn with no allocation of it in between, though
+ * not always as the next event). mm_page_alloc_zone_locked and
+ * mm_page_pcpu_drain move pages between the buddy lists and the per-CPU
+ * lists: counted, no allocation or free of any user.
+ *
+ * A free closes the allocation at its pfn whatever its order: the pages of
+ * the allocation (1 << its order) come back. Pages freed one by one after a
+ * split_page() are unknown frees past the first, as in perf kmem.
+ *
+ * Rows: every allocation is accounted to one row of each grouping at once
+ * (order, migrate type, gfp flags, task, pid, caller function, stack); the
+ * report picks the groupings it prints.
+ */
+#ifndef KMA_PAGEALLOC_H
+#define KMA_PAGEALLOC_H
+
+#include <stdint.h>
+
+#include "kma-event.h"
+
+enum kma_page_group {
+	KMA_PG_ORDER,
+	KMA_PG_MIGRATE,
+	KMA_PG_GFP,
+	KMA_PG_COMM,
+	KMA_PG_PID,
+	KMA_PG_FUNCTION,	/* the first stack frame outside the page allocator */
+	KMA_PG_STACK,		/* the folded stack */
+	KMA_PG_GENERATION,	/* 0 until the first kma marker, then one per marker */
+	KMA_PG_NR,
+};
+
+/* "order", "migrate", "gfp", "comm", "pid", "function", "stack", "generation"; NULL beyond. */
+const char *kma_page_group_name(int g);
+/* -g NAME for --pages: 0 and *out, -1 for a grouping pages do not have. */
+int kma_page_group_parse(const char *s, int *out);
+/* The kernel's name of migrate type @mt ("Unmovable", ...) or NULL for one it does not fix. */
+const char *kma_migrate_name(int mt);
+
+struct kma_page_row {
+	uint64_t	key;		/* order, migratetype, gfp value, pid, or the name's pointer */
+	const char	*name;		/* gfp text, comm, function, folded stack; NULL: a number */
+	uint64_t	allocs, frees, implicit_frees;
+	uint64_t	pages_alloc, pages_freed, pages_live;
+};
+
+struct kma_page_totals {
+	uint64_t	ev[5];		/* records by kind, KMA_EV_PAGE_* - KMA_EV_PAGE_ALLOC */
+	uint64_t	allocs, failed, frees, implicit_frees, unknown_frees;
+	uint64_t	pages_alloc, pages_freed, pages_live, live_allocs;
+	uint64_t	unknown_pages;	/* pages of the unknown frees, by their own order */
+	uint64_t	peak_pages, peak_ts;
+	uint64_t	stacked;	/* allocations with a stack */
+	int		by_ptr;		/* keys are struct page pointers */
+};
+
+/* A finished (or, at the end, still live) page allocation, for report.db. */
+struct kma_page_alloc {
+	uint64_t	pfn;		/* or the struct page pointer */
+	uint64_t	alloc_ts, free_ts;	/* free_ts 0: live at the end */
+	uint64_t	gfp_flags;
+	const char	*gfp_text;
+	const char	*comm;
+	int		pid;
+	int		migratetype;
+	uint32_t	order;
+	uint32_t	stack_id;
+	uint32_t	generation;	/* kma markers before the allocation */
+	int		free_kind;	/* KMA_EV_PAGE_FREE, KMA_FREE_IMPLICIT, -1: live */
+};
+
+struct kma_page_opts {
+	/* the name of an allocation stack's caller function, interned; NULL: no stacks */
+	const char	*(*caller_of)(void *ctx, uint32_t stack_id);
+	const char	*(*stack_name)(void *ctx, uint32_t stack_id);
+	void		*ctx;
+	/* every finished allocation (NULL: none wanted); nonzero stops the run */
+	int		(*done)(void *ctx, const struct kma_page_alloc *a);
+	void		*done_ctx;
+};
+
+struct kma_pagealloc;
+
+struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o);
+void kma_pagealloc_free(struct kma_pagealloc *m);
+/* One event (page kinds, and KMA_EV_MARKER: the next generation; others are ignored). 0, or -1 out of memory / sink stop. */
+int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev);
+/* The end of the trace: live allocations to the sink as live. 0 or -1. */
+int kma_pagealloc_finish(struct kma_pagealloc *m);
+const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *m);
+/* The rows of grouping @g, in first-seen order. */
+const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
+					      uint32_t *nr);
+
+#endif /* KMA_PAGEALLOC_H */

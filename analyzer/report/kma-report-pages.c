@@ -1,0 +1,178 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-report-pages.c - the page allocator report: a summary (events, pages
+ * and bytes allocated / freed / live at the end, failed allocations, unknown
+ * frees, peak, lost events, whether the trace has stacks), then one table per
+ * grouping. Text without -g prints order, migrate type and gfp flags, and
+ * the caller functions when the trace has stacks; CSV and JSON print one
+ * table, the -g one (default: function with stacks, else order). Bytes are
+ * pages times PAGE_SIZE, the trace header's page size.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-report-pages.h"
+#include "kma-time.h"
+
+int kma_report_pages_group(const struct kma_page_report *r)
+{
+	if (r->group >= 0)
+		return r->group;
+	return kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_ORDER;
+}
+
+/* Rows by pages allocated, then pages live, then key: the order is total. */
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
+	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
+	int c;
+
+	if (x->pages_alloc != y->pages_alloc)
+		return x->pages_alloc > y->pages_alloc ? -1 : 1;
+	if (x->pages_live != y->pages_live)
+		return x->pages_live > y->pages_live ? -1 : 1;
+	if (x->name && y->name && (c = strcmp(x->name, y->name)))
+		return c;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* The key cell of a row of grouping @g. */
+static int key_cell(struct kma_table *t, int g, const struct kma_page_row *row)
+{
+	char buf[32];
+	const char *s = row->name;
+
+	if (g == KMA_PG_MIGRATE) {
+		int mt = (int)(int64_t)row->key;
+
+		s = kma_migrate_name(mt);
+		if (!s && mt < 0)
+			s = "-";
+	}
+	if (g == KMA_PG_PID)
+		snprintf(buf, sizeof(buf), "%d", (int)(int64_t)row->key);
+	else if (!s)
+		snprintf(buf, sizeof(buf), "%" PRIu64, row->key);
+	return kma_table_str(t, s && g != KMA_PG_PID ? s : buf);
+}
+
+static int print_table(FILE *out, const struct kma_page_report *r, int g, uint64_t psz,
+		       const char *head)
+{
+	const struct kma_page_row *rows, **ord;
+	struct kma_table *t;
+	uint32_t nr, i, n;
+	char spec[200];
+	int err = 0;
+
+	rows = kma_pagealloc_rows(r->m, g, &nr);
+	snprintf(spec, sizeof(spec), "%s:s pages:n bytes:n allocs:n freed_pages:n frees:n "
+		 "implicit_frees:n live_pages:n live_bytes:n", kma_page_group_name(g));
+	t = kma_table_new(spec);
+	ord = malloc((nr + 1) * sizeof(*ord));
+	if (!t || !ord) {
+		free(ord);
+		kma_table_free(t);
+		return -1;
+	}
+	for (i = 0; i < nr; i++)
+		ord[i] = &rows[i];
+	qsort(ord, nr, sizeof(*ord), cmp_rows);
+	n = r->limit && r->limit < nr ? (uint32_t)r->limit : nr;
+	for (i = 0; i < n; i++) {
+		err |= key_cell(t, g, ord[i]);
+		err |= kma_table_u64(t, ord[i]->pages_alloc);
+		err |= kma_table_u64(t, ord[i]->pages_alloc * psz);
+		err |= kma_table_u64(t, ord[i]->allocs);
+		err |= kma_table_u64(t, ord[i]->pages_freed);
+		err |= kma_table_u64(t, ord[i]->frees);
+		err |= kma_table_u64(t, ord[i]->implicit_frees);
+		err |= kma_table_u64(t, ord[i]->pages_live);
+		err |= kma_table_u64(t, ord[i]->pages_live * psz);
+	}
+	free(ord);
+	return kma_table_finish(out, t, r->fmt, "pages", head, err);
+}
+
+#define EV(t, k)	((t)->ev[KMA_EV_PAGE_##k - KMA_EV_PAGE_ALLOC])
+
+static void print_summary(FILE *out, const struct kma_page_report *r, uint64_t psz)
+{
+	const struct kma_page_totals *t = kma_pagealloc_totals(r->m);
+	uint64_t unk, lost = kma_trace_lost(r->info, &unk);
+	char peak[32];
+
+	kma_fmt_secs(peak, sizeof(peak), t->peak_ts >= r->info->first_ts ?
+		     t->peak_ts - r->info->first_ts : 0);
+	fprintf(out, "Page allocations (PAGE_SIZE %" PRIu64 ", paired by %s)\n", psz,
+		t->by_ptr ? "struct page pointer: this kernel's events carry no pfn" : "pfn");
+	fprintf(out, "  events: mm_page_alloc %" PRIu64 ", mm_page_free %" PRIu64
+		", mm_page_free_batched %" PRIu64 " (no frees of their own), "
+		"mm_page_alloc_zone_locked %" PRIu64 ", mm_page_pcpu_drain %" PRIu64
+		" (pcp list moves: no allocations)\n", EV(t, ALLOC), EV(t, FREE),
+		EV(t, FREE_BATCHED), EV(t, ZONE_LOCKED), EV(t, PCPU_DRAIN));
+	fprintf(out, "  allocated %" PRIu64 " pages (%" PRIu64 " bytes) in %" PRIu64
+		" allocations, %" PRIu64 " failed\n", t->pages_alloc, t->pages_alloc * psz,
+		t->allocs, t->failed);
+	fprintf(out, "  freed %" PRIu64 " pages (%" PRIu64 " bytes) in %" PRIu64 " frees, %"
+		PRIu64 " of them implicit; %" PRIu64 " unknown frees (%" PRIu64 " pages)\n",
+		t->pages_freed, t->pages_freed * psz, t->frees, t->implicit_frees,
+		t->unknown_frees, t->unknown_pages);
+	fprintf(out, "  live at the end %" PRIu64 " pages (%" PRIu64 " bytes) in %" PRIu64
+		" allocations; peak %" PRIu64 " pages at %s\n", t->pages_live,
+		t->pages_live * psz, t->live_allocs, t->peak_pages, peak);
+	fprintf(out, "  lost events: %" PRIu64 "%s\n", lost,
+		unk ? " (and pages with an unknown count)" : "");
+	if (!t->stacked)
+		fprintf(out, "  no stacks in this trace: no callers (record with kma-record "
+			"--stacks or trace-cmd record -T)\n");
+}
+
+static const char *json_head(char *buf, size_t len, const struct kma_page_report *r,
+			     uint64_t psz, int g)
+{
+	const struct kma_page_totals *t = kma_pagealloc_totals(r->m);
+
+	snprintf(buf, len, "\"group\": \"%s\", \"page_size\": %" PRIu64 ", \"allocs\": %"
+		 PRIu64 ", \"failed\": %" PRIu64 ", \"frees\": %" PRIu64 ", \"implicit_frees\": %"
+		 PRIu64 ", \"unknown_frees\": %" PRIu64 ", \"unknown_pages\": %" PRIu64
+		 ", \"pages_alloc\": %" PRIu64
+		 ", \"pages_freed\": %" PRIu64 ", \"pages_live\": %" PRIu64 ", \"peak_pages\": %"
+		 PRIu64 ", \"lost_events\": %" PRIu64 ", \"stacks\": %s",
+		 kma_page_group_name(g), psz, t->allocs, t->failed, t->frees, t->implicit_frees,
+		 t->unknown_frees, t->unknown_pages, t->pages_alloc, t->pages_freed, t->pages_live,
+		 t->peak_pages,
+		 kma_trace_lost(r->info, NULL), t->stacked ? "true" : "false");
+	return buf;
+}
+
+int kma_report_pages(FILE *out, const struct kma_page_report *r)
+{
+	static const int text_default[] = { KMA_PG_ORDER, KMA_PG_MIGRATE, KMA_PG_GFP };
+	uint64_t psz = r->info->sys_page_size ? r->info->sys_page_size : 4096;
+	int g = kma_report_pages_group(r);
+	char head[600];
+	size_t i;
+
+	if (r->fmt == KMA_FMT_JSON)	/* one object: the summary members, then the rows */
+		return print_table(out, r, g, psz, json_head(head, sizeof(head), r, psz, g));
+	if (r->fmt == KMA_FMT_CSV)
+		return print_table(out, r, g, psz, NULL);
+	print_summary(out, r, psz);
+	if (r->group >= 0) {
+		fputc('\n', out);
+		return print_table(out, r, g, psz, NULL);
+	}
+	for (i = 0; i < sizeof(text_default) / sizeof(text_default[0]); i++) {
+		fputc('\n', out);
+		if (print_table(out, r, text_default[i], psz, NULL))
+			return -1;
+	}
+	if (kma_pagealloc_totals(r->m)->stacked) {
+		fputc('\n', out);
+		return print_table(out, r, KMA_PG_FUNCTION, psz, NULL);
+	}
+	return 0;
+}

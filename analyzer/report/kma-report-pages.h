@@ -1,0 +1,28 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-report-pages.h - kma-analyze --pages: the page allocator report, as
+ * text, CSV or JSON (kma-analyze(1), PAGES).
+ */
+#ifndef KMA_REPORT_PAGES_H
+#define KMA_REPORT_PAGES_H
+
+#include <stdio.h>
+
+#include "match/kma-pagealloc.h"
+#include "reader/kma-reader.h"
+#include "kma-table.h"
+
+struct kma_page_report {
+	const struct kma_pagealloc	*m;
+	const struct kma_trace_info	*info;
+	int				group;	/* enum kma_page_group, -1: the default */
+	uint64_t			limit;	/* rows per table, 0: all */
+	enum kma_fmt			fmt;
+};
+
+/* The grouping the CSV/JSON report (and -g-less text's last table) uses: function with stacks, else order. */
+int kma_report_pages_group(const struct kma_page_report *r);
+/* The summary and the table(s) on @out: 0, or -1 (out of memory, write error). */
+int kma_report_pages(FILE *out, const struct kma_page_report *r);
+
+#endif /* KMA_REPORT_PAGES_H */

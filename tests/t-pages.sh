@@ -1,0 +1,172 @@
+# kma-analyze --pages (issue 17): the page allocator report on hand-built traces,
+# tests/pages/*.seq rendered by mktrace for every kernel generation, word size, byte
+# order and both page layouts (pfn; the struct page pointer of older kernels), against
+# the numbers worked out by hand in tests/pages/*.expect (tests/tools/pages-check.py);
+# the slab side unchanged by --pages; the usage errors. The recorded fixture is checked
+# against an independent script over trace-cmd report in the second half.
+MKTRACE=$TOP/$B/tests/tools/mktrace
+if [ ! -x "$MKTRACE" ]; then
+	MKTRACE=$TMP/mktrace
+	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
+		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
+fi
+CHECK="python3 $TOP/tests/tools/pages-check.py"
+
+for seq in "$TOP"/tests/pages/*.seq; do
+	name=$(basename "$seq" .seq)
+	for v in 5.10:8:little 5.16:8:little 6.1:8:little 6.18:8:little 6.18:4:little \
+		 5.10:4:big 6.18:8:big page:8:little page:4:big; do
+		IFS=: read -r gen long endian <<< "$v"
+		src=$seq
+		if [ "$gen" = page ]; then	# the old layout: struct page pointers, no pfn
+			src=$TMP/$name-page.seq
+			{ echo "pagelayout page"; cat "$seq"; } > "$src"
+			gen=5.10
+		fi
+		dat=$TMP/$name-$(echo "$v" | tr ':' '-').dat
+		if ! "$MKTRACE" -g "$gen" -l "$long" -E "$endian" -o "$dat" "$src" \
+			> "$TMP/mk.txt" 2>&1; then
+			fail "pages $name $v: mktrace" "$(cat "$TMP/mk.txt")"
+			continue
+		fi
+		check "pages $name $v: numbers as worked by hand" \
+			$CHECK "$KMA" "$dat" "${seq%.seq}.expect"
+	done
+done
+
+D=$TMP/basic-6.18-8-little.dat
+# --pages leaves the slab side alone: the same report.db with and without it
+"$KMA" -q -o "$TMP/slab.db" "$D" 2> "$TMP/err1.txt"
+"$KMA" -q --pages -o "$TMP/pages.db" "$D" 2> "$TMP/err2.txt"
+check "pages: report.db the same with --pages, page tables aside" \
+	cmp <(sqlite3 "$TMP/slab.db" .dump) <(sqlite3 "$TMP/pages.db" .dump | grep -v '^INSERT INTO page_')
+# report.db's page tables: the hand-worked numbers of basic.expect again
+q() { sqlite3 -separator ' ' "$TMP/pages.db" "$1" 2>&1; }
+check "pages db: page_stats sums (9 pages, 5 allocs, 3 live)" \
+	test "$(q 'SELECT SUM(pages), SUM(allocs), SUM(live_pages) FROM page_stats')" = "9 5 3"
+check "pages db: pipe_write 4 pages, 3 live; do_anonymous_page 5, 0 live" \
+	test "$(q "SELECT function, SUM(pages), SUM(live_pages) FROM page_stats GROUP BY function
+		   ORDER BY function" | tr '\n' ' ')" = "do_anonymous_page 5 0 pipe_write 4 3 "
+check "pages db: one implicit free, of pfn 0x2000 order 2" \
+	test "$(q "SELECT pfn, page_order FROM page_allocations WHERE free_kind = 'implicit'")" = "8192 2"
+check "pages db: page_trace" test "$(q 'SELECT page_size, failed_allocs, unknown_frees,
+	unknown_pages, peak_pages, batched_events FROM page_trace')" = "4096 1 1 2 5 1"
+"$KMA" -q --pages -o "$TMP/ptr.db" "$TMP/basic-page-8-little.dat"
+check "pages db, old layout: pages by struct page pointer" test "$(sqlite3 "$TMP/ptr.db" \
+	"SELECT page FROM page_allocations WHERE free_kind = 'implicit'")" = "0xffffea0000080000"
+check "pages db without --pages: tables empty" \
+	test "$(sqlite3 "$TMP/slab.db" 'SELECT COUNT(*) FROM page_allocations')" = 0
+check "pages: nothing on stderr" test ! -s "$TMP/err1.txt" -a ! -s "$TMP/err2.txt"
+
+# Text: the summary lines and, with stacks, the function table after order/migrate/gfp
+"$KMA" --no-db --pages "$D" > "$TMP/text.txt" 2>&1
+check "pages text: summary" grep -q "^  allocated 9 pages (36864 bytes) in 5 allocations, 1 failed$" "$TMP/text.txt"
+check "pages text: unknown frees" grep -q "1 unknown frees (2 pages)$" "$TMP/text.txt"
+check "pages text: four tables" test "$(grep -c '^\(order\|migrate\|gfp\|function\) ' "$TMP/text.txt")" = 4
+# Without stacks: no callers invented, and the report says why
+grep -v '^stack ' "$TOP/tests/pages/basic.seq" > "$TMP/nostack.seq"
+"$MKTRACE" -o "$TMP/nostack.dat" "$TMP/nostack.seq" > /dev/null 2>&1
+"$KMA" --no-db --pages "$TMP/nostack.dat" > "$TMP/nostack.txt" 2>&1
+check "pages without stacks: said" grep -q "no stacks in this trace" "$TMP/nostack.txt"
+check "pages without stacks: no function table" test "$(grep -c '^function ' "$TMP/nostack.txt")" = 0
+check "pages without stacks: JSON by order" \
+	sh -c "'$KMA' --no-db --pages -f json '$TMP/nostack.dat' | grep -q '\"group\": \"order\".*\"stacks\": false'"
+
+# Usage and input errors: one line, exit 2 / 1
+expect_exit() {	# NAME STATUS CMD...
+	local name=$1 want=$2 rc
+	shift 2
+	"$@" > "$TMP/out.txt" 2> "$TMP/err.txt"
+	rc=$?
+	if [ "$rc" = "$want" ] && [ "$(grep -vc '^Try ' "$TMP/err.txt")" = 1 ]; then pass "$name"
+	else fail "$name" "exit $rc, stderr: $(cat "$TMP/err.txt")"; fi
+}
+expect_exit "pages: -g cache refused" 2 "$KMA" --no-db --pages -g cache "$D"
+expect_exit "pages: -g order without --pages refused" 2 "$KMA" --no-db -g order "$D"
+expect_exit "pages: --leaks refused" 2 "$KMA" --no-db --pages --leaks "$D"
+expect_exit "pages: a trace without page events" 1 "$KMA" --no-db --pages \
+	"$TOP/tests/fixtures/basic.dat"
+# kma-report.db(5)'s page queries run, with rows on a --pages report.db
+check "man page queries on a --pages report.db (page queries have rows)" \
+	bash "$TOP/tests/test-doc-queries.sh" -r page-callers,page-live "$TMP/pages.db"
+
+# Random sequences (tests/tools/mkpages.py: live-pfn reuse, unknown and batched frees,
+# failed allocations, two CPUs) against pages-from-report.py over trace-cmd report -R
+if command -v trace-cmd > /dev/null; then
+	for seed in 1 2; do
+		python3 "$TOP/tests/tools/mkpages.py" 20000 $seed > "$TMP/rand$seed.seq"
+		for v in 6.18:8:little 5.10:4:big; do
+			IFS=: read -r gen long endian <<< "$v"
+			dat=$TMP/rand$seed-$long.dat
+			"$MKTRACE" -g "$gen" -l "$long" -E "$endian" -o "$dat" "$TMP/rand$seed.seq" \
+				> "$TMP/mk.txt" 2>&1 || fail "pages random $seed $v: mktrace" "$(cat "$TMP/mk.txt")"
+			trace-cmd report -R "$dat" 2> /dev/null |
+				python3 "$TOP/tests/tools/pages-from-report.py" > "$TMP/rand.expect"
+			check "pages random $seed $v: = pages-from-report.py over trace-cmd report" \
+				$CHECK "$KMA" "$dat" "$TMP/rand.expect"
+		done
+	done
+else
+	skip "pages random sequences" "no trace-cmd"
+fi
+
+# cross_cpu_stats (report.db): worked by hand. alloc_a: 3 objects from CPU 0, freed on
+# CPU 1, CPU 0, CPU 1 -> 3 frees, 2 cross (66.7%); alloc_b: one freed on its own CPU 1,
+# one live, one closed by an implicit free (not a traced free) -> 1 free, 0 cross.
+cat > "$TMP/cross.seq" <<'SEQ'
+cpus 2
+kallsyms ffffffff81000000 T _stext
+kallsyms ffffffff81100000 t alloc_a
+kallsyms ffffffff81100100 t alloc_b
+kallsyms ffffffff81100300 t free_x
+kallsyms ffffffff81400000 T _etext
+cmdline 100 bash
+event 0 1000 100 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100001000 bytes_req=8 bytes_alloc=8
+event 0 1100 100 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100002000 bytes_req=8 bytes_alloc=8
+event 0 1200 100 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100003000 bytes_req=8 bytes_alloc=8
+event 1 2000 100 kfree call_site=free_x+0x8 ptr=0xffff888100001000
+event 0 2100 100 kfree call_site=free_x+0x8 ptr=0xffff888100002000
+event 1 2200 100 kfree call_site=free_x+0x8 ptr=0xffff888100003000
+event 1 3000 100 kmalloc call_site=alloc_b+0x10 ptr=0xffff888100004000 bytes_req=8 bytes_alloc=8
+event 1 3100 100 kfree call_site=free_x+0x8 ptr=0xffff888100004000
+event 1 3200 100 kmalloc call_site=alloc_b+0x10 ptr=0xffff888100005000 bytes_req=8 bytes_alloc=8
+event 0 3300 100 kmalloc call_site=alloc_b+0x10 ptr=0xffff888100005000 bytes_req=8 bytes_alloc=8
+SEQ
+"$MKTRACE" -o "$TMP/cross.dat" "$TMP/cross.seq" > /dev/null 2>&1
+"$KMA" -q -o "$TMP/cross.db" "$TMP/cross.dat"
+check "cross_cpu_stats: alloc_a 3 frees, 2 cross-CPU (66.7%); alloc_b 1, 0" test "$(sqlite3 \
+	"$TMP/cross.db" "SELECT caller, frees, cross_cpu_frees, cross_cpu_pct FROM cross_cpu_stats
+	ORDER BY caller" | tr '\n' ' ')" = "alloc_a+0x10|3|2|66.7 alloc_b+0x10|1|0|0.0 "
+expect_exit "pages: a page-only trace without --pages says try --pages" 1 "$KMA" --no-db \
+	"$TMP/rand1-8.dat"
+check "pages: ... in so many words" grep -q "try --pages" "$TMP/err.txt"
+
+# The recorded fixture (tests/fixtures/pages.dat, every kmem event and stacks on a
+# page-heavy workload; see tests/fixtures/README.md) against pages-from-report.py
+PD=$TOP/tests/fixtures/pages.dat
+if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
+	trace-cmd report -R "$PD" 2> /dev/null |
+		python3 "$TOP/tests/tools/pages-from-report.py" > "$TMP/fixture.expect"
+	check "pages.dat: = pages-from-report.py over trace-cmd report" \
+		$CHECK "$KMA" "$PD" "$TMP/fixture.expect"
+	"$KMA" --no-db --pages "$PD" > "$TMP/fixture.txt" 2> "$TMP/fixture.err"
+	check "pages.dat: callers from the stacks (a function table)" \
+		grep -q '^function ' "$TMP/fixture.txt"
+	check "pages.dat: nothing on stderr" test ! -s "$TMP/fixture.err"
+	"$KMA" -q --pages -o "$TMP/fixture.db" "$PD"
+	check "pages.dat: page_stats sums = the report's pages and live pages" test \
+		"$(sqlite3 -separator ' ' "$TMP/fixture.db" 'SELECT SUM(pages), SUM(live_pages) FROM page_stats')" = \
+		"$(sed -n 's/^summary .*pages_alloc=\([0-9]*\) .*pages_live=\([0-9]*\) .*/\1 \2/p' "$TMP/fixture.expect")"
+else
+	skip "pages.dat fixture" "no tests/fixtures/pages.dat or no trace-cmd"
+fi
+# The reader's paths (worker threads, libtracecmd) give the same page report
+for o in -j2 --libtracecmd; do
+	check "pages: $o gives the same JSON" cmp <("$KMA" --no-db --pages -f json -j1 "$TMP/rand1-8.dat") \
+		<("$KMA" --no-db --pages -f json $o "$TMP/rand1-8.dat")
+done
+if [ -f "$PD" ]; then
+	# the rule of kma-analyze(1): every mm_page_free_batched follows an mm_page_free of its pfn
+	check "pages.dat: every mm_page_free_batched after an mm_page_free of its pfn" \
+		awk '/^# batched/ { exit !($3 > 0 && $3 == $5) }' "$TMP/fixture.expect"
+fi

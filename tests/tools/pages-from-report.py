@@ -1,0 +1,88 @@
+#!/usr/bin/env python3
+# pages-from-report.py: the page allocator numbers of a trace, computed independently
+# of kma from `trace-cmd report -R` output on stdin, as tests/pages/*.expect lines
+# (see tests/tools/pages-check.py): a summary line and rows per order, comm and pid.
+#
+# The rules, from kma-analyze(1) "Page allocations", written again here from the text
+# (not from kma's code): mm_page_alloc with pfn -1 failed; an allocation at a live pfn
+# closes the old one (implicit free); mm_page_free of a live pfn closes it (2^order of
+# the allocation back), of any other pfn is an unknown free (2^order of the free);
+# mm_page_free_batched, _zone_locked and _pcpu_drain change nothing.
+import re, sys
+
+LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+\S+:\s+(mm_page_alloc|mm_page_free|mm_page_free_batched):\s+(.*)$')
+FAILED = {'-1', 'ffffffffffffffff', '18446744073709551615', 'ffffffff', '4294967295'}
+
+live = {}        # pfn -> (order, comm, pid)
+freed = set()    # pfns whose last event was an mm_page_free (kma-analyze(1): batched frees)
+batched = [0, 0]  # mm_page_free_batched records, of those after an mm_page_free of the pfn
+tot = dict(allocs=0, failed=0, frees=0, implicit_frees=0, unknown_frees=0, pages_alloc=0,
+           pages_freed=0, pages_live=0, peak_pages=0)
+unknown_pages = 0
+rows = {'order': {}, 'comm': {}, 'pid': {}}
+
+
+def row(group, key):
+    return rows[group].setdefault(str(key), [0, 0, 0, 0, 0, 0])
+
+
+def close(a, implicit):
+    order, comm, pid = a
+    pages = 1 << order
+    tot['frees'] += 1
+    tot['implicit_frees'] += implicit
+    tot['pages_freed'] += pages
+    tot['pages_live'] -= pages
+    for g, k in (('order', order), ('comm', comm), ('pid', pid)):
+        r = row(g, k)
+        r[2] += pages
+        r[3] += 1
+        r[4] += implicit
+        r[5] -= pages
+
+
+for line in sys.stdin:
+    m = LINE.match(line)
+    if not m:
+        continue
+    comm, pid, ev, rest = m.group(1).strip(), int(m.group(2)), m.group(4), m.group(5)
+    f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
+    key = f.get('pfn', f.get('page'))
+    if ev == 'mm_page_free_batched':
+        batched[0] += 1
+        batched[1] += key in freed
+        continue
+    order = int(f['order'])
+    if ev == 'mm_page_free':
+        freed.add(key)
+    else:
+        freed.discard(key)
+    if ev == 'mm_page_alloc':
+        if key in FAILED or (('page' in f) and int(key, 16) == 0):
+            tot['failed'] += 1
+            continue
+        if key in live:
+            close(live.pop(key), 1)
+        pages = 1 << order
+        live[key] = (order, comm, pid)
+        tot['allocs'] += 1
+        tot['pages_alloc'] += pages
+        tot['pages_live'] += pages
+        tot['peak_pages'] = max(tot['peak_pages'], tot['pages_live'])
+        for g, k in (('order', order), ('comm', comm), ('pid', pid)):
+            r = row(g, k)
+            r[0] += pages
+            r[1] += 1
+            r[5] += pages
+    elif key in live:
+        close(live.pop(key), 0)
+    else:
+        tot['unknown_frees'] += 1
+        unknown_pages += 1 << order
+
+tot['unknown_pages'] = unknown_pages
+print('summary ' + ' '.join('%s=%d' % kv for kv in tot.items()))
+print('# batched %d after_free %d' % tuple(batched))
+for g, rs in rows.items():
+    for k, r in rs.items():
+        print('row %s %s %s' % (g, k, ' '.join(map(str, r))))
