@@ -33,9 +33,17 @@ else
 		bash "$TOP/tests/test-doc-queries.sh" "$TMP/live.db"
 	check "--live leaves no tracefs instance behind" sh -c \
 		"! ls /sys/kernel/tracing/instances | grep -q kma-live"
-	check "--live: markers reach the instance (copy_trace_marker)" sh -c \
-		"[ ! -e /sys/kernel/tracing/options/copy_trace_marker ] ||
-		 sqlite3 '$TMP/live.db' \"SELECT label FROM generations\" | grep -q live-mark"
+	# the marker comes first: when the reader fell behind on a loaded machine and the ring
+	# buffer overwrote its oldest events (lost events in report.db), it may be among them
+	lost=$(sqlite3 "$TMP/live.db" 'SELECT lost_events FROM summary' 2> /dev/null)
+	if [ "${lost:-0}" != 0 ] && ! sqlite3 "$TMP/live.db" "SELECT label FROM generations" |
+		grep -q live-mark; then
+		skip "--live: markers reach the instance" "the ring buffer lost $lost events, the marker may be one"
+	else
+		check "--live: markers reach the instance (copy_trace_marker)" sh -c \
+			"[ ! -e /sys/kernel/tracing/options/copy_trace_marker ] ||
+			 sqlite3 '$TMP/live.db' \"SELECT label FROM generations\" | grep -q live-mark"
+	fi
 	# Ctrl-C stops it and still writes the report
 	"$KMA" --live -q -o "$TMP/int.db" 2> "$TMP/err.txt" &
 	pid=$!
