@@ -77,36 +77,13 @@ char *kma_html_slurp(const char *path)
 	return buf;
 }
 
-/*
- * A JSON string that is also safe inside <script>: kma_json_str()'s rules
- * (ill-formed bytes as their Latin-1 reading, control characters escaped)
- * plus <, >, & and the JavaScript line separators as \u escapes.
- */
+/* A name as a JSON string safe inside <script>; NULL as null. */
 static void json_str(FILE *out, const char *s)
 {
-	if (!s) {
+	if (s)
+		kma_json_str_html(out, s);
+	else
 		fputs("null", out);
-		return;
-	}
-	fputc('"', out);
-	while (*s) {
-		uint32_t c;
-		size_t n = kma_utf8_seq(s, &c);
-
-		if (!n) {
-			fprintf(out, "\\u%04x", (unsigned char)*s++);
-			continue;
-		}
-		if (c == '"' || c == '\\')
-			fprintf(out, "\\%c", (char)c);
-		else if (c < 0x20 || (c >= 0x7f && c < 0xa0) || c == '<' || c == '>' || c == '&' ||
-			 c == 0x2028 || c == 0x2029)
-			fprintf(out, "\\u%04x", (unsigned int)c);
-		else
-			fwrite(s, 1, n, out);
-		s += n;
-	}
-	fputc('"', out);
 }
 
 #define U64	"%" PRIu64

@@ -157,7 +157,8 @@ size_t kma_utf8_seq(const char *p, uint32_t *cp)
 	return n;
 }
 
-void kma_json_str(FILE *out, const char *s)
+/* html: also <, >, & and the JavaScript line separators, for JSON inside <script> */
+static void json_str(FILE *out, const char *s, int html)
 {
 	fputc('"', out);
 	while (*s) {
@@ -171,13 +172,24 @@ void kma_json_str(FILE *out, const char *s)
 		}
 		if (c == '"' || c == '\\')
 			fprintf(out, "\\%c", (char)c);
-		else if (c < 0x20 || (c >= 0x7f && c < 0xa0))
+		else if (c < 0x20 || (c >= 0x7f && c < 0xa0) ||
+			 (html && (c == '<' || c == '>' || c == '&' || c == 0x2028 || c == 0x2029)))
 			fprintf(out, "\\u%04x", (unsigned int)c);
 		else
 			fwrite(s, 1, n, out);
 		s += n;
 	}
 	fputc('"', out);
+}
+
+void kma_json_str(FILE *out, const char *s)
+{
+	json_str(out, s, 0);
+}
+
+void kma_json_str_html(FILE *out, const char *s)
+{
+	json_str(out, s, 1);
 }
 
 void kma_csv_str(FILE *out, const char *s)

@@ -68,6 +68,8 @@ size_t kma_utf8_seq(const char *s, uint32_t *cp);
 /* JSON string literal of s (with quotes): ", \, C0, DEL, C1 and ill-formed
  * bytes as \uXXXX escapes. */
 void kma_json_str(FILE *out, const char *s);
+/* The same, safe inside <script>: <, >, &, U+2028/9 as \u escapes too. */
+void kma_json_str_html(FILE *out, const char *s);
 /* One CSV field (RFC 4180): quoted when it holds a comma, quote, CR or LF. */
 void kma_csv_str(FILE *out, const char *s);
 /* The display form: C0 controls, DEL and ill-formed bytes as \xNN, C1 controls
