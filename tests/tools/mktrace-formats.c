@@ -140,7 +140,7 @@ int gfp_value(const struct target *t, const char *s, uint64_t *out)
 }
 
 /* The layout's table as show_gfp_flags() prints it. */
-static void gfp_print(char *p, size_t len, const struct target *t)
+void gfp_print(char *p, size_t len, const struct target *t)
 {
 	const struct gfp_sym *g = gfp_layouts[t->gfp_layout];
 	size_t n;
@@ -200,8 +200,8 @@ int parse_generation(const char *s)
  * Adds a field at its natural alignment, as the compiler lays out the kernel's
  * struct trace_event_raw_*: no member of these events is wider than a long.
  */
-static void add_field(struct event_fmt *e, const struct target *t, const char *type,
-		      const char *name, int size, int is_signed, int dynamic)
+void add_field(struct event_fmt *e, const struct target *t, const char *type,
+	       const char *name, int size, int is_signed, int dynamic)
 {
 	struct fmt_field *f = &e->f[e->nr++];
 	int align = size < 1 ? 1 : size < t->long_size ? size : t->long_size;
@@ -263,54 +263,6 @@ static void alloc_event(struct event_fmt *e, const struct target *t, int kind)
 		snprintf(e->print + strlen(e->print), sizeof(e->print) - strlen(e->print),
 			 ", (1 && (REC->gfp_flags & ( unsigned long)%#llx)) ? \"true\" : \"false\"",
 			 (unsigned long long)gfp_sym(t, "__GFP_ACCOUNT", 13));
-}
-
-/*
- * The page allocator's events (include/trace/events/kmem.h). Current kernels
- * record the pfn (-1UL for a failed allocation); older ones, before
- * "tracing, mm: Record pfn instead of pointer to struct page", the struct page
- * pointer (NULL when failed) and, in mm_page_free_batched, an int cold.
- * gfp_flags widened to unsigned long with the slab events (5.16);
- * mm_page_alloc_zone_locked has percpu_refill since 5.13.
- */
-static void page_event(struct event_fmt *e, const struct target *t, int kind)
-{
-	const char *key = t->page_by_ptr ? "page" : "pfn";
-	char gfp[640];
-
-	if (t->page_by_ptr)
-		add_field(e, t, "struct page *", "page", t->long_size, 0, 0);
-	else
-		add_field(e, t, "unsigned long", "pfn", t->long_size, 0, 0);
-	if (kind == K_PAGE_FREE_BATCHED) {
-		if (t->page_by_ptr)
-			add_field(e, t, "int", "cold", 4, 1, 0);
-		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=0\", REC->%s", key, key);
-		return;
-	}
-	add_field(e, t, "unsigned int", "order", 4, 0, 0);
-	if (kind == K_PAGE_FREE) {
-		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=%%d\", REC->%s, REC->order",
-			 key, key);
-		return;
-	}
-	if (kind == K_PAGE_ALLOC) {
-		gfp_print(gfp, sizeof(gfp), t);
-		if (t->gen >= 516)
-			add_field(e, t, "unsigned long", "gfp_flags", t->long_size, 0, 0);
-		else
-			add_field(e, t, "gfp_t", "gfp_flags", 4, 0, 0);
-	}
-	add_field(e, t, "int", "migratetype", 4, 1, 0);
-	if (kind == K_PAGE_ZONE_LOCKED && t->gen >= 513)
-		add_field(e, t, "int", "percpu_refill", 4, 1, 0);
-	if (kind == K_PAGE_ALLOC)
-		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=%%d migratetype=%%d "
-			 "gfp_flags=%s\", REC->%s, REC->order, REC->migratetype, %s", key,
-			 t->gfp_layout == GFP_NONE ? "%lx" : "%s", key, gfp);
-	else
-		snprintf(e->print, sizeof(e->print), "\"%s=%%lx order=%%d migratetype=%%d\", "
-			 "REC->%s, REC->order, REC->migratetype", key, key);
 }
 
 /* ftrace:kernel_stack in the layout of t->stack_layout (see the top of this file) */
@@ -548,12 +500,8 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		}
 		if (str)
 			die("line %d: %s wants a number", line, f->name);
-		/* pfn -> vmemmap + pfn * sizeof(struct page); -1 (failed) -> NULL */
-		if (!strcmp(f->name, "page") && (num == (uint64_t)-1 ||
-						 (t->long_size == 4 && num == 0xffffffffULL)))
-			num = 0;
-		else if (!strcmp(f->name, "page"))
-			num = (t->long_size == 8 ? 0xffffea0000000000ULL : 0xf5000000ULL) + num * 64;
+		if (!strcmp(f->name, "page"))
+			num = page_pointer(t, num);
 		put_num(fixed + f->offset, t, num, f->size);
 	}
 	/* the print event's char[] buf starts right after ip, inside the padded struct */

@@ -43,13 +43,7 @@
  *                            tracing_mark_write's address if kallsyms has it)
  *   stack CPU TS PID ADDR... a kernel_stack record (record -T): up to 64 frames,
  *                            innermost first, numbers (-1 is ULONG_MAX) or SYMBOL[+OFF]
- *   pagelayout pfn           or page (before the events): the page allocator events
- *                            (event ... mm_page_alloc pfn=N order=N gfp_flags=...
- *                            migratetype=N, mm_page_free pfn=N order=N,
- *                            mm_page_free_batched pfn=N, mm_page_alloc_zone_locked and
- *                            mm_page_pcpu_drain pfn=N order=N migratetype=N) carry the
- *                            pfn, or (page, kernels before 2015) pfn= written as the
- *                            struct page pointer field; pfn=-1 is a failed allocation
+ *   pagelayout pfn           or page: the page allocator events, see mktrace-page.c
  *   gfplayout new            or old, shuffled, none, as -G (before the events): the gfp
  *                            bits and their print fmt table, see mktrace-formats.c
  *   stacklayout modern       or old (< 3.2) or stale (5.6 - 5.12), as -S: see
@@ -111,7 +105,6 @@ struct sym {
 	char		*name;
 };
 
-static const char *prog_file = "-";
 static struct target tgt = { .gen = 618, .long_size = 8, .page_size = 4096 };
 static int cpus = 1;
 static char *uname_text;
@@ -127,62 +120,6 @@ static uint64_t stats[MAX_CPUS][6];
 static const char * const stat_keys[6] = {
 	"entries", "overrun", "commit_overrun", "bytes", "dropped", "read",
 };
-
-void die(const char *fmt, ...)
-{
-	va_list ap;
-
-	fprintf(stderr, "mktrace: %s: ", prog_file);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-	exit(1);
-}
-
-void buf_add(struct buf *b, const void *p, size_t n)
-{
-	if (b->len + n > b->cap) {
-		b->cap = (b->len + n) * 2 + 4096;
-		b->p = realloc(b->p, b->cap);
-		if (!b->p)
-			die("out of memory");
-	}
-	if (n)
-		memcpy(b->p + b->len, p, n);
-	b->len += n;
-}
-
-void buf_printf(struct buf *b, const char *fmt, ...)
-{
-	char tmp[8192];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0 || n >= (int)sizeof(tmp))
-		die("text too long");
-	buf_add(b, tmp, n);
-}
-
-/* Numbers go out in the traced machine's byte order. */
-void put_num(unsigned char *p, const struct target *t, uint64_t v, int bytes)
-{
-	int i;
-
-	for (i = 0; i < bytes; i++)
-		p[t->big_endian ? bytes - 1 - i : i] = (unsigned char)(v >> (8 * i));
-}
-
-void buf_num(struct buf *b, const struct target *t, uint64_t v, int bytes)
-{
-	unsigned char tmp[8];
-
-	put_num(tmp, t, v, bytes);
-	buf_add(b, tmp, bytes);
-}
 
 static uint64_t lmask(uint64_t v)
 {
@@ -369,9 +306,7 @@ static void parse_line(char *s, int line, const int set[5])
 	} else if (!strcmp(w[0], "pagelayout") && n == 2) {
 		if (nr_items)
 			die("line %d: 'pagelayout' must come before the events", line);
-		if (strcmp(w[1], "pfn") && strcmp(w[1], "page"))
-			die("line %d: bad page layout '%s' (want pfn or page)", line, w[1]);
-		tgt.page_by_ptr = !strcmp(w[1], "page");
+		parse_page_layout(&tgt, w[1], line);
 	} else if (!strcmp(w[0], "stacklayout") && n == 2) {
 		if (!set[3])
 			tgt.stack_layout = parse_stack_layout(w[1]);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * mktrace.h - shared by mktrace.c (description parser, v6 file and ring-buffer
- * writer) and mktrace-formats.c (the kmem event formats of each kernel generation).
+ * writer), mktrace-formats.c (the kmem event formats of each kernel generation),
+ * mktrace-page.c (the page allocator's events) and mktrace-buf.c (output bytes).
  */
 #ifndef MKTRACE_H
 #define MKTRACE_H
@@ -74,13 +75,23 @@ struct buf {
 	size_t		len, cap;
 };
 
+/* mktrace-buf.c; prog_file is the description's name, for die()'s messages */
+extern const char *prog_file;
 void die(const char *fmt, ...) __attribute__((noreturn, format(printf, 1, 2)));
 void buf_add(struct buf *b, const void *p, size_t n);
 void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void put_num(unsigned char *p, const struct target *t, uint64_t v, int bytes);
 void buf_num(struct buf *b, const struct target *t, uint64_t v, int bytes);
 
+/* mktrace-page.c: the page allocator's events */
+void parse_page_layout(struct target *t, const char *word, int line);
+uint64_t page_pointer(const struct target *t, uint64_t pfn);
+void page_event(struct event_fmt *e, const struct target *t, int kind);
+
 /* mktrace-formats.c */
+void add_field(struct event_fmt *e, const struct target *t, const char *type,
+	       const char *name, int size, int is_signed, int dynamic);
+void gfp_print(char *p, size_t len, const struct target *t);
 int parse_generation(const char *s);
 void formats_init(const struct target *t, struct event_fmt fmts[K_NR]);
 void format_text(struct buf *b, const struct event_fmt *e);
