@@ -31,36 +31,14 @@ void kma_reader_want_pages(struct kma_reader *r, int on)
 	r->want_pages = on;
 }
 
-/* The __print_flags() of gfp_flags anywhere in @arg (it sits in a ?: of the fmt). */
-static const struct tep_print_arg_flags *gfp_table(const struct tep_print_arg *arg)
-{
-	const struct tep_print_arg_flags *f;
-
-	for (; arg; arg = arg->next) {
-		f = NULL;
-		if (arg->type == TEP_PRINT_FLAGS && arg->flags.field &&
-		    arg->flags.field->type == TEP_PRINT_FIELD && arg->flags.field->field.name &&
-		    !strcmp(arg->flags.field->field.name, "gfp_flags"))
-			return &arg->flags;
-		if (arg->type == TEP_PRINT_OP) {
-			f = gfp_table(arg->op.left);
-			if (!f)
-				f = gfp_table(arg->op.right);
-		} else if (arg->type == TEP_PRINT_TYPE) {
-			f = gfp_table(arg->typecast.item);
-		}
-		if (f)
-			return f;
-	}
-	return NULL;
-}
-
-/* A numeric field of at most 8 bytes, or NULL. */
-static struct tep_format_field *field(struct tep_event *ev, const char *name)
+/* A numeric field of at most 8 bytes (the record must hold it), or NULL. */
+static struct tep_format_field *field(struct ev_desc *d, struct tep_event *ev, const char *name)
 {
 	struct tep_format_field *f = tep_find_field(ev, name);
 
-	return f && f->size >= 1 && f->size <= 8 && !(f->flags & TEP_FIELD_IS_DYNAMIC) ? f : NULL;
+	if (!f || f->size < 1 || f->size > 8 || (f->flags & TEP_FIELD_IS_DYNAMIC))
+		return NULL;
+	return kma_reader_fixed_field(d, f);
 }
 
 /* One page event: followed when it has its key field (pfn, or page) and is well formed. */
@@ -80,29 +58,22 @@ static void follow(struct kma_reader *r, int type)
 	if (!k)
 		return;
 	d = &r->by_id[ev->id];
-	d->pg[PG_KEY] = field(ev, "pfn");
+	d->pg[PG_KEY] = field(d, ev, "pfn");
 	if (!d->pg[PG_KEY]) {
-		d->pg[PG_KEY] = field(ev, "page");
+		d->pg[PG_KEY] = field(d, ev, "page");
 		by_ptr = 1;
 	}
 	if (!d->pg[PG_KEY])
 		return;
-	d->pg[PG_ORDER] = field(ev, "order");
-	d->pg[PG_GFP] = field(ev, "gfp_flags");
-	d->pg[PG_MIGRATE] = field(ev, "migratetype");
-	for (k = 0; k < 4; k++)
-		if (d->pg[k] && d->pg[k]->offset + d->pg[k]->size > (int)d->min_size)
-			d->min_size = d->pg[k]->offset + d->pg[k]->size;
+	d->pg[PG_ORDER] = field(d, ev, "order");
+	d->pg[PG_GFP] = field(d, ev, "gfp_flags");
+	d->pg[PG_MIGRATE] = field(d, ev, "migratetype");
 	if (d->pg[PG_GFP])
-		d->gfp_table = gfp_table(ev->print_fmt.args);
+		d->gfp_table = kma_gfp_table(ev->print_fmt.args);
 	d->type = type;
 	if (by_ptr)
 		r->info.page_by_ptr = 1;
-	if (!r->common_pid) {
-		r->common_pid = tep_find_common_field(ev, "common_pid");
-		if (r->common_pid && r->common_pid->size != 4)
-			r->common_pid = NULL;
-	}
+	kma_reader_follow_pid(r, ev);
 }
 
 void kma_page_setup(struct kma_reader *r)

@@ -294,11 +294,30 @@ static int follow_fields(struct kma_reader *r, struct tep_event *ev, unsigned in
 				 ev->name, field_names[k]);
 			return -1;
 		}
-		d->f[k] = f;
-		if (f && f->offset + f->size > (int)d->min_size)
-			d->min_size = f->offset + f->size;
+		d->f[k] = kma_reader_fixed_field(d, f);
 	}
 	return 0;
+}
+
+/*
+ * The lookups every followed event shares (the slab events above and the
+ * page events of kma-decode-page.c): a fixed field widens the record size
+ * the event needs, and the first event found gives common_pid.
+ */
+struct tep_format_field *kma_reader_fixed_field(struct ev_desc *d, struct tep_format_field *f)
+{
+	if (f && f->offset + f->size > (int)d->min_size)
+		d->min_size = f->offset + f->size;
+	return f;
+}
+
+void kma_reader_follow_pid(struct kma_reader *r, struct tep_event *ev)
+{
+	if (r->common_pid)
+		return;
+	r->common_pid = tep_find_common_field(ev, "common_pid");
+	if (r->common_pid && r->common_pid->size != 4)
+		r->common_pid = NULL;
 }
 
 static int lookup_events(struct kma_reader *r)
@@ -330,11 +349,7 @@ static int lookup_events(struct kma_reader *r)
 		r->by_id[ev->id].type = t;
 		if (t == KMA_EV_KMALLOC || t == KMA_EV_KMALLOC_NODE)
 			kma_gfp_setup(r, ev, &r->by_id[ev->id]);
-		if (!r->common_pid) {
-			r->common_pid = tep_find_common_field(ev, "common_pid");
-			if (r->common_pid && r->common_pid->size != 4)
-				r->common_pid = NULL;
-		}
+		kma_reader_follow_pid(r, ev);
 		found++;
 	}
 	kma_page_setup(r);

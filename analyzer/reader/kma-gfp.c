@@ -40,7 +40,7 @@ static const struct {
 #define NR_BITS	(sizeof(gfp_bits) / sizeof(gfp_bits[0]))
 
 /* The __print_flags() of the gfp_flags field anywhere in @arg (it sits in a ?: of the fmt). */
-static const struct tep_print_arg_flags *find_gfp_flags(const struct tep_print_arg *arg)
+const struct tep_print_arg_flags *kma_gfp_table(const struct tep_print_arg *arg)
 {
 	const struct tep_print_arg_flags *f;
 
@@ -53,14 +53,14 @@ static const struct tep_print_arg_flags *find_gfp_flags(const struct tep_print_a
 				return &arg->flags;
 			break;
 		case TEP_PRINT_OP:
-			f = find_gfp_flags(arg->op.left);
+			f = kma_gfp_table(arg->op.left);
 			if (!f)
-				f = find_gfp_flags(arg->op.right);
+				f = kma_gfp_table(arg->op.right);
 			if (f)
 				return f;
 			break;
 		case TEP_PRINT_TYPE:
-			f = find_gfp_flags(arg->typecast.item);
+			f = kma_gfp_table(arg->typecast.item);
 			if (f)
 				return f;
 			break;
@@ -111,7 +111,7 @@ static void add_warning(struct kma_reader *r, const char *fmt, const char *a, co
  */
 void kma_gfp_setup(struct kma_reader *r, struct tep_event *ev, struct ev_desc *d)
 {
-	const struct tep_print_arg_flags *fl = find_gfp_flags(ev->print_fmt.args);
+	const struct tep_print_arg_flags *fl = kma_gfp_table(ev->print_fmt.args);
 	int rel = release_number(r->info.release);
 	char used[160];
 	size_t i, n = 0;

@@ -159,6 +159,8 @@ int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err)
 int kma_stack_setup(struct kma_reader *r);
 /* kma-gfp.c: a kmalloc event's cache-family bits from its print fmt's gfp table. */
 void kma_gfp_setup(struct kma_reader *r, struct tep_event *ev, struct ev_desc *d);
+/* The __print_flags() table of gfp_flags anywhere in a print fmt's @arg, or NULL. */
+const struct tep_print_arg_flags *kma_gfp_table(const struct tep_print_arg *arg);
 /* The enum kma_kmalloc_type of a kmalloc event's gfp flags (accounted: -1 absent). */
 int kma_gfp_type(const struct ev_desc *d, uint64_t gfp, int accounted);
 /* The stack that follows kmem record @rec on its CPU, into @ev when there is one. */
@@ -172,6 +174,10 @@ const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const
 				uint32_t *nr, uint32_t *cap, uint64_t key, const char *s);
 /* A followed event's format parsed and its fields sane: 0, or -1 with r->bad. */
 int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev);
+/* Field @f (or NULL) of a followed event: records shorter than its end are bad. */
+struct tep_format_field *kma_reader_fixed_field(struct ev_desc *d, struct tep_format_field *f);
+/* common_pid from the first followed event that has a 4-byte one. */
+void kma_reader_follow_pid(struct kma_reader *r, struct tep_event *ev);
 /* Record fields as numbers in the host's order; the comm of a pid. */
 uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data);
 int kma_reader_pid(struct kma_reader *r, struct tep_record *rec);
