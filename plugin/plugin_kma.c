@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * plugin_kma.c - libtraceevent plugin for the kmem slab events.
+ * plugin_kma.c - libtraceevent plugin for the kmem slab and page events.
  *
  * trace-cmd report (and anything else that prints events through
  * libtraceevent) shows allocations as
@@ -18,6 +18,18 @@
  * pointer that is still live closes the earlier one (an implicit free).
  * Ages print as kma-analyze prints durations (kma_fmt_dur). What is left
  * here is printing.
+ *
+ * The page allocator's mm_page_alloc and mm_page_free pair by pfn (the
+ * struct page pointer on kernels before 2015) with the rules of
+ * kma-analyze --pages:
+ *
+ *   pfn=0x11880d order=2 migratetype=0 gfp_flags=GFP_KERNEL
+ *   pfn=0x11880d order=2 freed order-2 (4 pages) allocated by bash/1234, lived 3.20ms
+ *
+ * pfn -1 (page NULL) is a failed allocation, a free of a page that is not
+ * live is "unknown", an allocation at a live pfn implicitly frees it.
+ * mm_page_free_batched follows an mm_page_free of the same page and is no
+ * second free; it and the buddy-list events print as the kernel prints them.
  *
  * Options (trace-cmd report -O kma:NAME=VALUE):
  *   kma:free=0	no free annotation (and no tracking)
@@ -83,6 +95,23 @@ struct live {
 	int		has_bytes;	/* bytes_alloc was readable */
 };
 
+/* What a page free prints of the allocation it closes. */
+struct live_page {
+	uint64_t	ts;
+	int		pid;
+	unsigned int	order;
+	int		has_order;	/* order was readable */
+};
+
+/*
+ * A page's key in its live set: kma-pairs reads keys <= KMA_NULL_PTR_MAX
+ * as null frees, but pfn 0..16 are pages like any other, so a pfn goes in
+ * with the top bit set, as kma-analyze's matcher (match/kma-pagealloc.c)
+ * keys it; struct page pointers stay as they are.
+ */
+#define PAGE_KEY(v, by_ptr)	((by_ptr) ? (v) : (v) | (1ULL << 63))
+#define PAGE_FAILED		UINT64_MAX
+
 /*
  * State of one trace (one tep handle): trace-cmd report may open several
  * files at once, each with its own handle, and all of them share this .so.
@@ -92,6 +121,7 @@ struct kma_state {
 	struct tep_handle	*tep;
 	int			refs;
 	struct kma_pairs	*lives;		/* ptr -> struct live */
+	struct kma_pairs	*pages;		/* PAGE_KEY -> struct live_page */
 	uint64_t		last_ts;
 	uint64_t		last_offset;
 	int			last_cpu;
@@ -274,6 +304,7 @@ static int tracking(struct kma_state *st, struct tep_record *record)
 			  record->cpu == st->last_cpu))) {
 		st->unordered = 1;
 		kma_pairs_clear(st->lives);
+		kma_pairs_clear(st->pages);
 		return 0;
 	}
 	st->seen = 1;
@@ -281,6 +312,15 @@ static int tracking(struct kma_state *st, struct tep_record *record)
 	st->last_offset = record->offset;
 	st->last_cpu = record->cpu;
 	return 1;
+}
+
+/* Out of memory: say it once, on the line where it happened, and track no more. */
+static void stop_matching(struct trace_seq *s, struct kma_state *st)
+{
+	st->broken = 1;
+	kma_pairs_clear(st->lives);
+	kma_pairs_clear(st->pages);
+	trace_seq_puts(s, " (kma: out of memory, matching stopped)");
 }
 
 /*
@@ -353,9 +393,7 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 		return 0;
 
 	if (kma_pairs_on_alloc(st->lives, ptr, &pr)) {
-		st->broken = 1;
-		kma_pairs_clear(st->lives);
-		trace_seq_puts(s, " (kma: out of memory, matching stopped)");
+		stop_matching(s, st);
 		return 0;
 	}
 	if (pr.kind == KMA_PAIR_IMPLICIT)
@@ -394,6 +432,119 @@ static int free_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+/*
+ * "pfn=0x... order=N" of a page event (page=0x... on the old layout). The
+ * page's key in *key, read as kma-analyze's reader reads it: PAGE_FAILED for
+ * pfn -1UL (a 32-bit kernel's too) or page NULL. -1 when the pfn is unreadable.
+ */
+static int print_page_head(struct trace_seq *s, struct tep_event *event,
+			   struct tep_record *record, uint64_t *key,
+			   unsigned long long *order, int *e_order)
+{
+	struct tep_format_field *f = tep_find_field(event, "pfn");
+	int by_ptr = !f && tep_find_field(event, "page");
+	const char *name = by_ptr ? "page" : "pfn";
+	unsigned long long v;
+	int e_key = get_num(event, record, name, &v);
+
+	if (e_key) {
+		trace_seq_printf(s, "%s=!", name);
+	} else {
+		trace_seq_printf(s, "%s=0x%llx", name, v);
+		f = tep_find_field(event, name);
+		if ((by_ptr && !v) || v == UINT64_MAX || (f->size == 4 && v == UINT32_MAX))
+			*key = PAGE_FAILED;
+		else
+			*key = PAGE_KEY(v, by_ptr);
+	}
+	*e_order = get_num(event, record, "order", order);
+	print_num(s, "order", *e_order, *order);
+	return e_key;
+}
+
+/* " freed order-2 (4 pages) allocated by bash/1234, lived 3.20ms" and the like */
+static void print_page_closed(struct trace_seq *s, struct tep_handle *tep, const char *what,
+			      const struct live_page *l, uint64_t ts)
+{
+	uint64_t pages = 1ULL << (l->order & 63);
+
+	trace_seq_printf(s, " %s order-", what);
+	if (l->has_order)
+		trace_seq_printf(s, "%u (%" PRIu64 " page%s)", l->order, pages,
+				 pages == 1 ? "" : "s");
+	else
+		trace_seq_putc(s, '!');
+	/* the comm of the pid as kma-analyze names tasks: the trace's saved cmdlines */
+	trace_seq_printf(s, " allocated by %s/%d, lived ", tep_data_comm_from_pid(tep, l->pid),
+			 l->pid);
+	print_age(s, l->ts, ts);
+}
+
+static int page_alloc_handler(struct trace_seq *s, struct tep_record *record,
+			      struct tep_event *event, void *context)
+{
+	struct kma_state *st = state_of(event->tep);
+	unsigned long long order = 0, mt, gfp;
+	uint64_t key = 0;
+	int e_key, e_order;
+	struct kma_pair pr;
+	struct live_page *l;
+
+	e_key = print_page_head(s, event, record, &key, &order, &e_order);
+	if (tep_find_field(event, "migratetype")) {
+		if (get_num(event, record, "migratetype", &mt))
+			trace_seq_puts(s, " migratetype=!");
+		else
+			trace_seq_printf(s, " migratetype=%d", (int)mt);
+	}
+	if (tep_find_field(event, "gfp_flags")) {
+		trace_seq_puts(s, " gfp_flags=");
+		if (get_num(event, record, "gfp_flags", &gfp))
+			trace_seq_putc(s, '!');
+		else
+			print_gfp(s, event, gfp);
+	}
+	/* A failed allocation prints as one whether or not we are tracking. */
+	if (!e_key && key == PAGE_FAILED) {
+		trace_seq_puts(s, " failed");
+		return 0;
+	}
+	if (e_key || !tracking(st, record))
+		return 0;
+	if (kma_pairs_on_alloc(st->pages, key, &pr)) {
+		stop_matching(s, st);
+		return 0;
+	}
+	if (pr.kind == KMA_PAIR_IMPLICIT)
+		print_page_closed(s, event->tep, "implicitly frees", pr.old, record->ts);
+	l = pr.live;
+	l->ts = record->ts;
+	l->pid = tep_data_pid(event->tep, record);
+	l->order = (unsigned int)order;
+	l->has_order = !e_order;
+	return 0;
+}
+
+static int page_free_handler(struct trace_seq *s, struct tep_record *record,
+			     struct tep_event *event, void *context)
+{
+	struct kma_state *st = state_of(event->tep);
+	unsigned long long order = 0;
+	uint64_t key = 0;
+	int e_key, e_order;
+	struct kma_pair pr;
+
+	e_key = print_page_head(s, event, record, &key, &order, &e_order);
+	if (e_key || !tracking(st, record))
+		return 0;
+	kma_pairs_on_free(st->pages, key, &pr);
+	if (pr.kind == KMA_PAIR_FREED)
+		print_page_closed(s, event->tep, "freed", pr.old, record->ts);
+	else
+		trace_seq_puts(s, " unknown");
+	return 0;
+}
+
 /* The handler of kmem event type t (enum kma_ev_type, t < KMA_EV_NR). */
 static tep_event_handler_func handler_of(int t)
 {
@@ -415,7 +566,10 @@ KMA_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	if (!st)
 		return -1;
 	st->lives = kma_pairs_alloc(sizeof(struct live), 512);
-	if (!st->lives) {
+	st->pages = kma_pairs_alloc(sizeof(struct live_page), 512);
+	if (!st->lives || !st->pages) {
+		kma_pairs_free(st->lives);
+		kma_pairs_free(st->pages);
 		free(st);
 		return -1;
 	}
@@ -434,6 +588,10 @@ KMA_EXPORT int TEP_PLUGIN_LOADER(struct tep_handle *tep)
 	for (t = 0; t < KMA_EV_NR; t++)
 		tep_register_event_handler(tep, -1, KMA_EV_SYSTEM, kma_ev_name(t),
 					   handler_of(t), NULL);
+	tep_register_event_handler(tep, -1, KMA_EV_SYSTEM, kma_page_ev_name(KMA_EV_PAGE_ALLOC),
+				   page_alloc_handler, NULL);
+	tep_register_event_handler(tep, -1, KMA_EV_SYSTEM, kma_page_ev_name(KMA_EV_PAGE_FREE),
+				   page_free_handler, NULL);
 	return 0;
 }
 
@@ -452,8 +610,13 @@ KMA_EXPORT void TEP_PLUGIN_UNLOADER(struct tep_handle *tep)
 	for (t = 0; t < KMA_EV_NR; t++)
 		tep_unregister_event_handler(tep, -1, KMA_EV_SYSTEM, kma_ev_name(t),
 					     handler_of(t), NULL);
+	tep_unregister_event_handler(tep, -1, KMA_EV_SYSTEM, kma_page_ev_name(KMA_EV_PAGE_ALLOC),
+				     page_alloc_handler, NULL);
+	tep_unregister_event_handler(tep, -1, KMA_EV_SYSTEM, kma_page_ev_name(KMA_EV_PAGE_FREE),
+				     page_free_handler, NULL);
 	*p = st->next;
 	kma_pairs_free(st->lives);
+	kma_pairs_free(st->pages);
 	free(st);
 	if (!--nr_states)
 		tep_plugin_remove_options(kma_options);

@@ -195,6 +195,56 @@ if [ -f "$TMP/basic.plug" ]; then
 	fi
 fi
 
+# Page events (mm_page_alloc / mm_page_free): the annotations against a
+# pairing of the raw fields written from the rules (tests/plugin/pages-check.py)
+# and against kma-analyze --pages's report.db, on the recorded fixture and on
+# tests/pages/basic.seq in several layouts (pfn or the old struct page pointer,
+# 64 or 32 bits, both byte orders); on the newest layout, line by line against
+# lines worked by hand (tests/plugin/pages-basic.expect).
+MKTRACE=$TOP/$B/tests/tools/mktrace
+page_case() { # page_case NAME DAT LONG
+	report -t -O kma:ns=1 -i "$2" > "$TMP/$1.plug" 2> "$TMP/$1.err" &&
+		report -t -R -i "$2" > "$TMP/$1.raw" 2>> "$TMP/$1.err" &&
+		"$KMA" -q --pages -o "$TMP/$1.db" "$2" > /dev/null 2>> "$TMP/$1.err" ||
+		{ fail "plugin pages $1" "$(tail -3 "$TMP/$1.err")"; return; }
+	check "plugin pages $1: annotations as paired from the raw fields and by kma-analyze" \
+		python3 "$TOP/tests/plugin/pages-check.py" "$TMP/$1.plug" "$TMP/$1.raw" "$TMP/$1.db" "$3"
+}
+[ -f "$FIX/pages.dat" ] && page_case fixture "$FIX/pages.dat" 8
+if [ -x "$MKTRACE" ]; then
+	{ echo "pagelayout page"; cat "$TOP/tests/pages/basic.seq"; } > "$TMP/page-ptr.seq"
+	for v in "pfn:6.18:8:little" "pfn:5.10:4:big" "ptr:6.18:8:little" "ptr:5.10:4:little"; do
+		IFS=: read -r lay gen long endian <<< "$v"
+		seq=$TOP/tests/pages/basic.seq
+		[ "$lay" = ptr ] && seq=$TMP/page-ptr.seq
+		name=basic-$lay-$gen-$long-$endian
+		if "$MKTRACE" -g "$gen" -l "$long" -E "$endian" -o "$TMP/$name.dat" "$seq" \
+			> "$TMP/mk.txt" 2>&1; then
+			page_case "$name" "$TMP/$name.dat" "$long"
+		else
+			fail "plugin pages $name: mktrace" "$(cat "$TMP/mk.txt")"
+		fi
+	done
+	sed -n 's/^ *.*\] *\([0-9.]*\): \(mm_page_alloc:\|mm_page_free:\) *\(.*\)$/\1 \2 \3/p' \
+		"$TMP/basic-pfn-6.18-8-little.plug" > "$TMP/pages-basic.got"
+	check "plugin pages: basic.seq line by line as worked by hand" \
+		cmp "$TMP/pages-basic.got" <(grep -v '^#' "$TOP/tests/plugin/pages-basic.expect")
+	report -t -O kma:free=0 -i "$TMP/basic-pfn-6.18-8-little.dat" > "$TMP/pages-nofree.txt" 2>&1
+	check "plugin pages -O kma:free=0: no page annotation, failed still said" sh -c "
+		grep -q 'mm_page_free: *pfn=0x1000 order=0\$' '$TMP/pages-nofree.txt' &&
+		grep -q ' failed\$' '$TMP/pages-nofree.txt' &&
+		! grep -E -q ' (freed|implicitly frees) order-| unknown\$' '$TMP/pages-nofree.txt'"
+else
+	fail "plugin pages: mktrace" "$MKTRACE is not built"
+fi
+if [ -f "$TMP/fixture.plug" ]; then
+	report -N -i "$FIX/pages.dat" 2> /dev/null | grep ' mm_page_alloc: ' |
+		grep -o 'gfp_flags=[^ ]*' > "$TMP/pages.gfp-kernel"
+	grep ' mm_page_alloc: ' "$TMP/fixture.plug" | grep -o 'gfp_flags=[^ ]*' > "$TMP/pages.gfp-plugin"
+	check "plugin pages: gfp flags as the kernel prints them" \
+		sh -c "test -s '$TMP/pages.gfp-kernel' && cmp '$TMP/pages.gfp-kernel' '$TMP/pages.gfp-plugin'"
+fi
+
 # Formats no real trace has (missing fields, short records, time going
 # backwards, a handle closed and a new one opened), through libtraceevent
 # directly. Under the sanitizer build, plugin and driver are sanitized too.
