@@ -129,7 +129,8 @@ static int feed(void *ctx, const struct kma_event *ev)
 	}
 	if (kma_ev_is_page(ev->type)) {	/* H7: to the page matcher only */
 		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
-			r->why = "out of memory";
+			/* H6: a page row that reaches report.db may fail there */
+			r->why = r->store ? kma_store_error(r->store) : "out of memory";
 			return -1;
 		}
 		return 0;
@@ -490,6 +491,8 @@ static int open_match(struct run *r)
 			return -1;
 		}
 		mo->sink.ctx = r->store;
+		if (r->pages)	/* H6: page rows stream through the store's writer */
+			kma_pagerun_stream(r->pages, r->store);
 		mo->sink.alloc_done = kma_store_alloc_row;
 		mo->sink.unknown_free = kma_store_unknown_free;
 		mo->timeline = 1;	/* report.db's timeline table */

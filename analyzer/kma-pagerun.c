@@ -4,7 +4,6 @@
  */
 #include <stdlib.h>
 
-#include "kma-grow.h"
 #include "kma-pagerun.h"
 #include "report/kma-report-pages.h"
 #include "sites/kma-stacks.h"
@@ -12,19 +11,32 @@
 struct kma_pagerun {
 	struct kma_pagealloc	*m;
 	struct kma_stacks	*stacks;	/* the page events' own */
-	struct kma_page_alloc	*rows;		/* finished allocations, for report.db */
-	size_t			nr, cap;
+	struct kma_store	*db;		/* where finished allocations go, or NULL */
 	struct kma_store_pages	store;
 };
 
+/*
+ * A finished allocation to report.db's writer thread. Its stack is named
+ * here, on the thread that interns stacks: the writer only copies the
+ * (interned, stable) names.
+ */
 static int keep_row(void *ctx, const struct kma_page_alloc *a)
 {
 	struct kma_pagerun *p = ctx;
+	const char *fn = NULL, *stack = NULL;
 
-	if (kma_grow(&p->rows, &p->cap, p->nr, sizeof(*a), 1024))
-		return -1;
-	p->rows[p->nr++] = *a;
-	return 0;
+	if (!p->db)
+		return 0;
+	if (a->stack_id) {
+		fn = kma_stacks_page_caller(p->stacks, a->stack_id);
+		stack = kma_stacks_folded(p->stacks, a->stack_id);
+	}
+	return kma_store_page_row(p->db, a, fn, stack);
+}
+
+void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db)
+{
+	p->db = db;
 }
 
 struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
@@ -58,7 +70,6 @@ void kma_pagerun_free(struct kma_pagerun *p)
 		return;
 	kma_pagealloc_free(p->m);
 	kma_stacks_free(p->stacks);
-	free(p->rows);
 	free(p);
 }
 
@@ -81,9 +92,7 @@ const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 					      const struct kma_trace_info *info)
 {
 	p->store = (struct kma_store_pages){
-		.totals = kma_pagealloc_totals(p->m), .rows = p->rows, .nr_rows = p->nr,
-		.page_size = info->sys_page_size, .caller_of = kma_stacks_page_caller,
-		.stack_name = kma_stacks_folded, .ctx = p->stacks,
+		.totals = kma_pagealloc_totals(p->m), .page_size = info->sys_page_size,
 	};
 	return &p->store;
 }

@@ -2,7 +2,7 @@
 /*
  * kma-pagerun.h - kma-analyze --pages wiring (issue 17): the page matcher, the
  * page events' own stacks (interned apart, so the slab rows' stack ids do not
- * move), the finished allocations kept for report.db, the report.
+ * move), the finished allocations streamed to report.db, the report.
  */
 #ifndef KMA_PAGERUN_H
 #define KMA_PAGERUN_H
@@ -20,6 +20,8 @@ struct kma_pagerun;
 /* Tells @reader to hand page events on; @keep_rows: for report.db. NULL: out of memory. */
 struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
 				     int keep_rows);
+/* With @keep_rows: the store the finished allocations stream to (before the first event). */
+void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db);
 void kma_pagerun_free(struct kma_pagerun *p);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);

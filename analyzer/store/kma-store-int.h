@@ -106,7 +106,22 @@ int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run);
 int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run);
 /* timeline and timeline_callers (kma-store-timeline.c), from run->timeline */
 int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run);
-/* H7: page_trace, page_shapes, page_alloc_rows from run->pages (nothing when NULL); 0 or -1. */
+/* H7: page_trace from run->pages at the commit (nothing when NULL); 0 or -1. */
 int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run);
+
+/* A page allocation as queued for the writer thread (kma_store_page_row()). */
+struct kma_store_page_row {
+	struct kma_page_alloc	a;
+	const char		*function, *stack;	/* interned, NULL: none */
+};
+
+/*
+ * The writer thread's page_shapes and page_alloc_rows (kma-store-pages.c):
+ * opened on the first rows into *w, freed after the thread stops. 0 or -1.
+ */
+struct kma_page_writer;
+int kma_store_page_rows(sqlite3 *db, struct kma_page_writer **w,
+			const struct kma_store_page_row *rows, uint32_t n);
+void kma_store_page_writer_free(struct kma_page_writer *w);
 
 #endif /* KMA_STORE_INT_H */

@@ -3,8 +3,10 @@
  * kma-store-pages.c - the page allocations of report.db (kma-analyze --pages):
  * page_trace (one row of facts), page_shapes (what allocations share: order,
  * gfp flags, migrate type, task, caller function, stack; one row each) and
- * page_alloc_rows (integers: times, pfn, how it ended, its shape), written at
- * the commit from the rows the page matcher finished.
+ * page_alloc_rows (integers: times, pfn, how it ended, its shape). The rows
+ * are streamed: the page matcher's finished allocations are queued with the
+ * slab rows (kma_store_page_row) and written, with their shapes, by the
+ * store's writer thread; page_trace is written at the commit.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +27,11 @@ struct shapes {
 	struct shape	*v;
 	size_t		nr, cap;
 	sqlite3_stmt	*ins;
+};
+
+struct kma_page_writer {
+	struct shapes	sh;
+	sqlite3_stmt	*row;
 };
 
 static uint64_t shape_hash(const struct shape *s)
@@ -134,22 +141,49 @@ static int write_row(sqlite3_stmt *st, const struct kma_page_alloc *a, uint32_t 
 
 int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run)
 {
-	const struct kma_store_pages *p = run->pages;
-	struct shapes sh = { 0 };
-	sqlite3_stmt *row = NULL;
-	size_t i;
-	int ret = -1;
+	return write_trace(db, run->pages);
+}
 
-	if (write_trace(db, p) || kma_map_init(&sh.map, 64) ||
+void kma_store_page_writer_free(struct kma_page_writer *w)
+{
+	if (!w)
+		return;
+	sqlite3_finalize(w->sh.ins);
+	sqlite3_finalize(w->row);
+	kma_map_release(&w->sh.map);
+	free(w->sh.v);
+	free(w);
+}
+
+static struct kma_page_writer *page_writer(sqlite3 *db)
+{
+	struct kma_page_writer *w = calloc(1, sizeof(*w));
+
+	if (!w)
+		return NULL;
+	if (kma_map_init(&w->sh.map, 64) ||
 	    sqlite3_prepare_v2(db, "INSERT INTO page_shapes VALUES (?,?,?,?,?,?,?,?,?)", -1,
-			       &sh.ins, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO page_alloc_rows VALUES (?,?,?,?,?,?)", -1, &row,
-			       NULL) != SQLITE_OK)
-		goto out;
-	for (i = 0; i < p->nr_rows; i++) {
-		const struct kma_page_alloc *a = &p->rows[i];
-		struct shape k;
-		uint32_t id;
+			       &w->sh.ins, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO page_alloc_rows VALUES (?,?,?,?,?,?)", -1,
+			       &w->row, NULL) != SQLITE_OK) {
+		kma_store_page_writer_free(w);
+		return NULL;
+	}
+	return w;
+}
+
+int kma_store_page_rows(sqlite3 *db, struct kma_page_writer **pw,
+			const struct kma_store_page_row *rows, uint32_t n)
+{
+	uint32_t i, id;
+	struct shape k;
+
+	if (!n)
+		return 0;
+	if (!*pw && !(*pw = page_writer(db)))
+		return -1;
+	for (i = 0; i < n; i++) {
+		const struct kma_page_alloc *a = &rows[i].a;
 
 		memset(&k, 0, sizeof(k));	/* compared with memcmp: no stray padding */
 		k.order = a->order;
@@ -158,19 +192,11 @@ int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run)
 		k.gfp = a->gfp_flags;
 		k.gfp_text = a->gfp_text;
 		k.comm = a->comm;
-		if (a->stack_id && p->caller_of)
-			k.function = p->caller_of(p->ctx, a->stack_id);
-		if (a->stack_id && p->stack_name)
-			k.stack = p->stack_name(p->ctx, a->stack_id);
-		id = shape_id(&sh, &k);
-		if (!id || write_row(row, a, id))
-			goto out;
+		k.function = rows[i].function;
+		k.stack = rows[i].stack;
+		id = shape_id(&(*pw)->sh, &k);
+		if (!id || write_row((*pw)->row, a, id))
+			return -1;
 	}
-	ret = 0;
-out:
-	sqlite3_finalize(sh.ins);
-	sqlite3_finalize(row);
-	kma_map_release(&sh.map);
-	free(sh.v);
-	return ret;
+	return 0;
 }

@@ -28,8 +28,11 @@ struct batch {
 	struct batch		*next;
 	uint32_t		nr_allocs;
 	uint32_t		nr_frees;
+	uint32_t		nr_pages;
 	struct kma_alloc_row	allocs[BATCH_ROWS];
 	struct kma_free_row	frees[BATCH_ROWS];
+	/* --pages; untouched (so not resident) in a run without page events */
+	struct kma_store_page_row pages[BATCH_ROWS];
 };
 
 struct kma_store {
@@ -40,6 +43,7 @@ struct kma_store {
 	sqlite3_stmt		*ins_allocs;		/* KMA_MULTI rows */
 	sqlite3_stmt		*ins_free;
 	struct kma_dicts	dicts;			/* the writer thread's */
+	struct kma_page_writer	*pagew;			/* the writer thread's, --pages */
 	/* producer side */
 	struct batch		*cur;
 	/* queue, guarded by lock */
@@ -260,6 +264,10 @@ static void *writer(void *arg)
 		failed = write_allocs(s, b->allocs, b->nr_allocs);
 		for (i = 0; !failed && i < b->nr_frees; i++)
 			failed = write_free(s, &b->frees[i]);
+		if (!failed && kma_store_page_rows(s->db, &s->pagew, b->pages, b->nr_pages)) {
+			set_error(s, "writing page allocations");
+			failed = 1;
+		}
 		pthread_mutex_lock(&s->lock);
 		b->next = s->spare;
 		s->spare = b;
@@ -278,7 +286,7 @@ static int flush_batch(struct kma_store *s)
 	struct batch *b = s->cur;
 	int failed;
 
-	if (!b || (!b->nr_allocs && !b->nr_frees))
+	if (!b || (!b->nr_allocs && !b->nr_frees && !b->nr_pages))
 		return 0;
 	s->cur = NULL;
 	pthread_mutex_lock(&s->lock);
@@ -315,6 +323,7 @@ static struct batch *get_batch(struct kma_store *s)
 	}
 	b->nr_allocs = 0;
 	b->nr_frees = 0;
+	b->nr_pages = 0;
 	s->cur = b;
 	return b;
 }
@@ -341,6 +350,23 @@ int kma_store_unknown_free(void *store, const struct kma_free_row *row)
 		return -1;
 	b->frees[b->nr_frees++] = *row;
 	if (b->nr_frees == BATCH_ROWS)
+		return flush_batch(s);
+	return 0;
+}
+
+int kma_store_page_row(struct kma_store *s, const struct kma_page_alloc *a,
+		       const char *function, const char *stack)
+{
+	struct batch *b = get_batch(s);
+	struct kma_store_page_row *r;
+
+	if (!b)
+		return -1;
+	r = &b->pages[b->nr_pages++];
+	r->a = *a;
+	r->function = function;
+	r->stack = stack;
+	if (b->nr_pages == BATCH_ROWS)
 		return flush_batch(s);
 	return 0;
 }
@@ -476,6 +502,8 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 
 	if (flush_batch(s) || stop_writer(s))
 		goto out;
+	kma_store_page_writer_free(s->pagew);
+	s->pagew = NULL;
 	if (kma_store_write_tables(s->db, run)) {
 		set_error(s, "writing report tables");
 		goto out;
@@ -671,6 +699,7 @@ void kma_store_free(struct kma_store *s)
 	if (!s)
 		return;
 	stop_writer(s);
+	kma_store_page_writer_free(s->pagew);
 	sqlite3_finalize(s->ins_alloc);
 	sqlite3_finalize(s->ins_allocs);
 	sqlite3_finalize(s->ins_free);

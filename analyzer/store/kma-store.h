@@ -52,6 +52,14 @@ struct kma_store *kma_store_open(const char *path, char *why, size_t len);
 /* Sink callbacks for the matcher (ctx is the store). */
 int kma_store_alloc_row(void *store, const struct kma_alloc_row *row);
 int kma_store_unknown_free(void *store, const struct kma_free_row *row);
+/*
+ * A finished page allocation (--pages), its caller function and folded stack
+ * (interned strings that live until the commit; NULL: no stack), queued for
+ * page_alloc_rows as allocation rows are: memory stays flat in the number of
+ * page allocations. 0 or -1.
+ */
+int kma_store_page_row(struct kma_store *store, const struct kma_page_alloc *a,
+		       const char *function, const char *stack);
 
 struct kma_timeline;
 
@@ -83,16 +91,13 @@ struct kma_store_run {
 	const struct kma_store_pages	*pages;
 };
 
-/* H7: what --pages gives report.db (match/kma-pagealloc.h). */
+/*
+ * H7: what --pages gives report.db at the commit (match/kma-pagealloc.h); the
+ * allocations themselves came through kma_store_page_row().
+ */
 struct kma_store_pages {
 	const struct kma_page_totals	*totals;
-	const struct kma_page_alloc	*rows;		/* finished and, last, still live ones */
-	size_t				nr_rows;
 	unsigned int			page_size;
-	/* an allocation stack's caller function and folded name (the matcher's callbacks) */
-	const char			*(*caller_of)(void *ctx, uint32_t stack_id);
-	const char			*(*stack_name)(void *ctx, uint32_t stack_id);
-	void				*ctx;
 };
 
 /*
