@@ -285,6 +285,11 @@ if cc -O1 -g $SANFLAGS -fPIC -shared -fvisibility=hidden -std=gnu11 -D_GNU_SOURC
 		tf "ptr 0x10 is a null free" null-free "(free_thing+0x20) ptr=0x10 null"
 		tf "records out of time order: no annotation" after-backwards \
 			"(free_thing+0x20) ptr=0xffff888000004000"
+		tf "page alloc without order" page-alloc-no-order "pfn=0x5 order=! gfp_flags=GFP_KERNEL"
+		tf "page pfn 5 is a page, not a null free" page-free-small-pfn \
+			"pfn=0x5 order=0 freed order-! allocated by <...>/42, lived 100ns"
+		tf "second free of a page is unknown" page-free-again "pfn=0x5 order=0 unknown"
+		tf "short page record reads nothing past its end" page-free-short "pfn=! order=!"
 		check "plugin: a new handle starts with no live allocations" \
 			test "$(grep -c 'implicitly frees' "$TMP/tf.txt")" = 2
 	fi

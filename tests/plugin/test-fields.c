@@ -67,6 +67,21 @@ static const char fmt_kmalloc_node[] =
 	"\tfield:unsigned long gfp_flags;\toffset:32;\tsize:8;\tsigned:0;\n\n"
 	"print fmt: \"ptr=%p\", REC->ptr\n";
 
+/* mm_page_alloc with neither order nor migratetype */
+static const char fmt_page_alloc[] =
+	"name: mm_page_alloc\nID: 15\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned long gfp_flags;\toffset:16;\tsize:8;\tsigned:0;\n\n"
+	"print fmt: \"pfn=0x%lx gfp_flags=%s\", REC->pfn, "
+	"(REC->gfp_flags) ? __print_flags(REC->gfp_flags, \"|\", {0xcc0, \"GFP_KERNEL\"}) : \"none\"\n";
+
+/* mm_page_free as the kernel has it */
+static const char fmt_page_free[] =
+	"name: mm_page_free\nID: 16\nformat:\n" COMMON_FIELDS
+	"\tfield:unsigned long pfn;\toffset:8;\tsize:8;\tsigned:0;\n"
+	"\tfield:unsigned int order;\toffset:16;\tsize:4;\tsigned:0;\n\n"
+	"print fmt: \"pfn=0x%lx order=%d\", REC->pfn, REC->order\n";
+
 static unsigned char data[128];
 
 static void put64(int off, uint64_t v)
@@ -135,7 +150,9 @@ static struct tep_handle *open_tep(const char *dir)
 	    tep_parse_format(tep, &ev, fmt_cache_alloc, sizeof(fmt_cache_alloc) - 1, "kmem") ||
 	    tep_parse_format(tep, &ev, fmt_kfree, sizeof(fmt_kfree) - 1, "kmem") ||
 	    tep_parse_format(tep, &ev, fmt_cache_free, sizeof(fmt_cache_free) - 1, "kmem") ||
-	    tep_parse_format(tep, &ev, fmt_kmalloc_node, sizeof(fmt_kmalloc_node) - 1, "kmem")) {
+	    tep_parse_format(tep, &ev, fmt_kmalloc_node, sizeof(fmt_kmalloc_node) - 1, "kmem") ||
+	    tep_parse_format(tep, &ev, fmt_page_alloc, sizeof(fmt_page_alloc) - 1, "kmem") ||
+	    tep_parse_format(tep, &ev, fmt_page_free, sizeof(fmt_page_free) - 1, "kmem")) {
 		fprintf(stderr, "test-fields: cannot parse the event formats\n");
 		exit(1);
 	}
@@ -201,6 +218,20 @@ int main(int argc, char **argv)
 			memcpy(data + 24, &loc, 4);
 		}
 		show(tep, "short-record", 5500, 40);
+		/*
+		 * Pages: pfn 5 is a page, not a null free; an alloc without order
+		 * closes as order-!; a record too short for its pfn prints '!'.
+		 */
+		header(15);
+		put64(8, 5);
+		put64(16, 0xcc0);
+		show(tep, "page-alloc-no-order", 5600, 24);
+		header(16);
+		put64(8, 5);
+		show(tep, "page-free-small-pfn", 5700, 20);
+		show(tep, "page-free-again", 5800, 20);
+		show(tep, "page-free-short", 5900, 8);
+
 		/* Back in time, as a viewer printing rows on demand does. */
 		cache_alloc(tep, "backwards", 4500, 0xffffffff81000050ULL, 0xffff888000004000ULL, 0x100);
 		cache_free(tep, "after-backwards", 6000, 0xffff888000004000ULL);
