@@ -1,4 +1,4 @@
--- kma report.db schema, version 4 (PRAGMA user_version).
+-- kma report.db schema, version 5 (PRAGMA user_version).
 -- Documented in docs/kma-report.db.5 (man 5 kma-report.db); every table, view and column below is described there.
 -- Addresses and pointers are TEXT '0x<hex>' as trace-cmd prints them (kernel addresses do
 -- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
@@ -10,8 +10,11 @@
 -- part of its shape: no byte more per row) and unknown_free_rows (NULL: no stack), the
 -- columns stack_id (and free_stack_id) at the end of the views allocations and
 -- unknown_frees, and the view stack_stats. Every version 1/2 column is unchanged.
+-- Version 4 writes callers.file/line NULL when unknown and names kmalloc caches by family.
+-- Version 5 adds tables and views only (the timeline, the page allocator, CPU -> node map
+-- and cross-node counts); every version 4 table, view and column is unchanged.
 
-PRAGMA user_version = 4;
+PRAGMA user_version = 5;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
 -- KMA_APPLICATION_ID in analyzer/kma-store.h; older kma wrote 0 here.
 PRAGMA application_id = 1802330450;

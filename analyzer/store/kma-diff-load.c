@@ -137,10 +137,11 @@ static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, cha
 	}
 	if (query_int(db, "PRAGMA user_version", &version, why, len))
 		return -1;
-	if (version != kma_diff_schema_version()) {
-		snprintf(why, len, "report.db schema version %lld, kma-diff reads version %d "
+	/* what kma-diff reads (trace, callers, stacks) has not changed since version 4 */
+	if (version < KMA_DIFF_OLDEST_VERSION || version > kma_diff_schema_version()) {
+		snprintf(why, len, "report.db schema version %lld, kma-diff reads versions %d to %d "
 			 "(analyze the trace again with this kma-analyze)",
-			 (long long)version, kma_diff_schema_version());
+			 (long long)version, KMA_DIFF_OLDEST_VERSION, kma_diff_schema_version());
 		return -1;
 	}
 	if (query_int(db, "SELECT kmem_events FROM trace", &n, why, len))

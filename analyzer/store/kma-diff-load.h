@@ -13,6 +13,8 @@
 
 /* The schema version kma-analyze writes (PRAGMA user_version of schema/kma.sql). */
 int kma_diff_schema_version(void);
+/* The oldest report.db version kma-diff reads: the tables it uses are unchanged since. */
+#define KMA_DIFF_OLDEST_VERSION	4
 
 /*
  * Fills t (initialized by the caller) from the report.db at path, grouped by
