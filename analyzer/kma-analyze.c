@@ -629,7 +629,7 @@ static int finish_run(struct run *r)
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
-	if ((r->pages && kma_pagerun_finish(r->pages)) ||
+	if ((r->pages && kma_pagerun_finish(r->pages, info->last_ts)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||

@@ -23,8 +23,8 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 void kma_pagerun_free(struct kma_pagerun *p);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);
-/* The end of the trace: live allocations kept as live. 0 or -1. */
-int kma_pagerun_finish(struct kma_pagerun *p);
+/* The end of the trace (@end_ts: the timeline's end): live allocations kept as live. 0 or -1. */
+int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts);
 /* What report.db gets (valid until kma_pagerun_free). */
 const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 					      const struct kma_trace_info *info);

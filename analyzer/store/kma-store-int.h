@@ -108,5 +108,7 @@ int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run);
 int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run);
 /* H7: page_trace, page_shapes, page_alloc_rows from run->pages (nothing when NULL); 0 or -1. */
 int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run);
+/* H2: page_timeline and page_timeline_tasks (kma-store-page-timeline.c); 0 or -1. */
+int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_run *run);
 
 #endif /* KMA_STORE_INT_H */

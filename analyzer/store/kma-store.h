@@ -93,6 +93,10 @@ struct kma_store_pages {
 	const char			*(*caller_of)(void *ctx, uint32_t stack_id);
 	const char			*(*stack_name)(void *ctx, uint32_t stack_id);
 	void				*ctx;
+	/* H2: live pages over time (page_timeline; NULL: none), its series' rows by id */
+	const struct kma_timeline	*timeline;
+	const struct kma_page_row	*series;
+	uint32_t			nr_series;
 };
 
 /*
