@@ -1,0 +1,86 @@
+# report.db's page_timeline and page_timeline_tasks (H2, issues 16+17): live pages over
+# time. tests/pages/basic.seq against bins worked out by hand below; the recorded
+# tests/fixtures/pages.dat against tests/tools/page-timeline-from-db.py (its series
+# computed from the page_allocations view, bin 0 at the first page event of `trace-cmd
+# report`); the check fails on a damaged table; a slab-only trace has no page timeline.
+MKTRACE=$TOP/$B/tests/tools/mktrace
+PTL="python3 $TOP/tests/tools/page-timeline-from-db.py"
+ptq() { sqlite3 -separator ' ' "$1" "$2" 2>&1; }
+
+if [ -x "$MKTRACE" ] &&
+   "$MKTRACE" -g 6.18 -l 8 -E little -o "$TMP/basic.dat" "$TOP/tests/pages/basic.seq" \
+	> "$TMP/mk.txt" 2>&1 &&
+   "$KMA" -q --pages -o "$TMP/basic.db" "$TMP/basic.dat" > /dev/null 2> "$TMP/err.txt"; then
+	# basic.seq's events (its comment numbers them), ns: bin 0 starts at the first
+	# page event (1, 1000), the last event is at 9500: 1 us bins, 9 of them.
+	#   1000 +1 (1); 2000 +4 (2); 3000 failed; 4000 -1 (4, the batched one no free);
+	#   5000 -4 implicit +1 (5: live 4, 0, 1: max 4); 6000 unknown; 7000/7100 no free;
+	#   8000 +2 (8); 9000 +1, 9500 -1 (9: live 4 then 3). A bin's max starts at the
+	#   last one's live. bin allocs alloc_pages frees free_pages live_pages live_max:
+	cat > "$TMP/basic.want" <<-'END'
+	0 1 1 0 0 1 1 4096
+	1 1 4 0 0 5 5 20480
+	2 0 0 0 0 5 5 20480
+	3 0 0 1 1 4 5 16384
+	4 1 1 1 4 1 4 4096
+	5 0 0 0 0 1 1 4096
+	6 0 0 0 0 1 1 4096
+	7 1 2 0 0 3 3 12288
+	8 1 1 1 1 3 4 12288
+	END
+	check "page timeline basic.seq: bins as worked by hand" cmp "$TMP/basic.want" \
+		<(ptq "$TMP/basic.db" "SELECT bin, allocs, alloc_pages, frees, free_pages,
+			live_pages, live_max, live_bytes FROM page_timeline ORDER BY bin")
+	check "page timeline basic.seq: bin 0 at the first page event, 1 us wide" test \
+		"$(ptq "$TMP/basic.db" "SELECT ts, width_ns FROM page_timeline WHERE bin = 0")" = "1000 1000"
+	# tasks: kworker/1:0 ends with 2 live pages (8), bash with 1 (5): kworker first;
+	# bash 1 5 5 4 1 1 1 1 1 (1, 2, 4, 5), kworker 0 until 8 (bin 7); no others
+	check "page timeline basic.seq: tasks as worked by hand" test \
+		"$(ptq "$TMP/basic.db" "SELECT group_concat(comm || '=' || live_pages, ' ')
+			FROM (SELECT * FROM page_timeline_tasks WHERE bin IN (0, 4, 7)
+			ORDER BY bin, rank)")" = \
+		"kworker/1:0=0 bash=1 [other]=0 kworker/1:0=0 bash=1 [other]=0 kworker/1:0=2 bash=1 [other]=0"
+	check "page timeline basic.seq: = computed from page_allocations" $PTL "$TMP/basic.db" 1000
+	check "page timeline basic.seq: the slab timeline is unchanged by it" test \
+		"$(ptq "$TMP/basic.db" "SELECT SUM(allocs), SUM(alloc_bytes) FROM timeline")" = "1 64"
+else
+	fail "page timeline basic.seq: mktrace or kma-analyze" "$(cat "$TMP/mk.txt" "$TMP/err.txt" 2> /dev/null)"
+fi
+
+PD=$TOP/tests/fixtures/pages.dat
+if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
+	# the first page event's timestamp, in ns, as trace-cmd report -t prints it
+	first=$(trace-cmd report -t -i "$PD" 2> /dev/null | awk '/ mm_page_/ {
+		for (i = 1; i <= NF; i++) if ($i ~ /^[0-9]+\.[0-9]+:$/) {
+			sub(":", "", $i); split($i, p, "."); print p[1] p[2]; exit } }')
+	"$KMA" -q --pages -o "$TMP/pages.db" "$PD" > /dev/null 2> "$TMP/err.txt"
+	check "page timeline pages.dat: = computed from page_allocations" $PTL "$TMP/pages.db" "$first"
+	check "page timeline pages.dat: peak = page_trace.peak_pages, end = live pages" test \
+		"$(ptq "$TMP/pages.db" "SELECT (SELECT MAX(live_max) FROM page_timeline) = peak_pages
+			AND (SELECT live_pages FROM page_timeline ORDER BY bin DESC LIMIT 1) =
+			(SELECT SUM(pages) FROM page_allocations WHERE free_ts IS NULL)
+			FROM page_trace")" = 1
+	sqlite3 "$TMP/pages.db" "UPDATE page_timeline SET free_pages = free_pages + 1 WHERE bin = 7"
+	if $PTL "$TMP/pages.db" "$first" > /dev/null; then
+		fail "page timeline check catches a wrong free_pages" "passed"
+	else
+		pass "page timeline check catches a wrong free_pages"
+	fi
+	sqlite3 "$TMP/pages.db" "UPDATE page_timeline SET free_pages = free_pages - 1 WHERE bin = 7;
+		UPDATE page_timeline_tasks SET live_pages = live_pages + 1 WHERE bin = 9 AND rank = 1"
+	if $PTL "$TMP/pages.db" "$first" > /dev/null; then
+		fail "page timeline check catches a wrong task series" "passed"
+	else
+		pass "page timeline check catches a wrong task series"
+	fi
+else
+	skip "page timeline pages.dat" "no tests/fixtures/pages.dat or no trace-cmd"
+fi
+
+# a slab-only trace (--pages refuses it) and a page trace without --pages: no rows
+"$KMA" -q -o "$TMP/slab.db" "$TOP/tests/fixtures/markers.dat" > /dev/null 2>&1
+check "page timeline: none on a slab-only trace" test \
+	"$(ptq "$TMP/slab.db" "SELECT COUNT(*) FROM page_timeline")" = 0
+[ -f "$PD" ] && "$KMA" -q -o "$TMP/nopages.db" "$PD" > /dev/null 2>&1 &&
+	check "page timeline: none without --pages" test \
+		"$(ptq "$TMP/nopages.db" "SELECT COUNT(*) FROM page_timeline")" = 0
