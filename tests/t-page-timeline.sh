@@ -60,6 +60,10 @@ if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
 			AND (SELECT live_pages FROM page_timeline ORDER BY bin DESC LIMIT 1) =
 			(SELECT SUM(pages) FROM page_allocations WHERE free_ts IS NULL)
 			FROM page_trace")" = 1
+	# kma-report.db(5)'s page timeline queries run, with rows, and its check says ok
+	check "man page page-timeline queries on pages.dat (rows, check ok)" \
+		bash "$TOP/tests/test-doc-queries.sh" \
+		-r page-timeline,page-timeline-peak,page-timeline-check "$TMP/pages.db"
 	sqlite3 "$TMP/pages.db" "UPDATE page_timeline SET free_pages = free_pages + 1 WHERE bin = 7"
 	if $PTL "$TMP/pages.db" "$first" > /dev/null; then
 		fail "page timeline check catches a wrong free_pages" "passed"
