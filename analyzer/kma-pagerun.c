@@ -30,7 +30,7 @@ static int keep_row(void *ctx, const struct kma_page_alloc *a)
 }
 
 struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
-				     int keep_rows)
+				     int keep)
 {
 	struct kma_pagerun *p = calloc(1, sizeof(*p));
 	struct kma_page_opts po = {
@@ -41,13 +41,16 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 		return NULL;
 	p->stacks = kma_stacks_alloc(sites);
 	po.ctx = p->stacks;
-	if (keep_rows) {
+	if (keep & KMA_PAGERUN_ROWS) {
 		po.done = keep_row;
 		po.done_ctx = p;
+	}
+	if (keep & KMA_PAGERUN_TIMELINE) {
 		p->tl = kma_timeline_alloc();
 		po.timeline = p->tl;
 	}
-	p->m = p->stacks && (!keep_rows || p->tl) ? kma_pagealloc_new(&po) : NULL;
+	p->m = p->stacks && (!(keep & KMA_PAGERUN_TIMELINE) || p->tl) ?
+	       kma_pagealloc_new(&po) : NULL;
 	if (!p->m) {
 		kma_pagerun_free(p);
 		return NULL;
