@@ -88,3 +88,106 @@ check "page timeline: none on a slab-only trace" test \
 [ -f "$PD" ] && "$KMA" -q -o "$TMP/nopages.db" "$PD" > /dev/null 2>&1 &&
 	check "page timeline: none without --pages" test \
 		"$(ptq "$TMP/nopages.db" "SELECT COUNT(*) FROM page_timeline")" = 0
+
+# --html (H2): a trace with page events gets the "Live pages over time" section, its
+# summary = pages-from-report.py over trace-cmd report, its chart data = page_timeline;
+# a slab-only trace gets none. Chromium renders the pages (--dump-dom).
+CHROME=$(command -v chromium || command -v chromium-browser || true)
+prender() {
+	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
+		--disable-background-networking --disable-component-update --disable-sync \
+		--no-first-run --user-data-dir="$TMP/chr" --dump-dom "file://$1" \
+		> "$1.dom" 2> "$TMP/chr.err"
+}
+# pdom DOM: marker, errors, the kma-pages section's canvases and summary cells
+pdom() {
+	python3 - "$1" <<-'END'
+	import sys
+	from html.parser import HTMLParser
+	class D(HTMLParser):
+	    def __init__(self):
+	        super().__init__(convert_charrefs=True)
+	        self.marker, self.err, self.sec, self.canv, self.cells = '', 0, 0, [], []
+	        self.depth, self.td = 0, None
+	    def handle_starttag(self, tag, attrs):
+	        a = dict(attrs)
+	        if tag == 'body':
+	            self.marker = a.get('data-kma', '')
+	            self.err += 'data-kma-error' in a
+	        if a.get('id') == 'kma-errors':
+	            self.err += 1
+	        if a.get('id') == 'kma-pages':
+	            self.sec, self.depth = 1, 0
+	        if self.depth is not None and self.sec == 1:
+	            if tag == 'section':
+	                self.depth += 1
+	            if tag == 'canvas':
+	                self.canv.append(a.get('id'))
+	            if tag == 'td':
+	                self.td = ''
+	    def handle_endtag(self, tag):
+	        if self.sec == 1 and tag == 'section':
+	            self.depth -= 1
+	            if not self.depth:
+	                self.sec = 2
+	        if tag == 'td' and self.td is not None:
+	            self.cells.append(self.td)
+	            self.td = None
+	    def handle_data(self, d):
+	        if self.td is not None:
+	            self.td += d
+	p = D()
+	p.feed(open(sys.argv[1]).read())
+	print('marker', p.marker, 'errors', p.err, 'section', 1 if p.sec else 0)
+	print('canvas', ' '.join(p.canv))
+	print('cells', '|'.join(p.cells))
+	END
+}
+# pjson PAGE KEY: the page's data member pages.KEY as one line (none: "none")
+pjson() {
+	python3 -c '
+import json, re, sys
+t = open(sys.argv[1]).read()
+d = json.loads(re.search(r"<script id=\"kma-data\" type=\"application/json\">(.*?)</script>",
+                         t, re.S).group(1))
+p = d.get("pages")
+print("none" if p is None else " ".join(map(str, p[sys.argv[2]])))' "$1" "$2"
+}
+if [ -z "$CHROME" ]; then
+	skip "page timeline --html" "no chromium"
+elif [ -f "$PD" ] && command -v trace-cmd > /dev/null &&
+     "$KMA" -q -o "$TMP/html.db" --html "$TMP/pages.html" "$PD" > /dev/null 2> "$TMP/err.txt" &&
+     prender "$TMP/pages.html"; then
+	pdom "$TMP/pages.html.dom" > "$TMP/pages.got"
+	check "page timeline --html pages.dat: the page ran, no script error, a page section" \
+		grep -qx 'marker ok errors 0 section 1' "$TMP/pages.got"
+	check "page timeline --html pages.dat: the live pages and page rate charts" \
+		grep -qx 'canvas kma-chart-pages kma-chart-page-rate' "$TMP/pages.got"
+	# allocations, pages allocated, freed, live, live bytes, peak, failed, unknown frees
+	want=$(trace-cmd report -R "$PD" 2> /dev/null |
+		python3 "$TOP/tests/tools/pages-from-report.py" | awk '/^summary / {
+		for (i = 2; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+		printf "cells %s|%s|%s|%s|%s|%s|%s|%s (%s pages)\n", v["allocs"],
+			v["pages_alloc"], v["pages_freed"], v["pages_live"], "LIVEBYTES",
+			v["peak_pages"], v["failed"], v["unknown_frees"], v["unknown_pages"] }')
+	got=$(grep '^cells ' "$TMP/pages.got" | awk -F'|' '{ $5 = "LIVEBYTES"; print }' OFS='|')
+	check "page timeline --html pages.dat: summary = pages-from-report.py" test "$got" = "$want"
+	check "page timeline --html pages.dat: chart's live pages = page_timeline (checked above)" \
+		test "$(pjson "$TMP/pages.html" live)" = \
+		"$(ptq "$TMP/pages.db" "SELECT group_concat(live_pages, ' ') FROM
+			(SELECT live_pages FROM page_timeline ORDER BY bin)")"
+	check "page timeline --html without --pages: no page tables in report.db" test \
+		"$(ptq "$TMP/html.db" "SELECT (SELECT COUNT(*) FROM page_trace) +
+			(SELECT COUNT(*) FROM page_timeline)")" = 0
+	if "$KMA" -q --no-db --html "$TMP/slab.html" "$TOP/tests/fixtures/stacks.dat" > /dev/null \
+		2> "$TMP/err.txt" && prender "$TMP/slab.html"; then
+		check "page timeline --html stacks.dat (slab only): no page section" \
+			grep -qx 'marker ok errors 0 section 0' <(pdom "$TMP/slab.html.dom")
+		check "page timeline --html stacks.dat: no pages in the page's data" \
+			test "$(pjson "$TMP/slab.html" live)" = none
+	else
+		fail "page timeline --html stacks.dat" "$(cat "$TMP/err.txt" "$TMP/chr.err")"
+	fi
+else
+	fail "page timeline --html pages.dat" "$(cat "$TMP/err.txt" "$TMP/chr.err" 2> /dev/null)"
+fi
