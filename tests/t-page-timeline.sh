@@ -47,6 +47,26 @@ else
 	fail "page timeline basic.seq: mktrace or kma-analyze" "$(cat "$TMP/mk.txt" "$TMP/err.txt" 2> /dev/null)"
 fi
 
+# random sequences (tests/tools/mkpages.py: two CPUs, so events share timestamps), one
+# with its timestamps spread 100 times (15 ms: bins wider than 1 us) against the checker
+for v in 7:1 8:100; do
+	IFS=: read -r seed scale <<< "$v"
+	python3 "$TOP/tests/tools/mkpages.py" 3000 "$seed" |
+		awk -v s="$scale" '$1 == "event" || $1 == "stack" || $1 == "marker" { $3 *= s } 1' \
+		> "$TMP/r$seed.seq"
+	first=$(awk '$1 == "event" { print $3; exit }' "$TMP/r$seed.seq")
+	if "$MKTRACE" -g 6.18 -l 8 -E little -o "$TMP/r$seed.dat" "$TMP/r$seed.seq" \
+		> "$TMP/mk.txt" 2>&1 &&
+	   "$KMA" -q --pages -o "$TMP/r$seed.db" "$TMP/r$seed.dat" > /dev/null 2> "$TMP/err.txt"; then
+		check "page timeline mkpages seed $seed x$scale: = computed from page_allocations" \
+			$PTL "$TMP/r$seed.db" "$first"
+	else
+		fail "page timeline mkpages seed $seed" "$(cat "$TMP/mk.txt" "$TMP/err.txt")"
+	fi
+done
+[ -f "$TMP/r8.db" ] && check "page timeline mkpages x100: bins wider than 1 us" test \
+	"$(ptq "$TMP/r8.db" "SELECT MIN(width_ns) > 1000 FROM page_timeline")" = 1
+
 PD=$TOP/tests/fixtures/pages.dat
 if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
 	# the first page event's timestamp, in ns, as trace-cmd report -t prints it
