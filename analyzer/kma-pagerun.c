@@ -16,7 +16,7 @@ struct kma_pagerun {
 	struct kma_page_alloc	*rows;		/* finished allocations, for report.db */
 	size_t			nr, cap;
 	struct kma_store_pages	store;
-	struct kma_timeline	*tl;		/* H2: page_timeline, NULL without report.db */
+	struct kma_timeline	*tl;		/* H2: live pages over time (report.db, --html) or NULL */
 };
 
 static int keep_row(void *ctx, const struct kma_page_alloc *a)

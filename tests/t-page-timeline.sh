@@ -196,6 +196,12 @@ elif [ -f "$PD" ] && command -v trace-cmd > /dev/null &&
 		test "$(pjson "$TMP/pages.html" live)" = \
 		"$(ptq "$TMP/pages.db" "SELECT group_concat(live_pages, ' ') FROM
 			(SELECT live_pages FROM page_timeline ORDER BY bin)")"
+	"$KMA" -q -o "$TMP/plain.db" "$PD" > /dev/null 2>&1
+	check "page timeline --html: report.db as without --html (page matcher or not)" \
+		cmp <(sqlite3 "$TMP/plain.db" .dump) <(sqlite3 "$TMP/html.db" .dump)
+	check "page timeline --html: the report on stdout as without --html" \
+		cmp <("$KMA" --no-db -f json "$PD" 2>&1) \
+		<("$KMA" --no-db -f json --html "$TMP/o.html" "$PD" 2>&1)
 	check "page timeline --html without --pages: no page tables in report.db" test \
 		"$(ptq "$TMP/html.db" "SELECT (SELECT COUNT(*) FROM page_trace) +
 			(SELECT COUNT(*) FROM page_timeline)")" = 0
