@@ -280,14 +280,16 @@
 		});
 		add(s, el('p', null, 'Pages of ' + bytes(P.page_size) + '; bins of ' + dur(P.width) +
 			  ' (' + P.live.length + ' bins) from the first page event; the top tasks ' +
-			  'by live pages at the end, the rest as [other].'));
+			  'by live pages at the end, the rest as [other]; dashed lines: generation ' +
+			  'markers.'));
 		chart(s, 'kma-chart-pages', 'chart', {
-			type: 'line', data: { datasets: sets },
+			type: 'line', data: { datasets: sets }, plugins: [markers],
 			options: { parsing: false, normalized: true,
 				   scales: { x: xAxis(), y: { title: { display: true, text: 'pages' } } } },
 		});
+		add(s, el('h2', null, 'Page allocation and free rates'));
 		chart(s, 'kma-chart-page-rate', 'chart', {
-			type: 'line',
+			type: 'line', plugins: [markers],
 			data: { datasets: [
 				{ label: 'pages allocated/s', data: pxy(P.alloc_pages, 1e9 / P.width),
 				  borderColor: '#1f77b4', pointRadius: 0, borderWidth: 1 },
