@@ -428,12 +428,18 @@ static int open_sites(struct run *r)
 	return 0;
 }
 
-/* H7: --pages: the page matcher; the reader hands page events on. */
+/*
+ * H7: --pages: the page matcher; the reader hands page events on. H2: --html runs
+ * it too, for its live pages chart (a trace without page events: no section).
+ */
 static int open_pages(struct run *r)
 {
-	if (!r->o->pages)
+	int db = r->o->pages && !r->o->no_db;
+
+	if (!r->o->pages && !r->o->html)
 		return 0;
-	r->pages = kma_pagerun_open(r->reader, r->sites, !r->o->no_db);
+	r->pages = kma_pagerun_open(r->reader, r->sites, (db ? KMA_PAGERUN_ROWS : 0) |
+				    (db || r->o->html ? KMA_PAGERUN_TIMELINE : 0));
 	return r->pages ? 0 : oom();
 }
 
@@ -632,7 +638,7 @@ static int finish_run(struct run *r)
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
-	if ((r->pages && kma_pagerun_finish(r->pages)) ||
+	if ((r->pages && kma_pagerun_finish(r->pages, info->last_ts)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
@@ -668,7 +674,7 @@ static int commit_store(struct run *r)
 		.site_ctx = r->sites,
 		.stacks = r->stacks,
 	};
-	if (r->pages)		/* H7 */
+	if (r->pages && o->pages)	/* H7; H2: not --html's own */
 		run.pages = kma_pagerun_store(r->pages, run.info);
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
@@ -710,6 +716,16 @@ static int write_html(struct run *r)
 	if (kma_select_active(r->select)) {
 		kma_select_describe(r->select, desc, sizeof(desc));
 		filter = desc;
+	}
+	if (r->pages) {		/* H2: the live pages chart */
+		const struct kma_store_pages *sp = kma_pagerun_store(r->pages,
+								     kma_reader_info(r->reader));
+		struct kma_html_pages hp = {
+			.totals = sp->totals, .tl = sp->timeline, .series = sp->series,
+			.nr_series = sp->nr_series, .page_size = sp->page_size,
+		};
+
+		kma_html_set_pages(r->html, &hp);
 	}
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
 			   o->cache_growth, filter, why, sizeof(why))) {

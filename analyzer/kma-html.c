@@ -27,6 +27,7 @@ struct kma_html {
 	struct kma_html_genlive	*gl;
 	uint32_t		nr_gl;
 	size_t			cap_gl;
+	struct kma_html_pages	pages;		/* H2: .totals NULL: no page matcher */
 };
 
 /* The caller matcher hands every allocation still live at the end here (free_kind -1). */
@@ -150,6 +151,7 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 		.info = info, .young_ns = young_ns, .growth = growth, .filter = filter,
 		.chartjs = h->chartjs, .app_js = kma_html_app_js,
 		.genlive = h->gl, .nr_genlive = h->nr_gl,
+		.pages = h->pages.totals ? &h->pages : NULL,
 	};
 	FILE *f = h->out;
 	int g, ret;
@@ -166,6 +168,11 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 	if (ret)
 		snprintf(why, len, "%s", errno ? strerror(errno) : "out of memory");
 	return ret;
+}
+
+void kma_html_set_pages(struct kma_html *h, const struct kma_html_pages *p)
+{
+	h->pages = *p;
 }
 
 void kma_html_free(struct kma_html *h)

@@ -4,6 +4,7 @@
  */
 #include <stdlib.h>
 
+#include "match/kma-match.h"
 #include "kma-pagerun.h"
 #include "report/kma-report-pages.h"
 #include "sites/kma-stacks.h"
@@ -13,6 +14,7 @@ struct kma_pagerun {
 	struct kma_stacks	*stacks;	/* the page events' own */
 	struct kma_store	*db;		/* where finished allocations go, or NULL */
 	struct kma_store_pages	store;
+	struct kma_timeline	*tl;		/* live pages over time (report.db, --html) or NULL */
 };
 
 /*
@@ -40,7 +42,7 @@ void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db)
 }
 
 struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
-				     int keep_rows)
+				     int keep)
 {
 	struct kma_pagerun *p = calloc(1, sizeof(*p));
 	struct kma_page_opts po = {
@@ -51,11 +53,16 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 		return NULL;
 	p->stacks = kma_stacks_alloc(sites);
 	po.ctx = p->stacks;
-	if (keep_rows) {
+	if (keep & KMA_PAGERUN_ROWS) {
 		po.done = keep_row;
 		po.done_ctx = p;
 	}
-	p->m = p->stacks ? kma_pagealloc_new(&po) : NULL;
+	if (keep & KMA_PAGERUN_TIMELINE) {
+		p->tl = kma_timeline_alloc();
+		po.timeline = p->tl;
+	}
+	p->m = p->stacks && (!(keep & KMA_PAGERUN_TIMELINE) || p->tl) ?
+	       kma_pagealloc_new(&po) : NULL;
 	if (!p->m) {
 		kma_pagerun_free(p);
 		return NULL;
@@ -70,6 +77,7 @@ void kma_pagerun_free(struct kma_pagerun *p)
 		return;
 	kma_pagealloc_free(p->m);
 	kma_stacks_free(p->stacks);
+	kma_timeline_free(p->tl);
 	free(p);
 }
 
@@ -83,9 +91,33 @@ int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
 	return kma_pagealloc_event(p->m, &e);
 }
 
-int kma_pagerun_finish(struct kma_pagerun *p)
+/*
+ * The page timeline's top series are tasks (comm rows): the timeline picks
+ * them by net then total, which for a comm row are its live and allocated pages.
+ */
+static int finish_timeline(struct kma_pagerun *p, uint64_t end_ts)
 {
-	return kma_pagealloc_finish(p->m);
+	uint32_t i, nr;
+	const struct kma_page_row *rows = kma_pagealloc_rows(p->m, KMA_PG_COMM, &nr);
+	struct kma_caller *c = nr ? calloc(nr, sizeof(*c)) : NULL;
+	int ret;
+
+	if (nr && !c)
+		return -1;
+	for (i = 0; i < nr; i++) {
+		c[i].total = rows[i].pages_alloc;
+		c[i].net = rows[i].pages_live;
+	}
+	ret = kma_timeline_finish(p->tl, end_ts, c, nr);
+	free(c);
+	return ret;
+}
+
+int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts)
+{
+	if (kma_pagealloc_finish(p->m))
+		return -1;
+	return p->tl ? finish_timeline(p, end_ts) : 0;
 }
 
 const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
@@ -93,7 +125,9 @@ const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 {
 	p->store = (struct kma_store_pages){
 		.totals = kma_pagealloc_totals(p->m), .page_size = info->sys_page_size,
+		.timeline = p->tl,
 	};
+	p->store.series = kma_pagealloc_rows(p->m, KMA_PG_COMM, &p->store.nr_series);
 	return &p->store;
 }
 

@@ -17,16 +17,20 @@
 
 struct kma_pagerun;
 
-/* Tells @reader to hand page events on; @keep_rows: for report.db. NULL: out of memory. */
+/* What kma_pagerun_open keeps besides the totals and rows by grouping. */
+#define KMA_PAGERUN_ROWS	1	/* the finished allocations, for report.db */
+#define KMA_PAGERUN_TIMELINE	2	/* H2: live pages over time (report.db, --html) */
+
+/* Tells @reader to hand page events on; @keep: KMA_PAGERUN_*. NULL: out of memory. */
 struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
-				     int keep_rows);
-/* With @keep_rows: the store the finished allocations stream to (before the first event). */
+				     int keep);
+/* With KMA_PAGERUN_ROWS: the store the finished allocations stream to (before the first event). */
 void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db);
 void kma_pagerun_free(struct kma_pagerun *p);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);
-/* The end of the trace: live allocations kept as live. 0 or -1. */
-int kma_pagerun_finish(struct kma_pagerun *p);
+/* The end of the trace (@end_ts: the timeline's end): live allocations kept as live. 0 or -1. */
+int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts);
 /* What report.db gets (valid until kma_pagerun_free). */
 const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 					      const struct kma_trace_info *info);

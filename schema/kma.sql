@@ -557,6 +557,35 @@ CREATE VIEW page_stats AS
 	FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id
 	GROUP BY sh.function, sh.page_order, sh.gfp, sh.migratetype;
 
+-- Live pages over time (H2, issues 16+17): the timeline table's bins and rules for page
+-- allocations. Bin 0 starts at the first page event (any kind); bins are 1 us doubled
+-- until the trace fits in 2048; bin N is [ts, ts + width_ns). An allocation counts in the
+-- bin of its alloc_ts, its free (mm_page_free or implicit) in the bin of its free_ts;
+-- live_pages starts at 0 and ends at the live pages of page_allocations. Empty without
+-- page events or without --pages.
+CREATE TABLE page_timeline (
+	bin		INTEGER PRIMARY KEY,
+	ts		INTEGER NOT NULL,	-- bin start (first page event's ts + bin * width_ns)
+	width_ns	INTEGER NOT NULL,
+	allocs		INTEGER NOT NULL,	-- page allocations made in the bin (failed: none)
+	alloc_pages	INTEGER NOT NULL,	-- their pages (1 << order each)
+	frees		INTEGER NOT NULL,	-- allocations closed in the bin (traced or implicit)
+	free_pages	INTEGER NOT NULL,	-- their pages
+	live_pages	INTEGER NOT NULL,	-- live pages at the end of the bin
+	live_max	INTEGER NOT NULL,	-- most live pages within the bin
+	live_bytes	INTEGER NOT NULL	-- live_pages * page_trace.page_size
+);
+
+-- Live pages at the end of each bin of the top tasks (comm; up to 8, by live pages at the
+-- end, then pages allocated; rank 0 first) and of all the other tasks together ('[other]').
+CREATE TABLE page_timeline_tasks (
+	bin		INTEGER NOT NULL,	-- page_timeline.bin
+	rank		INTEGER NOT NULL,
+	comm		TEXT NOT NULL,
+	live_pages	INTEGER NOT NULL,
+	PRIMARY KEY (bin, rank)
+);
+
 -- Cross-CPU frees per caller (issue 17; perf kmem stat's "Cross CPU allocations"): of the
 -- allocations a traced kfree/kmem_cache_free ended, those freed on another CPU than the
 -- one that allocated them. Implicit frees and live allocations are in no row. The node an

@@ -160,6 +160,13 @@ static int rows_of(struct kma_pagealloc *m, const struct kma_event *ev, uint32_t
 	return 0;
 }
 
+/* H2: the timeline hook (kma_page_opts.timeline); 0 or -1 out of memory. */
+static int timeline_add(struct kma_pagealloc *m, uint64_t ts, uint32_t id, uint64_t pages,
+			int free)
+{
+	return m->o.timeline ? kma_timeline_add(m->o.timeline, ts, id, pages, free) : 0;
+}
+
 /* An allocation ends (@kind: KMA_EV_PAGE_FREE or KMA_FREE_IMPLICIT; -1: live at the end). */
 static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int kind,
 		       uint64_t ts)
@@ -183,6 +190,8 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 		m->t.pages_live -= pages;
 		m->t.live_allocs--;
 		a.free_ts = ts;
+		if (timeline_add(m, ts, lp->row[KMA_PG_COMM], pages, 1))
+			return -1;
 	}
 	a.free_kind = kind;
 	return m->o.done ? m->o.done(m->o.done_ctx, &a) : 0;
@@ -221,6 +230,8 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	m->t.pages_alloc += pages;
 	m->t.pages_live += pages;
 	m->t.live_allocs++;
+	if (timeline_add(m, ev->ts, lp.row[KMA_PG_COMM], pages, 0))
+		return -1;
 	if (m->t.pages_live > m->t.peak_pages) {
 		m->t.peak_pages = m->t.pages_live;
 		m->t.peak_ts = ev->ts;
@@ -238,6 +249,9 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 		return 0;
 	m->t.ev[ev->type - KMA_EV_PAGE_ALLOC]++;
 	m->t.by_ptr |= ev->page_by_ptr;
+	/* H2: bin 0 starts at the first page event, whatever its kind */
+	if (m->o.timeline && kma_timeline_tick(m->o.timeline, ev->ts))
+		return -1;
 	if (ev->type == KMA_EV_PAGE_ALLOC)
 		return on_alloc(m, ev);
 	if (ev->type != KMA_EV_PAGE_FREE)

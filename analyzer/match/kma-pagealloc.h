@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "kma-event.h"
+#include "kma-timeline.h"
 
 enum kma_page_group {
 	KMA_PG_ORDER,
@@ -94,6 +95,12 @@ struct kma_page_opts {
 	/* every finished allocation (NULL: none wanted); nonzero stops the run */
 	int		(*done)(void *ctx, const struct kma_page_alloc *a);
 	void		*done_ctx;
+	/*
+	 * H2: live pages over time (match/kma-timeline.h, in pages, not bytes; NULL: none):
+	 * every page event ticks it, an allocation adds its pages and a free (traced or
+	 * implicit) takes them back, under the id of its comm row (KMA_PG_COMM).
+	 */
+	struct kma_timeline	*timeline;
 };
 
 struct kma_pagealloc;

@@ -9,6 +9,7 @@
 
 #include <stdio.h>
 #include "match/kma-match.h"
+#include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
 
 /* The groupings the page switches between: one matcher each, the same events. */
@@ -25,6 +26,15 @@ struct kma_html_genlive {
 	uint64_t	bytes;
 };
 
+/* H2: the page allocations (kma-analyze --pages's matcher), for "Live pages over time". */
+struct kma_html_pages {
+	const struct kma_page_totals	*totals;
+	const struct kma_timeline	*tl;		/* in pages */
+	const struct kma_page_row	*series;	/* the comm rows, by the timeline's ids */
+	uint32_t			nr_series;
+	unsigned int			page_size;
+};
+
 struct kma_html_in {
 	const struct kma_trace_info	*info;
 	/* [KMA_HTML_CALLER] has the timeline and the lifetimes; [STACK] NULL: no stacks */
@@ -36,12 +46,17 @@ struct kma_html_in {
 	uint32_t			nr_genlive;
 	const char			*chartjs;	/* Chart.js text (UMD build) */
 	const char			*app_js;	/* the page's script (kma-report-html.js) */
+	/* H2: NULL, or a trace without page allocations: no page section */
+	const struct kma_html_pages	*pages;
 };
 
 /* The Chart.js file to inline: $KMA_CHARTJS, else the first Debian path that exists. */
 const char *kma_html_chartjs_path(void);
 /* Reads a whole text file into a NUL-terminated buffer (free()); NULL, errno set. */
 char *kma_html_slurp(const char *path);
+
+/* H2: the "pages" member of the page's data (kma-report-html-pages.c); nothing when none. */
+void kma_html_write_pages(FILE *out, const struct kma_html_pages *p);
 
 /* Writes the page; 0, or -1 on a write error or out of memory. */
 int kma_report_html(FILE *out, const struct kma_html_in *in);

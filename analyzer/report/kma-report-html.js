@@ -253,6 +253,52 @@
 		});
 	}
 
+	/*
+	 * H2: "Live pages over time" (D.pages: kma-analyze --pages's totals and its own
+	 * bins, in pages, from the first page event); no page events, no D.pages, no section.
+	 */
+	function pageCharts() {
+		var P = D.pages, s = section('kma-pages', 'Live pages over time');
+		var pX = function (i) { return (P.start + (i + 1) * P.width - D.first_ts) / 1e9; };
+		var pxy = function (arr, scale) {
+			return arr.map(function (v, i) { return { x: pX(i), y: v * (scale || 1) }; });
+		};
+		var sets = [{ label: 'total live pages', data: pxy(P.live), borderColor: '#000',
+			      borderWidth: 2, pointRadius: 0 }];
+
+		table(s, 'kma-pages-summary', ['allocations', 'pages allocated', 'pages freed',
+			'pages live', 'live bytes', 'peak pages', 'failed', 'unknown frees'],
+		      [[P.allocs, P.pages_alloc, P.pages_freed, P.pages_live,
+			bytes(P.pages_live * P.page_size), P.peak_pages, P.failed,
+			P.unknown_frees + ' (' + P.unknown_pages + ' pages)'].map(String)],
+		      [1, 1, 1, 1, 1, 1, 1, 1]);
+		if (!P.live.length)
+			return;
+		P.series.forEach(function (se, i) {
+			sets.push({ label: se.name, data: pxy(se.live), borderWidth: 1, pointRadius: 0,
+				    borderColor: COLORS[i % COLORS.length] });
+		});
+		add(s, el('p', null, 'Pages of ' + bytes(P.page_size) + '; bins of ' + dur(P.width) +
+			  ' (' + P.live.length + ' bins) from the first page event; the top tasks ' +
+			  'by live pages at the end, the rest as [other]; dashed lines: generation ' +
+			  'markers.'));
+		chart(s, 'kma-chart-pages', 'chart', {
+			type: 'line', data: { datasets: sets }, plugins: [markers],
+			options: { parsing: false, normalized: true,
+				   scales: { x: xAxis(), y: { title: { display: true, text: 'pages' } } } },
+		});
+		add(s, el('h2', null, 'Page allocation and free rates'));
+		chart(s, 'kma-chart-page-rate', 'chart', {
+			type: 'line', plugins: [markers],
+			data: { datasets: [
+				{ label: 'pages allocated/s', data: pxy(P.alloc_pages, 1e9 / P.width),
+				  borderColor: '#1f77b4', pointRadius: 0, borderWidth: 1 },
+				{ label: 'pages freed/s', data: pxy(P.free_pages, 1e9 / P.width),
+				  borderColor: '#d62728', pointRadius: 0, borderWidth: 1 }] },
+			options: { parsing: false, normalized: true, scales: { x: xAxis() } },
+		});
+	}
+
 	function kmallocName(n) {
 		if (n > 8192)
 			return 'kmalloc-large';
@@ -467,6 +513,8 @@
 	if (T.live.length) {
 		timeCharts();
 	}
+	if (D.pages)
+		pageCharts();	/* H2 */
 	distCharts();
 	callers();
 	generations();

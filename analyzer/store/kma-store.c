@@ -520,6 +520,10 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 		set_error(s, "writing page allocations");
 		goto out;
 	}
+	if (run->pages && kma_store_write_page_timeline(s->db, run)) {	/* H2 */
+		set_error(s, "writing the page timeline");
+		goto out;
+	}
 	if (exec(s, "COMMIT"))
 		goto out;
 	sqlite3_finalize(s->ins_alloc);

@@ -98,6 +98,10 @@ struct kma_store_run {
 struct kma_store_pages {
 	const struct kma_page_totals	*totals;
 	unsigned int			page_size;
+	/* H2: live pages over time (page_timeline; NULL: none), its series' rows by id */
+	const struct kma_timeline	*timeline;
+	const struct kma_page_row	*series;
+	uint32_t			nr_series;
 };
 
 /*

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "match/kma-match.h"
 #include "match/kma-pagealloc.h"
 
 static uint64_t now;
@@ -181,6 +182,84 @@ static void test_groups(void **state)
 	assert_null(kma_migrate_name(4));
 }
 
+/* An event at @ts exactly (ev() takes the next ns). */
+static void ev_at(struct kma_pagealloc *m, uint64_t ts, int type, uint64_t pfn, uint32_t order,
+		  const char *comm)
+{
+	now = ts - 1;
+	ev(m, type, pfn, order, 0, comm);
+}
+
+/*
+ * H2, the timeline hook, in pages; bins of 1 us from the first page event:
+ *   1000 free pfn 9 (unknown: ticks only, bin 0 starts here)
+ *   1500 a: alloc pfn 100 order 1 (2 pages)		bin 0: live 2
+ *   2200 b: alloc pfn 200 order 0 (1 page)		bin 1: live 3
+ *   2900 b: alloc pfn 100 order 2: implicit free of the 2 pages (live 1), then +4: live 5
+ *   2950 failed allocation: ticks only
+ *   4100 free pfn 200 (1 page)				bin 3: live 4
+ *   4200 batched free of pfn 200: counted, no free
+ *   end 5500: bin 4 (4500 / 1000), so 5 bins.
+ * bin:        0  1  2  3  4
+ * allocs      1  2  0  0  0	alloc pages 2 5 0 0 0
+ * frees       0  1  0  1  0	free pages  0 2 0 1 0
+ * live        2  5  5  4  4	live_max    2 5 5 5 4 (a bin starts at the last one's live)
+ * comm rows: a (id 0, 2 allocated, 0 live), b (id 1, 5 allocated, 4 live): b first.
+ * b's live: 0 5 5 4 4; a's: 2 0 0 0 0; the others: none.
+ */
+static void test_timeline(void **state)
+{
+	static const uint64_t allocs[] = { 1, 2, 0, 0, 0 }, apages[] = { 2, 5, 0, 0, 0 },
+		frees[] = { 0, 1, 0, 1, 0 }, fpages[] = { 0, 2, 0, 1, 0 },
+		live[] = { 2, 5, 5, 4, 4 }, live_max[] = { 2, 5, 5, 5, 4 },
+		b_live[] = { 0, 5, 5, 4, 4 }, a_live[] = { 2, 0, 0, 0, 0 };
+	struct kma_timeline *tl = kma_timeline_alloc();
+	struct kma_page_opts o = { .caller_of = caller_of, .timeline = tl };
+	struct kma_pagealloc *m;
+	struct kma_caller c[2];
+	const struct kma_tl_bin *b;
+	const uint32_t *top;
+	uint64_t start, width;
+	uint32_t i;
+
+	(void)state;
+	assert_non_null(tl);
+	m = kma_pagealloc_new(&o);
+	assert_non_null(m);
+	ev_at(m, 1000, KMA_EV_PAGE_FREE, 9, 0, "a");
+	ev_at(m, 1500, KMA_EV_PAGE_ALLOC, 100, 1, "a");
+	ev_at(m, 2200, KMA_EV_PAGE_ALLOC, 200, 0, "b");
+	ev_at(m, 2900, KMA_EV_PAGE_ALLOC, 100, 2, "b");
+	ev_at(m, 2950, KMA_EV_PAGE_ALLOC, KMA_PAGE_FAILED, 0, "b");
+	ev_at(m, 4100, KMA_EV_PAGE_FREE, 200, 0, "b");
+	ev_at(m, 4200, KMA_EV_PAGE_FREE_BATCHED, 200, 0, "b");
+	assert_int_equal(kma_pagealloc_finish(m), 0);
+	memset(c, 0, sizeof(c));
+	c[0].total = 2;
+	c[1].total = 5;
+	c[1].net = 4;
+	assert_int_equal(kma_timeline_finish(tl, 5500, c, 2), 0);
+	assert_int_equal(kma_timeline_bins(tl, &start, &width, &b), 5);
+	assert_int_equal(start, 1000);
+	assert_int_equal(width, 1000);
+	for (i = 0; i < 5; i++) {
+		assert_int_equal(b[i].allocs, allocs[i]);
+		assert_int_equal(b[i].alloc_bytes, apages[i]);
+		assert_int_equal(b[i].frees, frees[i]);
+		assert_int_equal(b[i].free_bytes, fpages[i]);
+		assert_int_equal(b[i].live, live[i]);
+		assert_int_equal(b[i].live_max, live_max[i]);
+		assert_int_equal(kma_timeline_live(tl, 0, i), b_live[i]);
+		assert_int_equal(kma_timeline_live(tl, 1, i), a_live[i]);
+		assert_int_equal(kma_timeline_live(tl, 2, i), 0);
+	}
+	assert_int_equal(kma_timeline_top(tl, &top), 2);
+	assert_int_equal(top[0], 1);
+	assert_int_equal(top[1], 0);
+	kma_pagealloc_free(m);
+	kma_timeline_free(tl);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +267,7 @@ int main(void)
 		cmocka_unit_test(test_batched_unknown),
 		cmocka_unit_test(test_failed_implicit),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_timeline),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
