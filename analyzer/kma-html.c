@@ -1,9 +1,12 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-html.c - --html wiring (issue 16): a matcher per grouping of the page's
- * caller table (caller, function, module, cache, task, stack), so each
- * grouping's rows are the numbers `kma-analyze -g KEY` prints, from the same
- * code; the caller one also keeps the timeline and the lifetimes.
+ * kma-html.c - --html wiring (issue 16): the rows of each grouping of the
+ * page's caller table (caller, function, module, cache, task, stack) are the
+ * numbers `kma-analyze -g KEY` prints, from the same code. Caller, cache,
+ * task and stack each have a matcher fed every event (their keys are the
+ * event's, not only its call site's); the caller one also keeps the timeline
+ * and the lifetimes. Function and module rows are the caller rows regrouped
+ * at the end (kma_match_regroup): two matchers fewer to feed.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -62,6 +65,12 @@ static const enum kma_group html_groups[KMA_HTML_NR] = {
 	KMA_GROUP_COMM, KMA_GROUP_STACK,
 };
 
+/* Groupings whose rows are the caller rows regrouped at the end, not fed events. */
+static int derived(int g)
+{
+	return g == KMA_HTML_FUNCTION || g == KMA_HTML_MODULE;
+}
+
 /* Chart.js goes inside a <script>: it must not end it. */
 static int has_script_end(const char *s)
 {
@@ -103,6 +112,9 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *pa
 	for (g = 0; g < KMA_HTML_NR; g++) {
 		struct kma_match_opts o = *base;
 
+		if (derived(g))
+			continue;
+
 		memset(&o.sink, 0, sizeof(o.sink));
 		o.group_by = html_groups[g];
 		o.keep_lifetimes = g == KMA_HTML_CALLER;
@@ -128,7 +140,7 @@ int kma_html_event(struct kma_html *h, const struct kma_event *ev)
 	int g;
 
 	for (g = 0; g < KMA_HTML_NR; g++)
-		if (kma_match_event(h->by[g], ev))
+		if (h->by[g] && kma_match_event(h->by[g], ev))
 			return -1;
 	return 0;
 }
@@ -138,8 +150,15 @@ int kma_html_finish(struct kma_html *h, uint64_t end_ts)
 	int g;
 
 	for (g = 0; g < KMA_HTML_NR; g++)
-		if (kma_match_finish(h->by[g], end_ts))
+		if (h->by[g] && kma_match_finish(h->by[g], end_ts))
 			return -1;
+	for (g = 0; g < KMA_HTML_NR; g++) {
+		if (!derived(g) || h->by[g])
+			continue;
+		h->by[g] = kma_match_regroup(h->by[KMA_HTML_CALLER], html_groups[g]);
+		if (!h->by[g])
+			return -1;
+	}
 	return 0;
 }
 

@@ -66,6 +66,9 @@ struct kma_match {
 	struct kma_timeline	*tl;		/* opts.timeline, else NULL */
 };
 
+/* The row of @key (created with @name, or the call site's name when NULL); NULL: no memory. */
+struct kma_caller *kma_match_get_caller(struct kma_match *m, uint64_t key, uint32_t *id,
+					const char *name);
 int kma_gen_marker(struct kma_match *m, const struct kma_event *ev);
 int kma_gen_module(struct kma_match *m, const struct kma_event *ev);
 int kma_gen_finish(struct kma_match *m, uint64_t end_ts);

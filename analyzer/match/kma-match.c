@@ -181,6 +181,13 @@ static struct kma_caller *get_caller(struct kma_match *m, uint64_t call_site, ui
 	return c;
 }
 
+/* get_caller() for kma-match-group.c, which builds rows without events. */
+struct kma_caller *kma_match_get_caller(struct kma_match *m, uint64_t key, uint32_t *id,
+					const char *name)
+{
+	return get_caller(m, key, id, name);
+}
+
 /* Hand allocation l to the sink with its end (fe NULL, free_kind -1: still live). */
 static int emit(struct kma_match *m, const struct live *l, const struct kma_event *fe,
 		int free_kind)

@@ -244,6 +244,18 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev);
  */
 int kma_match_finish(struct kma_match *m, uint64_t end_ts);
 
+/*
+ * After kma_match_finish() of a matcher grouped by call site (KMA_GROUP_CALLER):
+ * a new, finished matcher whose rows are those call sites' rows regrouped by
+ * @g (KMA_GROUP_FUNCTION, _MODULE or _FILE, whose keys are the call site's),
+ * in first-seen order, as a matcher grouped by @g would have them. Counts and
+ * sums add up, life and age min/max combine; grew_gens, max_grow_run,
+ * age_median, cache and module stay 0/NULL. Its totals are @m's (callers:
+ * the groups with allocations); it has no generations, sizes, modules,
+ * timeline or lifetimes. NULL: out of memory, or EINVAL.
+ */
+struct kma_match *kma_match_regroup(const struct kma_match *m, enum kma_group g);
+
 /* Set the time window of the filter (absolute ns); before the first event. */
 void kma_match_set_window(struct kma_match *m, uint64_t since, uint64_t until);
 

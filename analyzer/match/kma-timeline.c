@@ -3,12 +3,32 @@
  * kma-timeline.c - the over-time series (kma-timeline.h): bins that double
  * in width as the trace grows, per-caller deltas of live bytes in the same
  * bins, turned into running totals once at the end.
+ *
+ * A caller's deltas are sparse: (bin, delta) pairs in bin order, one per bin
+ * in which its live bytes changed, because most call sites allocate in few
+ * bins and a dense array of KMA_TL_MAX_BINS deltas each cost 16 KB per call
+ * site. A series that would take more room sparse than dense turns dense.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kma-match.h"
 #include "kma-timeline.h"
+
+/*
+ * One caller's live-bytes change per bin. Sparse: bin[0..n) ascending, d[i]
+ * its delta. Dense (bin NULL, d non-NULL): d[b] for every bin b.
+ */
+struct tl_series {
+	uint16_t	*bin;
+	int64_t		*d;
+	uint32_t	n;
+	uint32_t	cap;
+};
+
+/* Past this many pairs (10 bytes each) a dense array (8 bytes a bin) is no bigger. */
+#define TL_DENSE_AT	(KMA_TL_MAX_BINS * sizeof(int64_t) / (sizeof(int64_t) + sizeof(uint16_t)))
+_Static_assert(KMA_TL_MAX_BINS <= 65536, "a bin must fit struct tl_series' uint16_t");
 
 struct kma_timeline {
 	int			started;
@@ -19,7 +39,7 @@ struct kma_timeline {
 	uint64_t		last;		/* latest timestamp seen */
 	uint32_t		nr_bins;	/* after finish */
 	struct kma_tl_bin	bins[KMA_TL_MAX_BINS];	/* .live: unused until finish */
-	int64_t			**delta;	/* per caller id: live-bytes change per bin */
+	struct tl_series	*delta;		/* per caller id */
 	uint32_t		nr_delta;
 	uint32_t		nr_top;
 	uint32_t		top[KMA_TL_TOP];
@@ -35,6 +55,12 @@ struct kma_timeline *kma_timeline_alloc(void)
 	return tl;
 }
 
+static void series_release(struct tl_series *s)
+{
+	free(s->bin);
+	free(s->d);
+}
+
 void kma_timeline_free(struct kma_timeline *tl)
 {
 	uint32_t i;
@@ -42,7 +68,7 @@ void kma_timeline_free(struct kma_timeline *tl)
 	if (!tl)
 		return;
 	for (i = 0; i < tl->nr_delta; i++)
-		free(tl->delta[i]);
+		series_release(&tl->delta[i]);
 	free(tl->delta);
 	free(tl->top_live);
 	free(tl);
@@ -61,6 +87,37 @@ static void merge_bin(struct kma_tl_bin *d, const struct kma_tl_bin *a, const st
 	*d = r;
 }
 
+/*
+ * A series at twice the width: bin b becomes b / 2, so neighbours in a sparse
+ * series may meet and add up; a sum of 0 is no change and is dropped.
+ */
+static void series_widen(struct tl_series *s)
+{
+	uint32_t i, n = 0;
+
+	if (!s->bin) {
+		if (!s->d)
+			return;
+		for (i = 0; i < KMA_TL_MAX_BINS / 2; i++)
+			s->d[i] = s->d[2 * i] + s->d[2 * i + 1];
+		memset(s->d + KMA_TL_MAX_BINS / 2, 0, sizeof(*s->d) * KMA_TL_MAX_BINS / 2);
+		return;
+	}
+	for (i = 0; i < s->n; i++) {
+		uint16_t b = s->bin[i] / 2;
+
+		if (n && s->bin[n - 1] == b) {
+			s->d[n - 1] += s->d[i];
+			if (!s->d[n - 1])
+				n--;
+		} else {
+			s->bin[n] = b;
+			s->d[n++] = s->d[i];
+		}
+	}
+	s->n = n;
+}
+
 /* Twice as wide: bin i of the new width is bins 2i and 2i+1 of the old one. */
 static void widen(struct kma_timeline *tl)
 {
@@ -69,15 +126,8 @@ static void widen(struct kma_timeline *tl)
 	for (i = 0; i < KMA_TL_MAX_BINS / 2; i++)
 		merge_bin(&tl->bins[i], &tl->bins[2 * i], &tl->bins[2 * i + 1]);
 	memset(&tl->bins[KMA_TL_MAX_BINS / 2], 0, sizeof(tl->bins) / 2);
-	for (c = 0; c < tl->nr_delta; c++) {
-		int64_t *d = tl->delta[c];
-
-		if (!d)
-			continue;
-		for (i = 0; i < KMA_TL_MAX_BINS / 2; i++)
-			d[i] = d[2 * i] + d[2 * i + 1];
-		memset(d + KMA_TL_MAX_BINS / 2, 0, sizeof(*d) * KMA_TL_MAX_BINS / 2);
-	}
+	for (c = 0; c < tl->nr_delta; c++)
+		series_widen(&tl->delta[c]);
 	tl->width *= 2;
 }
 
@@ -103,11 +153,11 @@ int kma_timeline_tick(struct kma_timeline *tl, uint64_t ts)
 	return 0;
 }
 
-static int64_t *caller_delta(struct kma_timeline *tl, uint32_t id)
+static struct tl_series *caller_series(struct kma_timeline *tl, uint32_t id)
 {
 	if (id >= tl->nr_delta) {
-		uint32_t n = id + 64;
-		int64_t **d = realloc(tl->delta, n * sizeof(*d));
+		uint32_t n = tl->nr_delta * 2 > id + 64 ? tl->nr_delta * 2 : id + 64;
+		struct tl_series *d = realloc(tl->delta, n * sizeof(*d));
 
 		if (!d)
 			return NULL;
@@ -115,33 +165,112 @@ static int64_t *caller_delta(struct kma_timeline *tl, uint32_t id)
 		tl->delta = d;
 		tl->nr_delta = n;
 	}
-	if (!tl->delta[id])
-		tl->delta[id] = calloc(KMA_TL_MAX_BINS, sizeof(int64_t));
-	return tl->delta[id];
+	return &tl->delta[id];
+}
+
+/* The pairs of a full sparse series scattered into a dense array. */
+static int series_to_dense(struct tl_series *s)
+{
+	int64_t *d = calloc(KMA_TL_MAX_BINS, sizeof(*d));
+	uint32_t i;
+
+	if (!d)
+		return -1;
+	for (i = 0; i < s->n; i++)
+		d[s->bin[i]] = s->d[i];
+	series_release(s);
+	s->bin = NULL;
+	s->d = d;
+	s->n = s->cap = 0;
+	return 0;
+}
+
+/* Room for one more pair: twice the pairs, up to the size of a dense array. */
+static int series_grow(struct tl_series *s)
+{
+	uint32_t cap = s->cap ? s->cap * 2 : 4;
+	uint16_t *b;
+	int64_t *d;
+
+	if (s->cap >= TL_DENSE_AT)
+		return series_to_dense(s);
+	if (cap > TL_DENSE_AT)
+		cap = TL_DENSE_AT;
+	b = realloc(s->bin, cap * sizeof(*b));
+	if (!b)
+		return -1;
+	s->bin = b;
+	d = realloc(s->d, cap * sizeof(*d));
+	if (!d)
+		return -1;
+	s->d = d;
+	s->cap = cap;
+	return 0;
+}
+
+/*
+ * @x more live bytes in @bin. Timestamps come in order, so the pair is
+ * nearly always the last one or a new last one; a trace whose timestamps go
+ * back (damaged) inserts further down, with the same result.
+ */
+static int series_add(struct tl_series *s, uint32_t bin, int64_t x)
+{
+	uint32_t i;
+
+	if (!s->bin && s->d) {
+		s->d[bin] += x;
+		return 0;
+	}
+	for (i = s->n; i && s->bin[i - 1] > bin; i--)
+		;
+	if (i && s->bin[i - 1] == bin) {
+		s->d[i - 1] += x;
+		if (!s->d[i - 1]) {
+			/* back to no change in that bin: no pair */
+			memmove(s->bin + i - 1, s->bin + i, (s->n - i) * sizeof(*s->bin));
+			memmove(s->d + i - 1, s->d + i, (s->n - i) * sizeof(*s->d));
+			s->n--;
+		}
+		return 0;
+	}
+	if (!x)
+		return 0;
+	if (s->n == s->cap && series_grow(s))
+		return -1;
+	if (!s->bin) {
+		s->d[bin] += x;		/* just turned dense */
+		return 0;
+	}
+	memmove(s->bin + i + 1, s->bin + i, (s->n - i) * sizeof(*s->bin));
+	memmove(s->d + i + 1, s->d + i, (s->n - i) * sizeof(*s->d));
+	s->bin[i] = (uint16_t)bin;
+	s->d[i] = x;
+	s->n++;
+	return 0;
 }
 
 int kma_timeline_add(struct kma_timeline *tl, uint64_t ts, uint32_t id, uint64_t bytes,
 		     int free)
 {
 	struct kma_tl_bin *b;
-	int64_t *d;
+	struct tl_series *s;
 
 	kma_timeline_tick(tl, ts);
 	b = &tl->bins[bin_of(tl, ts)];
-	d = caller_delta(tl, id);
-	if (!d)
+	s = caller_series(tl, id);
+	if (!s)
 		return -1;
 	if (free) {
 		b->frees++;
 		b->free_bytes += bytes;
 		tl->cur -= bytes;
-		d[b - tl->bins] -= (int64_t)bytes;
 	} else {
 		b->allocs++;
 		b->alloc_bytes += bytes;
 		tl->cur += bytes;
-		d[b - tl->bins] += (int64_t)bytes;
 	}
+	if (series_add(s, (uint32_t)(b - tl->bins), free ? -(int64_t)bytes : (int64_t)bytes))
+		return -1;
 	if (tl->cur > b->live_max)
 		b->live_max = tl->cur;
 	return 0;
@@ -177,6 +306,21 @@ static void pick_top(struct kma_timeline *tl, const struct kma_caller *c, uint32
 	}
 }
 
+/* @s's live bytes at the end of each of the @n bins, into @out. */
+static void series_sums(const struct tl_series *s, uint64_t *out, uint32_t n)
+{
+	uint32_t i, j = 0;
+	int64_t sum = 0;
+
+	for (i = 0; i < n; i++) {
+		if (s && !s->bin && s->d)
+			sum += s->d[i];
+		else if (s && j < s->n && s->bin[j] == i)
+			sum += s->d[j++];
+		out[i] = (uint64_t)sum;
+	}
+}
+
 /* Running sums of the deltas: each series' live bytes at the end of each bin. */
 static void running_sums(struct kma_timeline *tl)
 {
@@ -195,15 +339,9 @@ static void running_sums(struct kma_timeline *tl)
 			b->live_max = live;
 		prev = live;
 	}
-	for (k = 0; k < tl->nr_top; k++) {
-		const int64_t *d = tl->top[k] < tl->nr_delta ? tl->delta[tl->top[k]] : NULL;
-		int64_t sum = 0;
-
-		for (i = 0; i < n; i++) {
-			sum += d ? d[i] : 0;
-			tl->top_live[k * n + i] = (uint64_t)sum;
-		}
-	}
+	for (k = 0; k < tl->nr_top; k++)
+		series_sums(tl->top[k] < tl->nr_delta ? &tl->delta[tl->top[k]] : NULL,
+			    tl->top_live + (size_t)k * n, n);
 	for (i = 0; i < n; i++) {
 		uint64_t other = tl->bins[i].live;
 
