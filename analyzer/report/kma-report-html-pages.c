@@ -9,7 +9,7 @@
 #include <inttypes.h>
 
 #include "match/kma-timeline.h"
-#include "report/kma-table.h"
+#include "kma-table.h"
 #include "kma-report-html.h"
 
 #define U64	"%" PRIu64
