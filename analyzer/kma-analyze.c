@@ -31,6 +31,7 @@
 #include "report/kma-list.h"
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
+#include "report/kma-report-cross.h"
 #include "report/kma-report-time.h"
 #include "kma-pagerun.h"	/* H7 */
 #include "store/kma-store.h"
@@ -81,6 +82,7 @@ struct run {
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
 	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
+	struct kma_cross	*cross;		/* S23 H5: --cross-cpu, the view's sink */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -285,6 +287,29 @@ static int print_leaks(struct run *r, uint64_t lost)
 				o->sort, o->limit, o->format);
 }
 
+/* S23 H5: --cross-cpu, with the map from --cpu-nodes, else from the trace's marker. */
+static int print_cross(struct run *r)
+{
+	const char *topo = kma_reader_info(r->reader)->topology, *from = NULL;
+	int *map = NULL, nr = 0, ret;
+
+	if (r->o->cpu_nodes) {
+		if (kma_cpu_nodes_parse(r->o->cpu_nodes, 0, &map, &nr))
+			return -1;	/* checked by the option parser: out of memory */
+		from = "--cpu-nodes";
+	} else if (topo && !kma_cpu_nodes_parse(topo, 1, &map, &nr)) {
+		from = "the trace";
+	} else if (topo) {
+		fprintf(stderr, "kma-analyze: %s: the CPU -> node marker is not understood: %s\n",
+			r->o->input, topo);
+	}
+	kma_cross_finish(r->cross, map, nr);
+	ret = kma_report_cross(stdout, r->view, r->cross, kma_group_name(r->o->group_by), from,
+			       r->o->sort, r->o->limit, r->o->format);
+	free(map);
+	return ret;
+}
+
 static int print_report(struct run *r)
 {
 	struct kma_opts *o = r->o;
@@ -318,6 +343,8 @@ static int print_report(struct run *r)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
 		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
+	if (o->cross_cpu)
+		return print_cross(r);
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);
@@ -521,7 +548,7 @@ static int open_view(struct run *r)
 	struct kma_opts *o = r->o;
 
 	r->filtered = o->generation || o->since || o->until;
-	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes ||
+	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes || o->cross_cpu ||
 	    o->group_by != KMA_GROUP_CALLER || !r->match) {
 		struct kma_match_opts vo = r->mo;
 
@@ -546,6 +573,13 @@ static int open_view(struct run *r)
 				return oom();
 			vo.sink.ctx = r->list;
 			vo.sink.alloc_done = kma_list_add;
+		}
+		if (o->cross_cpu) {	/* S23 H5 */
+			r->cross = kma_cross_alloc();
+			if (!r->cross)
+				return oom();
+			vo.sink.ctx = r->cross;
+			vo.sink.alloc_done = kma_cross_add;
 		}
 		r->view = kma_match_alloc(&vo);
 		if (!r->view)
@@ -741,6 +775,7 @@ static void close_run(struct run *r)
 		kma_match_free(r->view);
 	kma_match_free(r->match);
 	kma_list_free(r->list);
+	kma_cross_free(r->cross);
 	kma_match_free(r->sview);
 	kma_html_free(r->html);
 	kma_stacks_free(r->stacks);
