@@ -1,0 +1,156 @@
+# --cross-cpu: frees on another CPU than the allocation and perf kmem's cross allocations
+# (an allocation asking for a node, made on a CPU of another node), per caller. The
+# numbers of tests/gen/cross-node.seq and cross-cpu.seq are worked out by hand in their
+# comments and below; on the recorded fixtures the CPU columns must agree with report.db's
+# cross_cpu_stats view (SQL over alloc_rows, not kma's report code).
+MK=$TOP/$B/tests/tools/mktrace
+GEN=$TOP/tests/gen
+
+# cross_ok NAME SEQ GEN WANT KMA-ARGS...: the CSV rows and the text summary lines
+cross_ok() {
+	local name=$1 seq=$2 gen=$3 want=$4
+	shift 4
+	if ! "$MK" -g "$gen" -o "$TMP/c.dat" "$seq" > "$TMP/err.txt" 2>&1; then
+		fail "$name: mktrace" "$(cat "$TMP/err.txt")"
+		return
+	fi
+	{ "$KMA" --no-db --cross-cpu -f csv "$@" "$TMP/c.dat" &&
+	  "$KMA" --no-db --cross-cpu "$@" "$TMP/c.dat" | grep -E '^(Cross CPU|Node checks|\()'
+	} > "$TMP/got.txt" 2> "$TMP/err.txt"
+	if [ -s "$TMP/err.txt" ] || ! diff -u "$want" "$TMP/got.txt" > "$TMP/diff.txt"; then
+		fail "$name" "$(cat "$TMP/err.txt" "$TMP/diff.txt")"
+	else
+		pass "$name"
+	fi
+}
+
+# cross-node.seq, map from its kma-topology: marker (CPUs 0-1 node 0, 2-3 node 1).
+# alloc_a: ptr1 CPU 0 -> 1 (cross free), asks node 0 on node 0; ptr2 CPU 2 -> 2, asks
+#   node 0 on node 1 (cross): allocs 2, frees 2, cross 1 (50.0), node 2, cross_node 1
+# alloc_b: ptr3 CPU 3 -> 0 (cross free), node 1 on node 1; ptr4 live, node 1 on node 0
+#   (cross): allocs 2, frees 1, cross 1 (100.0), node 2, cross_node 1
+# alloc_c: ptr5 CPU 1 -> 1, no node; ptr6 node -1 (no request), live; ptr7 node 0 on
+#   CPU 3 = node 1 (cross), implicitly freed; ptr7 again, no node, live:
+#   allocs 4, frees 1, cross 0 (0.0), node 1, cross_node 1
+# sorted by total (208, 96, 56); frees 2/4, cross allocations 3 of all 8 allocations
+cat > "$TMP/want-map.txt" <<'W'
+allocs,frees,cross_frees,cross_pct,node_allocs,cross_node,caller
+2,1,1,100.0,2,1,alloc_b+0x20
+2,2,1,50.0,2,1,alloc_a+0x10
+4,1,0,0.0,1,1,alloc_c+0x30
+Cross CPU frees: 2/4 (50.0%)
+Cross CPU allocations: 3/8
+W
+# every kmem format: before 6.1 a node= allocation is a *_node event, after it the plain one
+for g in 5.10 6.0 6.1 6.18; do
+	cross_ok "cross-node.seq $g: map from the trace" "$GEN/cross-node.seq" "$g" \
+		"$TMP/want-map.txt"
+done
+
+# --cpu-nodes 0-3=0 overrides the marker: every CPU on node 0, so only the node 1
+# requests cross: ptr3 and ptr4 (alloc_b); 2 of 8
+cat > "$TMP/want-one.txt" <<'W'
+allocs,frees,cross_frees,cross_pct,node_allocs,cross_node,caller
+2,1,1,100.0,2,2,alloc_b+0x20
+2,2,1,50.0,2,0,alloc_a+0x10
+4,1,0,0.0,1,0,alloc_c+0x30
+Cross CPU frees: 2/4 (50.0%)
+Cross CPU allocations: 2/8
+W
+cross_ok "--cpu-nodes 0-3=0 wins over the marker" "$GEN/cross-node.seq" 6.18 \
+	"$TMP/want-one.txt" --cpu-nodes 0-3=0
+
+# --cpu-nodes 0=0,2-3=1: CPU 1 is in no node, so ptr4 (alloc_b, CPU 1) is neither cross
+# nor not: counted apart; ptr2 and ptr7 cross as with the marker
+cat > "$TMP/want-hole.txt" <<'W'
+allocs,frees,cross_frees,cross_pct,node_allocs,cross_node,caller
+2,1,1,100.0,2,0,alloc_b+0x20
+2,2,1,50.0,2,1,alloc_a+0x10
+4,1,0,0.0,1,1,alloc_c+0x30
+Cross CPU frees: 2/4 (50.0%)
+Cross CPU allocations: 2/8
+(1 allocations asking for a node were made on CPUs the map does not name)
+W
+cross_ok "--cpu-nodes with a CPU left out" "$GEN/cross-node.seq" 6.18 \
+	"$TMP/want-hole.txt" --cpu-nodes 0=0,2-3=1
+
+# a filter and -n: only alloc_a, its own summary
+cat > "$TMP/want-filter.txt" <<'W'
+allocs,frees,cross_frees,cross_pct,node_allocs,cross_node,caller
+2,2,1,50.0,2,1,alloc_a+0x10
+Cross CPU frees: 1/2 (50.0%)
+Cross CPU allocations: 1/2
+W
+cross_ok "--caller alloc_a" "$GEN/cross-node.seq" 6.18 "$TMP/want-filter.txt" \
+	--caller alloc_a
+# -s allocs -n 1: alloc_c (4 allocations) only; the summary is of every row
+cat > "$TMP/want-n.txt" <<'W'
+allocs,frees,cross_frees,cross_pct,node_allocs,cross_node,caller
+4,1,0,0.0,1,1,alloc_c+0x30
+Cross CPU frees: 2/4 (50.0%)
+Cross CPU allocations: 3/8
+W
+cross_ok "-s allocs -n 1" "$GEN/cross-node.seq" 6.18 "$TMP/want-n.txt" -s allocs -n 1
+# -g function: the call sites' functions, one per site here
+sed 's/+0x[0-9a-f]*$//' "$TMP/want-map.txt" | sed '1s/caller$/function/' > "$TMP/want-fn.txt"
+cross_ok "-g function" "$GEN/cross-node.seq" 6.18 "$TMP/want-fn.txt" -g function
+
+# cross-cpu.seq has no marker (one-node machines and old recordings): no node columns,
+# said once. alloc_a: CPU 0 -> 1 and 1 -> 0; alloc_b: CPU 1 -> 0; alloc_c: CPU 0 -> 1
+# (same timestamp): every free is cross, 4/4
+cat > "$TMP/want-nomap.txt" <<'W'
+allocs,frees,cross_frees,cross_pct,node_allocs,caller
+1,1,1,100.0,0,alloc_c+0x30
+1,1,1,100.0,0,alloc_b+0x20
+2,2,2,100.0,0,alloc_a+0x10
+Node checks need a CPU -> node map (kma-record writes one; --cpu-nodes gives one): none here.
+Cross CPU frees: 4/4 (100.0%)
+W
+cross_ok "no map: CPU columns only" "$GEN/cross-cpu.seq" 6.18 "$TMP/want-nomap.txt"
+
+# JSON: the summary numbers in the head
+"$MK" -o "$TMP/c.dat" "$GEN/cross-node.seq" > /dev/null 2>&1
+check "-f json: summary members" python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+want = {"report": "cross-cpu", "node_map": True, "frees": 4, "cross_frees": 2, "allocs": 8,
+        "node_allocs": 5, "cross_allocs": 3}
+got = {k: d[k] for k in want}
+assert got == want, got
+assert [r["cross_node"] for r in d["rows"]] == [1, 1, 1], d["rows"]
+' < <("$KMA" --no-db --cross-cpu -f json "$TMP/c.dat")
+
+# the marker is no generation: the trace has generation 0 only
+check "the topology marker starts no generation" \
+	bash -c "\"$KMA\" --no-db --generations -f csv \"$TMP/c.dat\" | [ \$(wc -l) -eq 2 ]"
+
+# usage errors: exit 2
+for a in "--cpu-nodes 0-3=0" "--cross-cpu --cpu-nodes 3-1=0" "--cross-cpu --cpu-nodes 0-3" \
+	 "--cross-cpu --pages" "--cross-cpu --leaks"; do
+	# shellcheck disable=SC2086
+	"$KMA" --no-db $a "$TMP/c.dat" > /dev/null 2>&1
+	check "usage error: $a" test $? -eq 2
+done
+
+# the recorded fixtures: per caller, frees and cross-CPU frees as report.db's
+# cross_cpu_stats view counts them (traced frees only)
+for f in basic markers stacks; do
+	fx=$TOP/tests/fixtures/$f.dat
+	[ -f "$fx" ] || continue
+	if "$KMA" -q -o "$TMP/f.db" "$fx" 2> "$TMP/err.txt" &&
+	   "$KMA" --no-db --cross-cpu -f csv "$fx" > "$TMP/f.csv" 2>> "$TMP/err.txt"; then
+		check "$f.dat: frees and cross-CPU frees = report.db cross_cpu_stats" \
+			python3 - "$TMP/f.db" "$TMP/f.csv" <<'PY'
+import csv, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+want = {c: (f, x) for c, f, x in db.execute(
+    "SELECT caller, frees, cross_cpu_frees FROM cross_cpu_stats")}
+got = {r["caller"]: (int(r["frees"]), int(r["cross_frees"]))
+       for r in csv.DictReader(open(sys.argv[2])) if int(r["frees"])}
+assert want, "no frees in the fixture"
+assert got == want, (sorted(set(got.items()) ^ set(want.items()))[:10])
+PY
+	else
+		fail "$f.dat: --cross-cpu" "$(cat "$TMP/err.txt")"
+	fi
+done
