@@ -11,7 +11,7 @@
 #include <string.h>
 #include "kma-grow.h"
 #include "kma-map.h"
-#include "match/kma-crosscpu.h"
+#include "kma-crosscpu.h"
 
 struct node_count {
 	uint32_t	caller_id;

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include "match/kma-match.h"
+#include "kma-match.h"
 
 /* One grouping row; caller_id is the matcher's (kma_match_callers() index). */
 struct kma_cross_row {
