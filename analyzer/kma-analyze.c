@@ -83,6 +83,7 @@ struct run {
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
 	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
 	struct kma_cross	*cross;		/* S23 H5: --cross-cpu, the view's sink */
+	int			map_warned;	/* a bad topology marker was said */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -287,22 +288,34 @@ static int print_leaks(struct run *r, uint64_t lost)
 				o->sort, o->limit, o->format);
 }
 
-/* S23 H5: --cross-cpu, with the map from --cpu-nodes, else from the trace's marker. */
-static int print_cross(struct run *r)
+/*
+ * S23 H5: the CPU -> node map from --cpu-nodes, else from the trace's marker; *map
+ * NULL without one. Where it came from, or NULL. *map is the caller's to free.
+ */
+static const char *cpu_node_map(struct run *r, int **map, int *nr)
 {
-	const char *topo = kma_reader_info(r->reader)->topology, *from = NULL;
-	int *map = NULL, nr = 0, ret;
+	const char *topo = kma_reader_info(r->reader)->topology;
 
-	if (r->o->cpu_nodes) {
-		if (kma_cpu_nodes_parse(r->o->cpu_nodes, 0, &map, &nr))
-			return -1;	/* checked by the option parser: out of memory */
-		from = "--cpu-nodes";
-	} else if (topo && !kma_cpu_nodes_parse(topo, 1, &map, &nr)) {
-		from = "the trace";
-	} else if (topo) {
+	*map = NULL;
+	*nr = 0;
+	/* --cpu-nodes was checked by the option parser: only out of memory fails */
+	if (r->o->cpu_nodes)
+		return kma_cpu_nodes_parse(r->o->cpu_nodes, 0, map, nr) ? NULL : "--cpu-nodes";
+	if (topo && !kma_cpu_nodes_parse(topo, 1, map, nr))
+		return "the trace";
+	if (topo && !r->map_warned)
 		fprintf(stderr, "kma-analyze: %s: the CPU -> node marker is not understood: %s\n",
 			r->o->input, topo);
-	}
+	r->map_warned = 1;
+	return NULL;
+}
+
+/* S23 H5: --cross-cpu. */
+static int print_cross(struct run *r)
+{
+	int *map, nr, ret;
+	const char *from = cpu_node_map(r, &map, &nr);
+
 	kma_cross_finish(r->cross, map, nr);
 	ret = kma_report_cross(stdout, r->view, r->cross, kma_group_name(r->o->group_by), from,
 			       r->o->sort, r->o->limit, r->o->format);
@@ -682,6 +695,7 @@ static int commit_store(struct run *r)
 {
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
+	int *map, nr, ret;
 	struct kma_store_run run;
 
 	if (!r->store)
@@ -706,7 +720,12 @@ static int commit_store(struct run *r)
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
 	run.timeline = kma_match_timeline(r->match);
-	if (kma_store_commit(r->store, &run, &why)) {
+	cpu_node_map(r, &map, &nr);	/* S23 H5: report.db's cpu_nodes */
+	run.cpu_nodes = map;
+	run.nr_cpu_nodes = nr > 0 ? (uint32_t)nr : 0;
+	ret = kma_store_commit(r->store, &run, &why);
+	free(map);
+	if (ret) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
 		return -1;
 	}

@@ -99,8 +99,9 @@ static const char usage_text[] =
 "      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
 "      --cross-cpu        per caller: frees on another CPU than the allocation, and\n"
 "                         allocations asking for a node made on another node's CPU\n"
-"      --cpu-nodes LIST   the CPU -> node map for --cross-cpu, e.g. 0-3=0,4-7=1\n"
-"                         (default: the map kma-record wrote into the trace)\n"
+"      --cpu-nodes LIST   the CPU -> node map for --cross-cpu and report.db, e.g.\n"
+"                         0-3=0,4-7=1 (default: the map kma-record wrote into the\n"
+"                         trace)\n"
 "      --pages            the page allocator instead: pages by order, migrate type, gfp\n"
 "                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack|\n"
 "                         generation)\n"
@@ -550,8 +551,6 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		return usage_error("--live records no stacks: -g stack is for a trace recorded with "
 				   "kma-record --stacks or trace-cmd record -T%s", "");
 	/* S23 H5 */
-	if (o->cpu_nodes && !o->cross_cpu)
-		return usage_error("--cpu-nodes is for --cross-cpu%s", "");
 	if (o->cross_cpu && (o->pages || o->live || o->list || o->leaks || o->lifetimes ||
 			     o->peak || o->generations || o->modules || o->advice || o->html))
 		return usage_error("--cross-cpu is a report of its own: not with --pages, --live, "

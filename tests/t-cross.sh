@@ -125,7 +125,7 @@ check "the topology marker starts no generation" \
 	bash -c "\"$KMA\" --no-db --generations -f csv \"$TMP/c.dat\" | [ \$(wc -l) -eq 2 ]"
 
 # usage errors: exit 2
-for a in "--cpu-nodes 0-3=0" "--cross-cpu --cpu-nodes 3-1=0" "--cross-cpu --cpu-nodes 0-3" \
+for a in "--cpu-nodes 0-3" "--cross-cpu --cpu-nodes 3-1=0" "--cross-cpu --cpu-nodes 0-3" \
 	 "--cross-cpu --pages" "--cross-cpu --leaks"; do
 	# shellcheck disable=SC2086
 	"$KMA" --no-db $a "$TMP/c.dat" > /dev/null 2>&1
@@ -154,3 +154,50 @@ PY
 		fail "$f.dat: --cross-cpu" "$(cat "$TMP/err.txt")"
 	fi
 done
+
+# report.db: cpu_nodes and cross_node_stats, worked by hand as above (cross-node.seq's
+# marker: alloc_a 2 asking, 1 cross; alloc_b 2, 1; alloc_c 1, 1; none unmapped), the
+# --cpu-nodes hole (CPU 1 unnamed: alloc_b's ptr4 unmapped), and no rows without a map
+"$MK" -o "$TMP/c.dat" "$GEN/cross-node.seq" > /dev/null 2>&1
+db_ok() {	# NAME WANT SQL KMA-ARGS...
+	local name=$1 want=$2 sql=$3 got
+	shift 3
+	if ! "$KMA" -q -o "$TMP/x.db" "$@" 2> "$TMP/err.txt"; then
+		fail "$name" "$(cat "$TMP/err.txt")"
+		return
+	fi
+	got=$(sqlite3 "$TMP/x.db" "$sql" | tr '\n' ' ')
+	if [ "$got" = "$want" ]; then pass "$name"; else fail "$name" "got '$got', want '$want'"; fi
+}
+NODE_SQL="SELECT caller, node_allocs, cross_node, unmapped FROM cross_node_stats ORDER BY caller"
+db_ok "report.db cpu_nodes from the marker" "0|0 1|0 2|1 3|1 " \
+	"SELECT cpu, node FROM cpu_nodes ORDER BY cpu" "$TMP/c.dat"
+db_ok "report.db cross_node_stats from the marker" \
+	"alloc_a+0x10|2|1|0 alloc_b+0x20|2|1|0 alloc_c+0x30|1|1|0 " "$NODE_SQL" "$TMP/c.dat"
+db_ok "report.db cross_node_stats, --cpu-nodes 0=0,2-3=1" \
+	"alloc_a+0x10|2|1|0 alloc_b+0x20|2|0|1 alloc_c+0x30|1|1|0 " "$NODE_SQL" \
+	--cpu-nodes 0=0,2-3=1 "$TMP/c.dat"
+"$MK" -o "$TMP/n.dat" "$GEN/cross-cpu.seq" > /dev/null 2>&1
+db_ok "report.db without a map: cpu_nodes and cross_node_stats empty" "0 0 " \
+	"SELECT COUNT(*) FROM cpu_nodes UNION ALL SELECT COUNT(*) FROM cross_node_stats" \
+	"$TMP/n.dat"
+
+# a recorded fixture with a two-node map by hand: --cross-cpu's node columns = the view's
+fx=$TOP/tests/fixtures/stacks.dat
+if [ -f "$fx" ] && "$KMA" -q --cpu-nodes 0=0,1=1 -o "$TMP/f.db" "$fx" 2> "$TMP/err.txt" &&
+   "$KMA" --no-db --cross-cpu --cpu-nodes 0=0,1=1 -f csv "$fx" > "$TMP/f.csv" 2>> "$TMP/err.txt"
+then
+	check "stacks.dat --cpu-nodes 0=0,1=1: node columns = report.db cross_node_stats" \
+		python3 - "$TMP/f.db" "$TMP/f.csv" <<'PY'
+import csv, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+want = {c: (n, x) for c, n, x in db.execute(
+    "SELECT caller, node_allocs, cross_node FROM cross_node_stats")}
+got = {r["caller"]: (int(r["node_allocs"]), int(r["cross_node"]))
+       for r in csv.DictReader(open(sys.argv[2])) if int(r["node_allocs"])}
+assert got == want, (sorted(set(got.items()) ^ set(want.items()))[:10])
+print(len(want), "callers asking for a node")
+PY
+else
+	fail "stacks.dat --cpu-nodes" "$(cat "$TMP/err.txt")"
+fi
