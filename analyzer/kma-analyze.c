@@ -83,7 +83,8 @@ struct run {
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
 	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
 	struct kma_cross	*cross;		/* S23 H5: --cross-cpu, the view's sink */
-	int			map_warned;	/* a bad topology marker was said */
+	int			*node_map, nr_nodes;	/* S23 H5: CPU -> node, NULL: none */
+	const char		*map_from;		/* where it came from */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -288,41 +289,6 @@ static int print_leaks(struct run *r, uint64_t lost)
 				o->sort, o->limit, o->format);
 }
 
-/*
- * S23 H5: the CPU -> node map from --cpu-nodes, else from the trace's marker; *map
- * NULL without one. Where it came from, or NULL. *map is the caller's to free.
- */
-static const char *cpu_node_map(struct run *r, int **map, int *nr)
-{
-	const char *topo = kma_reader_info(r->reader)->topology;
-
-	*map = NULL;
-	*nr = 0;
-	/* --cpu-nodes was checked by the option parser: only out of memory fails */
-	if (r->o->cpu_nodes)
-		return kma_cpu_nodes_parse(r->o->cpu_nodes, 0, map, nr) ? NULL : "--cpu-nodes";
-	if (topo && !kma_cpu_nodes_parse(topo, 1, map, nr))
-		return "the trace";
-	if (topo && !r->map_warned)
-		fprintf(stderr, "kma-analyze: %s: the CPU -> node marker is not understood: %s\n",
-			r->o->input, topo);
-	r->map_warned = 1;
-	return NULL;
-}
-
-/* S23 H5: --cross-cpu. */
-static int print_cross(struct run *r)
-{
-	int *map, nr, ret;
-	const char *from = cpu_node_map(r, &map, &nr);
-
-	kma_cross_finish(r->cross, map, nr);
-	ret = kma_report_cross(stdout, r->view, r->cross, kma_group_name(r->o->group_by), from,
-			       r->o->sort, r->o->limit, r->o->format);
-	free(map);
-	return ret;
-}
-
 static int print_report(struct run *r)
 {
 	struct kma_opts *o = r->o;
@@ -356,8 +322,11 @@ static int print_report(struct run *r)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
 		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
-	if (o->cross_cpu)
-		return print_cross(r);
+	if (o->cross_cpu) {	/* S23 H5 */
+		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
+		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),
+					r->map_from, o->sort, o->limit, o->format);
+	}
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);
@@ -676,6 +645,10 @@ static int finish_run(struct run *r)
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
+	r->map_from = kma_cross_map(o->cpu_nodes, info->topology, &r->node_map, &r->nr_nodes);
+	if (info->topology && !o->cpu_nodes && !r->map_from)	/* S23 H5 */
+		fprintf(stderr, "kma-analyze: %s: warning: CPU -> node marker not understood: %s\n",
+			o->input, info->topology);
 	if ((r->pages && kma_pagerun_finish(r->pages)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
@@ -695,7 +668,6 @@ static int commit_store(struct run *r)
 {
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
-	int *map, nr, ret;
 	struct kma_store_run run;
 
 	if (!r->store)
@@ -720,12 +692,9 @@ static int commit_store(struct run *r)
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
 	run.timeline = kma_match_timeline(r->match);
-	cpu_node_map(r, &map, &nr);	/* S23 H5: report.db's cpu_nodes */
-	run.cpu_nodes = map;
-	run.nr_cpu_nodes = nr > 0 ? (uint32_t)nr : 0;
-	ret = kma_store_commit(r->store, &run, &why);
-	free(map);
-	if (ret) {
+	run.cpu_nodes = r->node_map;	/* S23 H5 */
+	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
+	if (kma_store_commit(r->store, &run, &why)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
 		return -1;
 	}
@@ -795,6 +764,7 @@ static void close_run(struct run *r)
 	kma_match_free(r->match);
 	kma_list_free(r->list);
 	kma_cross_free(r->cross);
+	free(r->node_map);
 	kma_match_free(r->sview);
 	kma_html_free(r->html);
 	kma_stacks_free(r->stacks);

@@ -201,3 +201,13 @@ PY
 else
 	fail "stacks.dat --cpu-nodes" "$(cat "$TMP/err.txt")"
 fi
+
+# a topology marker kma cannot read: one warning naming the file, no node columns
+sed 's/^marker 0 500 100 kma-topology: .*/marker 0 500 100 kma-topology: cpu 0-1 on node 0/' \
+	"$GEN/cross-node.seq" > "$TMP/bad.seq"
+"$MK" -o "$TMP/bad.dat" "$TMP/bad.seq" > /dev/null 2>&1
+"$KMA" --no-db --cross-cpu -f csv "$TMP/bad.dat" > "$TMP/bad.csv" 2> "$TMP/bad.err"
+check "a marker not understood: one warning, CPU columns only" \
+	bash -c "[ \$(wc -l < '$TMP/bad.err') = 1 ] &&
+		 grep -q '^kma-analyze: $TMP/bad.dat: warning: CPU -> node marker not understood' '$TMP/bad.err' &&
+		 head -1 '$TMP/bad.csv' | grep -qx 'allocs,frees,cross_frees,cross_pct,node_allocs,caller'"

@@ -241,6 +241,17 @@ static int option_item(const char **s, int **map, int *nr)
 	return 0;
 }
 
+const char *kma_cross_map(const char *opt, const char *topo, int **node_of, int *nr)
+{
+	*node_of = NULL;
+	*nr = 0;
+	if (opt)
+		return kma_cpu_nodes_parse(opt, 0, node_of, nr) ? NULL : "--cpu-nodes";
+	if (topo && !kma_cpu_nodes_parse(topo, 1, node_of, nr))
+		return "the trace";
+	return NULL;
+}
+
 int kma_cpu_nodes_parse(const char *s, int marker, int **node_of, int *nr)
 {
 	char sep = marker ? ';' : ',';

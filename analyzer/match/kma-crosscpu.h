@@ -50,5 +50,11 @@ const struct kma_cross_row *kma_cross_rows(const struct kma_cross *x, size_t *n)
  */
 #define KMA_CROSS_MAX	4096
 int kma_cpu_nodes_parse(const char *s, int marker, int **node_of, int *nr);
+/*
+ * The map of opt (--cpu-nodes) when not NULL, else of the trace's marker text
+ * topo (NULL: none): where it came from, "--cpu-nodes" or "the trace", or NULL
+ * with *node_of NULL (no map, a marker not understood, or out of memory).
+ */
+const char *kma_cross_map(const char *opt, const char *topo, int **node_of, int *nr);
 
 #endif /* KMA_CROSSCPU_H */
