@@ -146,6 +146,17 @@ static void test_parse(void **state)
 	assert_int_equal(kma_cpu_nodes_parse("0-3=0", 1, &m, &nr), -1);
 	assert_int_equal(kma_cpu_nodes_parse("", 0, &m, &nr), -1);
 	assert_int_equal(nr, 0);
+	/* --cpu-nodes wins over the marker; a marker not understood is no map */
+	assert_string_equal(kma_cross_map("0=1", "cpu 0 node 0", &m, &nr), "--cpu-nodes");
+	assert_int_equal(m[0], 1);
+	free(m);
+	assert_string_equal(kma_cross_map(NULL, " cpu 0 node 0", &m, &nr), "the trace");
+	assert_int_equal(m[0], 0);
+	free(m);
+	assert_null(kma_cross_map(NULL, "cpu 0 on node 0", &m, &nr));
+	assert_null(m);
+	assert_null(kma_cross_map(NULL, NULL, &m, &nr));
+	assert_null(m);
 }
 
 int main(void)
