@@ -211,3 +211,39 @@ check "a marker not understood: one warning, CPU columns only" \
 	bash -c "[ \$(wc -l < '$TMP/bad.err') = 1 ] &&
 		 grep -q '^kma-analyze: $TMP/bad.dat: warning: CPU -> node marker not understood' '$TMP/bad.err' &&
 		 head -1 '$TMP/bad.csv' | grep -qx 'allocs,frees,cross_frees,cross_pct,node_allocs,caller'"
+
+# Independent of kma's pairing: tests/tools/cross-from-report.py pairs the events of
+# `trace-cmd report` by pointer itself. Every column, per call site, on the recorded
+# fixtures with a two-node map given by hand, and on cross-node.seq with its marker.
+IND=$TOP/tests/tools/cross-from-report.py
+sorted_csv() {	# kma's CSV in the script's column order, by caller
+	python3 -c '
+import csv, sys
+rows = sorted(csv.DictReader(sys.stdin), key=lambda r: r["caller"])
+k = ("allocs", "frees", "cross_frees", "node_allocs", "cross_node", "caller")
+print(",".join(k))
+for r in rows:
+    print(",".join(r[c] for c in k))'
+}
+if command -v trace-cmd > /dev/null; then
+	for f in "$TOP/tests/fixtures/basic.dat" "$TOP/tests/fixtures/stacks.dat" \
+		 "$TOP/tests/fixtures/markers.dat" "$TMP/c.dat"; do
+		[ -f "$f" ] || continue
+		map=0=0,1=1
+		[ "$f" = "$TMP/c.dat" ] && map=
+		# shellcheck disable=SC2086
+		trace-cmd report -i "$f" 2> /dev/null | python3 "$IND" $map > "$TMP/ind.csv"
+		# shellcheck disable=SC2086
+		"$KMA" --no-db --cross-cpu ${map:+--cpu-nodes $map} -f csv "$f" 2> "$TMP/err.txt" |
+			sorted_csv > "$TMP/kma.csv"
+		if [ -s "$TMP/err.txt" ] || [ "$(wc -l < "$TMP/ind.csv")" -lt 2 ] ||
+		   ! diff -u "$TMP/ind.csv" "$TMP/kma.csv" > "$TMP/diff.txt"; then
+			fail "$(basename "$f"): --cross-cpu = trace-cmd report by script" \
+				"$(head -20 "$TMP/err.txt" "$TMP/diff.txt")"
+		else
+			pass "$(basename "$f"): --cross-cpu = trace-cmd report by script"
+		fi
+	done
+else
+	skip "--cross-cpu = trace-cmd report by script" "trace-cmd is not installed"
+fi
