@@ -552,10 +552,11 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 				   "kma-record --stacks or trace-cmd record -T%s", "");
 	/* S23 H5 */
 	if (o->cross_cpu && (o->pages || o->live || o->list || o->leaks || o->lifetimes ||
-			     o->peak || o->generations || o->modules || o->advice || o->html))
+			     o->peak || o->generations || o->modules || o->advice || o->html ||
+			     o->outstanding || o->folded))
 		return usage_error("--cross-cpu is a report of its own: not with --pages, --live, "
 				   "--list, --leaks, --lifetimes, --peak, --generations, "
-				   "--leftovers, --advice or --html%s", "");
+				   "--leftovers, --advice, --html, --outstanding or -f folded%s", "");
 	c = check_pages(o);
 	return c == -1 ? check_folded(o) : c;
 }

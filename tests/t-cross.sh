@@ -126,7 +126,8 @@ check "the topology marker starts no generation" \
 
 # usage errors: exit 2
 for a in "--cpu-nodes 0-3" "--cross-cpu --cpu-nodes 3-1=0" "--cross-cpu --cpu-nodes 0-3" \
-	 "--cross-cpu --pages" "--cross-cpu --leaks"; do
+	 "--cross-cpu --pages" "--cross-cpu --leaks" "--cross-cpu --outstanding" \
+	 "--cross-cpu -f folded"; do
 	# shellcheck disable=SC2086
 	"$KMA" --no-db $a "$TMP/c.dat" > /dev/null 2>&1
 	check "usage error: $a" test $? -eq 2
