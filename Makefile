@@ -59,6 +59,7 @@ UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/uni
 		   $(O)/tests/unit/test-leak $(O)/tests/unit/test-diff \
 		   $(O)/tests/unit/test-pagealloc
 UNIT_TESTS	+= $(O)/tests/unit/test-timeline
+UNIT_TESTS	+= $(O)/tests/unit/test-crosscpu	# S23 H5
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 

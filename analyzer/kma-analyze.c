@@ -31,6 +31,7 @@
 #include "report/kma-list.h"
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
+#include "report/kma-report-cross.h"
 #include "report/kma-report-time.h"
 #include "kma-pagerun.h"	/* H7 */
 #include "store/kma-store.h"
@@ -81,6 +82,9 @@ struct run {
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
 	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
+	struct kma_cross	*cross;		/* S23 H5: --cross-cpu, the view's sink */
+	int			*node_map, nr_nodes;	/* S23 H5: CPU -> node, NULL: none */
+	const char		*map_from;		/* where it came from */
 };
 
 /* The filter's time window, once the trace's first timestamp is known. */
@@ -319,6 +323,11 @@ static int print_report(struct run *r)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
 		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
+	if (o->cross_cpu) {	/* S23 H5 */
+		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
+		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),
+					r->map_from, o->sort, o->limit, o->format);
+	}
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);
@@ -530,7 +539,7 @@ static int open_view(struct run *r)
 	struct kma_opts *o = r->o;
 
 	r->filtered = o->generation || o->since || o->until;
-	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes ||
+	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes || o->cross_cpu ||
 	    o->group_by != KMA_GROUP_CALLER || !r->match) {
 		struct kma_match_opts vo = r->mo;
 
@@ -555,6 +564,13 @@ static int open_view(struct run *r)
 				return oom();
 			vo.sink.ctx = r->list;
 			vo.sink.alloc_done = kma_list_add;
+		}
+		if (o->cross_cpu) {	/* S23 H5 */
+			r->cross = kma_cross_alloc();
+			if (!r->cross)
+				return oom();
+			vo.sink.ctx = r->cross;
+			vo.sink.alloc_done = kma_cross_add;
 		}
 		r->view = kma_match_alloc(&vo);
 		if (!r->view)
@@ -638,6 +654,10 @@ static int finish_run(struct run *r)
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
+	r->map_from = kma_cross_map(o->cpu_nodes, info->topology, &r->node_map, &r->nr_nodes);
+	if (info->topology && !o->cpu_nodes && !r->map_from)	/* S23 H5 */
+		fprintf(stderr, "kma-analyze: %s: warning: CPU -> node marker not understood: %s\n",
+			o->input, info->topology);
 	if ((r->pages && kma_pagerun_finish(r->pages, info->last_ts)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
@@ -681,6 +701,8 @@ static int commit_store(struct run *r)
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
 	run.timeline = kma_match_timeline(r->match);
+	run.cpu_nodes = r->node_map;	/* S23 H5 */
+	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
 	if (kma_store_commit(r->store, &run, &why)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
 		return -1;
@@ -760,6 +782,8 @@ static void close_run(struct run *r)
 		kma_match_free(r->view);
 	kma_match_free(r->match);
 	kma_list_free(r->list);
+	kma_cross_free(r->cross);
+	free(r->node_map);
 	kma_match_free(r->sview);
 	kma_html_free(r->html);
 	kma_stacks_free(r->stacks);

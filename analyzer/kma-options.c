@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kma-time.h"
+#include "match/kma-crosscpu.h"
 #include "match/kma-leak.h"
 #include "match/kma-pagealloc.h"
 #include "match/kma-select.h"
@@ -96,6 +97,11 @@ static const char usage_text[] =
 "      --peak             the moment of the most live bytes and who held them\n"
 "      --leftovers        what unloaded modules left behind (module_free events)\n"
 "      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
+"      --cross-cpu        per caller: frees on another CPU than the allocation, and\n"
+"                         allocations asking for a node made on another node's CPU\n"
+"      --cpu-nodes LIST   the CPU -> node map for --cross-cpu and report.db, e.g.\n"
+"                         0-3=0,4-7=1 (default: the map kma-record wrote into the\n"
+"                         trace)\n"
 "      --pages            the page allocator instead: pages by order, migrate type, gfp\n"
 "                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack|\n"
 "                         generation)\n"
@@ -148,6 +154,7 @@ enum {
 	OPT_CACHE_GROWTH,	/* H1: leak verdicts */
 	OPT_HTML,		/* H6: --html FILE */
 	OPT_PAGES,		/* H7: page allocations */
+	OPT_CROSS_CPU, OPT_CPU_NODES,	/* S23 H5 */
 };
 
 static const struct option long_opts[] = {
@@ -173,6 +180,8 @@ static const struct option long_opts[] = {
 	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
 	{ "advice",		no_argument,		NULL, OPT_ADVICE },
 	{ "pages",		no_argument,		NULL, OPT_PAGES },	/* H7 */
+	{ "cross-cpu",		no_argument,		NULL, OPT_CROSS_CPU },	/* S23 H5 */
+	{ "cpu-nodes",		required_argument,	NULL, OPT_CPU_NODES },
 	{ "live",		no_argument,		NULL, OPT_LIVE },
 	{ "duration",		required_argument,	NULL, OPT_DURATION },
 	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
@@ -349,6 +358,9 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 	case OPT_PAGES:		/* H7 */
 		o->pages = 1;
 		break;
+	case OPT_CROSS_CPU:	/* S23 H5 */
+		o->cross_cpu = 1;
+		break;
 	case OPT_CACHE_GROWTH:	/* H1: leak verdicts */
 		if (kma_leak_growth_parse(arg, &o->cache_growth))
 			return usage_error("bad --cache-growth '%s': globs separated by ',', "
@@ -446,6 +458,16 @@ static int parse_opt(int c, const char *arg, struct kma_opts *o)
 	case 'V':
 		printf("kma-analyze %s\n", KMA_VERSION);
 		return 0;
+	case OPT_CPU_NODES: {	/* S23 H5: checked here, parsed again when used */
+		int *map, nr;
+
+		if (kma_cpu_nodes_parse(arg, 0, &map, &nr))
+			return usage_error("--cpu-nodes wants CPU ranges and nodes, such as "
+					   "0-3=0,4-7=1, not '%s'", arg);
+		free(map);
+		o->cpu_nodes = arg;
+		return OPT_TAKEN;
+	}
 	case OPT_HTML:	/* H6 */
 		if (!*arg)
 			return usage_error("--html wants a file name%s", "");
@@ -528,6 +550,13 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 	if (o->live && o->group_by == KMA_GROUP_STACK)
 		return usage_error("--live records no stacks: -g stack is for a trace recorded with "
 				   "kma-record --stacks or trace-cmd record -T%s", "");
+	/* S23 H5 */
+	if (o->cross_cpu && (o->pages || o->live || o->list || o->leaks || o->lifetimes ||
+			     o->peak || o->generations || o->modules || o->advice || o->html ||
+			     o->outstanding || o->folded))
+		return usage_error("--cross-cpu is a report of its own: not with --pages, --live, "
+				   "--list, --leaks, --lifetimes, --peak, --generations, "
+				   "--leftovers, --advice, --html, --outstanding or -f folded%s", "");
 	c = check_pages(o);
 	return c == -1 ? check_folded(o) : c;
 }

@@ -75,6 +75,9 @@ struct kma_opts {
 	int		pages;		/* --pages: the page report */
 	int		page_group;	/* -g for --pages (enum kma_page_group), -1: default */
 	const char	*group_arg;	/* -g as given, for a page grouping slabs lack */
+	/* S23 H5: cross-CPU frees and cross-node allocations */
+	int		cross_cpu;	/* --cross-cpu */
+	const char	*cpu_nodes;	/* --cpu-nodes LIST, checked; NULL: the trace's map */
 };
 
 /*

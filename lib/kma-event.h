@@ -66,6 +66,8 @@ const char *kma_ev_name(int type);
 
 /* Trace markers starting with this start a generation (kma-mark writes them). */
 #define KMA_MARKER_PREFIX	"kma:"
+/* kma-record's CPU -> node map: "kma-topology: cpu 0-3 node 0; cpu 4-7 node 1". */
+#define KMA_TOPOLOGY_PREFIX	"kma-topology:"
 
 /* What the rows of the accounting are: call sites by default. */
 enum kma_group {

@@ -599,3 +599,23 @@ CREATE VIEW cross_cpu_stats AS
 	JOIN callers AS c ON c.id = sh.caller_id
 	WHERE r.free_kind IN (0, 1)
 	GROUP BY sh.caller_id;
+
+-- The CPU -> NUMA node map (S23): kma-record's "kma-topology:" marker, or --cpu-nodes.
+-- Empty when neither gave one; node NULL: a CPU the map does not name.
+CREATE TABLE cpu_nodes (
+	cpu		INTEGER PRIMARY KEY,
+	node		INTEGER
+);
+
+-- Allocations asking for a node per caller (node not NULL: kmalloc_node and
+-- kmem_cache_alloc_node, any allocation from 6.1 on, NUMA_NO_NODE excluded), and those
+-- made on a CPU of another node (perf kmem stat's cross allocations). No rows without a map.
+CREATE VIEW cross_node_stats AS
+	SELECT c.caller AS caller, COUNT(*) AS node_allocs,
+	       SUM(n.node IS NOT NULL AND n.node <> sh.node) AS cross_node,
+	       SUM(n.node IS NULL) AS unmapped
+	FROM alloc_rows AS r JOIN alloc_shapes AS sh ON sh.id = r.shape_id
+	JOIN callers AS c ON c.id = sh.caller_id
+	LEFT JOIN cpu_nodes AS n ON n.cpu = r.alloc_cpu
+	WHERE sh.node IS NOT NULL AND sh.node >= 0 AND EXISTS (SELECT 1 FROM cpu_nodes)
+	GROUP BY sh.caller_id;

@@ -409,6 +409,16 @@ static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_re
 		text = (char *)rec->data + d->text->offset;
 		len = strnlen(text, rec->size - d->text->offset);
 	}
+	if (d->type == KMA_EV_MARKER && len > strlen(KMA_TOPOLOGY_PREFIX) &&
+	    !strncmp(text, KMA_TOPOLOGY_PREFIX, strlen(KMA_TOPOLOGY_PREFIX))) {
+		/* the CPU -> node map (--cross-cpu), never a generation */
+		plen = strlen(KMA_TOPOLOGY_PREFIX);
+		while (len > plen && (text[len - 1] == '\n' || text[len - 1] == ' '))
+			len--;
+		if (!r->info.topology)
+			r->info.topology = kma_strpool_intern(r->pool, text + plen, len - plen);
+		return 0;
+	}
 	if (d->type == KMA_EV_MARKER) {
 		plen = strlen(r->marker_prefix);
 		if (len < plen || strncmp(text, r->marker_prefix, plen))

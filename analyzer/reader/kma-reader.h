@@ -76,6 +76,8 @@ struct kma_trace_info {
 	int		jobs;		/* threads that read the CPUs' pages; 0: read through
 					   tracecmd_iterate_events() (why_libtracecmd says why) */
 	const char	*why_libtracecmd;
+	/* the first KMA_TOPOLOGY_PREFIX marker's text after the prefix, or NULL */
+	const char	*topology;
 };
 
 typedef int (*kma_event_fn)(void *ctx, const struct kma_event *ev);

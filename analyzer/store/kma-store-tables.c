@@ -248,6 +248,15 @@ static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_run 
 		      info->kmalloc_warning : NULL);
 }
 
+/* S23 H5: the CPU -> node map; a CPU it does not name has a NULL node. */
+static void bind_cpu_node(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+			  uint64_t lost, struct row_buf *buf)
+{
+	sqlite3_bind_int(st, 1, (int)i);
+	if (run->cpu_nodes[i] >= 0)
+		sqlite3_bind_int(st, 2, run->cpu_nodes[i]);
+}
+
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)
 {
 	const struct kma_trace_info *info = run->info;
@@ -270,7 +279,9 @@ int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)
 	    insert_rows(db, "INSERT INTO event_counts (event, count) VALUES (?,?)",
 			info->nr_counts > 0 ? (uint32_t)info->nr_counts : 0,
 			bind_count, run, lost) ||
-	    insert_rows(db, trace_sql, 1, bind_trace, run, lost))
+	    insert_rows(db, trace_sql, 1, bind_trace, run, lost) ||
+	    (run->cpu_nodes && insert_rows(db, "INSERT INTO cpu_nodes (cpu, node) VALUES (?,?)",
+					   run->nr_cpu_nodes, bind_cpu_node, run, lost)))
 		return -1;
 	return 0;
 }

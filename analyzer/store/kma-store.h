@@ -89,6 +89,9 @@ struct kma_store_run {
 	const struct kma_timeline	*timeline;
 	/* H7: --pages: the finished page allocations and totals (NULL: none) */
 	const struct kma_store_pages	*pages;
+	/* S23 H5: node of CPUs 0..nr_cpu_nodes-1 (-1: not named; NULL: no map) */
+	const int			*cpu_nodes;
+	uint32_t			nr_cpu_nodes;
 };
 
 /*
