@@ -43,6 +43,7 @@ MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
 ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# H7: --pages wiring
+ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
 
 # H6, --html (issue 16): its wiring, and the page's script compiled in as a string
 ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o

@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-analyze-int.h - kma-analyze's pipeline (struct run), shared by the
+ * wiring (kma-analyze.c) and the report dispatch (kma-analyze-print.c).
+ */
+#ifndef KMA_ANALYZE_INT_H
+#define KMA_ANALYZE_INT_H
+
+#include "reader/kma-live.h"
+#include "match/kma-match.h"
+
+struct kma_opts;
+struct kma_reader;
+struct kma_sites;
+struct kma_stacks;
+struct kma_store;
+struct kma_list;
+struct kma_select;
+struct kma_top;
+struct kma_html;
+struct kma_pagerun;
+struct kma_cross;
+
+/* The pipeline: what main() builds, runs and frees. */
+struct run {
+	struct kma_opts		*o;
+	struct kma_reader	*reader;
+	struct kma_sites	*sites;		/* call-site names: matcher and store */
+	struct kma_stacks	*stacks;	/* call stacks: matcher, store, reports */
+	struct kma_match	*sview;		/* --leaks by stack, beside view */
+	struct kma_match	*match;		/* everything: report.db and the default report */
+	struct kma_match	*view;		/* the filtered report, or == match */
+	int			window_set;
+	const char		*why;
+	struct kma_store	*store;		/* NULL with --no-db */
+	struct kma_list		*list;		/* --list */
+	struct kma_match_opts	mo;		/* of match; view's start from them */
+	struct kma_live_opts	lo;
+	char			*real_output;	/* -o a symbolic link: its target */
+	int			show_progress;
+	int			filtered;	/* --generation, --since or --until */
+	struct kma_select	*select;	/* the view's filters (--comm ...) */
+	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
+	struct kma_top		*top;		/* --live without -q: the frames and keys */
+	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
+	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
+	struct kma_cross	*cross;		/* S23 H5: --cross-cpu, the view's sink */
+	int			*node_map, nr_nodes;	/* S23 H5: CPU -> node, NULL: none */
+	const char		*map_from;		/* where it came from */
+};
+
+/* The report the options ask for, on stdout (after the run is finished). 0 or -1. */
+int kma_run_print(struct run *r);
+
+#endif /* KMA_ANALYZE_INT_H */

@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-analyze-print.c - which report kma-analyze prints, and the lines that
+ * head the text reports (the filter, the recorder's own allocations).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/kma-leak.h"
+#include "match/kma-match.h"
+#include "match/kma-select.h"
+#include "reader/kma-reader.h"
+#include "report/kma-report-callers.h"
+#include "report/kma-report-leaks.h"
+#include "report/kma-report-advice.h"
+#include "report/kma-report-cross.h"
+#include "report/kma-report-time.h"
+#include "report/kma-table.h"
+#include "kma-pagerun.h"
+#include "kma-options.h"
+#include "kma-analyze-int.h"
+
+/* --outstanding: the same table, of what is still live. */
+static struct kma_caller *outstanding_view(const struct kma_caller *c, uint32_t nr,
+					   struct kma_totals *t)
+{
+	struct kma_caller *v = malloc((nr ? nr : 1) * sizeof(*v));
+	uint32_t i;
+
+	if (!v)
+		return NULL;
+	memset(t, 0, sizeof(*t));
+	for (i = 0; i < nr; i++) {
+		v[i] = c[i];
+		v[i].total = c[i].net;
+		v[i].slack = c[i].live_slack;
+		v[i].allocs = c[i].live;
+		v[i].frees = 0;
+		v[i].implicit_frees = 0;
+		t->total += v[i].total;
+		t->slack += v[i].slack;
+		t->net += v[i].net;
+		t->allocs += v[i].allocs;
+		t->callers += v[i].allocs > 0;
+	}
+	return v;
+}
+
+/* The text report's first line: which allocations it counts. */
+static void print_filter_line(struct run *r)
+{
+	struct kma_opts *o = r->o;
+
+	fprintf(stdout, "# allocations");
+	if (o->generation) {
+		int64_t g = kma_match_selected_generation(r->view);
+
+		/* a label as the trace spells it: escaped like the names */
+		fputs(" made in generation ", stdout);
+		kma_text_str(stdout, o->generation);
+		if (g < 0)
+			fprintf(stdout, " (no such generation in the trace)");
+	}
+	if (o->since)
+		fprintf(stdout, " since %s", o->since);
+	if (o->until)
+		fprintf(stdout, " until %s", o->until);
+	if (o->outstanding)
+		fprintf(stdout, " still live at the end of the trace");
+	if (o->nr_sel || o->exclude_self) {
+		char desc[1024];
+
+		kma_select_describe(r->select, desc, sizeof(desc));
+		fputs(" (filter: ", stdout);
+		kma_text_str(stdout, desc);
+		fputc(')', stdout);
+	}
+	fprintf(stdout, "; unknown/null frees and lost events are for the whole trace\n");
+}
+
+/* The recorder's own allocations: what --exclude-self dropped, or that it would. */
+static void print_self_line(struct run *r)
+{
+	const struct kma_totals *t = kma_match_totals(r->view);
+
+	if (r->o->exclude_self)
+		fprintf(stdout, "# --exclude-self dropped %" PRIu64 " bytes in %" PRIu64
+			" allocations of the recorder's own (trace-cmd, kma-record, kma-analyze, "
+			"kma-mark; ring buffer call sites)\n", t->self_bytes, t->self_allocs);
+	else if (t->self_allocs)
+		fprintf(stdout, "# %" PRIu64 " bytes in %" PRIu64 " allocations are the recorder's "
+			"own (trace-cmd, kma-record, kma-analyze, kma-mark; ring buffer call sites); "
+			"--exclude-self drops them\n", t->self_bytes, t->self_allocs);
+}
+
+/* --leaks: by the grouping; in text, by stack too when the trace has stacks. */
+static int print_leaks(struct run *r, uint64_t lost)
+{
+	struct kma_opts *o = r->o;
+	const char *key = kma_group_name(o->group_by);
+
+	if (kma_report_leaks(stdout, r->view, key, lost, o->young_ns, o->cache_growth, o->sort,
+			     o->limit, o->format))
+		return -1;
+	if (!r->sview || !kma_reader_info(r->reader)->stacked)
+		return 0;
+	fputc('\n', stdout);
+	return kma_report_leaks(stdout, r->sview, "stack", lost, o->young_ns, o->cache_growth,
+				o->sort, o->limit, o->format);
+}
+
+int kma_run_print(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const struct kma_trace_info *info = kma_reader_info(r->reader);
+	struct kma_report_in in = { .info = info, .sort = o->sort, .limit = o->limit,
+				    .key = kma_group_name(o->group_by) };
+	struct kma_totals t;
+	struct kma_caller *v = NULL;
+	uint64_t lost = kma_trace_lost(info, NULL);
+	int ret = 0;
+
+	if (o->pages)		/* H7 */
+		return kma_pagerun_print(stdout, r->pages, info, o->page_group, o->limit, o->format);
+	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
+					  o->nr_sel || o->exclude_self))
+		print_filter_line(r);
+	if (o->format == KMA_FMT_TEXT && !o->folded)
+		print_self_line(r);
+	if (o->list)
+		return 0;	/* printed by the caller from the list sink */
+	if (o->generations)
+		return kma_report_generations(stdout, r->view, info->first_ts, o->format);
+	if (o->leaks)
+		return print_leaks(r, lost);
+	if (o->lifetimes)
+		return kma_report_lifetimes(stdout, r->view, o->sort, o->limit, o->format);
+	if (o->peak)
+		return kma_report_peak(stdout, r->view, info->first_ts, o->sort, o->limit,
+				       o->format);
+	if (o->modules)
+		return kma_report_leftovers(stdout, r->view, o->format);
+	if (o->advice)
+		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
+	if (o->cross_cpu) {	/* S23 H5 */
+		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
+		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),
+					r->map_from, o->sort, o->limit, o->format);
+	}
+
+	in.totals = kma_match_totals(r->view);
+	in.callers = kma_match_callers(r->view, &in.nr_callers);
+	if (o->outstanding) {
+		v = outstanding_view(in.callers, in.nr_callers, &t);
+		if (!v)
+			return -1;
+		t.unknown_frees = in.totals->unknown_frees;
+		t.null_frees = in.totals->null_frees;
+		t.failed_allocs = in.totals->failed_allocs;
+		in.totals = &t;
+		in.callers = v;
+	}
+	if (o->folded)
+		ret = kma_report_folded(stdout, in.callers, in.nr_callers, o->weight);
+	else if (o->format == KMA_FMT_TEXT)
+		ret = kma_report_text(stdout, &in);
+	else
+		ret = kma_report_table(stdout, &in, o->format);
+	free(v);
+	return ret;
+}
