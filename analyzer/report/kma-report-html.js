@@ -395,6 +395,55 @@
 		return x < y ? -1 : x > y ? 1 : 0;
 	}
 
+	/* rows whose name contains f (lower case), by column key; ties by name, then address */
+	function viewRows(all, f, key, desc) {
+		var rows = all.filter(function (r) {
+			return !f || r[0].toLowerCase().indexOf(f) >= 0;
+		});
+
+		return rows.sort(function (a, b) {
+			var d = cmpCell(key, a[COLS[key][1]], b[COLS[key][1]]);
+
+			return (desc ? -d : d) || cmpCell(0, a[0], b[0]) || cmpCell(1, a[1], b[1]);
+		});
+	}
+
+	/* The view's group, sort and dir made valid (the defaults for bad ones); the sort column. */
+	function validTableView() {
+		var k = colIndex(view.sort);
+
+		if (!isGroup(view.group))
+			view.group = DEFAULT.group;
+		/* the address is a column of the caller grouping only */
+		if (k < 0 || (k === 1 && view.group !== 'caller')) {
+			view.sort = DEFAULT.sort;
+			view.dir = DEFAULT.dir;
+			k = colIndex(view.sort);
+		}
+		if (view.dir !== 'asc' && view.dir !== 'desc')
+			view.dir = COLS[k][2] ? 'desc' : 'asc';
+		return k;
+	}
+
+	function groupOptions(sel) {
+		GROUPS.forEach(function (g) {
+			if (isGroup(g[0]))
+				add(sel, el('option', { value: g[0] }, g[1]));
+		});
+	}
+
+	function markSorted(head, key, desc) {
+		COLS.forEach(function (c, i) {
+			head.children[i].setAttribute('aria-sort', i !== key ? 'none' :
+						      desc ? 'descending' : 'ascending');
+		});
+	}
+
+	function emptyLine(sel, f) {
+		return f ? 'No ' + sel.selectedOptions[0].textContent + ' name contains "' +
+			view.filter + '" (the filter ignores case).' : 'No rows.';
+	}
+
 	function callers() {
 		var s = section('kma-callers-section', 'Callers');
 		var ctl = add(s, el('div', { 'class': 'controls' }));
@@ -407,10 +456,7 @@
 		var empty = add(s, el('p', { id: 'kma-empty', hidden: '' }));
 		var key = 2, desc = true;
 
-		GROUPS.forEach(function (g) {
-			if (isGroup(g[0]))
-				add(sel, el('option', { value: g[0] }, g[1]));
-		});
+		groupOptions(sel);
 		COLS.forEach(function (c, i) {
 			var th = add(head, el('th', { 'class': c[2] ? 'num' : '', 'data-col': c[0] },
 					      c[0]));
@@ -428,18 +474,10 @@
 
 		function render() {
 			var g = view.group, f = view.filter.toLowerCase();
-			var rows = D.groups[g].filter(function (r) {
-				return !f || r[0].toLowerCase().indexOf(f) >= 0;
-			});
+			var rows = viewRows(D.groups[g], f, key, desc);
 
 			body.textContent = '';
 			head.children[1].style.display = g === 'caller' ? '' : 'none';
-			/* ties: by name, then address, both ascending whatever the direction */
-			rows.sort(function (a, b) {
-				var d = cmpCell(key, a[COLS[key][1]], b[COLS[key][1]]);
-
-				return (desc ? -d : d) || cmpCell(0, a[0], b[0]) || cmpCell(1, a[1], b[1]);
-			});
 			rows.forEach(function (r) {
 				var tr = add(body, el('tr', { 'class': 'kma-row' }));
 
@@ -451,33 +489,16 @@
 						td.style.display = 'none';
 				});
 			});
-			COLS.forEach(function (c, i) {
-				head.children[i].setAttribute('aria-sort', i !== key ? 'none' :
-							      desc ? 'descending' : 'ascending');
-			});
+			markSorted(head, key, desc);
 			info.textContent = rows.length + ' of ' + D.groups[g].length + ' rows';
-			empty.textContent = rows.length ? '' : f ?
-				'No ' + sel.selectedOptions[0].textContent + ' name contains "' +
-				view.filter + '" (the filter ignores case).' : 'No rows.';
+			empty.textContent = rows.length ? '' : emptyLine(sel, f);
 			empty.hidden = rows.length > 0;
 			t.setAttribute('data-group', g);
 		}
 
 		/* the view's group, sort, dir and filter, where valid, into the controls */
 		function apply() {
-			var k = colIndex(view.sort);
-
-			if (!isGroup(view.group))
-				view.group = DEFAULT.group;
-			/* the address is a column of the caller grouping only */
-			if (k < 0 || (k === 1 && view.group !== 'caller')) {
-				view.sort = DEFAULT.sort;
-				view.dir = DEFAULT.dir;
-				k = colIndex(view.sort);
-			}
-			if (view.dir !== 'asc' && view.dir !== 'desc')
-				view.dir = COLS[k][2] ? 'desc' : 'asc';
-			key = k;
+			key = validTableView();
 			desc = view.dir === 'desc';
 			sel.value = view.group;
 			filt.value = view.filter;
@@ -544,6 +565,69 @@
 	var WEIGHTS = [['bytes', 2, 'bytes allocated'], ['net', 4, 'net bytes'],
 		       ['allocs', 5, 'allocations']];
 
+	/* a node per frame path (outermost first, joined by ';' as -f folded) */
+	function flameTree(rows, weight) {
+		var root = { name: 'all', v: 0, kids: Object.create(null), path: '' };
+
+		rows.forEach(function (r) {
+			var n = root, v = r[weight];
+
+			if (!v)
+				return;
+			root.v += v;
+			r[0].split(';').forEach(function (f) {
+				if (!n.kids[f])
+					n.kids[f] = { name: f, v: 0, kids: Object.create(null), up: n,
+						      path: n.path ? n.path + ';' + f : f };
+				n = n.kids[f];
+				n.v += v;
+			});
+		});
+		return root;
+	}
+
+	/*
+	 * Zoomed on top: its ancestors full width above it (a click zooms out to
+	 * one), top full width, its descendants in proportion; frames outside it
+	 * are not drawn. A click on top itself zooms out one level.
+	 */
+	function flameDraw(box, top, zoomTo) {
+		var depth = 0, total = top.v || 1, chain = [], a;
+
+		box.textContent = '';
+		function put(n, x, pct, d, cls) {
+			var e = add(box, el('div', { 'class': cls, 'data-path': n.path,
+						 title: n.name + ': ' + n.v }, n.name));
+
+			e.style.left = x + '%';
+			e.style.width = pct + '%';
+			e.style.top = (d * 18) + 'px';
+			e.addEventListener('click', function () {
+				zoomTo(n === top && n.up ? n.up : n);
+			});
+			if (d > depth)
+				depth = d;
+		}
+		function frame(n, x, d) {
+			var pct = 100 * n.v / total;
+
+			if (pct < 0.1)
+				return;
+			put(n, x, pct, d, 'kma-frame');
+			Object.keys(n.kids).sort().forEach(function (k) {
+				frame(n.kids[k], x, d + 1);
+				x += 100 * n.kids[k].v / total;
+			});
+		}
+		for (a = top.up; a; a = a.up)
+			chain.unshift(a);
+		chain.forEach(function (n, d) {
+			put(n, 0, 100, d, 'kma-frame kma-anc');
+		});
+		frame(top, 0, chain.length);
+		box.style.height = ((depth + 1) * 18) + 'px';
+	}
+
 	function flame() {
 		var rows = D.groups.stack, root, s, box, weight;
 
@@ -558,25 +642,6 @@
 		});
 		box = add(s, el('div', { id: 'kma-flame' }));
 
-		/* a node per frame path (outermost first, joined by ';' as -f folded) */
-		function build() {
-			root = { name: 'all', v: 0, kids: Object.create(null), path: '' };
-			rows.forEach(function (r) {
-				var n = root, v = r[weight];
-
-				if (!v)
-					return;
-				root.v += v;
-				r[0].split(';').forEach(function (f) {
-					if (!n.kids[f])
-						n.kids[f] = { name: f, v: 0, kids: Object.create(null), up: n,
-							      path: n.path ? n.path + ';' + f : f };
-					n = n.kids[f];
-					n.v += v;
-				});
-			});
-		}
-
 		function find(path) {
 			var n = root;
 
@@ -590,50 +655,8 @@
 
 		function zoomTo(n) {
 			view.zoom = n.path;
-			draw(n);
+			flameDraw(box, n, zoomTo);
 			writeHash();
-		}
-
-		/*
-		 * Zoomed on top: its ancestors full width above it (a click zooms out to
-		 * one), top full width, its descendants in proportion; frames outside it
-		 * are not drawn. A click on top itself zooms out one level.
-		 */
-		function draw(top) {
-			var depth = 0, total = top.v || 1, chain = [], a;
-
-			box.textContent = '';
-			function put(n, x, pct, d, cls) {
-				var e = add(box, el('div', { 'class': cls, 'data-path': n.path,
-							 title: n.name + ': ' + n.v }, n.name));
-
-				e.style.left = x + '%';
-				e.style.width = pct + '%';
-				e.style.top = (d * 18) + 'px';
-				e.addEventListener('click', function () {
-					zoomTo(n === top && n.up ? n.up : n);
-				});
-				if (d > depth)
-					depth = d;
-			}
-			function frame(n, x, d) {
-				var pct = 100 * n.v / total;
-
-				if (pct < 0.1)
-					return;
-				put(n, x, pct, d, 'kma-frame');
-				Object.keys(n.kids).sort().forEach(function (k) {
-					frame(n.kids[k], x, d + 1);
-					x += 100 * n.kids[k].v / total;
-				});
-			}
-			for (a = top.up; a; a = a.up)
-				chain.unshift(a);
-			chain.forEach(function (n, d) {
-				put(n, 0, 100, d, 'kma-frame kma-anc');
-			});
-			frame(top, 0, chain.length);
-			box.style.height = ((depth + 1) * 18) + 'px';
 		}
 
 		/* the view's weight and zoom, where valid (the frame exists), into the graph */
@@ -646,13 +669,13 @@
 			}
 			w.value = k[0];
 			weight = k[1];
-			build();
+			root = flameTree(rows, weight);
 			n = find(view.zoom);
 			if (!n) {
 				view.zoom = '';
 				n = root;
 			}
-			draw(n);
+			flameDraw(box, n, zoomTo);
 		}
 		views.push(apply);
 		w.addEventListener('change', function () {
