@@ -11,6 +11,13 @@
 #   left<TAB>CELLS      each row of the module leftovers table
 #   leak<TAB>CELLS      each row of the leak suspects table
 #   frame NAME          each flame graph frame
+#   fpos<TAB>L<TAB>W<TAB>T<TAB>ANC<TAB>PATH  each frame's left and width (%), top (px),
+#                       1 for an ancestor of the zoomed frame, its path (data-path)
+#   state S             the view the page shows, as its hash would say it (data-kma-state)
+#   hash H              location.hash after the page wrote it (data-kma-hash), if it did
+#   sorted COL DIR      the caller table's sorted column (aria-sort)
+#   count TEXT          the caller table's "N of M rows"
+#   empty TEXT          the empty-state line, when shown
 #   sum KEY VALUE       the summary table
 import sys
 from html.parser import HTMLParser
@@ -27,6 +34,8 @@ class Dom(HTMLParser):
         self.odd, self.rows, self.gens, self.frames, self.sums = set(), [], [], [], []
         self.genlive, self.left, self.leaks = [], [], []
         self.stack, self.cell, self.row, self.table, self.col = [], None, None, None, 0
+        self.state, self.hash, self.sorted, self.fpos, self.texts = None, None, [], [], {}
+        self.text_id = None
 
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
@@ -34,6 +43,13 @@ class Dom(HTMLParser):
             self.odd.add(tag)
         if tag == 'body':
             self.marker = a.get('data-kma', '')
+            self.state = a.get('data-kma-state')
+            self.hash = a.get('data-kma-hash')
+        if tag == 'th' and self.table == 'kma-callers' and a.get('aria-sort', 'none') != 'none':
+            self.sorted.append((a.get('data-col'), a.get('aria-sort')))
+        if a.get('id') in ('kma-count', 'kma-empty') and 'hidden' not in a:
+            self.text_id = a.get('id')
+            self.texts[self.text_id] = ''
             self.errors += 'data-kma-error' in a
         if a.get('id') == 'kma-errors':
             self.errors += 1
@@ -50,17 +66,25 @@ class Dom(HTMLParser):
             self.cell = ''
             self.cellid = a.get('id')
             self.hidden = 'display: none' in (a.get('style') or '')
-        if tag == 'div' and a.get('class') == 'kma-frame':
+        if tag == 'div' and 'kma-frame' in (a.get('class') or '').split():
             self.cell = ''
             self.frame = True
+            st = dict(map(str.strip, x.split(':', 1)) for x in (a.get('style') or '').split(';') if ':' in x)
+            num = lambda k: st.get(k, '').strip().rstrip('%px')
+            self.fpos.append((num('left'), num('width'), num('top'),
+                              int('kma-anc' in a['class'].split()), a.get('data-path', '')))
         else:
             self.frame = getattr(self, 'frame', False) and tag != 'div'
 
     def handle_data(self, d):
+        if self.text_id:
+            self.texts[self.text_id] += d
         if self.cell is not None:
             self.cell += d
 
     def handle_endtag(self, tag):
+        if tag in ('span', 'p'):
+            self.text_id = None
         if tag == 'td' and self.cell is not None:
             if self.cellid and self.cellid.startswith('sum-'):
                 self.sums.append((self.cellid[4:], self.cell))
@@ -108,3 +132,14 @@ for f in p.frames:
     print('frame', f)
 for k, v in p.sums:
     print('sum', k, v)
+for f in p.fpos:
+    print('fpos\t%s\t%s\t%s\t%d\t%s' % f)
+if p.state is not None:
+    print('state', p.state)
+if p.hash is not None:
+    print('hash', p.hash)
+for c, d in p.sorted:
+    print('sorted', c, d)
+for k in ('kma-count', 'kma-empty'):
+    if k in p.texts:
+        print(k[4:], p.texts[k])
