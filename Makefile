@@ -107,11 +107,13 @@ $(O)/analyzer/%.o: analyzer/%.c $(HDRS)
 $(O)/analyzer/store/kma-schema.o: $(O)/analyzer/store/kma-schema.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
-$(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js
+# the page's script: two files, one function (the second continues the first)
+$(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
+				    analyzer/report/kma-report-html-view.js
 	@mkdir -p $(dir $@)
-	@{ echo '/* generated from analyzer/report/kma-report-html.js - do not edit */'; \
+	@{ echo '/* generated from analyzer/report/kma-report-html*.js - do not edit */'; \
 	   echo 'const char kma_html_app_js[] ='; \
-	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $^; \
 	   echo ';'; } > $@
 
 $(O)/analyzer/report/kma-html-js.o: $(O)/analyzer/report/kma-html-js.c
