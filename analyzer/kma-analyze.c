@@ -286,6 +286,19 @@ static int print_leaks(struct run *r, uint64_t lost)
 				o->sort, o->limit, o->format);
 }
 
+/* --pages: the tables (--generations: by generation), or its --leaks report. */
+static int print_pages(struct run *r, const struct kma_trace_info *info)
+{
+	struct kma_opts *o = r->o;
+	struct kma_page_report pr = { .info = info, .group = o->page_group, .limit = o->limit,
+				      .fmt = o->format, .young_ns = o->young_ns,
+				      .growth = o->cache_growth,
+				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
+					      KMA_PAGE_REPORT_TABLES };
+
+	return kma_pagerun_print(stdout, r->pages, &pr);
+}
+
 static int print_report(struct run *r)
 {
 	struct kma_opts *o = r->o;
@@ -297,8 +310,8 @@ static int print_report(struct run *r)
 	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
-	if (o->pages)		/* H7 */
-		return kma_pagerun_print(stdout, r->pages, info, o->page_group, o->limit, o->format);
+	if (o->pages)		/* H7; H4: --generations, --leaks */
+		return print_pages(r, info);
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
 		print_filter_line(r);

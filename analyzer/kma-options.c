@@ -497,11 +497,19 @@ static int check_pages(struct kma_opts *o)
 	if (o->group_set && kma_page_group_parse(o->group_arg, &o->page_group))
 		return usage_error("--pages takes -g order, migrate, gfp, comm, pid, function, "
 				   "stack or generation, not '%s'", o->group_arg);
-	if (o->list || o->leaks || o->lifetimes || o->peak || o->generations || o->modules ||
+	/* H4: --pages --generations is the page table by generation */
+	if (o->generations && o->group_set && o->page_group != KMA_PG_GENERATION)
+		return usage_error("--pages --generations is by generation: it takes no -g %s",
+				   o->group_arg);
+	if (o->generations)
+		o->page_group = KMA_PG_GENERATION;
+	if (o->leaks && o->generations)	/* H4: --pages --leaks, a report of its own */
+		return usage_error("--pages takes --generations or --leaks, not both%s", "");
+	if (o->list || o->lifetimes || o->peak || o->modules ||
 	    o->advice || o->live || o->folded || o->outstanding || o->nr_sel || o->generation ||
 	    o->since || o->until)
-		return usage_error("--pages is a report of its own: it takes -g, -f text|csv|json, "
-				   "-n and -o%s", "");
+		return usage_error("--pages is a report of its own: it takes -g, --generations, "
+				   "--leaks, -f text|csv|json, -n and -o%s", "");
 	return -1;
 }
 

@@ -97,11 +97,8 @@ const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 	return &p->store;
 }
 
-int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, const struct kma_trace_info *info,
-		      int group, uint64_t limit, enum kma_fmt fmt)
+int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, struct kma_page_report *pr)
 {
-	struct kma_page_report pr = { .m = p->m, .info = info, .group = group, .limit = limit,
-				      .fmt = fmt };
-
-	return kma_report_pages(out, &pr);
+	pr->m = p->m;
+	return kma_report_pages(out, pr);
 }

@@ -11,6 +11,7 @@
 
 #include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
+#include "report/kma-report-pages.h"
 #include "report/kma-table.h"
 #include "sites/kma-sites.h"
 #include "store/kma-store.h"
@@ -30,8 +31,7 @@ int kma_pagerun_finish(struct kma_pagerun *p);
 /* What report.db gets (valid until kma_pagerun_free). */
 const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 					      const struct kma_trace_info *info);
-/* The report on @out: 0 or -1. */
-int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, const struct kma_trace_info *info,
-		      int group, uint64_t limit, enum kma_fmt fmt);
+/* The report @pr asks for (its matcher set here) on @out: 0 or -1. */
+int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, struct kma_page_report *pr);
 
 #endif /* KMA_PAGERUN_H */
