@@ -170,3 +170,20 @@ if [ -f "$PD" ]; then
 	check "pages.dat: every mm_page_free_batched after an mm_page_free of its pfn" \
 		awk '/^# batched/ { exit !($3 > 0 && $3 == $5) }' "$TMP/fixture.expect"
 fi
+
+# H4: generations of pages. Worked by hand from tests/pages/basic.seq: generation 0
+# ('start', before the marker) has allocations 1 (1 page) and 2 (4 pages, implicitly freed
+# by 5): 2 allocs, 5 pages, none live; generation 1 ('second') has 5 (1 page, live), 8
+# (2 pages, live) and 9 (1 page, freed): 3 allocs, 4 pages, 2 live allocations of 3 pages.
+check "pages db: page_generations as worked by hand" \
+	test "$(q 'SELECT generation, label, allocs, pages, live_allocs, live_pages, live_bytes
+		   FROM page_generations ORDER BY generation' | tr '\n' ' ')" = \
+	"0 start 2 5 0 0 0 1 second 3 4 2 3 12288 "
+# gens.seq, worked by hand in its comment: generation 2 allocated nothing (its free ends an
+# allocation of generation 1), so it has no row; generation 1's pages are all freed.
+G=$TMP/gens-6.18-8-little.dat
+"$KMA" -q --pages -o "$TMP/gens.db" "$G" 2> "$TMP/gerr.txt"
+check "pages db: page_generations of gens.seq as worked by hand" \
+	test "$(sqlite3 -separator ' ' "$TMP/gens.db" 'SELECT generation, label, allocs, pages,
+		live_allocs, live_pages, live_bytes FROM page_generations ORDER BY generation' |
+		tr '\n' ' ')" = "0 start 1 1 1 1 4096 1 g1 2 10 0 0 0 3 g3 1 4 1 4 16384 "
