@@ -83,7 +83,7 @@ expect_exit() {	# NAME STATUS CMD...
 }
 expect_exit "pages: -g cache refused" 2 "$KMA" --no-db --pages -g cache "$D"
 expect_exit "pages: -g order without --pages refused" 2 "$KMA" --no-db -g order "$D"
-expect_exit "pages: --leaks refused" 2 "$KMA" --no-db --pages --leaks "$D"
+expect_exit "pages: --lifetimes refused" 2 "$KMA" --no-db --pages --lifetimes "$D"
 expect_exit "pages: a trace without page events" 1 "$KMA" --no-db --pages \
 	"$TOP/tests/fixtures/basic.dat"
 # kma-report.db(5)'s page queries run, with rows on a --pages report.db
@@ -187,3 +187,25 @@ check "pages db: page_generations of gens.seq as worked by hand" \
 	test "$(sqlite3 -separator ' ' "$TMP/gens.db" 'SELECT generation, label, allocs, pages,
 		live_allocs, live_pages, live_bytes FROM page_generations ORDER BY generation' |
 		tr '\n' ' ')" = "0 start 1 1 1 1 4096 1 g1 2 10 0 0 0 3 g3 1 4 1 4 16384 "
+
+# H4: --pages --leaks on tests/pages/leak.seq against leak.expect's hand-worked "leak" and
+# "why" lines (tests/tools/pages-leaks-check.py), in three layouts including the old one
+LCHECK="python3 $TOP/tests/tools/pages-leaks-check.py"
+for v in 6.18-8-little 5.10-4-big page-8-little; do
+	check "pages --leaks $v: rows, ages, growth, verdicts as worked by hand" \
+		$LCHECK "$KMA" "$TMP/leak-$v.dat" "$TOP/tests/pages/leak.expect"
+done
+L=$TMP/leak-6.18-8-little.dat
+# ages under --young no more: leaker's one doubt gone, a high-confidence suspect
+check "pages --leaks --young 1us: leaker high confidence" test "$("$KMA" --no-db --pages \
+	--leaks --young 1us -f csv "$L" | awk -F, '$11 == "leaker" { print $10 }')" = high
+check "pages --leaks text: by comm without stacks, 5 generations, the tail said" \
+	sh -c "'$KMA' --no-db --pages --leaks '$L' | head -2 | tr '\n' ' ' | grep -q \
+	'^Pages by comm, live at the end of the trace.*(5 generations;.*went on 0.000002s after'"
+# basic.seq has stacks: by function; pipe_write's two live allocations (5 at 5000, 8 at
+# 8000) are 4500 and 1500 ns old at the end (9500): median 3000, all made after the marker
+check "pages --leaks with stacks: by function, pipe_write 3 live pages, median age 3000 ns" \
+	test "$("$KMA" --no-db --pages --leaks -f csv "$D" | cut -d, -f1,3,5,11,12 | tr '\n' ' ')" \
+	= "live_pages,live,age_med_ns,function,class 3,2,3000,pipe_write,none "
+expect_exit "pages: --leaks with --generations refused" 2 "$KMA" --no-db --pages --leaks \
+	--generations "$D"
