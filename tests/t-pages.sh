@@ -187,6 +187,19 @@ check "pages db: page_generations of gens.seq as worked by hand" \
 	test "$(sqlite3 -separator ' ' "$TMP/gens.db" 'SELECT generation, label, allocs, pages,
 		live_allocs, live_pages, live_bytes FROM page_generations ORDER BY generation' |
 		tr '\n' ' ')" = "0 start 1 1 1 1 4096 1 g1 2 10 0 0 0 3 g3 1 4 1 4 16384 "
+# --pages --generations on gens.seq, by hand: every generation, 2 too (nothing allocated,
+# one free); starts at the first event (1000) and the markers (2000, 6000, 8000); frees are
+# the mm_page_free events in the generation (5000 in 1, 7000 in 2).
+"$KMA" --pages --generations -f csv --no-db "$G" > "$TMP/gen.csv" 2>&1
+check "pages --generations -f csv on gens.seq as worked by hand" test "$(tr '\n' ' ' < "$TMP/gen.csv")" = \
+	"gen,start_ns,allocs,pages,bytes,live,live_pages,live_bytes,frees,label \
+0,1000,1,1,4096,1,1,4096,0,start 1,2000,2,10,40960,0,0,0,1,g1 2,6000,0,0,0,0,0,0,1,g2 \
+3,8000,1,4,16384,1,4,16384,0,g3 "
+"$KMA" --pages --generations --no-db "$G" > "$TMP/gen.txt" 2>&1
+check "pages --generations text: four generations, the labels" \
+	test "$(awk 'NR > 1 { printf "%s:%s ", $1, $NF }' "$TMP/gen.txt")" = "0:start 1:g1 2:g2 3:g3 "
+"$KMA" --pages --generations -g order --no-db "$G" > /dev/null 2> "$TMP/gerr.txt"
+check "pages --generations -g order: a usage error (exit 2)" test $? = 2 -a -s "$TMP/gerr.txt"
 
 # H4: --pages --leaks on tests/pages/leak.seq against leak.expect's hand-worked "leak" and
 # "why" lines (tests/tools/pages-leaks-check.py), in three layouts including the old one
@@ -209,3 +222,14 @@ check "pages --leaks with stacks: by function, pipe_write 3 live pages, median a
 	= "live_pages,live,age_med_ns,function,class 3,2,3000,pipe_write,none "
 expect_exit "pages: --leaks with --generations refused" 2 "$KMA" --no-db --pages --leaks \
 	--generations "$D"
+# pages.dat (four generations): --leaks -g comm and -g order against the same numbers worked
+# out again from its report.db (tests/tools/pages-leaks-from-db.py: page_allocations,
+# generations, trace.last_ts)
+if [ -f "$PD" ]; then
+	"$KMA" -q --pages -o "$TMP/pdl.db" "$PD"
+	for g in comm order; do
+		"$KMA" --no-db --pages --leaks -g $g -f csv "$PD" > "$TMP/pdl-$g.csv"
+		check "pages.dat --leaks -g $g: = pages-leaks-from-db.py over report.db" python3 \
+			"$TOP/tests/tools/pages-leaks-from-db.py" "$TMP/pdl.db" $g "$TMP/pdl-$g.csv"
+	done
+fi
