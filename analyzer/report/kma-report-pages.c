@@ -152,6 +152,35 @@ static const char *json_head(char *buf, size_t len, const struct kma_page_report
 	return buf;
 }
 
+/*
+ * --pages --generations: every generation, those that allocated nothing too,
+ * with the slab generations table's columns in pages: the allocations made in
+ * it, those of them still live at the end, and the mm_page_free events in it.
+ */
+static int print_generations(FILE *out, const struct kma_page_report *r, uint64_t psz)
+{
+	struct kma_table *t = kma_table_new("gen:n start:t allocs:n pages:n bytes:n live:n "
+					    "live_pages:n live_bytes:n frees:n label:s");
+	const struct kma_page_gen *g;
+	uint32_t nr, i;
+	int err = 0;
+
+	g = kma_pagealloc_gens(r->m, &nr);
+	for (i = 0; t && !err && i < nr; i++) {
+		err |= kma_table_u64(t, i);
+		err |= kma_table_ts(t, r->fmt, i ? g[i].ts : r->info->first_ts);
+		err |= kma_table_u64(t, g[i].allocs);
+		err |= kma_table_u64(t, g[i].pages);
+		err |= kma_table_u64(t, g[i].pages * psz);
+		err |= kma_table_u64(t, g[i].live);
+		err |= kma_table_u64(t, g[i].live_pages);
+		err |= kma_table_u64(t, g[i].live_pages * psz);
+		err |= kma_table_u64(t, g[i].frees);
+		err |= kma_table_str(t, g[i].label ? g[i].label : "");
+	}
+	return kma_table_finish(out, t, r->fmt, "generations", NULL, err);
+}
+
 int kma_report_pages(FILE *out, const struct kma_page_report *r)
 {
 	static const int text_default[] = { KMA_PG_ORDER, KMA_PG_MIGRATE, KMA_PG_GFP };
@@ -162,6 +191,8 @@ int kma_report_pages(FILE *out, const struct kma_page_report *r)
 
 	if (r->what == KMA_PAGE_REPORT_LEAKS)
 		return kma_report_page_leaks(out, r);
+	if (r->what == KMA_PAGE_REPORT_GENERATIONS)
+		return print_generations(out, r, psz);
 	if (r->fmt == KMA_FMT_JSON)	/* one object: the summary members, then the rows */
 		return print_table(out, r, g, psz, json_head(head, sizeof(head), r, psz, g));
 	if (r->fmt == KMA_FMT_CSV)

@@ -27,6 +27,7 @@ struct kma_page_report {
 enum {
 	KMA_PAGE_REPORT_TABLES,		/* the summary and the tables */
 	KMA_PAGE_REPORT_LEAKS,		/* --leaks */
+	KMA_PAGE_REPORT_GENERATIONS,	/* --generations (kma-report-pages.c) */
 };
 
 /* The grouping the CSV/JSON report (and -g-less text's last table) uses: function with stacks, else order. */
