@@ -181,6 +181,67 @@ static void test_groups(void **state)
 	assert_null(kma_migrate_name(4));
 }
 
+static void mark(struct kma_pagealloc *m, const char *label)
+{
+	struct kma_event e = { .ts = ++now, .type = KMA_EV_MARKER, .label = label, .node = -1,
+			       .accounted = -1 };
+
+	assert_int_equal(kma_pagealloc_event(m, &e), 0);
+}
+
+/*
+ * Generations, growth and ages (kma-pageleak.c), timestamps 1, 2, ...:
+ *   1 A alloc pfn 10 order 0 (gen 0)   2 marker g1
+ *   3 B alloc pfn 11 order 1 (gen 1)   4 C free pfn 10   5 marker g2
+ *   6 D alloc pfn 12 order 0 (gen 2)   7 marker g3 (gen 3: nothing)
+ * comm x's live pages at the end of generations 0..3: 1, 2, 3, 3: grew in
+ * 3, longest run 3; last free in generation 1 (last_free_gen 2); nothing
+ * live from generation 3: no tail. Ages at 20 of B (3) and D (6): 17 and
+ * 14, median 14 + (17 - 14) / 2 = 15.
+ */
+static void test_growth_ages(void **state)
+{
+	struct kma_pagealloc *m = new_m();
+	const struct kma_page_row *x;
+	const struct kma_page_gen *g;
+	struct kma_page_age age[1];
+	uint32_t nr;
+
+	(void)state;
+	now = 0;
+	ev(m, KMA_EV_PAGE_ALLOC, 10, 0, 1, "x");
+	mark(m, "g1");
+	ev(m, KMA_EV_PAGE_ALLOC, 11, 1, 1, "x");
+	ev(m, KMA_EV_PAGE_FREE, 10, 0, 0, "x");
+	mark(m, "g2");
+	ev(m, KMA_EV_PAGE_ALLOC, 12, 0, 1, "x");
+	mark(m, "g3");
+	assert_int_equal(kma_pagealloc_finish(m), 0);
+	x = kma_pagealloc_rows(m, KMA_PG_COMM, &nr);
+	assert_int_equal(nr, 1);
+	assert_int_equal(x->grew_gens, 3);
+	assert_int_equal(x->max_grow_run, 3);
+	assert_int_equal(x->last_free_gen, 2);
+	assert_int_equal(x->tail_pages, 0);
+	assert_int_equal(kma_pagealloc_ages(m, KMA_PG_COMM, 20, age), 0);
+	assert_int_equal(age[0].min, 14);
+	assert_int_equal(age[0].median, 15);
+	assert_int_equal(age[0].max, 17);
+	g = kma_pagealloc_gens(m, &nr);
+	assert_int_equal(nr, 4);
+	assert_string_equal(g[0].label, "start");
+	assert_int_equal(g[1].ts, 2);
+	assert_string_equal(g[3].label, "g3");
+	/* gen 1: B (2 pages, live) and the free C; gen 0: A, freed; gen 3: empty */
+	assert_int_equal(g[1].allocs, 1);
+	assert_int_equal(g[1].pages, 2);
+	assert_int_equal(g[1].live_pages, 2);
+	assert_int_equal(g[1].frees, 1);
+	assert_int_equal(g[0].live, 0);
+	assert_int_equal(g[3].allocs, 0);
+	kma_pagealloc_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -188,6 +249,7 @@ int main(void)
 		cmocka_unit_test(test_batched_unknown),
 		cmocka_unit_test(test_failed_implicit),
 		cmocka_unit_test(test_groups),
+		cmocka_unit_test(test_growth_ages),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
