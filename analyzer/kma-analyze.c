@@ -294,6 +294,7 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 				      .fmt = o->format, .young_ns = o->young_ns,
 				      .growth = o->cache_growth,
 				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
+					      o->peak ? KMA_PAGE_REPORT_PEAK :
 					      o->generations ? KMA_PAGE_REPORT_GENERATIONS :
 					      KMA_PAGE_REPORT_TABLES };
 

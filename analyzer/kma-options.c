@@ -503,13 +503,13 @@ static int check_pages(struct kma_opts *o)
 				   o->group_arg);
 	if (o->generations)
 		o->page_group = KMA_PG_GENERATION;
-	if (o->leaks && o->generations)	/* H4: --pages --leaks, a report of its own */
-		return usage_error("--pages takes --generations or --leaks, not both%s", "");
-	if (o->list || o->lifetimes || o->peak || o->modules ||
+	if (o->leaks + o->generations + o->peak > 1)	/* H4: reports of their own */
+		return usage_error("--pages takes one of --generations, --leaks and --peak%s", "");
+	if (o->list || o->lifetimes || o->modules ||
 	    o->advice || o->live || o->folded || o->outstanding || o->nr_sel || o->generation ||
 	    o->since || o->until)
 		return usage_error("--pages is a report of its own: it takes -g, --generations, "
-				   "--leaks, -f text|csv|json, -n and -o%s", "");
+				   "--leaks, --peak, -f text|csv|json, -n and -o%s", "");
 	return -1;
 }
 

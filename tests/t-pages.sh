@@ -233,3 +233,25 @@ if [ -f "$PD" ]; then
 			"$TOP/tests/tools/pages-leaks-from-db.py" "$TMP/pdl.db" $g "$TMP/pdl-$g.csv"
 	done
 fi
+
+# H4: --pages --peak. leak.seq by hand: live pages after each event 1 3 4 2 4 6 4 6 7 6 7 8 7,
+# the peak 8 after event 12 (ts 9900, 8900 ns after the first event at 1000); held then:
+# leaker 1, 3, 6 (2 pages), 11 = 5, steady 8 (2 pages), 12 = 3; by order 0: 1, 3, 11, 12 = 4,
+# order 1: 6, 8 = 4 (a tie: by key)
+check "pages --peak: 8 pages at 9900, leaker 5, steady 3" test "$("$KMA" --no-db --pages \
+	--peak -f json "$L" | python3 -c 'import json, sys; d = json.load(sys.stdin)
+print(d["peak_pages"], d["peak_ts"], d["peak_rel_ns"], [(r["comm"], r["pages"]) for r in d["rows"]])')" \
+	= "8 9900 8900 [('leaker', 5), ('steady', 3)]"
+check "pages --peak -g order -f csv: 4 and 4" test "$("$KMA" --no-db --pages --peak -g order \
+	-f csv "$L" | tr '\n' ' ')" = "pages,bytes,order 4,16384,0 4,16384,1 "
+# basic.seq: the peak 5 after event 2 (ts 2000): do_anonymous_page 4, pipe_write 1
+check "pages --peak text: basic.seq by function" test "$("$KMA" --no-db --pages --peak "$D" |
+	awk 'NR == 1 { print $4 } NR > 3 { print $1, $3 }' | tr '\n' ' ')" = "5 4 do_anonymous_page 1 pipe_write "
+expect_exit "pages: --peak with --leaks refused" 2 "$KMA" --no-db --pages --peak --leaks "$D"
+if [ -f "$PD" ]; then
+	for g in comm order; do
+		"$KMA" --no-db --pages --peak -g $g -f json "$PD" > "$TMP/pdp-$g.json"
+		check "pages.dat --peak -g $g: = pages-peak-from-db.py over report.db" python3 \
+			"$TOP/tests/tools/pages-peak-from-db.py" "$TMP/pdl.db" $g "$TMP/pdp-$g.json"
+	done
+fi

@@ -31,6 +31,7 @@ struct kma_pagealloc {
 	/* kma-pageleak.c: generation 0 (the trace start) and one per marker */
 	struct kma_page_gen	*gens;
 	size_t			nr_gens, cap_gens;
+	uint64_t		peak_epoch;	/* new overall peaks so far */
 };
 
 /* kma-pageleak.c, called by kma-pagealloc.c */
@@ -39,5 +40,14 @@ int kma_pageleak_marker(struct kma_pagealloc *m, const struct kma_event *ev);
 void kma_pageleak_free_event(struct kma_pagealloc *m);
 void kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp);
 void kma_pageleak_end(struct kma_pagealloc *m);
+
+/* A row's live pages are about to change: keep what it held at the last peak. */
+static inline void kma_pageleak_touch(const struct kma_pagealloc *m, struct kma_page_row *r)
+{
+	if (r->peak_epoch != m->peak_epoch) {
+		r->peak_pages = r->pages_live;
+		r->peak_epoch = m->peak_epoch;
+	}
+}
 
 #endif /* KMA_PAGEALLOC_INT_H */

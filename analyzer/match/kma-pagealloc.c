@@ -154,6 +154,7 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 		for (g = 0; g < KMA_PG_NR; g++) {
 			struct kma_page_row *row = &m->g[g].rows[lp->row[g]];
 
+			kma_pageleak_touch(m, row);
 			row->frees++;
 			row->implicit_frees += kind == KMA_FREE_IMPLICIT;
 			row->pages_freed += pages;
@@ -195,6 +196,7 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	for (g = 0; g < KMA_PG_NR; g++) {
 		struct kma_page_row *row = &m->g[g].rows[lp.row[g]];
 
+		kma_pageleak_touch(m, row);
 		row->allocs++;
 		row->pages_alloc += pages;
 		row->pages_live += pages;
@@ -207,6 +209,7 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	if (m->t.pages_live > m->t.peak_pages) {
 		m->t.peak_pages = m->t.pages_live;
 		m->t.peak_ts = ev->ts;
+		m->peak_epoch++;	/* every row's live pages now are its pages at the peak */
 	}
 	return 0;
 }

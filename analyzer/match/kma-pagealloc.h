@@ -66,6 +66,8 @@ struct kma_page_row {
 	uint32_t	grow_run;
 	uint64_t	snap_live;	/* pages_live at the last marker */
 	uint64_t	tail_pages;	/* live at the end, allocated after the last marker */
+	uint64_t	peak_pages;	/* its live pages at the overall peak (after finish) */
+	uint64_t	peak_epoch;
 };
 
 /* A generation: from its marker (generation 0: the trace start) to the next one. */

@@ -83,6 +83,9 @@ void kma_pageleak_end(struct kma_pagealloc *m)
 	int g;
 
 	snapshot_growth(m);
+	for (g = 0; g < KMA_PG_NR; g++)	/* rows untouched since the last peak */
+		for (i = 0; i < m->g[g].nr; i++)
+			kma_pageleak_touch(m, &m->g[g].rows[i]);
 	for (i = 0; i < gr->nr; i++) {
 		const struct kma_page_row *r = &gr->rows[i];
 		struct kma_page_gen *gen = &m->gens[r->key];

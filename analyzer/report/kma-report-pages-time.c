@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-report-pages-time.c - kma-analyze --pages --leaks, as text, CSV or
- * JSON: the page allocator's answer to the slab report of the same name
- * (kma-report-leaks.c), with pages for bytes. The leak verdicts are kma-leak.c's, on a slab
+ * kma-report-pages-time.c - kma-analyze --pages --leaks and --pages --peak,
+ * as text, CSV or JSON: the page allocator's answer to the slab reports of
+ * the same names (kma-report-leaks.c, kma-report-time.c), with pages for bytes. The leak verdicts are kma-leak.c's, on a slab
  * caller made of the page row (net = live pages * PAGE_SIZE).
  */
 #include <inttypes.h>
@@ -16,6 +16,14 @@
 static uint64_t page_size(const struct kma_page_report *r)
 {
 	return r->info->sys_page_size ? r->info->sys_page_size : 4096;
+}
+
+/* The grouping of --leaks, --peak: -g, else function with stacks, else comm. */
+static int rows_group(const struct kma_page_report *r)
+{
+	if (r->group >= 0)
+		return r->group;
+	return kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_COMM;
 }
 
 /* Rows by live pages, then by key: the order is total. */
@@ -93,8 +101,7 @@ static void leaks_head(FILE *out, int g, const struct kma_leak_rules *rules)
 
 int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 {
-	int g = r->group >= 0 ? r->group :
-		kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_COMM;
+	int g = rows_group(r);
 	struct kma_leak_rules rules = { .lost = kma_trace_lost(r->info, NULL),
 					.young_ns = r->young_ns };
 	const struct kma_page_gen *gens = kma_pagealloc_gens(r->m, &rules.gens);
@@ -137,4 +144,68 @@ int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 		 ", \"generations\": %u, \"lost_events\": %" PRIu64 ", \"tail_ns\": %" PRIu64,
 		 kma_page_group_name(g), page_size(r), rules.gens, rules.lost, rules.tail_ns);
 	return kma_table_finish(out, t, r->fmt, "leaks", head, err);
+}
+
+/* Rows by pages held at the peak, then by key. */
+static int cmp_peak(const void *a, const void *b)
+{
+	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
+	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
+	int c;
+
+	if (x->peak_pages != y->peak_pages)
+		return x->peak_pages > y->peak_pages ? -1 : 1;
+	if (x->name && y->name && (c = strcmp(x->name, y->name)))
+		return c;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * --pages --peak: the most pages live at once (the first time it was
+ * reached), and the pages each row held then.
+ */
+int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
+{
+	const struct kma_page_totals *tot = kma_pagealloc_totals(r->m);
+	uint64_t psz = page_size(r), rel_ns = 0;
+	int g = rows_group(r);
+	const struct kma_page_row *rows, **ord;
+	struct kma_table *t;
+	uint32_t nr, i, n = 0;
+	char cols[64], head[200], ts[32], rel[32];
+	int err = 0;
+
+	rows = kma_pagealloc_rows(r->m, g, &nr);
+	ord = malloc((nr + 1) * sizeof(*ord));
+	snprintf(cols, sizeof(cols), "pages:n bytes:n %s:s", kma_page_group_name(g));
+	t = kma_table_new(cols);
+	if (!ord || !t) {
+		free(ord);
+		kma_table_free(t);
+		return -1;
+	}
+	for (i = 0; i < nr; i++)
+		if (rows[i].peak_pages)
+			ord[n++] = &rows[i];
+	qsort(ord, n, sizeof(*ord), cmp_peak);
+	if (tot->peak_pages && tot->peak_ts > r->info->first_ts)
+		rel_ns = tot->peak_ts - r->info->first_ts;
+	if (r->fmt == KMA_FMT_TEXT) {
+		kma_fmt_secs(ts, sizeof(ts), tot->peak_ts);
+		kma_fmt_secs(rel, sizeof(rel), rel_ns);
+		fprintf(out, "peak live pages: %" PRIu64 " (%" PRIu64 " bytes) at %s (%s into "
+			"the trace)\nPages held at the peak by %s, sorted by pages.\n",
+			tot->peak_pages, tot->peak_pages * psz, tot->peak_pages ? ts : "-",
+			tot->peak_pages ? rel : "-", kma_page_group_name(g));
+	}
+	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++) {
+		err |= kma_table_u64(t, ord[i]->peak_pages);
+		err |= kma_table_u64(t, ord[i]->peak_pages * psz);
+		err |= kma_report_pages_key(t, g, ord[i], cols, sizeof(cols));
+	}
+	free(ord);
+	snprintf(head, sizeof(head), "\"group\": \"%s\", \"page_size\": %" PRIu64
+		 ", \"peak_pages\": %" PRIu64 ", \"peak_ts\": %" PRIu64 ", \"peak_rel_ns\": %"
+		 PRIu64, kma_page_group_name(g), psz, tot->peak_pages, tot->peak_ts, rel_ns);
+	return kma_table_finish(out, t, r->fmt, "peak", head, err);
 }
