@@ -239,6 +239,12 @@ static void test_growth_ages(void **state)
 	assert_int_equal(g[1].frees, 1);
 	assert_int_equal(g[0].live, 0);
 	assert_int_equal(g[3].allocs, 0);
+	/* live pages 1, 3, 2, 3: the peak 3 is first reached at B (ts 3), when
+	   order 0 held A (1 page) and order 1 B (2); C and D came later */
+	assert_int_equal(kma_pagealloc_totals(m)->peak_ts, 3);
+	assert_int_equal(x->peak_pages, 3);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->peak_pages, 2);
 	kma_pagealloc_free(m);
 }
 
