@@ -248,6 +248,29 @@ static void test_growth_ages(void **state)
 	kma_pagealloc_free(m);
 }
 
+/*
+ * Pages at the peak differ from pages at the end: alloc 1 order 0 (comm a),
+ * alloc 2 order 1 (a): 3 live, the peak; free 2: 1; alloc 3 order 0 (b): 2.
+ * At the peak order 0 held 1, order 1 2, a 3, b nothing (not yet a row).
+ */
+static void test_peak_rows(void **state)
+{
+	struct kma_pagealloc *m = new_m();
+
+	(void)state;
+	ev(m, KMA_EV_PAGE_ALLOC, 1, 0, 0, "a");
+	ev(m, KMA_EV_PAGE_ALLOC, 2, 1, 0, "a");
+	ev(m, KMA_EV_PAGE_FREE, 2, 1, 0, "a");
+	ev(m, KMA_EV_PAGE_ALLOC, 3, 0, 0, "b");
+	assert_int_equal(kma_pagealloc_finish(m), 0);
+	assert_int_equal(kma_pagealloc_totals(m)->peak_pages, 3);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->pages_live, 2);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->peak_pages, 2);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->pages_live, 0);
+	kma_pagealloc_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -256,6 +279,7 @@ int main(void)
 		cmocka_unit_test(test_failed_implicit),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_growth_ages),
+		cmocka_unit_test(test_peak_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
