@@ -295,6 +295,7 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 				      .growth = o->cache_growth,
 				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
 					      o->peak ? KMA_PAGE_REPORT_PEAK :
+					      o->lifetimes ? KMA_PAGE_REPORT_LIFETIMES :
 					      o->generations ? KMA_PAGE_REPORT_GENERATIONS :
 					      KMA_PAGE_REPORT_TABLES };
 
@@ -449,6 +450,8 @@ static int open_pages(struct run *r)
 	if (!r->o->pages)
 		return 0;
 	r->pages = kma_pagerun_open(r->reader, r->sites, !r->o->no_db);
+	if (r->pages && r->o->lifetimes)	/* H4: the -g one, or both defaults */
+		kma_pagerun_lifetimes(r->pages, r->o->page_group);
 	return r->pages ? 0 : oom();
 }
 

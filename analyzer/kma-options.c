@@ -98,7 +98,8 @@ static const char usage_text[] =
 "      --advice           kmalloc slack by request size, and what a dedicated cache saves\n"
 "      --pages            the page allocator instead: pages by order, migrate type, gfp\n"
 "                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack|\n"
-"                         generation); with --generations, --leaks or --peak: those\n"
+"                         generation); with --generations, --leaks, --peak or\n"
+"                         --lifetimes: those\n"
 "                         reports for pages\n"
 "\n"
 "Live (no trace.dat; needs root and tracefs):\n"
@@ -504,13 +505,14 @@ static int check_pages(struct kma_opts *o)
 				   o->group_arg);
 	if (o->generations)
 		o->page_group = KMA_PG_GENERATION;
-	if (o->leaks + o->generations + o->peak > 1)	/* H4: reports of their own */
-		return usage_error("--pages takes one of --generations, --leaks and --peak%s", "");
-	if (o->list || o->lifetimes || o->modules ||
+	if (o->leaks + o->generations + o->peak + o->lifetimes > 1)	/* H4 */
+		return usage_error("--pages takes one of --generations, --leaks, --peak and "
+				   "--lifetimes%s", "");
+	if (o->list || o->modules ||
 	    o->advice || o->live || o->folded || o->outstanding || o->nr_sel || o->generation ||
 	    o->since || o->until)
 		return usage_error("--pages is a report of its own: it takes -g, --generations, "
-				   "--leaks, --peak, -f text|csv|json, -n and -o%s", "");
+				   "--leaks, --peak, --lifetimes, -f text|csv|json, -n and -o%s", "");
 	return -1;
 }
 

@@ -73,6 +73,16 @@ void kma_pagerun_free(struct kma_pagerun *p)
 	free(p);
 }
 
+void kma_pagerun_lifetimes(struct kma_pagerun *p, int g)
+{
+	if (g >= 0) {
+		kma_pagealloc_keep_lifetimes(p->m, g);
+		return;
+	}
+	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_FUNCTION);
+	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_COMM);
+}
+
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
 {
 	struct kma_event e = *ev;

@@ -24,6 +24,8 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 /* With @keep_rows: the store the finished allocations stream to (before the first event). */
 void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db);
 void kma_pagerun_free(struct kma_pagerun *p);
+/* --lifetimes: keep them for grouping @g (-1: function and comm, the defaults). */
+void kma_pagerun_lifetimes(struct kma_pagerun *p, int g);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);
 /* The end of the trace: live allocations kept as live. 0 or -1. */

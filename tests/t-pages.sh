@@ -83,7 +83,7 @@ expect_exit() {	# NAME STATUS CMD...
 }
 expect_exit "pages: -g cache refused" 2 "$KMA" --no-db --pages -g cache "$D"
 expect_exit "pages: -g order without --pages refused" 2 "$KMA" --no-db -g order "$D"
-expect_exit "pages: --lifetimes refused" 2 "$KMA" --no-db --pages --lifetimes "$D"
+expect_exit "pages: --advice refused" 2 "$KMA" --no-db --pages --advice "$D"
 expect_exit "pages: a trace without page events" 1 "$KMA" --no-db --pages \
 	"$TOP/tests/fixtures/basic.dat"
 # kma-report.db(5)'s page queries run, with rows on a --pages report.db
@@ -253,5 +253,28 @@ if [ -f "$PD" ]; then
 		"$KMA" --no-db --pages --peak -g $g -f json "$PD" > "$TMP/pdp-$g.json"
 		check "pages.dat --peak -g $g: = pages-peak-from-db.py over report.db" python3 \
 			"$TOP/tests/tools/pages-peak-from-db.py" "$TMP/pdl.db" $g "$TMP/pdp-$g.json"
+	done
+fi
+
+# H4: --pages --lifetimes. leak.seq by hand: the mm_page_free lifetimes are 4: 3100 - 1100
+# = 2000 and 7: 5100 - 3200 = 1900 (steady, order 1), 10: 7100 - 7000 = 100 (leaker,
+# order 0), 13: 10000 - 9900 = 100 (steady, order 0). steady: 100 1900 2000, median the
+# 2nd, p99 the 3rd; by order, 1: 1900 2000 (median the 1st, p99 the 2nd), 0: 100 100
+check "pages --lifetimes -g comm: steady 3 frees 100/1900/2000/2000, leaker 1 of 100" \
+	test "$("$KMA" --no-db --pages --lifetimes -f csv "$L" | tr '\n' ' ')" = \
+	"frees,min_ns,median_ns,p99_ns,max_ns,comm 3,100,1900,2000,2000,steady 1,100,100,100,100,leaker "
+check "pages --lifetimes -g order" test "$("$KMA" --no-db --pages --lifetimes -g order -f csv \
+	"$L" | tr '\n' ' ')" = "frees,min_ns,median_ns,p99_ns,max_ns,order 2,100,100,100,100,0 2,1900,1900,2000,2000,1 "
+# basic.seq: the implicit free of pfn 0x2000 is no lifetime; order 0: 4000 - 1000, 9500 - 9000
+check "pages --lifetimes: implicit frees not counted (basic.seq)" test "$("$KMA" --no-db \
+	--pages --lifetimes -g order -f csv "$D" | tr '\n' ' ')" = \
+	"frees,min_ns,median_ns,p99_ns,max_ns,order 2,500,500,3000,3000,0 "
+expect_exit "pages: --lifetimes with --peak refused" 2 "$KMA" --no-db --pages --lifetimes --peak "$D"
+if [ -f "$PD" ]; then
+	for g in comm order; do
+		"$KMA" --no-db --pages --lifetimes -g $g -f json "$PD" > "$TMP/pdt-$g.json"
+		check "pages.dat --lifetimes -g $g: = pages-lifetimes-from-db.py over report.db" \
+			python3 "$TOP/tests/tools/pages-lifetimes-from-db.py" "$TMP/pdl.db" $g \
+			"$TMP/pdt-$g.json"
 	done
 fi

@@ -22,6 +22,11 @@ struct group {
 	size_t			nr, cap;
 };
 
+struct life_vec {
+	uint64_t		*v;
+	size_t			n, cap;
+};
+
 struct kma_pagealloc {
 	struct kma_page_opts	o;
 	struct kma_pairs	*live;
@@ -32,13 +37,19 @@ struct kma_pagealloc {
 	struct kma_page_gen	*gens;
 	size_t			nr_gens, cap_gens;
 	uint64_t		peak_epoch;	/* new overall peaks so far */
+	/* with kma_pagealloc_keep_lifetimes: per grouping, per row, alloc -> traced free */
+	struct life_vec		*life[KMA_PG_NR];
+	size_t			nr_life[KMA_PG_NR];
+	int			keep_life[KMA_PG_NR];
 };
 
 /* kma-pageleak.c, called by kma-pagealloc.c */
 int kma_pageleak_init(struct kma_pagealloc *m);
 int kma_pageleak_marker(struct kma_pagealloc *m, const struct kma_event *ev);
 void kma_pageleak_free_event(struct kma_pagealloc *m);
-void kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp);
+int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
+			uint64_t ts);
+void kma_pageleak_free(struct kma_pagealloc *m);
 void kma_pageleak_end(struct kma_pagealloc *m);
 
 /* A row's live pages are about to change: keep what it held at the last peak. */

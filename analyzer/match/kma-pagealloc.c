@@ -82,6 +82,7 @@ void kma_pagealloc_free(struct kma_pagealloc *m)
 		free(m->g[g].rows);
 	}
 	kma_pairs_free(m->live);
+	kma_pageleak_free(m);
 	free(m->gens);
 	free(m);
 }
@@ -165,7 +166,8 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 		m->t.pages_freed += pages;
 		m->t.pages_live -= pages;
 		m->t.live_allocs--;
-		kma_pageleak_closed(m, lp);
+		if (kma_pageleak_closed(m, lp, kind, ts))
+			return -1;
 		a.free_ts = ts;
 	}
 	a.free_kind = kind;

@@ -143,4 +143,10 @@ const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uin
 int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
 		       struct kma_page_age *out);
 
+/* Keep every traced free's lifetime (alloc -> mm_page_free) per row of grouping @g. */
+void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g);
+/* Row @row's lifetimes in grouping @g, sorted (after kma_pagealloc_finish); NULL: none. */
+const uint64_t *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row,
+					uint64_t *n);
+
 #endif /* KMA_PAGEALLOC_H */

@@ -65,13 +65,75 @@ void kma_pageleak_free_event(struct kma_pagealloc *m)
 	m->gens[m->generation].frees++;
 }
 
+/* A traced free's lifetime, for the rows of the groupings that keep them. */
+static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64_t life)
+{
+	int g;
+
+	for (g = 0; g < KMA_PG_NR; g++) {
+		struct life_vec *l;
+
+		if (!m->keep_life[g])
+			continue;
+		if (m->nr_life[g] <= lp->row[g]) {	/* rows made since: cover them */
+			size_t cap = m->nr_life[g], want = m->g[g].nr;
+
+			while (cap < want)	/* kma_grow doubles once a call */
+				if (kma_grow(&m->life[g], &cap, cap, sizeof(*m->life[g]), 16))
+					return -1;
+			memset(m->life[g] + m->nr_life[g], 0,
+			       (cap - m->nr_life[g]) * sizeof(*m->life[g]));
+			m->nr_life[g] = cap;
+		}
+		l = &m->life[g][lp->row[g]];
+		if (kma_grow(&l->v, &l->cap, l->n, sizeof(*l->v), 8))
+			return -1;
+		l->v[l->n++] = life;
+	}
+	return 0;
+}
+
 /* An allocation freed (traced or implicitly): its rows were last freed in this generation. */
-void kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp)
+int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
+			uint64_t ts)
 {
 	int g;
 
 	for (g = 0; g < KMA_PG_NR; g++)
 		m->g[g].rows[lp->row[g]].last_free_gen = m->generation + 1;
+	if (kind != KMA_EV_PAGE_FREE)
+		return 0;
+	return keep_life(m, lp, ts > lp->a.alloc_ts ? ts - lp->a.alloc_ts : 0);
+}
+
+void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g)
+{
+	if (g >= 0 && g < KMA_PG_NR)
+		m->keep_life[g] = 1;
+}
+
+void kma_pageleak_free(struct kma_pagealloc *m)
+{
+	size_t i;
+	int g;
+
+	for (g = 0; g < KMA_PG_NR; g++) {
+		for (i = 0; i < m->nr_life[g]; i++)
+			free(m->life[g][i].v);
+		free(m->life[g]);
+	}
+}
+
+static int cmp_u64(const void *a, const void *b);
+
+const uint64_t *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row,
+					uint64_t *n)
+{
+	*n = 0;
+	if (g < 0 || g >= KMA_PG_NR || row >= m->nr_life[g] || !m->life[g][row].n)
+		return NULL;
+	*n = m->life[g][row].n;
+	return m->life[g][row].v;
 }
 
 /* The end of the trace: the last generation's growth, the tail, each generation's lives. */
@@ -83,6 +145,10 @@ void kma_pageleak_end(struct kma_pagealloc *m)
 	int g;
 
 	snapshot_growth(m);
+	for (g = 0; g < KMA_PG_NR; g++)
+		for (i = 0; i < m->nr_life[g]; i++)
+			if (m->life[g][i].n)
+				qsort(m->life[g][i].v, m->life[g][i].n, sizeof(uint64_t), cmp_u64);
 	for (g = 0; g < KMA_PG_NR; g++)	/* rows untouched since the last peak */
 		for (i = 0; i < m->g[g].nr; i++)
 			kma_pageleak_touch(m, &m->g[g].rows[i]);

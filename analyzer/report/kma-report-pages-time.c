@@ -209,3 +209,74 @@ int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
 		 PRIu64, kma_page_group_name(g), psz, tot->peak_pages, tot->peak_ts, rel_ns);
 	return kma_table_finish(out, t, r->fmt, "peak", head, err);
 }
+
+struct life_row {
+	const struct kma_page_row	*row;
+	const uint64_t			*v;	/* sorted lifetimes */
+	uint64_t			n;
+};
+
+/* By traced frees, then by key. */
+static int cmp_life(const void *a, const void *b)
+{
+	const struct life_row *x = a, *y = b;
+	int c;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	if (x->row->name && y->row->name && (c = strcmp(x->row->name, y->row->name)))
+		return c;
+	return x->row->key < y->row->key ? -1 : x->row->key > y->row->key;
+}
+
+/* Nearest rank: the ceil(p * n)-th smallest, p in percent (as the slab lifetimes). */
+static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned int p)
+{
+	uint64_t rank = (n * p + 99) / 100;
+
+	return v[rank ? rank - 1 : 0];
+}
+
+/* --pages --lifetimes: alloc -> mm_page_free per row; implicit frees and live pages aside. */
+int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r)
+{
+	int g = rows_group(r);
+	const struct kma_page_row *rows;
+	struct life_row *v;
+	struct kma_table *t;
+	uint32_t nr, i, n = 0;
+	char cols[96];
+	int err = 0;
+
+	rows = kma_pagealloc_rows(r->m, g, &nr);
+	v = malloc((nr + 1) * sizeof(*v));
+	snprintf(cols, sizeof(cols), "frees:n min:t median:t p99:t max:t %s:s",
+		 kma_page_group_name(g));
+	t = kma_table_new(cols);
+	if (!v || !t) {
+		free(v);
+		kma_table_free(t);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		v[n].row = &rows[i];
+		v[n].v = kma_pagealloc_lifetimes(r->m, g, i, &v[n].n);
+		n += v[n].n > 0;
+	}
+	qsort(v, n, sizeof(*v), cmp_life);
+	if (r->fmt == KMA_FMT_TEXT)
+		fprintf(out, "Page lifetimes, mm_page_alloc -> mm_page_free, by %s, sorted by "
+			"frees (median and p99 by nearest rank; implicit frees not counted).\n",
+			kma_page_group_name(g));
+	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++) {
+		err |= kma_table_u64(t, v[i].n);
+		err |= kma_table_dur(t, r->fmt, v[i].v[0]);
+		err |= kma_table_dur(t, r->fmt, percentile(v[i].v, v[i].n, 50));
+		err |= kma_table_dur(t, r->fmt, percentile(v[i].v, v[i].n, 99));
+		err |= kma_table_dur(t, r->fmt, v[i].v[v[i].n - 1]);
+		err |= kma_report_pages_key(t, g, v[i].row, cols, sizeof(cols));
+	}
+	free(v);
+	snprintf(cols, sizeof(cols), "\"group\": \"%s\"", kma_page_group_name(g));
+	return kma_table_finish(out, t, r->fmt, "lifetimes", cols, err);
+}

@@ -193,6 +193,8 @@ int kma_report_pages(FILE *out, const struct kma_page_report *r)
 		return kma_report_page_leaks(out, r);
 	if (r->what == KMA_PAGE_REPORT_PEAK)
 		return kma_report_page_peak(out, r);
+	if (r->what == KMA_PAGE_REPORT_LIFETIMES)
+		return kma_report_page_lifetimes(out, r);
 	if (r->what == KMA_PAGE_REPORT_GENERATIONS)
 		return print_generations(out, r, psz);
 	if (r->fmt == KMA_FMT_JSON)	/* one object: the summary members, then the rows */

@@ -29,6 +29,7 @@ enum {
 	KMA_PAGE_REPORT_LEAKS,		/* --leaks */
 	KMA_PAGE_REPORT_GENERATIONS,	/* --generations (kma-report-pages.c) */
 	KMA_PAGE_REPORT_PEAK,		/* --peak */
+	KMA_PAGE_REPORT_LIFETIMES,	/* --lifetimes */
 };
 
 /* The grouping the CSV/JSON report (and -g-less text's last table) uses: function with stacks, else order. */
@@ -38,6 +39,7 @@ int kma_report_pages_key(struct kma_table *t, int g, const struct kma_page_row *
 			 char *buf, size_t len);
 /* --pages --leaks, --pages --peak (kma-report-pages-time.c): 0 or -1. */
 int kma_report_page_peak(FILE *out, const struct kma_page_report *r);
+int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r);
 int kma_report_page_leaks(FILE *out, const struct kma_page_report *r);
 /* The summary and the table(s) on @out (or the report r->what says): 0, or -1 (out of memory, write error). */
 int kma_report_pages(FILE *out, const struct kma_page_report *r);
