@@ -252,17 +252,31 @@ static void test_growth_ages(void **state)
  * Pages at the peak differ from pages at the end: alloc 1 order 0 (comm a),
  * alloc 2 order 1 (a): 3 live, the peak; free 2: 1; alloc 3 order 0 (b): 2.
  * At the peak order 0 held 1, order 1 2, a 3, b nothing (not yet a row).
+ * Then b allocates pfn 1 again: an implicit free, no lifetime; order 0
+ * ends with 2 live (pfn 3 and the new pfn 1).
  */
 static void test_peak_rows(void **state)
 {
 	struct kma_pagealloc *m = new_m();
+	uint64_t n;
 
 	(void)state;
+	kma_pagealloc_keep_lifetimes(m, KMA_PG_COMM);
+	now = 0;
 	ev(m, KMA_EV_PAGE_ALLOC, 1, 0, 0, "a");
 	ev(m, KMA_EV_PAGE_ALLOC, 2, 1, 0, "a");
 	ev(m, KMA_EV_PAGE_FREE, 2, 1, 0, "a");
 	ev(m, KMA_EV_PAGE_ALLOC, 3, 0, 0, "b");
+	ev(m, KMA_EV_PAGE_ALLOC, 1, 0, 0, "b");	/* implicit free of the first: no lifetime */
 	assert_int_equal(kma_pagealloc_finish(m), 0);
+	{	/* a's one traced free: pfn 2, allocated at 2, freed at 3; b none */
+		const uint64_t *l = kma_pagealloc_lifetimes(m, KMA_PG_COMM, 0, &n);
+
+		assert_int_equal(n, 1);
+		assert_int_equal(l[0], 1);
+		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_COMM, 1, &n));
+		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_ORDER, 0, &n));
+	}
 	assert_int_equal(kma_pagealloc_totals(m)->peak_pages, 3);
 	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
 	assert_int_equal(row(m, KMA_PG_ORDER, 0)->pages_live, 2);
