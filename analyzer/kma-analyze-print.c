@@ -18,6 +18,7 @@
 #include "report/kma-report-cross.h"
 #include "report/kma-report-time.h"
 #include "report/kma-table.h"
+#include "report/kma-report-pages.h"
 #include "kma-pagerun.h"
 #include "kma-options.h"
 #include "kma-analyze-int.h"
@@ -111,6 +112,22 @@ static int print_leaks(struct run *r, uint64_t lost)
 				o->sort, o->limit, o->format);
 }
 
+/* --pages: the tables (--generations: by generation), or its --leaks, --peak, --lifetimes. */
+static int print_pages(struct run *r, const struct kma_trace_info *info)
+{
+	struct kma_opts *o = r->o;
+	struct kma_page_report pr = { .info = info, .group = o->page_group, .limit = o->limit,
+				      .fmt = o->format, .young_ns = o->young_ns,
+				      .growth = o->cache_growth,
+				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
+					      o->peak ? KMA_PAGE_REPORT_PEAK :
+					      o->lifetimes ? KMA_PAGE_REPORT_LIFETIMES :
+					      o->generations ? KMA_PAGE_REPORT_GENERATIONS :
+					      KMA_PAGE_REPORT_TABLES };
+
+	return kma_pagerun_print(stdout, r->pages, &pr);
+}
+
 int kma_run_print(struct run *r)
 {
 	struct kma_opts *o = r->o;
@@ -122,8 +139,8 @@ int kma_run_print(struct run *r)
 	uint64_t lost = kma_trace_lost(info, NULL);
 	int ret = 0;
 
-	if (o->pages)		/* H7 */
-		return kma_pagerun_print(stdout, r->pages, info, o->page_group, o->limit, o->format);
+	if (o->pages)
+		return print_pages(r, info);
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
 		print_filter_line(r);

@@ -273,6 +273,8 @@ static int open_pages(struct run *r)
 		return 0;
 	r->pages = kma_pagerun_open(r->reader, r->sites, (db ? KMA_PAGERUN_ROWS : 0) |
 				    (db || r->o->html ? KMA_PAGERUN_TIMELINE : 0));
+	if (r->pages && r->o->lifetimes)	/* the -g one, or both defaults */
+		kma_pagerun_lifetimes(r->pages, r->o->page_group);
 	return r->pages ? 0 : oom();
 }
 

@@ -104,7 +104,9 @@ static const char usage_text[] =
 "                         trace)\n"
 "      --pages            the page allocator instead: pages by order, migrate type, gfp\n"
 "                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack|\n"
-"                         generation)\n"
+"                         generation); with --generations, --leaks, --peak or\n"
+"                         --lifetimes: those\n"
+"                         reports for pages\n"
 "\n"
 "Live (no trace.dat; needs root and tracefs):\n"
 "      --live             read the kmem events from the ring buffer, show the top\n"
@@ -519,11 +521,20 @@ static int check_pages(struct kma_opts *o)
 	if (o->group_set && kma_page_group_parse(o->group_arg, &o->page_group))
 		return usage_error("--pages takes -g order, migrate, gfp, comm, pid, function, "
 				   "stack or generation, not '%s'", o->group_arg);
-	if (o->list || o->leaks || o->lifetimes || o->peak || o->generations || o->modules ||
+	/* H4: --pages --generations is the page table by generation */
+	if (o->generations && o->group_set && o->page_group != KMA_PG_GENERATION)
+		return usage_error("--pages --generations is by generation: it takes no -g %s",
+				   o->group_arg);
+	if (o->generations)
+		o->page_group = KMA_PG_GENERATION;
+	if (o->leaks + o->generations + o->peak + o->lifetimes > 1)	/* H4 */
+		return usage_error("--pages takes one of --generations, --leaks, --peak and "
+				   "--lifetimes%s", "");
+	if (o->list || o->modules ||
 	    o->advice || o->live || o->folded || o->outstanding || o->nr_sel || o->generation ||
 	    o->since || o->until)
-		return usage_error("--pages is a report of its own: it takes -g, -f text|csv|json, "
-				   "-n and -o%s", "");
+		return usage_error("--pages is a report of its own: it takes -g, --generations, "
+				   "--leaks, --peak, --lifetimes, -f text|csv|json, -n and -o%s", "");
 	return -1;
 }
 

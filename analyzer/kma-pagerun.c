@@ -81,6 +81,16 @@ void kma_pagerun_free(struct kma_pagerun *p)
 	free(p);
 }
 
+void kma_pagerun_lifetimes(struct kma_pagerun *p, int g)
+{
+	if (g >= 0) {
+		kma_pagealloc_keep_lifetimes(p->m, g);
+		return;
+	}
+	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_FUNCTION);
+	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_COMM);
+}
+
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
 {
 	struct kma_event e = *ev;
@@ -131,11 +141,8 @@ const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 	return &p->store;
 }
 
-int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, const struct kma_trace_info *info,
-		      int group, uint64_t limit, enum kma_fmt fmt)
+int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, struct kma_page_report *pr)
 {
-	struct kma_page_report pr = { .m = p->m, .info = info, .group = group, .limit = limit,
-				      .fmt = fmt };
-
-	return kma_report_pages(out, &pr);
+	pr->m = p->m;
+	return kma_report_pages(out, pr);
 }

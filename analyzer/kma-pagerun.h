@@ -11,6 +11,7 @@
 
 #include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
+#include "report/kma-report-pages.h"
 #include "report/kma-table.h"
 #include "sites/kma-sites.h"
 #include "store/kma-store.h"
@@ -27,6 +28,8 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 /* With KMA_PAGERUN_ROWS: the store the finished allocations stream to (before the first event). */
 void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db);
 void kma_pagerun_free(struct kma_pagerun *p);
+/* --lifetimes: keep them for grouping @g (-1: function and comm, the defaults). */
+void kma_pagerun_lifetimes(struct kma_pagerun *p, int g);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);
 /* The end of the trace (@end_ts: the timeline's end): live allocations kept as live. 0 or -1. */
@@ -34,8 +37,7 @@ int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts);
 /* What report.db gets (valid until kma_pagerun_free). */
 const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 					      const struct kma_trace_info *info);
-/* The report on @out: 0 or -1. */
-int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, const struct kma_trace_info *info,
-		      int group, uint64_t limit, enum kma_fmt fmt);
+/* The report @pr asks for (its matcher set here) on @out: 0 or -1. */
+int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, struct kma_page_report *pr);
 
 #endif /* KMA_PAGERUN_H */

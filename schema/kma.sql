@@ -586,6 +586,21 @@ CREATE TABLE page_timeline_tasks (
 	PRIMARY KEY (bin, rank)
 );
 
+-- Per generation (kma markers), as the generations table is for slab objects: the page
+-- allocations made in it and, of those, the ones still live at the end of the trace
+-- (a free counts in the allocation's generation). Failed allocations are in page_trace only.
+CREATE VIEW page_generations AS
+	SELECT r.generation AS generation,
+	       COALESCE(g.label, CASE r.generation WHEN 0 THEN 'start' END) AS label,
+	       COUNT(*) AS allocs, SUM(1 << sh.page_order) AS pages,
+	       SUM(r.free_ts IS NULL) AS live_allocs,
+	       SUM(CASE WHEN r.free_ts IS NULL THEN 1 << sh.page_order ELSE 0 END) AS live_pages,
+	       SUM(CASE WHEN r.free_ts IS NULL THEN 1 << sh.page_order ELSE 0 END) *
+		(SELECT page_size FROM page_trace) AS live_bytes
+	FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id
+	LEFT JOIN generations AS g ON g.id = r.generation
+	GROUP BY r.generation;
+
 -- Cross-CPU frees per caller (issue 17; perf kmem stat's "Cross CPU allocations"): of the
 -- allocations a traced kfree/kmem_cache_free ended, those freed on another CPU than the
 -- one that allocated them. Implicit frees and live allocations are in no row. The node an

@@ -83,7 +83,7 @@ expect_exit() {	# NAME STATUS CMD...
 }
 expect_exit "pages: -g cache refused" 2 "$KMA" --no-db --pages -g cache "$D"
 expect_exit "pages: -g order without --pages refused" 2 "$KMA" --no-db -g order "$D"
-expect_exit "pages: --leaks refused" 2 "$KMA" --no-db --pages --leaks "$D"
+expect_exit "pages: --advice refused" 2 "$KMA" --no-db --pages --advice "$D"
 expect_exit "pages: a trace without page events" 1 "$KMA" --no-db --pages \
 	"$TOP/tests/fixtures/basic.dat"
 # kma-report.db(5)'s page queries run, with rows on a --pages report.db
@@ -169,4 +169,112 @@ if [ -f "$PD" ]; then
 	# the rule of kma-analyze(1): every mm_page_free_batched follows an mm_page_free of its pfn
 	check "pages.dat: every mm_page_free_batched after an mm_page_free of its pfn" \
 		awk '/^# batched/ { exit !($3 > 0 && $3 == $5) }' "$TMP/fixture.expect"
+fi
+
+# H4: generations of pages. Worked by hand from tests/pages/basic.seq: generation 0
+# ('start', before the marker) has allocations 1 (1 page) and 2 (4 pages, implicitly freed
+# by 5): 2 allocs, 5 pages, none live; generation 1 ('second') has 5 (1 page, live), 8
+# (2 pages, live) and 9 (1 page, freed): 3 allocs, 4 pages, 2 live allocations of 3 pages.
+check "pages db: page_generations as worked by hand" \
+	test "$(q 'SELECT generation, label, allocs, pages, live_allocs, live_pages, live_bytes
+		   FROM page_generations ORDER BY generation' | tr '\n' ' ')" = \
+	"0 start 2 5 0 0 0 1 second 3 4 2 3 12288 "
+# gens.seq, worked by hand in its comment: generation 2 allocated nothing (its free ends an
+# allocation of generation 1), so it has no row; generation 1's pages are all freed.
+G=$TMP/gens-6.18-8-little.dat
+"$KMA" -q --pages -o "$TMP/gens.db" "$G" 2> "$TMP/gerr.txt"
+check "pages db: page_generations of gens.seq as worked by hand" \
+	test "$(sqlite3 -separator ' ' "$TMP/gens.db" 'SELECT generation, label, allocs, pages,
+		live_allocs, live_pages, live_bytes FROM page_generations ORDER BY generation' |
+		tr '\n' ' ')" = "0 start 1 1 1 1 4096 1 g1 2 10 0 0 0 3 g3 1 4 1 4 16384 "
+# --pages --generations on gens.seq, by hand: every generation, 2 too (nothing allocated,
+# one free); starts at the first event (1000) and the markers (2000, 6000, 8000); frees are
+# the mm_page_free events in the generation (5000 in 1, 7000 in 2).
+"$KMA" --pages --generations -f csv --no-db "$G" > "$TMP/gen.csv" 2>&1
+check "pages --generations -f csv on gens.seq as worked by hand" test "$(tr '\n' ' ' < "$TMP/gen.csv")" = \
+	"gen,start_ns,allocs,pages,bytes,live,live_pages,live_bytes,frees,label \
+0,1000,1,1,4096,1,1,4096,0,start 1,2000,2,10,40960,0,0,0,1,g1 2,6000,0,0,0,0,0,0,1,g2 \
+3,8000,1,4,16384,1,4,16384,0,g3 "
+"$KMA" --pages --generations --no-db "$G" > "$TMP/gen.txt" 2>&1
+check "pages --generations text: four generations, the labels" \
+	test "$(awk 'NR > 1 { printf "%s:%s ", $1, $NF }' "$TMP/gen.txt")" = "0:start 1:g1 2:g2 3:g3 "
+"$KMA" --pages --generations -g order --no-db "$G" > /dev/null 2> "$TMP/gerr.txt"
+check "pages --generations -g order: a usage error (exit 2)" test $? = 2 -a -s "$TMP/gerr.txt"
+
+# H4: --pages --leaks on tests/pages/leak.seq against leak.expect's hand-worked "leak" and
+# "why" lines (tests/tools/pages-leaks-check.py), in three layouts including the old one
+LCHECK="python3 $TOP/tests/tools/pages-leaks-check.py"
+for v in 6.18-8-little 5.10-4-big page-8-little; do
+	check "pages --leaks $v: rows, ages, growth, verdicts as worked by hand" \
+		$LCHECK "$KMA" "$TMP/leak-$v.dat" "$TOP/tests/pages/leak.expect"
+done
+L=$TMP/leak-6.18-8-little.dat
+# ages under --young no more: leaker's one doubt gone, a high-confidence suspect
+check "pages --leaks --young 1us: leaker high confidence" test "$("$KMA" --no-db --pages \
+	--leaks --young 1us -f csv "$L" | awk -F, '$11 == "leaker" { print $10 }')" = high
+check "pages --leaks text: by comm without stacks, 5 generations, the tail said" \
+	sh -c "'$KMA' --no-db --pages --leaks '$L' | head -2 | tr '\n' ' ' | grep -q \
+	'^Pages by comm, live at the end of the trace.*(5 generations;.*went on 0.000002s after'"
+# basic.seq has stacks: by function; pipe_write's two live allocations (5 at 5000, 8 at
+# 8000) are 4500 and 1500 ns old at the end (9500): median 3000, all made after the marker
+check "pages --leaks with stacks: by function, pipe_write 3 live pages, median age 3000 ns" \
+	test "$("$KMA" --no-db --pages --leaks -f csv "$D" | cut -d, -f1,3,5,11,12 | tr '\n' ' ')" \
+	= "live_pages,live,age_med_ns,function,class 3,2,3000,pipe_write,none "
+expect_exit "pages: --leaks with --generations refused" 2 "$KMA" --no-db --pages --leaks \
+	--generations "$D"
+# pages.dat (four generations): --leaks -g comm and -g order against the same numbers worked
+# out again from its report.db (tests/tools/pages-leaks-from-db.py: page_allocations,
+# generations, trace.last_ts)
+if [ -f "$PD" ]; then
+	"$KMA" -q --pages -o "$TMP/pdl.db" "$PD"
+	for g in comm order; do
+		"$KMA" --no-db --pages --leaks -g $g -f csv "$PD" > "$TMP/pdl-$g.csv"
+		check "pages.dat --leaks -g $g: = pages-leaks-from-db.py over report.db" python3 \
+			"$TOP/tests/tools/pages-leaks-from-db.py" "$TMP/pdl.db" $g "$TMP/pdl-$g.csv"
+	done
+fi
+
+# H4: --pages --peak. leak.seq by hand: live pages after each event 1 3 4 2 4 6 4 6 7 6 7 8 7,
+# the peak 8 after event 12 (ts 9900, 8900 ns after the first event at 1000); held then:
+# leaker 1, 3, 6 (2 pages), 11 = 5, steady 8 (2 pages), 12 = 3; by order 0: 1, 3, 11, 12 = 4,
+# order 1: 6, 8 = 4 (a tie: by key)
+check "pages --peak: 8 pages at 9900, leaker 5, steady 3" test "$("$KMA" --no-db --pages \
+	--peak -f json "$L" | python3 -c 'import json, sys; d = json.load(sys.stdin)
+print(d["peak_pages"], d["peak_ts"], d["peak_rel_ns"], [(r["comm"], r["pages"]) for r in d["rows"]])')" \
+	= "8 9900 8900 [('leaker', 5), ('steady', 3)]"
+check "pages --peak -g order -f csv: 4 and 4" test "$("$KMA" --no-db --pages --peak -g order \
+	-f csv "$L" | tr '\n' ' ')" = "pages,bytes,order 4,16384,0 4,16384,1 "
+# basic.seq: the peak 5 after event 2 (ts 2000): do_anonymous_page 4, pipe_write 1
+check "pages --peak text: basic.seq by function" test "$("$KMA" --no-db --pages --peak "$D" |
+	awk 'NR == 1 { print $4 } NR > 3 { print $1, $3 }' | tr '\n' ' ')" = "5 4 do_anonymous_page 1 pipe_write "
+expect_exit "pages: --peak with --leaks refused" 2 "$KMA" --no-db --pages --peak --leaks "$D"
+if [ -f "$PD" ]; then
+	for g in comm order; do
+		"$KMA" --no-db --pages --peak -g $g -f json "$PD" > "$TMP/pdp-$g.json"
+		check "pages.dat --peak -g $g: = pages-peak-from-db.py over report.db" python3 \
+			"$TOP/tests/tools/pages-peak-from-db.py" "$TMP/pdl.db" $g "$TMP/pdp-$g.json"
+	done
+fi
+
+# H4: --pages --lifetimes. leak.seq by hand: the mm_page_free lifetimes are 4: 3100 - 1100
+# = 2000 and 7: 5100 - 3200 = 1900 (steady, order 1), 10: 7100 - 7000 = 100 (leaker,
+# order 0), 13: 10000 - 9900 = 100 (steady, order 0). steady: 100 1900 2000, median the
+# 2nd, p99 the 3rd; by order, 1: 1900 2000 (median the 1st, p99 the 2nd), 0: 100 100
+check "pages --lifetimes -g comm: steady 3 frees 100/1900/2000/2000, leaker 1 of 100" \
+	test "$("$KMA" --no-db --pages --lifetimes -f csv "$L" | tr '\n' ' ')" = \
+	"frees,min_ns,median_ns,p99_ns,max_ns,comm 3,100,1900,2000,2000,steady 1,100,100,100,100,leaker "
+check "pages --lifetimes -g order" test "$("$KMA" --no-db --pages --lifetimes -g order -f csv \
+	"$L" | tr '\n' ' ')" = "frees,min_ns,median_ns,p99_ns,max_ns,order 2,100,100,100,100,0 2,1900,1900,2000,2000,1 "
+# basic.seq: the implicit free of pfn 0x2000 is no lifetime; order 0: 4000 - 1000, 9500 - 9000
+check "pages --lifetimes: implicit frees not counted (basic.seq)" test "$("$KMA" --no-db \
+	--pages --lifetimes -g order -f csv "$D" | tr '\n' ' ')" = \
+	"frees,min_ns,median_ns,p99_ns,max_ns,order 2,500,500,3000,3000,0 "
+expect_exit "pages: --lifetimes with --peak refused" 2 "$KMA" --no-db --pages --lifetimes --peak "$D"
+if [ -f "$PD" ]; then
+	for g in comm order; do
+		"$KMA" --no-db --pages --lifetimes -g $g -f json "$PD" > "$TMP/pdt-$g.json"
+		check "pages.dat --lifetimes -g $g: = pages-lifetimes-from-db.py over report.db" \
+			python3 "$TOP/tests/tools/pages-lifetimes-from-db.py" "$TMP/pdl.db" $g \
+			"$TMP/pdt-$g.json"
+	done
 fi

@@ -10,7 +10,7 @@
 #include "kma-grow.h"
 #include "kma-map.h"
 #include "kma-pairs.h"
-#include "kma-pagealloc.h"
+#include "kma-pagealloc-int.h"
 
 /*
  * kma-pairs reads a pointer <= KMA_NULL_PTR_MAX as a null free, but pfn 0..16
@@ -18,25 +18,6 @@
  * pfn has (struct page pointers are kernel addresses: kept as they are).
  */
 #define PFN_KEY(ev)	((ev)->page_by_ptr ? (ev)->ptr : (ev)->ptr | (1ULL << 63))
-
-struct live_page {
-	struct kma_page_alloc	a;
-	uint32_t		row[KMA_PG_NR];
-};
-
-struct group {
-	struct kma_map		map;	/* key -> index in rows */
-	struct kma_page_row	*rows;
-	size_t			nr, cap;
-};
-
-struct kma_pagealloc {
-	struct kma_page_opts	o;
-	struct kma_pairs	*live;
-	struct group		g[KMA_PG_NR];
-	struct kma_page_totals	t;
-	uint32_t		generation;
-};
 
 static const char * const group_names[KMA_PG_NR] = {
 	"order", "migrate", "gfp", "comm", "pid", "function", "stack", "generation",
@@ -83,7 +64,7 @@ struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o)
 	for (g = 0; m->live && g < KMA_PG_NR; g++)
 		if (kma_map_init(&m->g[g].map, 16))
 			break;
-	if (!m->live || g < KMA_PG_NR) {
+	if (!m->live || g < KMA_PG_NR || kma_pageleak_init(m)) {
 		kma_pagealloc_free(m);
 		return NULL;
 	}
@@ -101,6 +82,8 @@ void kma_pagealloc_free(struct kma_pagealloc *m)
 		free(m->g[g].rows);
 	}
 	kma_pairs_free(m->live);
+	kma_pageleak_free(m);
+	free(m->gens);
 	free(m);
 }
 
@@ -179,6 +162,7 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 		for (g = 0; g < KMA_PG_NR; g++) {
 			struct kma_page_row *row = &m->g[g].rows[lp->row[g]];
 
+			kma_pageleak_touch(m, row);
 			row->frees++;
 			row->implicit_frees += kind == KMA_FREE_IMPLICIT;
 			row->pages_freed += pages;
@@ -189,6 +173,8 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 		m->t.pages_freed += pages;
 		m->t.pages_live -= pages;
 		m->t.live_allocs--;
+		if (kma_pageleak_closed(m, lp, kind, ts))
+			return -1;
 		a.free_ts = ts;
 		if (timeline_add(m, ts, lp->row[KMA_PG_COMM], pages, 1))
 			return -1;
@@ -221,6 +207,7 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	for (g = 0; g < KMA_PG_NR; g++) {
 		struct kma_page_row *row = &m->g[g].rows[lp.row[g]];
 
+		kma_pageleak_touch(m, row);
 		row->allocs++;
 		row->pages_alloc += pages;
 		row->pages_live += pages;
@@ -235,6 +222,7 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	if (m->t.pages_live > m->t.peak_pages) {
 		m->t.peak_pages = m->t.pages_live;
 		m->t.peak_ts = ev->ts;
+		m->peak_epoch++;	/* every row's live pages now are its pages at the peak */
 	}
 	return 0;
 }
@@ -244,7 +232,7 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 	struct kma_pair p;
 
 	if (ev->type == KMA_EV_MARKER)
-		m->generation++;
+		return kma_pageleak_marker(m, ev);
 	if (!kma_ev_is_page(ev->type))
 		return 0;
 	m->t.ev[ev->type - KMA_EV_PAGE_ALLOC]++;
@@ -256,6 +244,7 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 		return on_alloc(m, ev);
 	if (ev->type != KMA_EV_PAGE_FREE)
 		return 0;	/* batched, zone_locked, pcpu_drain: no user's alloc or free */
+	kma_pageleak_free_event(m);
 	kma_pairs_on_free(m->live, PFN_KEY(ev), &p);
 	if (p.kind == KMA_PAIR_FREED)
 		return close_alloc(m, p.old, KMA_EV_PAGE_FREE, ev->ts);
@@ -269,6 +258,7 @@ int kma_pagealloc_finish(struct kma_pagealloc *m)
 	struct live_page *lp;
 	size_t pos = 0;
 
+	kma_pageleak_end(m);
 	if (!m->o.done)
 		return 0;
 	while ((lp = kma_pairs_next(m->live, &pos, NULL)))

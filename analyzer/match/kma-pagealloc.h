@@ -60,6 +60,29 @@ struct kma_page_row {
 	const char	*name;		/* gfp text, comm, function, folded stack; NULL: a number */
 	uint64_t	allocs, frees, implicit_frees;
 	uint64_t	pages_alloc, pages_freed, pages_live;
+	/* kma-pageleak.c: growth of pages_live over the generations, as slab callers' net */
+	uint32_t	grew_gens;	/* generations at whose end pages_live was higher */
+	uint32_t	max_grow_run;	/* longest run of consecutive such generations */
+	uint32_t	last_free_gen;	/* 1 + generation of its last free; 0: never freed */
+	uint32_t	grow_run;
+	uint64_t	snap_live;	/* pages_live at the last marker */
+	uint64_t	tail_pages;	/* live at the end, allocated after the last marker */
+	uint64_t	peak_pages;	/* its live pages at the overall peak (after finish) */
+	uint64_t	peak_epoch;
+};
+
+/* A generation: from its marker (generation 0: the trace start) to the next one. */
+struct kma_page_gen {
+	uint64_t	ts;		/* marker timestamp; 0 for generation 0 */
+	const char	*label;		/* marker text after the prefix; "start" for 0 */
+	uint64_t	allocs, pages;	/* allocations made in it, their pages */
+	uint64_t	live, live_pages;	/* of those, still live at the end */
+	uint64_t	frees;		/* mm_page_free events in it (paired or unknown) */
+};
+
+/* Ages at the end of the trace of a row's live allocations, ns (0 with none live). */
+struct kma_page_age {
+	uint64_t	min, median, max;
 };
 
 struct kma_page_totals {
@@ -115,5 +138,22 @@ const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *m
 /* The rows of grouping @g, in first-seen order. */
 const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
 					      uint32_t *nr);
+
+/* The generations (valid after kma_pagealloc_finish), @nr of them: markers + 1. */
+const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uint32_t *nr);
+/*
+ * The ages at @end_ts of the live allocations of each row of grouping @g,
+ * into @out (one per row, kma_pagealloc_rows' order): the median of an even
+ * count is the mean of the middle two, rounded down, as for slab callers.
+ * 0, or -1 out of memory.
+ */
+int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
+		       struct kma_page_age *out);
+
+/* Keep every traced free's lifetime (alloc -> mm_page_free) per row of grouping @g. */
+void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g);
+/* Row @row's lifetimes in grouping @g, sorted (after kma_pagealloc_finish); NULL: none. */
+const uint64_t *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row,
+					uint64_t *n);
 
 #endif /* KMA_PAGEALLOC_H */

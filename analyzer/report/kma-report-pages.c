@@ -38,10 +38,10 @@ static int cmp_rows(const void *a, const void *b)
 	return x->key < y->key ? -1 : x->key > y->key;
 }
 
-/* The key cell of a row of grouping @g. */
-static int key_cell(struct kma_table *t, int g, const struct kma_page_row *row)
+/* The key cell of a row of grouping @g (NULL @t: the text only). */
+int kma_report_pages_key(struct kma_table *t, int g, const struct kma_page_row *row,
+			 char *buf, size_t len)
 {
-	char buf[32];
 	const char *s = row->name;
 
 	if (g == KMA_PG_MIGRATE) {
@@ -52,10 +52,12 @@ static int key_cell(struct kma_table *t, int g, const struct kma_page_row *row)
 			s = "-";
 	}
 	if (g == KMA_PG_PID)
-		snprintf(buf, sizeof(buf), "%d", (int)(int64_t)row->key);
+		snprintf(buf, len, "%d", (int)(int64_t)row->key);
 	else if (!s)
-		snprintf(buf, sizeof(buf), "%" PRIu64, row->key);
-	return kma_table_str(t, s && g != KMA_PG_PID ? s : buf);
+		snprintf(buf, len, "%" PRIu64, row->key);
+	else
+		snprintf(buf, len, "%s", s);
+	return t ? kma_table_str(t, s && g != KMA_PG_PID ? s : buf) : 0;
 }
 
 static int print_table(FILE *out, const struct kma_page_report *r, int g, uint64_t psz,
@@ -64,7 +66,7 @@ static int print_table(FILE *out, const struct kma_page_report *r, int g, uint64
 	const struct kma_page_row *rows, **ord;
 	struct kma_table *t;
 	uint32_t nr, i, n;
-	char spec[200];
+	char spec[200], key[64];
 	int err = 0;
 
 	rows = kma_pagealloc_rows(r->m, g, &nr);
@@ -79,10 +81,12 @@ static int print_table(FILE *out, const struct kma_page_report *r, int g, uint64
 	}
 	for (i = 0; i < nr; i++)
 		ord[i] = &rows[i];
-	qsort(ord, nr, sizeof(*ord), cmp_rows);
+	/* generations read in time order, as the slab generations table: first-seen is that */
+	if (g != KMA_PG_GENERATION)
+		qsort(ord, nr, sizeof(*ord), cmp_rows);
 	n = r->limit && r->limit < nr ? (uint32_t)r->limit : nr;
 	for (i = 0; i < n; i++) {
-		err |= key_cell(t, g, ord[i]);
+		err |= kma_report_pages_key(t, g, ord[i], key, sizeof(key));
 		err |= kma_table_u64(t, ord[i]->pages_alloc);
 		err |= kma_table_u64(t, ord[i]->pages_alloc * psz);
 		err |= kma_table_u64(t, ord[i]->allocs);
@@ -148,6 +152,35 @@ static const char *json_head(char *buf, size_t len, const struct kma_page_report
 	return buf;
 }
 
+/*
+ * --pages --generations: every generation, those that allocated nothing too,
+ * with the slab generations table's columns in pages: the allocations made in
+ * it, those of them still live at the end, and the mm_page_free events in it.
+ */
+static int print_generations(FILE *out, const struct kma_page_report *r, uint64_t psz)
+{
+	struct kma_table *t = kma_table_new("gen:n start:t allocs:n pages:n bytes:n live:n "
+					    "live_pages:n live_bytes:n frees:n label:s");
+	const struct kma_page_gen *g;
+	uint32_t nr, i;
+	int err = 0;
+
+	g = kma_pagealloc_gens(r->m, &nr);
+	for (i = 0; t && !err && i < nr; i++) {
+		err |= kma_table_u64(t, i);
+		err |= kma_table_ts(t, r->fmt, i ? g[i].ts : r->info->first_ts);
+		err |= kma_table_u64(t, g[i].allocs);
+		err |= kma_table_u64(t, g[i].pages);
+		err |= kma_table_u64(t, g[i].pages * psz);
+		err |= kma_table_u64(t, g[i].live);
+		err |= kma_table_u64(t, g[i].live_pages);
+		err |= kma_table_u64(t, g[i].live_pages * psz);
+		err |= kma_table_u64(t, g[i].frees);
+		err |= kma_table_str(t, g[i].label ? g[i].label : "");
+	}
+	return kma_table_finish(out, t, r->fmt, "generations", NULL, err);
+}
+
 int kma_report_pages(FILE *out, const struct kma_page_report *r)
 {
 	static const int text_default[] = { KMA_PG_ORDER, KMA_PG_MIGRATE, KMA_PG_GFP };
@@ -156,6 +189,14 @@ int kma_report_pages(FILE *out, const struct kma_page_report *r)
 	char head[600];
 	size_t i;
 
+	if (r->what == KMA_PAGE_REPORT_LEAKS)
+		return kma_report_page_leaks(out, r);
+	if (r->what == KMA_PAGE_REPORT_PEAK)
+		return kma_report_page_peak(out, r);
+	if (r->what == KMA_PAGE_REPORT_LIFETIMES)
+		return kma_report_page_lifetimes(out, r);
+	if (r->what == KMA_PAGE_REPORT_GENERATIONS)
+		return print_generations(out, r, psz);
 	if (r->fmt == KMA_FMT_JSON)	/* one object: the summary members, then the rows */
 		return print_table(out, r, g, psz, json_head(head, sizeof(head), r, psz, g));
 	if (r->fmt == KMA_FMT_CSV)

@@ -18,11 +18,30 @@ struct kma_page_report {
 	int				group;	/* enum kma_page_group, -1: the default */
 	uint64_t			limit;	/* rows per table, 0: all */
 	enum kma_fmt			fmt;
+	/* kma-report-pages-time.c */
+	int				what;	/* KMA_PAGE_REPORT_* */
+	uint64_t			young_ns;	/* --young */
+	const char * const		*growth;	/* --cache-growth list */
+};
+
+enum {
+	KMA_PAGE_REPORT_TABLES,		/* the summary and the tables */
+	KMA_PAGE_REPORT_LEAKS,		/* --leaks */
+	KMA_PAGE_REPORT_GENERATIONS,	/* --generations (kma-report-pages.c) */
+	KMA_PAGE_REPORT_PEAK,		/* --peak */
+	KMA_PAGE_REPORT_LIFETIMES,	/* --lifetimes */
 };
 
 /* The grouping the CSV/JSON report (and -g-less text's last table) uses: function with stacks, else order. */
 int kma_report_pages_group(const struct kma_page_report *r);
-/* The summary and the table(s) on @out: 0, or -1 (out of memory, write error). */
+/* The key cell of @row of grouping @g; its text in @buf too. */
+int kma_report_pages_key(struct kma_table *t, int g, const struct kma_page_row *row,
+			 char *buf, size_t len);
+/* --pages --leaks, --pages --peak (kma-report-pages-time.c): 0 or -1. */
+int kma_report_page_peak(FILE *out, const struct kma_page_report *r);
+int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r);
+int kma_report_page_leaks(FILE *out, const struct kma_page_report *r);
+/* The summary and the table(s) on @out (or the report r->what says): 0, or -1 (out of memory, write error). */
 int kma_report_pages(FILE *out, const struct kma_page_report *r);
 
 #endif /* KMA_REPORT_PAGES_H */

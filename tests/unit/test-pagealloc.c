@@ -260,6 +260,110 @@ static void test_timeline(void **state)
 	kma_timeline_free(tl);
 }
 
+static void mark(struct kma_pagealloc *m, const char *label)
+{
+	struct kma_event e = { .ts = ++now, .type = KMA_EV_MARKER, .label = label, .node = -1,
+			       .accounted = -1 };
+
+	assert_int_equal(kma_pagealloc_event(m, &e), 0);
+}
+
+/*
+ * Generations, growth and ages (kma-pageleak.c), timestamps 1, 2, ...:
+ *   1 A alloc pfn 10 order 0 (gen 0)   2 marker g1
+ *   3 B alloc pfn 11 order 1 (gen 1)   4 C free pfn 10   5 marker g2
+ *   6 D alloc pfn 12 order 0 (gen 2)   7 marker g3 (gen 3: nothing)
+ * comm x's live pages at the end of generations 0..3: 1, 2, 3, 3: grew in
+ * 3, longest run 3; last free in generation 1 (last_free_gen 2); nothing
+ * live from generation 3: no tail. Ages at 20 of B (3) and D (6): 17 and
+ * 14, median 14 + (17 - 14) / 2 = 15.
+ */
+static void test_growth_ages(void **state)
+{
+	struct kma_pagealloc *m = new_m();
+	const struct kma_page_row *x;
+	const struct kma_page_gen *g;
+	struct kma_page_age age[1];
+	uint32_t nr;
+
+	(void)state;
+	now = 0;
+	ev(m, KMA_EV_PAGE_ALLOC, 10, 0, 1, "x");
+	mark(m, "g1");
+	ev(m, KMA_EV_PAGE_ALLOC, 11, 1, 1, "x");
+	ev(m, KMA_EV_PAGE_FREE, 10, 0, 0, "x");
+	mark(m, "g2");
+	ev(m, KMA_EV_PAGE_ALLOC, 12, 0, 1, "x");
+	mark(m, "g3");
+	assert_int_equal(kma_pagealloc_finish(m), 0);
+	x = kma_pagealloc_rows(m, KMA_PG_COMM, &nr);
+	assert_int_equal(nr, 1);
+	assert_int_equal(x->grew_gens, 3);
+	assert_int_equal(x->max_grow_run, 3);
+	assert_int_equal(x->last_free_gen, 2);
+	assert_int_equal(x->tail_pages, 0);
+	assert_int_equal(kma_pagealloc_ages(m, KMA_PG_COMM, 20, age), 0);
+	assert_int_equal(age[0].min, 14);
+	assert_int_equal(age[0].median, 15);
+	assert_int_equal(age[0].max, 17);
+	g = kma_pagealloc_gens(m, &nr);
+	assert_int_equal(nr, 4);
+	assert_string_equal(g[0].label, "start");
+	assert_int_equal(g[1].ts, 2);
+	assert_string_equal(g[3].label, "g3");
+	/* gen 1: B (2 pages, live) and the free C; gen 0: A, freed; gen 3: empty */
+	assert_int_equal(g[1].allocs, 1);
+	assert_int_equal(g[1].pages, 2);
+	assert_int_equal(g[1].live_pages, 2);
+	assert_int_equal(g[1].frees, 1);
+	assert_int_equal(g[0].live, 0);
+	assert_int_equal(g[3].allocs, 0);
+	/* live pages 1, 3, 2, 3: the peak 3 is first reached at B (ts 3), when
+	   order 0 held A (1 page) and order 1 B (2); C and D came later */
+	assert_int_equal(kma_pagealloc_totals(m)->peak_ts, 3);
+	assert_int_equal(x->peak_pages, 3);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->peak_pages, 2);
+	kma_pagealloc_free(m);
+}
+
+/*
+ * Pages at the peak differ from pages at the end: alloc 1 order 0 (comm a),
+ * alloc 2 order 1 (a): 3 live, the peak; free 2: 1; alloc 3 order 0 (b): 2.
+ * At the peak order 0 held 1, order 1 2, a 3, b nothing (not yet a row).
+ * Then b allocates pfn 1 again: an implicit free, no lifetime; order 0
+ * ends with 2 live (pfn 3 and the new pfn 1).
+ */
+static void test_peak_rows(void **state)
+{
+	struct kma_pagealloc *m = new_m();
+	uint64_t n;
+
+	(void)state;
+	kma_pagealloc_keep_lifetimes(m, KMA_PG_COMM);
+	now = 0;
+	ev(m, KMA_EV_PAGE_ALLOC, 1, 0, 0, "a");
+	ev(m, KMA_EV_PAGE_ALLOC, 2, 1, 0, "a");
+	ev(m, KMA_EV_PAGE_FREE, 2, 1, 0, "a");
+	ev(m, KMA_EV_PAGE_ALLOC, 3, 0, 0, "b");
+	ev(m, KMA_EV_PAGE_ALLOC, 1, 0, 0, "b");	/* implicit free of the first: no lifetime */
+	assert_int_equal(kma_pagealloc_finish(m), 0);
+	{	/* a's one traced free: pfn 2, allocated at 2, freed at 3; b none */
+		const uint64_t *l = kma_pagealloc_lifetimes(m, KMA_PG_COMM, 0, &n);
+
+		assert_int_equal(n, 1);
+		assert_int_equal(l[0], 1);
+		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_COMM, 1, &n));
+		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_ORDER, 0, &n));
+	}
+	assert_int_equal(kma_pagealloc_totals(m)->peak_pages, 3);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->pages_live, 2);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->peak_pages, 2);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->pages_live, 0);
+	kma_pagealloc_free(m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -268,6 +372,8 @@ int main(void)
 		cmocka_unit_test(test_failed_implicit),
 		cmocka_unit_test(test_groups),
 		cmocka_unit_test(test_timeline),
+		cmocka_unit_test(test_growth_ages),
+		cmocka_unit_test(test_peak_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

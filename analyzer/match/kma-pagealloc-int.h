@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-pagealloc-int.h - the page matcher's state, shared by kma-pagealloc.c
+ * (pairing, rows) and kma-pageleak.c (generations, growth, ages): not for
+ * other users, who go through kma-pagealloc.h.
+ */
+#ifndef KMA_PAGEALLOC_INT_H
+#define KMA_PAGEALLOC_INT_H
+
+#include "kma-map.h"
+#include "kma-pairs.h"
+#include "kma-pagealloc.h"
+
+struct live_page {
+	struct kma_page_alloc	a;
+	uint32_t		row[KMA_PG_NR];
+};
+
+struct group {
+	struct kma_map		map;	/* key -> index in rows */
+	struct kma_page_row	*rows;
+	size_t			nr, cap;
+};
+
+struct life_vec {
+	uint64_t		*v;
+	size_t			n, cap;
+};
+
+struct kma_pagealloc {
+	struct kma_page_opts	o;
+	struct kma_pairs	*live;
+	struct group		g[KMA_PG_NR];
+	struct kma_page_totals	t;
+	uint32_t		generation;
+	/* kma-pageleak.c: generation 0 (the trace start) and one per marker */
+	struct kma_page_gen	*gens;
+	size_t			nr_gens, cap_gens;
+	uint64_t		peak_epoch;	/* new overall peaks so far */
+	/* with kma_pagealloc_keep_lifetimes: per grouping, per row, alloc -> traced free */
+	struct life_vec		*life[KMA_PG_NR];
+	size_t			nr_life[KMA_PG_NR];
+	int			keep_life[KMA_PG_NR];
+};
+
+/* kma-pageleak.c, called by kma-pagealloc.c */
+int kma_pageleak_init(struct kma_pagealloc *m);
+int kma_pageleak_marker(struct kma_pagealloc *m, const struct kma_event *ev);
+void kma_pageleak_free_event(struct kma_pagealloc *m);
+int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
+			uint64_t ts);
+void kma_pageleak_free(struct kma_pagealloc *m);
+void kma_pageleak_end(struct kma_pagealloc *m);
+
+/* A row's live pages are about to change: keep what it held at the last peak. */
+static inline void kma_pageleak_touch(const struct kma_pagealloc *m, struct kma_page_row *r)
+{
+	if (r->peak_epoch != m->peak_epoch) {
+		r->peak_pages = r->pages_live;
+		r->peak_epoch = m->peak_epoch;
+	}
+}
+
+#endif /* KMA_PAGEALLOC_INT_H */

@@ -1,0 +1,230 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-pageleak.c - what the page matcher tracks over time, for --pages
+ * --generations and --pages --leaks: the generations (kma markers), the
+ * growth of every row's live pages from one generation to the next, the
+ * generation of its last free, the pages made after the last marker (the
+ * settle tail) and the ages of what is live at the end. The same rules as
+ * match/kma-match-time.c keeps for slab callers, so that kma-leak.c's
+ * verdicts carry over.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-grow.h"
+#include "kma-pagealloc-int.h"
+
+int kma_pageleak_init(struct kma_pagealloc *m)
+{
+	if (kma_grow(&m->gens, &m->cap_gens, 0, sizeof(*m->gens), 8))
+		return -1;
+	memset(m->gens, 0, sizeof(*m->gens));
+	m->gens[0].label = "start";
+	m->nr_gens = 1;
+	return 0;
+}
+
+/* The end of a generation: did each row's live pages grow over it? Every grouping. */
+static void snapshot_growth(struct kma_pagealloc *m)
+{
+	size_t i;
+	int g;
+
+	for (g = 0; g < KMA_PG_NR; g++)
+		for (i = 0; i < m->g[g].nr; i++) {
+			struct kma_page_row *r = &m->g[g].rows[i];
+
+			if (r->pages_live > r->snap_live) {
+				r->grew_gens++;
+				if (++r->grow_run > r->max_grow_run)
+					r->max_grow_run = r->grow_run;
+			} else {
+				r->grow_run = 0;
+			}
+			r->snap_live = r->pages_live;
+		}
+}
+
+int kma_pageleak_marker(struct kma_pagealloc *m, const struct kma_event *ev)
+{
+	struct kma_page_gen *gen;
+
+	if (kma_grow(&m->gens, &m->cap_gens, m->nr_gens, sizeof(*m->gens), 8))
+		return -1;
+	snapshot_growth(m);
+	gen = &m->gens[m->nr_gens++];
+	memset(gen, 0, sizeof(*gen));
+	gen->ts = ev->ts;
+	gen->label = ev->label;
+	m->generation++;
+	return 0;
+}
+
+void kma_pageleak_free_event(struct kma_pagealloc *m)
+{
+	m->gens[m->generation].frees++;
+}
+
+/* A traced free's lifetime, for the rows of the groupings that keep them. */
+static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64_t life)
+{
+	int g;
+
+	for (g = 0; g < KMA_PG_NR; g++) {
+		struct life_vec *l;
+
+		if (!m->keep_life[g])
+			continue;
+		if (m->nr_life[g] <= lp->row[g]) {	/* rows made since: cover them */
+			size_t cap = m->nr_life[g], want = m->g[g].nr;
+
+			while (cap < want)	/* kma_grow doubles once a call */
+				if (kma_grow(&m->life[g], &cap, cap, sizeof(*m->life[g]), 16))
+					return -1;
+			memset(m->life[g] + m->nr_life[g], 0,
+			       (cap - m->nr_life[g]) * sizeof(*m->life[g]));
+			m->nr_life[g] = cap;
+		}
+		l = &m->life[g][lp->row[g]];
+		if (kma_grow(&l->v, &l->cap, l->n, sizeof(*l->v), 8))
+			return -1;
+		l->v[l->n++] = life;
+	}
+	return 0;
+}
+
+/* An allocation freed (traced or implicitly): its rows were last freed in this generation. */
+int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
+			uint64_t ts)
+{
+	int g;
+
+	for (g = 0; g < KMA_PG_NR; g++)
+		m->g[g].rows[lp->row[g]].last_free_gen = m->generation + 1;
+	if (kind != KMA_EV_PAGE_FREE)
+		return 0;
+	return keep_life(m, lp, ts > lp->a.alloc_ts ? ts - lp->a.alloc_ts : 0);
+}
+
+void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g)
+{
+	if (g >= 0 && g < KMA_PG_NR)
+		m->keep_life[g] = 1;
+}
+
+void kma_pageleak_free(struct kma_pagealloc *m)
+{
+	size_t i;
+	int g;
+
+	for (g = 0; g < KMA_PG_NR; g++) {
+		for (i = 0; i < m->nr_life[g]; i++)
+			free(m->life[g][i].v);
+		free(m->life[g]);
+	}
+}
+
+static int cmp_u64(const void *a, const void *b);
+
+const uint64_t *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row,
+					uint64_t *n)
+{
+	*n = 0;
+	if (g < 0 || g >= KMA_PG_NR || row >= m->nr_life[g] || !m->life[g][row].n)
+		return NULL;
+	*n = m->life[g][row].n;
+	return m->life[g][row].v;
+}
+
+/* The end of the trace: the last generation's growth, the tail, each generation's lives. */
+void kma_pageleak_end(struct kma_pagealloc *m)
+{
+	const struct group *gr = &m->g[KMA_PG_GENERATION];
+	const struct live_page *lp;
+	size_t pos = 0, i;
+	int g;
+
+	snapshot_growth(m);
+	for (g = 0; g < KMA_PG_NR; g++)
+		for (i = 0; i < m->nr_life[g]; i++)
+			if (m->life[g][i].n)
+				qsort(m->life[g][i].v, m->life[g][i].n, sizeof(uint64_t), cmp_u64);
+	for (g = 0; g < KMA_PG_NR; g++)	/* rows untouched since the last peak */
+		for (i = 0; i < m->g[g].nr; i++)
+			kma_pageleak_touch(m, &m->g[g].rows[i]);
+	for (i = 0; i < gr->nr; i++) {
+		const struct kma_page_row *r = &gr->rows[i];
+		struct kma_page_gen *gen = &m->gens[r->key];
+
+		gen->allocs = r->allocs;
+		gen->pages = r->pages_alloc;
+		gen->live = r->allocs - r->frees;
+		gen->live_pages = r->pages_live;
+	}
+	if (m->nr_gens < 2)
+		return;
+	while ((lp = kma_pairs_next(m->live, &pos, NULL)))
+		if (lp->a.generation == m->nr_gens - 1)
+			for (g = 0; g < KMA_PG_NR; g++)
+				m->g[g].rows[lp->row[g]].tail_pages += 1ULL << (lp->a.order & 63);
+}
+
+const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uint32_t *nr)
+{
+	*nr = (uint32_t)m->nr_gens;
+	return m->gens;
+}
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The ages laid out row by row in one array (each row's slice sized by its
+ * live allocations), sorted slice by slice: 8 bytes per live allocation.
+ */
+int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
+		       struct kma_page_age *out)
+{
+	const struct group *gr = &m->g[g];
+	uint64_t *ages, *start, n = 0;
+	const struct live_page *lp;
+	size_t pos = 0, i;
+
+	start = calloc(2 * gr->nr + 1, sizeof(*start));
+	if (!start)
+		return -1;
+	for (i = 0; i < gr->nr; i++) {
+		start[i] = start[gr->nr + 1 + i] = n;
+		n += gr->rows[i].allocs - gr->rows[i].frees;
+	}
+	start[gr->nr] = n;
+	ages = malloc((n ? n : 1) * sizeof(*ages));
+	if (!ages) {
+		free(start);
+		return -1;
+	}
+	while ((lp = kma_pairs_next(m->live, &pos, NULL))) {
+		uint64_t *next = &start[gr->nr + 1 + lp->row[g]];
+
+		if (*next < start[lp->row[g] + 1])
+			ages[(*next)++] = end_ts > lp->a.alloc_ts ? end_ts - lp->a.alloc_ts : 0;
+	}
+	for (i = 0; i < gr->nr; i++) {
+		uint64_t *a = ages + start[i], k = start[gr->nr + 1 + i] - start[i];
+
+		memset(&out[i], 0, sizeof(out[i]));
+		if (!k)
+			continue;
+		qsort(a, k, sizeof(*a), cmp_u64);
+		out[i].min = a[0];
+		out[i].max = a[k - 1];
+		out[i].median = k % 2 ? a[k / 2] : a[k / 2 - 1] + (a[k / 2] - a[k / 2 - 1]) / 2;
+	}
+	free(ages);
+	free(start);
+	return 0;
+}

@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-report-pages-time.c - kma-analyze --pages --leaks and --pages --peak,
+ * as text, CSV or JSON: the page allocator's answer to the slab reports of
+ * the same names (kma-report-leaks.c, kma-report-time.c), with pages for bytes. The leak verdicts are kma-leak.c's, on a slab
+ * caller made of the page row (net = live pages * PAGE_SIZE).
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/kma-leak.h"
+#include "kma-report-pages.h"
+#include "kma-time.h"
+
+static uint64_t page_size(const struct kma_page_report *r)
+{
+	return r->info->sys_page_size ? r->info->sys_page_size : 4096;
+}
+
+/* The grouping of --leaks, --peak: -g, else function with stacks, else comm. */
+static int rows_group(const struct kma_page_report *r)
+{
+	if (r->group >= 0)
+		return r->group;
+	return kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_COMM;
+}
+
+/* Rows by live pages, then by key: the order is total. */
+static int cmp_live(const void *a, const void *b)
+{
+	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
+	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
+	int c;
+
+	if (x->pages_live != y->pages_live)
+		return x->pages_live > y->pages_live ? -1 : 1;
+	if (x->name && y->name && (c = strcmp(x->name, y->name)))
+		return c;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/* One row: the verdict of kma-leak.c on a slab caller made of it. */
+static int leak_row(struct kma_table *t, const struct kma_page_report *r, int g,
+		    const struct kma_page_row *row, const struct kma_page_age *age,
+		    const struct kma_leak_rules *rules)
+{
+	uint64_t psz = page_size(r);
+	struct kma_caller c = { 0 };
+	struct kma_leak leak;
+	char key[256];
+	int err = 0;
+
+	kma_report_pages_key(NULL, g, row, key, sizeof(key));
+	c.name = key;
+	c.net = row->pages_live * psz;
+	c.allocs = row->allocs;
+	c.frees = row->frees - row->implicit_frees;
+	c.implicit_frees = row->implicit_frees;
+	c.live = row->allocs - row->frees;
+	c.grew_gens = row->grew_gens;
+	c.max_grow_run = row->max_grow_run;
+	c.last_free_gen = row->last_free_gen;
+	c.tail_live_bytes = row->tail_pages * psz;
+	c.age_median = age->median;
+	kma_leak_assess(&c, rules, &leak);
+	err |= kma_table_u64(t, row->pages_live);
+	err |= kma_table_u64(t, row->pages_live * psz);
+	err |= kma_table_u64(t, c.live);
+	err |= kma_table_dur(t, r->fmt, age->min);
+	err |= kma_table_dur(t, r->fmt, age->median);
+	err |= kma_table_dur(t, r->fmt, age->max);
+	err |= kma_table_u64(t, row->grew_gens);
+	err |= kma_table_u64(t, row->max_grow_run);
+	err |= kma_table_str(t, leak.suspect ? "yes" : "no");
+	err |= kma_table_str(t, leak.confidence);
+	err |= kma_report_pages_key(t, g, row, key, sizeof(key));
+	err |= kma_table_str(t, leak.class);
+	err |= kma_table_str(t, leak.why[0] ? leak.why : NULL);
+	return err;
+}
+
+static void leaks_head(FILE *out, int g, const struct kma_leak_rules *rules)
+{
+	fprintf(out, "Pages by %s, live at the end of the trace, sorted by live pages "
+		"(%u generation%s; a suspect grew in %d or more in a row, over at least %d "
+		"generations).\n", kma_page_group_name(g), rules->gens,
+		rules->gens == 1 ? "" : "s", KMA_LEAK_MIN_RUN, KMA_LEAK_MIN_GENS);
+	if (rules->gens < KMA_LEAK_MIN_GENS)
+		fprintf(out, "Too few generations for a verdict: mark at least %d with "
+			"'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n",
+			KMA_LEAK_MIN_GENS - 1);
+	if (rules->gens > 1) {
+		char t[32];
+
+		kma_fmt_secs(t, sizeof(t), rules->tail_ns);
+		fprintf(out, "The trace went on %s after the last marker; live pages "
+			"allocated in that tail are discounted (kma-record --settle).\n", t);
+	}
+}
+
+int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
+{
+	int g = rows_group(r);
+	struct kma_leak_rules rules = { .lost = kma_trace_lost(r->info, NULL),
+					.young_ns = r->young_ns };
+	const struct kma_page_gen *gens = kma_pagealloc_gens(r->m, &rules.gens);
+	const struct kma_page_row *rows, **ord;
+	struct kma_page_age *ages;
+	struct kma_table *t;
+	uint32_t nr, i, n = 0;
+	char cols[200], head[200];
+	int err = 0;
+
+	/* the cache-growth names are functions: they say nothing of a task or an order */
+	if (g == KMA_PG_FUNCTION)
+		rules.growth = r->growth ? r->growth : kma_leak_growth_default;
+	if (rules.gens > 1 && r->info->last_ts > gens[rules.gens - 1].ts)
+		rules.tail_ns = r->info->last_ts - gens[rules.gens - 1].ts;
+	rows = kma_pagealloc_rows(r->m, g, &nr);
+	ord = malloc((nr + 1) * sizeof(*ord));
+	ages = malloc((nr + 1) * sizeof(*ages));
+	snprintf(cols, sizeof(cols), "live_pages:n live_bytes:n live:n age_min:t age_med:t "
+		 "age_max:t grew:n run:n suspect:s confidence:s %s:s class:s why:s",
+		 kma_page_group_name(g));
+	t = kma_table_new(cols);
+	if (!ord || !ages || !t || kma_pagealloc_ages(r->m, g, r->info->last_ts, ages)) {
+		free(ord);
+		free(ages);
+		kma_table_free(t);
+		return -1;
+	}
+	for (i = 0; i < nr; i++)
+		if (rows[i].pages_live)
+			ord[n++] = &rows[i];
+	qsort(ord, n, sizeof(*ord), cmp_live);
+	if (r->fmt == KMA_FMT_TEXT)
+		leaks_head(out, g, &rules);
+	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++)
+		err |= leak_row(t, r, g, ord[i], &ages[ord[i] - rows], &rules);
+	free(ord);
+	free(ages);
+	snprintf(head, sizeof(head), "\"group\": \"%s\", \"page_size\": %" PRIu64
+		 ", \"generations\": %u, \"lost_events\": %" PRIu64 ", \"tail_ns\": %" PRIu64,
+		 kma_page_group_name(g), page_size(r), rules.gens, rules.lost, rules.tail_ns);
+	return kma_table_finish(out, t, r->fmt, "leaks", head, err);
+}
+
+/* Rows by pages held at the peak, then by key. */
+static int cmp_peak(const void *a, const void *b)
+{
+	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
+	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
+	int c;
+
+	if (x->peak_pages != y->peak_pages)
+		return x->peak_pages > y->peak_pages ? -1 : 1;
+	if (x->name && y->name && (c = strcmp(x->name, y->name)))
+		return c;
+	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+/*
+ * --pages --peak: the most pages live at once (the first time it was
+ * reached), and the pages each row held then.
+ */
+int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
+{
+	const struct kma_page_totals *tot = kma_pagealloc_totals(r->m);
+	uint64_t psz = page_size(r), rel_ns = 0;
+	int g = rows_group(r);
+	const struct kma_page_row *rows, **ord;
+	struct kma_table *t;
+	uint32_t nr, i, n = 0;
+	char cols[64], head[200], ts[32], rel[32];
+	int err = 0;
+
+	rows = kma_pagealloc_rows(r->m, g, &nr);
+	ord = malloc((nr + 1) * sizeof(*ord));
+	snprintf(cols, sizeof(cols), "pages:n bytes:n %s:s", kma_page_group_name(g));
+	t = kma_table_new(cols);
+	if (!ord || !t) {
+		free(ord);
+		kma_table_free(t);
+		return -1;
+	}
+	for (i = 0; i < nr; i++)
+		if (rows[i].peak_pages)
+			ord[n++] = &rows[i];
+	qsort(ord, n, sizeof(*ord), cmp_peak);
+	if (tot->peak_pages && tot->peak_ts > r->info->first_ts)
+		rel_ns = tot->peak_ts - r->info->first_ts;
+	if (r->fmt == KMA_FMT_TEXT) {
+		kma_fmt_secs(ts, sizeof(ts), tot->peak_ts);
+		kma_fmt_secs(rel, sizeof(rel), rel_ns);
+		fprintf(out, "peak live pages: %" PRIu64 " (%" PRIu64 " bytes) at %s (%s into "
+			"the trace)\nPages held at the peak by %s, sorted by pages.\n",
+			tot->peak_pages, tot->peak_pages * psz, tot->peak_pages ? ts : "-",
+			tot->peak_pages ? rel : "-", kma_page_group_name(g));
+	}
+	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++) {
+		err |= kma_table_u64(t, ord[i]->peak_pages);
+		err |= kma_table_u64(t, ord[i]->peak_pages * psz);
+		err |= kma_report_pages_key(t, g, ord[i], cols, sizeof(cols));
+	}
+	free(ord);
+	snprintf(head, sizeof(head), "\"group\": \"%s\", \"page_size\": %" PRIu64
+		 ", \"peak_pages\": %" PRIu64 ", \"peak_ts\": %" PRIu64 ", \"peak_rel_ns\": %"
+		 PRIu64, kma_page_group_name(g), psz, tot->peak_pages, tot->peak_ts, rel_ns);
+	return kma_table_finish(out, t, r->fmt, "peak", head, err);
+}
+
+struct life_row {
+	const struct kma_page_row	*row;
+	const uint64_t			*v;	/* sorted lifetimes */
+	uint64_t			n;
+};
+
+/* By traced frees, then by key. */
+static int cmp_life(const void *a, const void *b)
+{
+	const struct life_row *x = a, *y = b;
+	int c;
+
+	if (x->n != y->n)
+		return x->n > y->n ? -1 : 1;
+	if (x->row->name && y->row->name && (c = strcmp(x->row->name, y->row->name)))
+		return c;
+	return x->row->key < y->row->key ? -1 : x->row->key > y->row->key;
+}
+
+/* Nearest rank: the ceil(p * n)-th smallest, p in percent (as the slab lifetimes). */
+static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned int p)
+{
+	uint64_t rank = (n * p + 99) / 100;
+
+	return v[rank ? rank - 1 : 0];
+}
+
+/* --pages --lifetimes: alloc -> mm_page_free per row; implicit frees and live pages aside. */
+int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r)
+{
+	int g = rows_group(r);
+	const struct kma_page_row *rows;
+	struct life_row *v;
+	struct kma_table *t;
+	uint32_t nr, i, n = 0;
+	char cols[96];
+	int err = 0;
+
+	rows = kma_pagealloc_rows(r->m, g, &nr);
+	v = malloc((nr + 1) * sizeof(*v));
+	snprintf(cols, sizeof(cols), "frees:n min:t median:t p99:t max:t %s:s",
+		 kma_page_group_name(g));
+	t = kma_table_new(cols);
+	if (!v || !t) {
+		free(v);
+		kma_table_free(t);
+		return -1;
+	}
+	for (i = 0; i < nr; i++) {
+		v[n].row = &rows[i];
+		v[n].v = kma_pagealloc_lifetimes(r->m, g, i, &v[n].n);
+		n += v[n].n > 0;
+	}
+	qsort(v, n, sizeof(*v), cmp_life);
+	if (r->fmt == KMA_FMT_TEXT)
+		fprintf(out, "Page lifetimes, mm_page_alloc -> mm_page_free, by %s, sorted by "
+			"frees (median and p99 by nearest rank; implicit frees not counted).\n",
+			kma_page_group_name(g));
+	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++) {
+		err |= kma_table_u64(t, v[i].n);
+		err |= kma_table_dur(t, r->fmt, v[i].v[0]);
+		err |= kma_table_dur(t, r->fmt, percentile(v[i].v, v[i].n, 50));
+		err |= kma_table_dur(t, r->fmt, percentile(v[i].v, v[i].n, 99));
+		err |= kma_table_dur(t, r->fmt, v[i].v[v[i].n - 1]);
+		err |= kma_report_pages_key(t, g, v[i].row, cols, sizeof(cols));
+	}
+	free(v);
+	snprintf(cols, sizeof(cols), "\"group\": \"%s\"", kma_page_group_name(g));
+	return kma_table_finish(out, t, r->fmt, "lifetimes", cols, err);
+}
