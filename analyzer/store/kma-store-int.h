@@ -108,7 +108,7 @@ int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run);
 int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run);
 /* H7: page_trace from run->pages at the commit (nothing when NULL); 0 or -1. */
 int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run);
-/* H2: page_timeline and page_timeline_tasks (kma-store-page-timeline.c); 0 or -1. */
+/* page_timeline and page_timeline_tasks (kma-store-timeline.c); 0 or -1. */
 int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_run *run);
 
 /* A page allocation as queued for the writer thread (kma_store_page_row()). */

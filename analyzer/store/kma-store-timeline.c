@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-store-timeline.c - the timeline and timeline_callers tables (issue 16):
- * the matcher's binned series (match/kma-timeline.h), written at commit.
+ * kma-store-timeline.c - the over-time tables, written at commit from a
+ * matcher's binned series (match/kma-timeline.h): timeline and
+ * timeline_callers (slab objects, in bytes; issue 16), page_timeline and
+ * page_timeline_tasks (the page matcher's, fed in pages; issue 17). One bin
+ * writer and one series writer serve both.
  */
 #include "match/kma-timeline.h"
 #include "kma-store-int.h"
@@ -16,7 +19,13 @@ static int step(sqlite3_stmt *st)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-static int write_bins(sqlite3 *db, const struct kma_timeline *tl)
+/*
+ * Every bin through @sql's nine columns (bin, ts, width, allocs, alloc
+ * amount, frees, free amount, live, live max); with @bytes, a tenth: live
+ * times @scale (page_timeline's live_bytes).
+ */
+static int write_bins(sqlite3 *db, const struct kma_timeline *tl, const char *sql,
+		      int bytes, uint64_t scale)
 {
 	const struct kma_tl_bin *b;
 	uint64_t start, width;
@@ -24,9 +33,7 @@ static int write_bins(sqlite3 *db, const struct kma_timeline *tl)
 	sqlite3_stmt *st = NULL;
 	int ret = -1;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO timeline (bin, ts, width_ns, allocs, alloc_bytes,"
-			       " frees, free_bytes, live_bytes, live_max) VALUES"
-			       " (?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
 		sqlite3_bind_int64(st, 1, i);
@@ -38,6 +45,8 @@ static int write_bins(sqlite3 *db, const struct kma_timeline *tl)
 		sqlite3_bind_int64(st, 7, I64(b[i].free_bytes));
 		sqlite3_bind_int64(st, 8, I64(b[i].live));
 		sqlite3_bind_int64(st, 9, I64(b[i].live_max));
+		if (bytes)
+			sqlite3_bind_int64(st, 10, I64(b[i].live * scale));
 		if (step(st))
 			goto out;
 	}
@@ -47,8 +56,12 @@ out:
 	return ret;
 }
 
-static int write_callers(sqlite3 *db, const struct kma_timeline *tl,
-			 const struct kma_store_run *run)
+/* Binds series @k's key (NULL: the others, "[other]") from @id, the timeline's row id. */
+typedef void (*bind_series_fn)(sqlite3_stmt *st, const void *ctx, uint32_t id, int top);
+
+/* Every bin's live amount of each top series and of the others, through @sql (bin, rank, key..., live). */
+static int write_series(sqlite3 *db, const struct kma_timeline *tl, const char *sql,
+			int live_col, bind_series_fn bind, const void *ctx)
 {
 	const struct kma_tl_bin *b;
 	const uint32_t *top;
@@ -58,21 +71,14 @@ static int write_callers(sqlite3 *db, const struct kma_timeline *tl,
 	sqlite3_stmt *st = NULL;
 	int ret = -1;
 
-	if (sqlite3_prepare_v2(db, "INSERT INTO timeline_callers (bin, rank, caller_id, caller,"
-			       " live_bytes) VALUES (?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
 		for (k = 0; k <= nr_top; k++) {
 			sqlite3_bind_int64(st, 1, i);
 			sqlite3_bind_int64(st, 2, k);
-			if (k < nr_top && top[k] < run->nr_callers) {
-				sqlite3_bind_int64(st, 3, top[k] + 1);	/* callers.id */
-				kma_bind_text(st, 4, run->callers[top[k]].name);
-			} else {
-				sqlite3_bind_null(st, 3);
-				kma_bind_text(st, 4, "[other]");
-			}
-			sqlite3_bind_int64(st, 5, I64(kma_timeline_live(tl, k, i)));
+			bind(st, ctx, k < nr_top ? top[k] : 0, k < nr_top);
+			sqlite3_bind_int64(st, live_col, I64(kma_timeline_live(tl, k, i)));
 			if (step(st))
 				goto out;
 		}
@@ -83,11 +89,56 @@ out:
 	return ret;
 }
 
+/* timeline_callers: caller_id (callers.id) and caller. */
+static void bind_caller(sqlite3_stmt *st, const void *ctx, uint32_t id, int top)
+{
+	const struct kma_store_run *run = ctx;
+
+	if (top && id < run->nr_callers) {
+		sqlite3_bind_int64(st, 3, id + 1);
+		kma_bind_text(st, 4, run->callers[id].name);
+	} else {
+		sqlite3_bind_null(st, 3);
+		kma_bind_text(st, 4, "[other]");
+	}
+}
+
+/* page_timeline_tasks: comm (the page matcher's comm rows are the series). */
+static void bind_task(sqlite3_stmt *st, const void *ctx, uint32_t id, int top)
+{
+	const struct kma_store_pages *p = ctx;
+	const char *name = "[other]";
+
+	if (top && id < p->nr_series && p->series[id].name)
+		name = p->series[id].name;
+	kma_bind_text(st, 3, name);
+}
+
 int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run)
 {
 	if (!run->timeline)
 		return 0;
-	if (write_bins(db, run->timeline) || write_callers(db, run->timeline, run))
+	if (write_bins(db, run->timeline, "INSERT INTO timeline (bin, ts, width_ns, allocs,"
+		       " alloc_bytes, frees, free_bytes, live_bytes, live_max) VALUES"
+		       " (?,?,?,?,?,?,?,?,?)", 0, 0) ||
+	    write_series(db, run->timeline, "INSERT INTO timeline_callers (bin, rank, caller_id,"
+			 " caller, live_bytes) VALUES (?,?,?,?,?)", 5, bind_caller, run))
+		return -1;
+	return 0;
+}
+
+int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_run *run)
+{
+	const struct kma_store_pages *p = run->pages;
+
+	if (!p || !p->timeline)
+		return 0;
+	/* the page matcher's timeline counts pages where the slab one counts bytes */
+	if (write_bins(db, p->timeline, "INSERT INTO page_timeline (bin, ts, width_ns, allocs,"
+		       " alloc_pages, frees, free_pages, live_pages, live_max, live_bytes)"
+		       " VALUES (?,?,?,?,?,?,?,?,?,?)", 1, p->page_size) ||
+	    write_series(db, p->timeline, "INSERT INTO page_timeline_tasks (bin, rank, comm,"
+			 " live_pages) VALUES (?,?,?,?)", 4, bind_task, p))
 		return -1;
 	return 0;
 }
