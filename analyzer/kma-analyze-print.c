@@ -117,7 +117,7 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 {
 	struct kma_opts *o = r->o;
 	struct kma_page_report pr = { .info = info, .group = o->page_group, .limit = o->limit,
-				      .fmt = o->format, .young_ns = o->young_ns,
+				      .fmt = o->format, .sort = o->sort, .young_ns = o->young_ns,
 				      .growth = o->cache_growth,
 				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
 					      o->peak ? KMA_PAGE_REPORT_PEAK :

@@ -46,7 +46,8 @@ static const char usage_text[] =
 "                         over time, callers, generations, leaks, flame graph)\n"
 "  -s, --sort KEY         total|slack|net|allocs|frees|caller, for every per-caller\n"
 "                         report (default: total; net for --leaks, --outstanding\n"
-"                         and --peak; numbers sort descending, caller ascending)\n"
+"                         and --peak; numbers sort descending, caller ascending;\n"
+"                         --pages: total = pages, net = live pages, no slack)\n"
 "  -n, --limit N          print only the first N rows\n"
 "  -f, --format FMT       text|csv|json (default: text), for every report; or folded:\n"
 "                         one line per call stack, 'f1;f2;... WEIGHT' (outermost\n"
@@ -527,6 +528,13 @@ static int check_pages(struct kma_opts *o)
 				   o->group_arg);
 	if (o->generations)
 		o->page_group = KMA_PG_GENERATION;
+	/* page rows have no slack; peak, lifetimes and generations have an order of their own */
+	if (o->sort_set && o->sort == KMA_SORT_SLACK)
+		return usage_error("--pages has no slack: -s takes total (pages allocated), net "
+				   "(live pages), allocs, frees or caller (the key)%s", "");
+	if (o->sort_set && (o->peak || o->lifetimes || o->generations))
+		return usage_error("--pages --%s has an order of its own: it takes no -s",
+				   o->peak ? "peak" : o->lifetimes ? "lifetimes" : "generations");
 	if (o->leaks + o->generations + o->peak + o->lifetimes > 1)	/* H4 */
 		return usage_error("--pages takes one of --generations, --leaks, --peak and "
 				   "--lifetimes%s", "");

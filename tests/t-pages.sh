@@ -278,3 +278,42 @@ if [ -f "$PD" ]; then
 			"$TMP/pdt-$g.json"
 	done
 fi
+
+# -s: the tables and --leaks in the order of -s (python sorts the default CSV: descending
+# by the column, -s total then by live pages, then by name; caller: by name); no slack for
+# pages, and --peak/--lifetimes/--generations have their own order
+if [ -f "$PD" ]; then
+	"$KMA" --no-db --pages -g comm -f csv "$PD" > "$TMP/ps-def.csv"
+	for s in total net allocs frees caller; do
+		"$KMA" --no-db --pages -g comm -s $s -f csv "$PD" > "$TMP/ps-$s.csv"
+		check "pages.dat -g comm -s $s: rows in python's order of the default CSV" \
+			python3 - "$TMP/ps-def.csv" "$TMP/ps-$s.csv" $s <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+got = [r["comm"] for r in csv.DictReader(open(sys.argv[2]))]
+col = {"total": "pages", "net": "live_pages", "allocs": "allocs", "frees": "frees"}.get(sys.argv[3])
+if col:
+    second = (lambda r: -int(r["live_pages"])) if sys.argv[3] == "total" else (lambda r: 0)
+    rows.sort(key=lambda r: (-int(r[col]), second(r), r["comm"]))
+else:
+    rows.sort(key=lambda r: r["comm"])
+want = [r["comm"] for r in rows]
+sys.exit(0 if got == want and len(want) > 3 else "want %s\ngot  %s" % (want, got))
+PY
+	done
+	# --leaks -s allocs: the rows with live pages, in the table's -s allocs order
+	"$KMA" --no-db --pages --leaks -g comm -s allocs -f csv "$PD" > "$TMP/psl.csv"
+	check "pages.dat --leaks -g comm -s allocs: the live rows in the -s allocs table's order" \
+		python3 - "$TMP/ps-allocs.csv" "$TMP/psl.csv" <<'PY'
+import csv, sys
+want = [r["comm"] for r in csv.DictReader(open(sys.argv[1])) if int(r["live_pages"])]
+got = [r["comm"] for r in csv.DictReader(open(sys.argv[2]))]
+sys.exit(0 if got == want and len(want) > 3 else "want %s\ngot  %s" % (want, got))
+PY
+	"$KMA" --no-db --pages --leaks -g comm -s allocs "$PD" > "$TMP/psl.txt"
+	check "pages --leaks -s allocs: the heading says the order" \
+		grep -q "live at the end of the trace, sorted by allocations" "$TMP/psl.txt"
+fi
+expect_exit "pages: -s slack refused (pages have no slack)" 2 "$KMA" --no-db --pages -s slack "$D"
+expect_exit "pages: --peak -s net refused (its own order)" 2 "$KMA" --no-db --pages --peak -s net "$D"
+expect_exit "pages: --lifetimes -s allocs refused" 2 "$KMA" --no-db --pages --lifetimes -s allocs "$D"

@@ -26,20 +26,6 @@ static int rows_group(const struct kma_page_report *r)
 	return kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_COMM;
 }
 
-/* Rows by live pages, then by key: the order is total. */
-static int cmp_live(const void *a, const void *b)
-{
-	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
-	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
-	int c;
-
-	if (x->pages_live != y->pages_live)
-		return x->pages_live > y->pages_live ? -1 : 1;
-	if (x->name && y->name && (c = strcmp(x->name, y->name)))
-		return c;
-	return x->key < y->key ? -1 : x->key > y->key;
-}
-
 /* One row: the verdict of kma-leak.c on a slab caller made of it. */
 static int leak_row(struct kma_table *t, const struct kma_page_report *r, int g,
 		    const struct kma_page_row *row, const struct kma_page_age *age,
@@ -80,11 +66,13 @@ static int leak_row(struct kma_table *t, const struct kma_page_report *r, int g,
 	return err;
 }
 
-static void leaks_head(FILE *out, int g, const struct kma_leak_rules *rules)
+static void leaks_head(FILE *out, int g, const struct kma_leak_rules *rules,
+		       enum kma_sort sort)
 {
-	fprintf(out, "Pages by %s, live at the end of the trace, sorted by live pages "
+	fprintf(out, "Pages by %s, live at the end of the trace, sorted by %s "
 		"(%u generation%s; a suspect grew in %d or more in a row, over at least %d "
-		"generations).\n", kma_page_group_name(g), rules->gens,
+		"generations).\n", kma_page_group_name(g), kma_report_pages_sort_name(sort),
+		rules->gens,
 		rules->gens == 1 ? "" : "s", KMA_LEAK_MIN_RUN, KMA_LEAK_MIN_GENS);
 	if (rules->gens < KMA_LEAK_MIN_GENS)
 		fprintf(out, "Too few generations for a verdict: mark at least %d with "
@@ -133,9 +121,9 @@ int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 	for (i = 0; i < nr; i++)
 		if (rows[i].pages_live)
 			ord[n++] = &rows[i];
-	qsort(ord, n, sizeof(*ord), cmp_live);
+	kma_report_pages_sort(ord, n, r->sort);
 	if (r->fmt == KMA_FMT_TEXT)
-		leaks_head(out, g, &rules);
+		leaks_head(out, g, &rules, r->sort);
 	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++)
 		err |= leak_row(t, r, g, ord[i], &ages[ord[i] - rows], &rules);
 	free(ord);

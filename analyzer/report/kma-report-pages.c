@@ -22,20 +22,52 @@ int kma_report_pages_group(const struct kma_page_report *r)
 	return kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_ORDER;
 }
 
-/* Rows by pages allocated, then pages live, then key: the order is total. */
-static int cmp_rows(const void *a, const void *b)
+static uint64_t sort_key(const struct kma_page_row *r, enum kma_sort sort)
+{
+	switch (sort) {
+	case KMA_SORT_NET:	return r->pages_live;
+	case KMA_SORT_ALLOCS:	return r->allocs;
+	case KMA_SORT_FREES:	return r->frees;
+	case KMA_SORT_CALLER:	return 0;
+	default:		return r->pages_alloc;
+	}
+}
+
+/*
+ * Descending by the -s key (-s total: then by pages live), then ascending by
+ * name, then by key (an order, a pid): the same order on every run.
+ */
+static int cmp_rows(const void *a, const void *b, void *arg)
 {
 	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
 	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
+	enum kma_sort sort = *(const enum kma_sort *)arg;
+	uint64_t kx = sort_key(x, sort), ky = sort_key(y, sort);
 	int c;
 
-	if (x->pages_alloc != y->pages_alloc)
-		return x->pages_alloc > y->pages_alloc ? -1 : 1;
-	if (x->pages_live != y->pages_live)
+	if (kx != ky)
+		return kx > ky ? -1 : 1;
+	if (sort == KMA_SORT_TOTAL && x->pages_live != y->pages_live)
 		return x->pages_live > y->pages_live ? -1 : 1;
 	if (x->name && y->name && (c = strcmp(x->name, y->name)))
 		return c;
 	return x->key < y->key ? -1 : x->key > y->key;
+}
+
+void kma_report_pages_sort(const struct kma_page_row **v, uint32_t n, enum kma_sort sort)
+{
+	qsort_r(v, n, sizeof(*v), cmp_rows, &sort);
+}
+
+const char *kma_report_pages_sort_name(enum kma_sort sort)
+{
+	switch (sort) {
+	case KMA_SORT_NET:	return "live pages";
+	case KMA_SORT_ALLOCS:	return "allocations";
+	case KMA_SORT_FREES:	return "frees";
+	case KMA_SORT_CALLER:	return "name";
+	default:		return "pages allocated";
+	}
 }
 
 /* The key cell of a row of grouping @g (NULL @t: the text only). */
@@ -83,7 +115,7 @@ static int print_table(FILE *out, const struct kma_page_report *r, int g, uint64
 		ord[i] = &rows[i];
 	/* generations read in time order, as the slab generations table: first-seen is that */
 	if (g != KMA_PG_GENERATION)
-		qsort(ord, nr, sizeof(*ord), cmp_rows);
+		kma_report_pages_sort(ord, nr, r->sort);
 	n = r->limit && r->limit < nr ? (uint32_t)r->limit : nr;
 	for (i = 0; i < n; i++) {
 		err |= kma_report_pages_key(t, g, ord[i], key, sizeof(key));

@@ -11,6 +11,7 @@
 #include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
 #include "kma-table.h"
+#include "kma-report-callers.h"	/* enum kma_sort */
 
 struct kma_page_report {
 	const struct kma_pagealloc	*m;
@@ -18,6 +19,11 @@ struct kma_page_report {
 	int				group;	/* enum kma_page_group, -1: the default */
 	uint64_t			limit;	/* rows per table, 0: all */
 	enum kma_fmt			fmt;
+	/*
+	 * -s: total (pages allocated), net (pages live), allocs, frees or
+	 * caller (the key, ascending); the tables' and --leaks' order.
+	 */
+	enum kma_sort			sort;
 	/* kma-report-pages-time.c */
 	int				what;	/* KMA_PAGE_REPORT_* */
 	uint64_t			young_ns;	/* --young */
@@ -37,6 +43,10 @@ int kma_report_pages_group(const struct kma_page_report *r);
 /* The key cell of @row of grouping @g; its text in @buf too. */
 int kma_report_pages_key(struct kma_table *t, int g, const struct kma_page_row *row,
 			 char *buf, size_t len);
+/* Sorts @v[0..@n) by -s @sort, ties by name then key (qsort_r inside). */
+void kma_report_pages_sort(const struct kma_page_row **v, uint32_t n, enum kma_sort sort);
+/* What -s @sort means for page rows, for the headers: "pages allocated", ... */
+const char *kma_report_pages_sort_name(enum kma_sort sort);
 /* --pages --leaks, --pages --peak (kma-report-pages-time.c): 0 or -1. */
 int kma_report_page_peak(FILE *out, const struct kma_page_report *r);
 int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r);
