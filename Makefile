@@ -42,10 +42,10 @@ MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c
 		   analyzer/report/kma-table.c))
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
-ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# H7: --pages wiring
+ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
 
-# H6, --html (issue 16): its wiring, and the page's script compiled in as a string
+# --html (issue 16): its wiring, and the page's script compiled in as a string
 ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o
 
 BIN		:= $(O)/analyzer/kma-analyze
@@ -60,7 +60,7 @@ UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/uni
 		   $(O)/tests/unit/test-leak $(O)/tests/unit/test-diff \
 		   $(O)/tests/unit/test-pagealloc
 UNIT_TESTS	+= $(O)/tests/unit/test-timeline
-UNIT_TESTS	+= $(O)/tests/unit/test-crosscpu	# S23 H5
+UNIT_TESTS	+= $(O)/tests/unit/test-crosscpu
 
 .PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 

@@ -43,9 +43,9 @@ struct run {
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
-	struct kma_pagerun	*pages;		/* H7: --pages, else NULL */
-	struct kma_cross	*cross;		/* S23 H5: --cross-cpu, the view's sink */
-	int			*node_map, nr_nodes;	/* S23 H5: CPU -> node, NULL: none */
+	struct kma_pagerun	*pages;		/* --pages, else NULL */
+	struct kma_cross	*cross;		/* --cross-cpu, the view's sink */
+	int			*node_map, nr_nodes;	/* CPU -> node, NULL: none */
 	const char		*map_from;		/* where it came from */
 };
 

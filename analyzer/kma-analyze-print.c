@@ -161,7 +161,7 @@ int kma_run_print(struct run *r)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
 		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
-	if (o->cross_cpu) {	/* S23 H5 */
+	if (o->cross_cpu) {
 		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
 		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),
 					r->map_from, o->sort, o->limit, o->format);

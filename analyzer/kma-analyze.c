@@ -33,7 +33,7 @@
 #include "report/kma-report-advice.h"
 #include "report/kma-report-cross.h"
 #include "report/kma-report-time.h"
-#include "kma-pagerun.h"	/* H7 */
+#include "kma-pagerun.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
@@ -101,12 +101,12 @@ static int feed(void *ctx, const struct kma_event *ev)
 	if (!r->window_set && set_window(r))
 		return -1;
 	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagerun_feed(r->pages, ev)) {
-		r->why = "out of memory";	/* H7: page generations */
+		r->why = "out of memory";	/* page generations */
 		return -1;
 	}
-	if (kma_ev_is_page(ev->type)) {	/* H7: to the page matcher only */
+	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
 		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
-			/* H6: a page row that reaches report.db may fail there */
+			/* a page row that reaches report.db may fail there */
 			r->why = r->store ? kma_store_error(r->store) : "out of memory";
 			return -1;
 		}
@@ -254,7 +254,7 @@ static int open_sites(struct run *r)
 			err.msg);
 		return -1;
 	}
-	/* H4: -g file without debug info would group everything as unknown: say why, once */
+	/* -g file without debug info would group everything as unknown: say why, once */
 	if (o->group_by == KMA_GROUP_FILE && !o->vmlinux && !o->modules_dir &&
 	    !kma_sites_has_debug(r->sites))
 		fprintf(stderr, "kma-analyze: -g file: %s\n", err.msg);
@@ -262,7 +262,7 @@ static int open_sites(struct run *r)
 }
 
 /*
- * H7: --pages: the page matcher; the reader hands page events on. H2: --html runs
+ * --pages: the page matcher; the reader hands page events on. --html runs
  * it too, for its live pages chart (a trace without page events: no section).
  */
 static int open_pages(struct run *r)
@@ -332,7 +332,7 @@ static int open_match(struct run *r)
 			return -1;
 		}
 		mo->sink.ctx = r->store;
-		if (r->pages)	/* H6: page rows stream through the store's writer */
+		if (r->pages)	/* page rows stream through the store's writer */
 			kma_pagerun_stream(r->pages, r->store);
 		mo->sink.alloc_done = kma_store_alloc_row;
 		mo->sink.unknown_free = kma_store_unknown_free;
@@ -391,7 +391,7 @@ static int open_view(struct run *r)
 			vo.sink.ctx = r->list;
 			vo.sink.alloc_done = kma_list_add;
 		}
-		if (o->cross_cpu) {	/* S23 H5 */
+		if (o->cross_cpu) {
 			r->cross = kma_cross_alloc();
 			if (!r->cross)
 				return oom();
@@ -454,13 +454,13 @@ static int finish_run(struct run *r)
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
 
-	if (o->pages && !info->page_count[0] && !info->page_count[1]) {	/* H7 */
+	if (o->pages && !info->page_count[0] && !info->page_count[1]) {
 		fprintf(stderr, "kma-analyze: %s: no page allocator events in %s; record with "
 			"-e kmem:mm_page_alloc -e kmem:mm_page_free\n", o->input,
 			o->buffer ? o->buffer : "this trace");
 		return -1;
 	}
-	if (!info->kmem_events && !o->pages && info->page_count[0]) {	/* H7 */
+	if (!info->kmem_events && !o->pages && info->page_count[0]) {
 		fprintf(stderr, "kma-analyze: %s: no slab allocation or free events, but %" PRIu64
 			" page allocations: try --pages\n", o->input, info->page_count[0]);
 		return -1;
@@ -481,7 +481,7 @@ static int finish_run(struct run *r)
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
 	r->map_from = kma_cross_map(o->cpu_nodes, info->topology, &r->node_map, &r->nr_nodes);
-	if (info->topology && !o->cpu_nodes && !r->map_from)	/* S23 H5 */
+	if (info->topology && !o->cpu_nodes && !r->map_from)
 		fprintf(stderr, "kma-analyze: %s: warning: CPU -> node marker not understood: %s\n",
 			o->input, info->topology);
 	if ((r->pages && kma_pagerun_finish(r->pages, info->last_ts)) ||
@@ -520,14 +520,14 @@ static int commit_store(struct run *r)
 		.site_ctx = r->sites,
 		.stacks = r->stacks,
 	};
-	if (r->pages && o->pages)	/* H7; H2: not --html's own */
+	if (r->pages && o->pages)	/* not --html's own */
 		run.pages = kma_pagerun_store(r->pages, run.info);
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
 	run.timeline = kma_match_timeline(r->match);
-	run.cpu_nodes = r->node_map;	/* S23 H5 */
+	run.cpu_nodes = r->node_map;
 	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
 	if (kma_store_commit(r->store, &run, &why)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
@@ -565,7 +565,7 @@ static int write_html(struct run *r)
 		kma_select_describe(r->select, desc, sizeof(desc));
 		filter = desc;
 	}
-	if (r->pages) {		/* H2: the live pages chart */
+	if (r->pages) {		/* the live pages chart */
 		const struct kma_store_pages *sp = kma_pagerun_store(r->pages,
 								     kma_reader_info(r->reader));
 		struct kma_html_pages hp = {
@@ -630,7 +630,7 @@ int main(int argc, char **argv)
 
 	ret = kma_opts_parse(argc, argv, &o);
 	if (ret >= 0) {
-		kma_leak_growth_free(o.cache_growth);	/* H1: --cache-growth */
+		kma_leak_growth_free(o.cache_growth);	/* --cache-growth */
 		return ret;
 	}
 	ret = 1;

@@ -30,7 +30,7 @@ struct kma_html {
 	struct kma_html_genlive	*gl;
 	uint32_t		nr_gl;
 	size_t			cap_gl;
-	struct kma_html_pages	pages;		/* H2: .totals NULL: no page matcher */
+	struct kma_html_pages	pages;		/* .totals NULL: no page matcher */
 };
 
 /* The caller matcher hands every allocation still live at the end here (free_kind -1). */

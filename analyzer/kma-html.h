@@ -26,7 +26,7 @@ int kma_html_finish(struct kma_html *h, uint64_t end_ts);
 int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 		   uint64_t young_ns, const char * const *growth, const char *filter,
 		   char *why, size_t len);
-/* H2: the page allocations the page shows (copied; the pointers must outlive the write). */
+/* the page allocations the page shows (copied; the pointers must outlive the write). */
 void kma_html_set_pages(struct kma_html *h, const struct kma_html_pages *p);
 void kma_html_free(struct kma_html *h);
 

@@ -23,9 +23,9 @@ static const struct kma_opts default_opts = {
 	.marker_prefix	= KMA_MARKER_PREFIX,
 	.temp_ns	= 1000000,
 	.young_ns	= KMA_LEAK_YOUNG_NS,
-	.cache_growth	= kma_leak_growth_default,	/* H1: leak verdicts */
+	.cache_growth	= kma_leak_growth_default,	/* leak verdicts */
 	.interval	= 1.0,
-	.page_group	= -1,	/* H7: pages */
+	.page_group	= -1,	/* pages */
 };
 
 static const char usage_text[] =
@@ -152,12 +152,12 @@ enum {
 	OPT_LIST, OPT_LEAKS, OPT_LIFETIMES, OPT_PEAK, OPT_GENERATIONS, OPT_MODULES, OPT_SINCE,
 	OPT_UNTIL, OPT_TEMP, OPT_YOUNG, OPT_VMLINUX, OPT_MODULES_DIR, OPT_ADVICE, OPT_LIVE,
 	OPT_DURATION, OPT_INTERVAL, OPT_FORCE, OPT_LIBTRACECMD, OPT_WEIGHT,
-	/* H2: filters */
+	/* filters */
 	OPT_COMM, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_EXCLUDE_SELF,
-	OPT_CACHE_GROWTH,	/* H1: leak verdicts */
-	OPT_HTML,		/* H6: --html FILE */
-	OPT_PAGES,		/* H7: page allocations */
-	OPT_CROSS_CPU, OPT_CPU_NODES,	/* S23 H5 */
+	OPT_CACHE_GROWTH,	/* leak verdicts */
+	OPT_HTML,		/* --html FILE */
+	OPT_PAGES,		/* page allocations */
+	OPT_CROSS_CPU, OPT_CPU_NODES,
 };
 
 static const struct option long_opts[] = {
@@ -182,8 +182,8 @@ static const struct option long_opts[] = {
 	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
 	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
 	{ "advice",		no_argument,		NULL, OPT_ADVICE },
-	{ "pages",		no_argument,		NULL, OPT_PAGES },	/* H7 */
-	{ "cross-cpu",		no_argument,		NULL, OPT_CROSS_CPU },	/* S23 H5 */
+	{ "pages",		no_argument,		NULL, OPT_PAGES },
+	{ "cross-cpu",		no_argument,		NULL, OPT_CROSS_CPU },
 	{ "cpu-nodes",		required_argument,	NULL, OPT_CPU_NODES },
 	{ "live",		no_argument,		NULL, OPT_LIVE },
 	{ "duration",		required_argument,	NULL, OPT_DURATION },
@@ -198,7 +198,7 @@ static const struct option long_opts[] = {
 	{ "weight",		required_argument,	NULL, OPT_WEIGHT },
 	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
 	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
-	/* H2: filters */
+	/* filters */
 	{ "comm",		required_argument,	NULL, OPT_COMM },
 	{ "pid",		required_argument,	NULL, OPT_PID },
 	{ "caller",		required_argument,	NULL, OPT_CALLER },
@@ -292,7 +292,7 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 	case 'g': {
 		int pg;
 
-		o->group_arg = arg;	/* H7: --pages has groupings of its own */
+		o->group_arg = arg;	/* --pages has groupings of its own */
 		if (kma_group_parse(arg, &o->group_by) && kma_page_group_parse(arg, &pg))
 			return usage_error("unknown --group-by key '%s'", arg);
 		o->group_set = 1;
@@ -358,13 +358,13 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 	case OPT_ADVICE:
 		o->advice = 1;
 		break;
-	case OPT_PAGES:		/* H7 */
+	case OPT_PAGES:
 		o->pages = 1;
 		break;
-	case OPT_CROSS_CPU:	/* S23 H5 */
+	case OPT_CROSS_CPU:
 		o->cross_cpu = 1;
 		break;
-	case OPT_CACHE_GROWTH:	/* H1: leak verdicts */
+	case OPT_CACHE_GROWTH:	/* leak verdicts */
 		if (kma_leak_growth_parse(arg, &o->cache_growth))
 			return usage_error("bad --cache-growth '%s': globs separated by ',', "
 					   "+ to add, or none", arg);
@@ -416,7 +416,7 @@ static int parse_time_opt(int c, const char *arg, struct kma_opts *o)
 }
 
 /*
- * H2: the filters. Each pattern is tried in a select of its own here, so that a bad
+ * the filters. Each pattern is tried in a select of its own here, so that a bad
  * regex or pid list is a usage error; kma-analyze builds the one it runs with.
  */
 static int parse_filter_opt(int c, const char *arg, struct kma_opts *o)
@@ -461,7 +461,7 @@ static int parse_opt(int c, const char *arg, struct kma_opts *o)
 	case 'V':
 		printf("kma-analyze %s\n", KMA_VERSION);
 		return 0;
-	case OPT_CPU_NODES: {	/* S23 H5: checked here, parsed again when used */
+	case OPT_CPU_NODES: {	/* checked here, parsed again when used */
 		int *map, nr;
 
 		if (kma_cpu_nodes_parse(arg, 0, &map, &nr))
@@ -471,7 +471,7 @@ static int parse_opt(int c, const char *arg, struct kma_opts *o)
 		o->cpu_nodes = arg;
 		return OPT_TAKEN;
 	}
-	case OPT_HTML:	/* H6 */
+	case OPT_HTML:
 		if (!*arg)
 			return usage_error("--html wants a file name%s", "");
 		o->html = arg;
@@ -511,7 +511,7 @@ static int check_folded(struct kma_opts *o)
 	return -1;
 }
 
-/* H7: --pages takes its own -g and no slab-only report. */
+/* --pages takes its own -g and no slab-only report. */
 static int check_pages(struct kma_opts *o)
 {
 	if (!o->pages) {
@@ -522,7 +522,7 @@ static int check_pages(struct kma_opts *o)
 	if (o->group_set && kma_page_group_parse(o->group_arg, &o->page_group))
 		return usage_error("--pages takes -g order, migrate, gfp, comm, pid, function, "
 				   "stack or generation, not '%s'", o->group_arg);
-	/* H4: --pages --generations is the page table by generation */
+	/* --pages --generations is the page table by generation */
 	if (o->generations && o->group_set && o->page_group != KMA_PG_GENERATION)
 		return usage_error("--pages --generations is by generation: it takes no -g %s",
 				   o->group_arg);
@@ -535,7 +535,7 @@ static int check_pages(struct kma_opts *o)
 	if (o->sort_set && (o->peak || o->lifetimes || o->generations))
 		return usage_error("--pages --%s has an order of its own: it takes no -s",
 				   o->peak ? "peak" : o->lifetimes ? "lifetimes" : "generations");
-	if (o->leaks + o->generations + o->peak + o->lifetimes > 1)	/* H4 */
+	if (o->leaks + o->generations + o->peak + o->lifetimes > 1)
 		return usage_error("--pages takes one of --generations, --leaks, --peak and "
 				   "--lifetimes%s", "");
 	if (o->list || o->modules ||
@@ -557,7 +557,7 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		o->input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	/* H2: the leak-oriented reports rank by what is still held, unless -s says */
+	/* the leak-oriented reports rank by what is still held, unless -s says */
 	if (!o->sort_set && (o->leaks || o->outstanding || o->peak))
 		o->sort = KMA_SORT_NET;
 	if (o->live && o->html)
@@ -569,7 +569,7 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 	if (o->live && o->group_by == KMA_GROUP_STACK)
 		return usage_error("--live records no stacks: -g stack is for a trace recorded with "
 				   "kma-record --stacks or trace-cmd record -T%s", "");
-	/* S23 H5 */
+
 	if (o->cross_cpu && (o->pages || o->live || o->list || o->leaks || o->lifetimes ||
 			     o->peak || o->generations || o->modules || o->advice || o->html ||
 			     o->outstanding || o->folded))

@@ -17,7 +17,7 @@
 #define KMA_VERSION "0.0-dev"
 #endif
 
-/* H2: one --comm/--pid/--caller/--cache argument (kma-select.h kinds). */
+/* one --comm/--pid/--caller/--cache argument (kma-select.h kinds). */
 struct kma_sel_arg {
 	int		kind;		/* enum kma_sel_kind */
 	const char	*arg;
@@ -62,20 +62,20 @@ struct kma_opts {
 	int		weight_set;	/* --weight was given */
 	const char	*vmlinux;
 	const char	*modules_dir;
-	/* H2: filters and ordering */
+	/* filters and ordering */
 	struct kma_sel_arg sel[KMA_MAX_SEL_ARGS];	/* in the order given */
 	int		nr_sel;
 	int		exclude_self;
 	int		sort_set;	/* -s was given */
-	/* H1: leak verdicts */
+	/* leak verdicts */
 	const char * const *cache_growth;	/* --cache-growth globs, NULL-terminated */
-	/* H6: --html FILE, the self-contained page (kma-html.c) */
+	/* --html FILE, the self-contained page (kma-html.c) */
 	const char	*html;
-	/* H7: page allocations */
+	/* page allocations */
 	int		pages;		/* --pages: the page report */
 	int		page_group;	/* -g for --pages (enum kma_page_group), -1: default */
 	const char	*group_arg;	/* -g as given, for a page grouping slabs lack */
-	/* S23 H5: cross-CPU frees and cross-node allocations */
+	/* cross-CPU frees and cross-node allocations */
 	int		cross_cpu;	/* --cross-cpu */
 	const char	*cpu_nodes;	/* --cpu-nodes LIST, checked; NULL: the trace's map */
 };

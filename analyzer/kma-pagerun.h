@@ -20,7 +20,7 @@ struct kma_pagerun;
 
 /* What kma_pagerun_open keeps besides the totals and rows by grouping. */
 #define KMA_PAGERUN_ROWS	1	/* the finished allocations, for report.db */
-#define KMA_PAGERUN_TIMELINE	2	/* H2: live pages over time (report.db, --html) */
+#define KMA_PAGERUN_TIMELINE	2	/* live pages over time (report.db, --html) */
 
 /* Tells @reader to hand page events on; @keep: KMA_PAGERUN_*. NULL: out of memory. */
 struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,

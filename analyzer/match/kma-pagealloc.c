@@ -143,7 +143,7 @@ static int rows_of(struct kma_pagealloc *m, const struct kma_event *ev, uint32_t
 	return 0;
 }
 
-/* H2: the timeline hook (kma_page_opts.timeline); 0 or -1 out of memory. */
+/* the timeline hook (kma_page_opts.timeline); 0 or -1 out of memory. */
 static int timeline_add(struct kma_pagealloc *m, uint64_t ts, uint32_t id, uint64_t pages,
 			int free)
 {
@@ -237,7 +237,7 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 		return 0;
 	m->t.ev[ev->type - KMA_EV_PAGE_ALLOC]++;
 	m->t.by_ptr |= ev->page_by_ptr;
-	/* H2: bin 0 starts at the first page event, whatever its kind */
+	/* bin 0 starts at the first page event, whatever its kind */
 	if (m->o.timeline && kma_timeline_tick(m->o.timeline, ev->ts))
 		return -1;
 	if (ev->type == KMA_EV_PAGE_ALLOC)

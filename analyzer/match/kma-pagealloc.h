@@ -119,7 +119,7 @@ struct kma_page_opts {
 	int		(*done)(void *ctx, const struct kma_page_alloc *a);
 	void		*done_ctx;
 	/*
-	 * H2: live pages over time (match/kma-timeline.h, in pages, not bytes; NULL: none):
+	 * live pages over time (match/kma-timeline.h, in pages, not bytes; NULL: none):
 	 * every page event ticks it, an allocation adds its pages and a free (traced or
 	 * implicit) takes them back, under the id of its comm row (KMA_PG_COMM).
 	 */

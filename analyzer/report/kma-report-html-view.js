@@ -453,7 +453,7 @@
 		timeCharts();
 	}
 	if (D.pages)
-		pageCharts();	/* H2 */
+		pageCharts();
 	distCharts();
 	callers();
 	generations();

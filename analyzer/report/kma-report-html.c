@@ -423,7 +423,7 @@ int kma_report_html(FILE *out, const struct kma_html_in *in)
 	write_lifetimes(out, in->by[KMA_HTML_CALLER]);
 	write_leaks(out, in);
 	write_leftovers(out, in->by[KMA_HTML_CALLER]);
-	kma_html_write_pages(out, in->pages);	/* H2 */
+	kma_html_write_pages(out, in->pages);
 	fputs("}</script>\n<script>\n", out);
 	fputs(in->chartjs, out);
 	fputs("\n</script>\n<script>\n", out);

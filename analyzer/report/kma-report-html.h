@@ -26,7 +26,7 @@ struct kma_html_genlive {
 	uint64_t	bytes;
 };
 
-/* H2: the page allocations (kma-analyze --pages's matcher), for "Live pages over time". */
+/* the page allocations (kma-analyze --pages's matcher), for "Live pages over time". */
 struct kma_html_pages {
 	const struct kma_page_totals	*totals;
 	const struct kma_timeline	*tl;		/* in pages */
@@ -46,7 +46,7 @@ struct kma_html_in {
 	uint32_t			nr_genlive;
 	const char			*chartjs;	/* Chart.js text (UMD build) */
 	const char			*app_js;	/* the page's script (kma-report-html.js) */
-	/* H2: NULL, or a trace without page allocations: no page section */
+	/* NULL, or a trace without page allocations: no page section */
 	const struct kma_html_pages	*pages;
 };
 
@@ -55,7 +55,7 @@ const char *kma_html_chartjs_path(void);
 /* Reads a whole text file into a NUL-terminated buffer (free()); NULL, errno set. */
 char *kma_html_slurp(const char *path);
 
-/* H2: the "pages" member of the page's data (kma-report-html-pages.c); nothing when none. */
+/* the "pages" member of the page's data (kma-report-html-pages.c); nothing when none. */
 void kma_html_write_pages(FILE *out, const struct kma_html_pages *p);
 
 /* Writes the page; 0, or -1 on a write error or out of memory. */

@@ -254,7 +254,7 @@
 	}
 
 	/*
-	 * H2: "Live pages over time" (D.pages: kma-analyze --pages's totals and its own
+	 * "Live pages over time" (D.pages: kma-analyze --pages's totals and its own
 	 * bins, in pages, from the first page event); no page events, no D.pages, no section.
 	 */
 	function pageCharts() {

@@ -248,7 +248,7 @@ static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_run 
 		      info->kmalloc_warning : NULL);
 }
 
-/* S23 H5: the CPU -> node map; a CPU it does not name has a NULL node. */
+/* the CPU -> node map; a CPU it does not name has a NULL node. */
 static void bind_cpu_node(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
 			  uint64_t lost, struct row_buf *buf)
 {

@@ -516,11 +516,11 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 		set_error(s, "writing the timeline");
 		goto out;
 	}
-	if (run->pages && kma_store_write_pages(s->db, run)) {	/* H7 */
+	if (run->pages && kma_store_write_pages(s->db, run)) {
 		set_error(s, "writing page allocations");
 		goto out;
 	}
-	if (run->pages && kma_store_write_page_timeline(s->db, run)) {	/* H2 */
+	if (run->pages && kma_store_write_page_timeline(s->db, run)) {
 		set_error(s, "writing the page timeline");
 		goto out;
 	}

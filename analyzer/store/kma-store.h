@@ -87,21 +87,21 @@ struct kma_store_run {
 	const struct kma_stacks		*stacks;
 	/* the over-time series (match/kma-timeline.h; NULL: none) */
 	const struct kma_timeline	*timeline;
-	/* H7: --pages: the finished page allocations and totals (NULL: none) */
+	/* --pages: the finished page allocations and totals (NULL: none) */
 	const struct kma_store_pages	*pages;
-	/* S23 H5: node of CPUs 0..nr_cpu_nodes-1 (-1: not named; NULL: no map) */
+	/* node of CPUs 0..nr_cpu_nodes-1 (-1: not named; NULL: no map) */
 	const int			*cpu_nodes;
 	uint32_t			nr_cpu_nodes;
 };
 
 /*
- * H7: what --pages gives report.db at the commit (match/kma-pagealloc.h); the
+ * what --pages gives report.db at the commit (match/kma-pagealloc.h); the
  * allocations themselves came through kma_store_page_row().
  */
 struct kma_store_pages {
 	const struct kma_page_totals	*totals;
 	unsigned int			page_size;
-	/* H2: live pages over time (page_timeline; NULL: none), its series' rows by id */
+	/* live pages over time (page_timeline; NULL: none), its series' rows by id */
 	const struct kma_timeline	*timeline;
 	const struct kma_page_row	*series;
 	uint32_t			nr_series;
