@@ -42,13 +42,18 @@ static const char *order_of(enum kma_sort sort, struct kma_caller_order *o)
 	return kma_sort_name(sort);
 }
 
-/* The text lines above the table: what the rows are, their order, the tail. */
-static void leaks_head(FILE *out, const char *key, const char *by,
-		       const struct kma_leak_rules *r)
+/*
+ * The text lines above a leak table: what the rows are (@what, e.g. "Callers
+ * by outstanding bytes"), their order (@by), the rules, the tail; @live_of:
+ * what is discounted in the tail ("live allocations made", "live pages
+ * allocated"). Slab and page leak reports say it the same way.
+ */
+void kma_report_leaks_head(FILE *out, const char *what, const char *by,
+			   const struct kma_leak_rules *r, const char *live_of)
 {
-	fprintf(out, "%s by outstanding bytes at the end of the trace, sorted by %s "
+	fprintf(out, "%s at the end of the trace, sorted by %s "
 		"(%u generation%s; a suspect grew in %d or more in a row, over at least %d "
-		"generations).\n", heading(key), by, r->gens, r->gens == 1 ? "" : "s",
+		"generations).\n", what, by, r->gens, r->gens == 1 ? "" : "s",
 		KMA_LEAK_MIN_RUN, KMA_LEAK_MIN_GENS);
 	if (r->gens < KMA_LEAK_MIN_GENS)
 		fprintf(out, "Too few generations for a verdict: mark at least %d with "
@@ -58,8 +63,8 @@ static void leaks_head(FILE *out, const char *key, const char *by,
 		char t[32];
 
 		kma_fmt_secs(t, sizeof(t), r->tail_ns);
-		fprintf(out, "The trace went on %s after the last marker; live allocations "
-			"made in that tail are discounted (kma-record --settle).\n", t);
+		fprintf(out, "The trace went on %s after the last marker; %s in that tail "
+			"are discounted (kma-record --settle).\n", t, live_of);
 	}
 }
 
@@ -106,8 +111,12 @@ int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t l
 	v = kma_callers_sorted(all, total, has_net, &order, &nr);
 	if (!v)
 		return -1;
-	if (fmt == KMA_FMT_TEXT)
-		leaks_head(out, key, by, &r);
+	if (fmt == KMA_FMT_TEXT) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "%s by outstanding bytes", heading(key));
+		kma_report_leaks_head(out, what, by, &r, "live allocations made");
+	}
 	snprintf(cols, sizeof(cols), "net:n live:n age_min:t age_med:t age_max:t grew:n run:n "
 		 "suspect:s confidence:s %s:s class:s why:s", key);
 	t = kma_table_new(cols);

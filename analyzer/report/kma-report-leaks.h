@@ -20,6 +20,10 @@
 int kma_report_leaks(FILE *out, struct kma_match *m, const char *key, uint64_t lost,
 		     uint64_t young_ns, const char * const *growth, enum kma_sort sort,
 		     uint64_t limit, enum kma_fmt fmt);
+struct kma_leak_rules;
+/* The text lines above a leak table (rows, order, rules, settle tail); slab and pages. */
+void kma_report_leaks_head(FILE *out, const char *what, const char *by,
+			   const struct kma_leak_rules *r, const char *live_of);
 int kma_report_leftovers(FILE *out, struct kma_match *m, enum kma_fmt fmt);
 
 #endif /* KMA_REPORT_LEAKS_H */

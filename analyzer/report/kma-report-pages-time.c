@@ -11,6 +11,7 @@
 
 #include "match/kma-leak.h"
 #include "kma-report-pages.h"
+#include "kma-report-leaks.h"
 #include "kma-time.h"
 
 static uint64_t page_size(const struct kma_page_report *r)
@@ -66,27 +67,6 @@ static int leak_row(struct kma_table *t, const struct kma_page_report *r, int g,
 	return err;
 }
 
-static void leaks_head(FILE *out, int g, const struct kma_leak_rules *rules,
-		       enum kma_sort sort)
-{
-	fprintf(out, "Pages by %s, live at the end of the trace, sorted by %s "
-		"(%u generation%s; a suspect grew in %d or more in a row, over at least %d "
-		"generations).\n", kma_page_group_name(g), kma_report_pages_sort_name(sort),
-		rules->gens,
-		rules->gens == 1 ? "" : "s", KMA_LEAK_MIN_RUN, KMA_LEAK_MIN_GENS);
-	if (rules->gens < KMA_LEAK_MIN_GENS)
-		fprintf(out, "Too few generations for a verdict: mark at least %d with "
-			"'echo \"kma: LABEL\" > /sys/kernel/tracing/trace_marker'.\n",
-			KMA_LEAK_MIN_GENS - 1);
-	if (rules->gens > 1) {
-		char t[32];
-
-		kma_fmt_secs(t, sizeof(t), rules->tail_ns);
-		fprintf(out, "The trace went on %s after the last marker; live pages "
-			"allocated in that tail are discounted (kma-record --settle).\n", t);
-	}
-}
-
 int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 {
 	int g = rows_group(r);
@@ -122,8 +102,13 @@ int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 		if (rows[i].pages_live)
 			ord[n++] = &rows[i];
 	kma_report_pages_sort(ord, n, r->sort);
-	if (r->fmt == KMA_FMT_TEXT)
-		leaks_head(out, g, &rules, r->sort);
+	if (r->fmt == KMA_FMT_TEXT) {
+		char what[64];
+
+		snprintf(what, sizeof(what), "Pages by %s, live", kma_page_group_name(g));
+		kma_report_leaks_head(out, what, kma_report_pages_sort_name(r->sort), &rules,
+				      "live pages allocated");
+	}
 	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++)
 		err |= leak_row(t, r, g, ord[i], &ages[ord[i] - rows], &rules);
 	free(ord);
