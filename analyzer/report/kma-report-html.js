@@ -206,10 +206,17 @@
 		return c;
 	}
 
-	/* the trace's time, first to last event, in seconds */
+	/*
+	 * The trace's time, first to last event, in seconds; the ticks in the unit that
+	 * suits the span, so that a short trace does not read 1.000000E-6.
+	 */
 	function xAxis() {
-		return { type: 'linear', min: 0, max: Math.max((D.last_ts - D.first_ts) / 1e9, binX(0)),
-			 title: { display: true, text: 's from the trace start' } };
+		var max = Math.max((D.last_ts - D.first_ts) / 1e9, binX(0));
+		var u = max >= 1 ? [1, 's'] : max >= 1e-3 ? [1e3, 'ms'] : [1e6, 'us'];
+
+		return { type: 'linear', min: 0, max: max,
+			 ticks: { callback: function (v) { return String(+(v * u[0]).toPrecision(6)); } },
+			 title: { display: true, text: u[1] + ' from the trace start' } };
 	}
 
 	function xy(arr, scale) {
