@@ -8,6 +8,8 @@
  * trace.dat, so the matcher and the store see no difference.
  */
 #include <errno.h>
+#include <glob.h>
+#include <limits.h>
 #include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -56,6 +58,49 @@ static char *read_kallsyms(size_t *len)
 	return buf;
 }
 
+/* The first line of a sysfs file, without its newline; 0 when empty or unreadable. */
+static size_t read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	size_t n = 0;
+
+	if (f && fgets(buf, (int)size, f)) {
+		n = strcspn(buf, "\n");
+		buf[n] = 0;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+/*
+ * The CPU -> node map, which kma-record writes into a trace as a marker: live,
+ * this machine is the traced one, so --cross-cpu reads it from sysfs in the
+ * marker's words ("cpu 0-3 node 0; cpu 4-7 node 1"). A kernel without NUMA
+ * has no node directories: every online CPU is node 0, as kma-record says.
+ */
+static void read_topology(struct kma_reader *r)
+{
+	char text[4096], list[1024], path[PATH_MAX];
+	size_t len = 0, i;
+	glob_t g;
+
+	if (!glob("/sys/devices/system/node/node[0-9]*", 0, NULL, &g)) {
+		for (i = 0; i < g.gl_pathc && len < sizeof(text); i++) {
+			snprintf(path, sizeof(path), "%s/cpulist", g.gl_pathv[i]);
+			if (read_line(path, list, sizeof(list)))
+				len += snprintf(text + len, sizeof(text) - len, "%scpu %s node %s",
+						len ? "; " : "", list,
+						strrchr(g.gl_pathv[i], 'e') + 1);
+		}
+		globfree(&g);
+	}
+	if (!len && read_line("/sys/devices/system/cpu/online", list, sizeof(list)))
+		len = snprintf(text, sizeof(text), "cpu %s node 0", list);
+	if (len && len < sizeof(text))
+		r->info.topology = kma_strpool_intern(r->pool, text, len);
+}
+
 static void tracefs_close(struct kma_reader *r);
 static int tracefs_run(struct kma_reader *r, const char **why);
 
@@ -97,6 +142,7 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *
 		r->info.release = kma_strpool_intern(r->pool, u.release, strlen(u.release));
 	}
 	r->info.cpus = (int)sysconf(_SC_NPROCESSORS_CONF);
+	read_topology(r);
 	r->info.long_size = sizeof(long);
 	r->info.big_endian = tep_is_local_bigendian(r->tep);
 	n = kma_reader_setup(r, err);
