@@ -3,11 +3,19 @@
 #
 # Generates traces with mktrace (build/tests/tools/mktrace; `make tools`): N
 # kmalloc/kfree pairs with at most LIVE allocations live at a time, and prints
-# the peak RSS of kma-analyze --no-db next to the bare read loop's (bench/kma-floor)
-# on the same file; the difference is kma's own memory.
+# the peak RSS of kma-analyze --no-db next to the bare read loop's (bench/kma-floor,
+# tracecmd_iterate_events, whose memory grows with the file) on the same file, and
+# kma's as a ratio to its first row: ten times the events at the same LIVE should
+# stay near 1.00, and only LIVE should move it.
+#
+# Then the same for the page allocator: N mm_page_alloc/mm_page_free pairs with
+# at most LIVE pages live, through kma-analyze --pages writing report.db (its
+# page rows stream to the writer thread: memory follows the live pages, not the
+# trace), with report.db's bytes per page allocation.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MKTRACE=${MKTRACE:-$TOP/build/tests/tools/mktrace}
+ANALYZE=${KMA_ANALYZE:-$TOP/build/analyzer/kma-analyze}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
 [ -x "$MKTRACE" ] || { echo "rss.sh: build $MKTRACE first (make tools)" >&2; exit 1; }
@@ -33,12 +41,50 @@ PY
 
 rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
 
-printf '%10s %8s %12s %12s %12s\n' events live "floor KB" "kma KB" "kma own KB"
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
+
+printf '%10s %8s %12s %12s %12s\n' events live "floor KB" "kma KB" "kma x row 1"
+k1=
 for spec in "100000 1000" "1000000 1000" "1000000 100000"; do
 	set -- $spec
 	gen "$1" "$2" > "$TMP/t.seq"
 	"$MKTRACE" -g newest -o "$TMP/t.dat" "$TMP/t.seq"
 	f=$(rss "$TOP/bench/kma-floor" "$TMP/t.dat")
-	k=$(rss "$TOP/build/analyzer/kma-analyze" -q --no-db "$TMP/t.dat")
-	printf '%10d %8d %12d %12d %12d\n' $(( $1 * 2 - $2 )) "$2" "$f" "$k" $((k - f))
+	k=$(rss "$ANALYZE" -q --no-db "$TMP/t.dat")
+	k1=${k1:-$k}
+	printf '%10d %8d %12d %12d %12s\n' $(( $1 * 2 - $2 )) "$2" "$f" "$k" "$(ratio "$k" "$k1")"
+done
+
+genpages() {	# N LIVE
+	python3 - "$1" "$2" <<'PY'
+import sys
+n, live = int(sys.argv[1]), int(sys.argv[2])
+print("cpus 1\nkallsyms ffffffff81000000 T _stext\nkallsyms ffffffff81400000 T _etext")
+print("cmdline 100 bash")
+ts, out = 1000, []
+for i in range(n):
+    out.append(f"event 0 {ts} 100 mm_page_alloc pfn={0x10000 + i % (2 * live):#x} order=0 "
+               "gfp_flags=GFP_KERNEL migratetype=0\n")
+    ts += 10
+    if i >= live:
+        out.append(f"event 0 {ts} 100 mm_page_free pfn={0x10000 + (i - live) % (2 * live):#x} "
+                   "order=0\n")
+        ts += 10
+sys.stdout.write("".join(out))
+PY
+}
+
+echo
+printf '%10s %8s %12s %12s %12s %12s\n' "page evs" live "floor KB" "kma KB" "kma x row 1" "db B/alloc"
+k1=
+for spec in "100000 1000" "1000000 1000" "1000000 100000"; do
+	set -- $spec
+	genpages "$1" "$2" > "$TMP/p.seq"
+	"$MKTRACE" -g newest -o "$TMP/p.dat" "$TMP/p.seq"
+	f=$(rss "$TOP/bench/kma-floor" "$TMP/p.dat")
+	rm -f "$TMP/p.db"
+	k=$(rss "$ANALYZE" -q --pages -o "$TMP/p.db" "$TMP/p.dat")
+	k1=${k1:-$k}
+	printf '%10d %8d %12d %12d %12s %12d\n' $(( $1 * 2 - $2 )) "$2" "$f" "$k" "$(ratio "$k" "$k1")" \
+		$(( $(stat -c %s "$TMP/p.db") / $1 ))
 done

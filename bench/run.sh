@@ -23,6 +23,7 @@
 #   BENCH_GROWTH=0 skip the growth figures; GROWTH_TOOLS="nodb jdef" which
 #                 kma runs to time on them (also: floor j1)
 #   BENCH_CSV=F   where the figures go as CSV (default /tmp/kma-bench-DATE.csv)
+#   BENCH_RSS=0   skip bench/rss.sh (peak RSS at 10x the events, slab and pages)
 #   TRACE_STACKS=F a trace recorded with kernel stacks (default bench/stacks-big.dat,
 #                 made by KMA_BENCH_STACKS=1 bench/record-big.sh; skipped when absent)
 #
@@ -496,11 +497,22 @@ fi
 # --- the writer alone ----------------------------------------------------------
 
 # report.db's writer on synthetic rows through the real store (goal: >= 2M rows/s)
-if make -s -C "$BENCH_DIR" kma-store-rate >/dev/null 2>&1; then
-	echo
+echo
+if make -s -C "$BENCH_DIR" kma-store-rate >"$tmp/store-rate.log" 2>&1; then
 	"$BENCH_DIR/kma-store-rate" -n "${STORE_ROWS:-4000000}" -o /tmp/kma-store-rate.db ||
 		failed=1
 	rm -f /tmp/kma-store-rate.db
+else
+	echo "kma-store-rate: cannot build it:" && tail -3 "$tmp/store-rate.log"
+	failed=1
+fi
+
+# --- memory follows live allocations, not events --------------------------------
+
+# peak RSS of the slab and page runs at 10x the events (bench/rss.sh; BENCH_RSS=0 skips)
+if [[ ${BENCH_RSS:-1} != 0 ]]; then
+	echo
+	KMA_ANALYZE=$ANALYZE MKTRACE=$MKTRACE bash "$BENCH_DIR/rss.sh" || failed=1
 fi
 
 echo
