@@ -43,18 +43,6 @@ rss() { /usr/bin/time -f %M "$@" 2>&1 >/dev/null | tail -1; }
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.2f", a / b }'; }
 
-printf '%10s %8s %12s %12s %12s\n' events live "floor KB" "kma KB" "kma x row 1"
-k1=
-for spec in "100000 1000" "1000000 1000" "1000000 100000"; do
-	set -- $spec
-	gen "$1" "$2" > "$TMP/t.seq"
-	"$MKTRACE" -g newest -o "$TMP/t.dat" "$TMP/t.seq"
-	f=$(rss "$TOP/bench/kma-floor" "$TMP/t.dat")
-	k=$(rss "$ANALYZE" -q --no-db "$TMP/t.dat")
-	k1=${k1:-$k}
-	printf '%10d %8d %12d %12d %12s\n' $(( $1 * 2 - $2 )) "$2" "$f" "$k" "$(ratio "$k" "$k1")"
-done
-
 genpages() {	# N LIVE
 	python3 - "$1" "$2" <<'PY'
 import sys
@@ -74,17 +62,28 @@ sys.stdout.write("".join(out))
 PY
 }
 
+# table GEN TITLE KMA-ARGS...: the three traces of GEN, the floor and kma on each;
+# with -o in the arguments, report.db's bytes per allocation too
+table() {
+	local gen=$1 title=$2 f k k1= db=
+	shift 2
+	[[ " $* " == *" -o "* ]] && db=$TMP/t.db
+	printf '%10s %8s %12s %12s %12s %12s\n' "$title" live "floor KB" "kma KB" "kma x row 1" \
+		"${db:+db B/alloc}"
+	for spec in "100000 1000" "1000000 1000" "1000000 100000"; do
+		set -- $spec "${@}"
+		"$gen" "$1" "$2" > "$TMP/t.seq"
+		"$MKTRACE" -g newest -o "$TMP/t.dat" "$TMP/t.seq"
+		f=$(rss "$TOP/bench/kma-floor" "$TMP/t.dat")
+		rm -f "$TMP/t.db"
+		k=$(rss "$ANALYZE" "${@:3}" "$TMP/t.dat")
+		k1=${k1:-$k}
+		printf '%10d %8d %12d %12d %12s %12s\n' $(( $1 * 2 - $2 )) "$2" "$f" "$k" \
+			"$(ratio "$k" "$k1")" "${db:+$(( $(stat -c %s "$db") / $1 ))}"
+		shift 2
+	done
+}
+
+table gen events -q --no-db | sed "s/ *$//"
 echo
-printf '%10s %8s %12s %12s %12s %12s\n' "page evs" live "floor KB" "kma KB" "kma x row 1" "db B/alloc"
-k1=
-for spec in "100000 1000" "1000000 1000" "1000000 100000"; do
-	set -- $spec
-	genpages "$1" "$2" > "$TMP/p.seq"
-	"$MKTRACE" -g newest -o "$TMP/p.dat" "$TMP/p.seq"
-	f=$(rss "$TOP/bench/kma-floor" "$TMP/p.dat")
-	rm -f "$TMP/p.db"
-	k=$(rss "$ANALYZE" -q --pages -o "$TMP/p.db" "$TMP/p.dat")
-	k1=${k1:-$k}
-	printf '%10d %8d %12d %12d %12s %12d\n' $(( $1 * 2 - $2 )) "$2" "$f" "$k" "$(ratio "$k" "$k1")" \
-		$(( $(stat -c %s "$TMP/p.db") / $1 ))
-done
+table genpages "page evs" -q --pages -o "$TMP/t.db"
