@@ -573,6 +573,13 @@ static int write_html(struct run *r)
 			.nr_series = sp->nr_series, .page_size = sp->page_size,
 		};
 
+		if (sp->fn_timeline) {	/* with stacks: who allocated, not which task */
+			hp.tl = sp->fn_timeline;
+			hp.series = sp->fn_series;
+			hp.nr_series = sp->nr_fn_series;
+			hp.by_function = 1;
+		}
+
 		kma_html_set_pages(r->html, &hp);
 	}
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,

@@ -15,6 +15,7 @@ struct kma_pagerun {
 	struct kma_store	*db;		/* where finished allocations go, or NULL */
 	struct kma_store_pages	store;
 	struct kma_timeline	*tl;		/* live pages over time (report.db, --html) or NULL */
+	struct kma_timeline	*fn_tl;		/* the same, its series by caller function */
 };
 
 /*
@@ -59,9 +60,11 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 	}
 	if (keep & KMA_PAGERUN_TIMELINE) {
 		p->tl = kma_timeline_alloc();
+		p->fn_tl = kma_timeline_alloc();
 		po.timeline = p->tl;
+		po.fn_timeline = p->fn_tl;
 	}
-	p->m = p->stacks && (!(keep & KMA_PAGERUN_TIMELINE) || p->tl) ?
+	p->m = p->stacks && (!(keep & KMA_PAGERUN_TIMELINE) || (p->tl && p->fn_tl)) ?
 	       kma_pagealloc_new(&po) : NULL;
 	if (!p->m) {
 		kma_pagerun_free(p);
@@ -78,6 +81,7 @@ void kma_pagerun_free(struct kma_pagerun *p)
 	kma_pagealloc_free(p->m);
 	kma_stacks_free(p->stacks);
 	kma_timeline_free(p->tl);
+	kma_timeline_free(p->fn_tl);
 	free(p);
 }
 
@@ -101,33 +105,15 @@ int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
 	return kma_pagealloc_event(p->m, &e);
 }
 
-/*
- * The page timeline's top series are tasks (comm rows): the timeline picks
- * them by net then total, which for a comm row are its live and allocated pages.
- */
-static int finish_timeline(struct kma_pagerun *p, uint64_t end_ts)
-{
-	uint32_t i, nr;
-	const struct kma_page_row *rows = kma_pagealloc_rows(p->m, KMA_PG_COMM, &nr);
-	struct kma_caller *c = nr ? calloc(nr, sizeof(*c)) : NULL;
-	int ret;
-
-	if (nr && !c)
-		return -1;
-	for (i = 0; i < nr; i++) {
-		c[i].total = rows[i].pages_alloc;
-		c[i].net = rows[i].pages_live;
-	}
-	ret = kma_timeline_finish(p->tl, end_ts, c, nr);
-	free(c);
-	return ret;
-}
-
 int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts)
 {
 	if (kma_pagealloc_finish(p->m))
 		return -1;
-	return p->tl ? finish_timeline(p, end_ts) : 0;
+	if (!p->tl)
+		return 0;
+	/* the top series: tasks in one, caller functions in the other */
+	return kma_pagealloc_finish_timeline(p->m, p->tl, KMA_PG_COMM, end_ts) ||
+	       kma_pagealloc_finish_timeline(p->m, p->fn_tl, KMA_PG_FUNCTION, end_ts) ? -1 : 0;
 }
 
 const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
@@ -138,6 +124,11 @@ const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 		.timeline = p->tl,
 	};
 	p->store.series = kma_pagealloc_rows(p->m, KMA_PG_COMM, &p->store.nr_series);
+	if (p->store.totals->stacked) {	/* callers only with stacks: no invented ones */
+		p->store.fn_timeline = p->fn_tl;
+		p->store.fn_series = kma_pagealloc_rows(p->m, KMA_PG_FUNCTION,
+							&p->store.nr_fn_series);
+	}
 	return &p->store;
 }
 

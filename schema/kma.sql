@@ -586,6 +586,17 @@ CREATE TABLE page_timeline_tasks (
 	PRIMARY KEY (bin, rank)
 );
 
+-- The same by caller function (the first stack frame outside the page allocator, as
+-- page_allocations.function) when the trace has stacks: the top functions, '[no stack]'
+-- for allocations without one, '[other]' for the rest. Empty without stacks.
+CREATE TABLE page_timeline_functions (
+	bin		INTEGER NOT NULL,	-- page_timeline.bin
+	rank		INTEGER NOT NULL,
+	function	TEXT NOT NULL,
+	live_pages	INTEGER NOT NULL,
+	PRIMARY KEY (bin, rank)
+);
+
 -- Per generation (kma markers), as the generations table is for slab objects: the page
 -- allocations made in it and, of those, the ones still live at the end of the trace
 -- (a free counts in the allocation's generation). Failed allocations are in page_trace only.

@@ -1,5 +1,5 @@
-# report.db's page_timeline and page_timeline_tasks (H2, issues 16+17): live pages over
-# time. tests/pages/basic.seq against bins worked out by hand below; the recorded
+# report.db's page_timeline, page_timeline_tasks and page_timeline_functions (issues
+# 16+17): live pages over time. tests/pages/basic.seq against bins worked out by hand below; the recorded
 # tests/fixtures/pages.dat against tests/tools/page-timeline-from-db.py (its series
 # computed from the page_allocations view, bin 0 at the first page event of `trace-cmd
 # report`); the check fails on a damaged table; a slab-only trace has no page timeline.
@@ -40,6 +40,26 @@ if [ -x "$MKTRACE" ] &&
 			FROM (SELECT * FROM page_timeline_tasks WHERE bin IN (0, 4, 7)
 			ORDER BY bin, rank)")" = \
 		"kworker/1:0=0 bash=1 [other]=0 kworker/1:0=0 bash=1 [other]=0 kworker/1:0=2 bash=1 [other]=0"
+	# functions (the stacks' first frame outside the page allocator): pipe_write +1 (1),
+	# -1 (4, bin 3), +1 (5, bin 4), +2 (8, bin 7): 3 live at the end, first;
+	# do_anonymous_page +4 (2, bin 1), -4 (5, implicit, bin 4), +1 -1 (9, bin 8): 0
+	check "page timeline basic.seq: functions as worked by hand" test \
+		"$(ptq "$TMP/basic.db" "SELECT group_concat(function || '=' || live_pages, ' ')
+			FROM (SELECT * FROM page_timeline_functions WHERE bin IN (0, 1, 3, 4, 7)
+			ORDER BY bin, rank)")" = "$(echo pipe_write=1 do_anonymous_page=0 [other]=0 \
+		pipe_write=1 do_anonymous_page=4 [other]=0 pipe_write=0 do_anonymous_page=4 \
+		[other]=0 pipe_write=1 do_anonymous_page=0 [other]=0 pipe_write=3 \
+		do_anonymous_page=0 [other]=0)"
+	# without stacks no function series: kma does not invent callers
+	grep -v '^stack ' "$TOP/tests/pages/basic.seq" > "$TMP/nostack.seq"
+	if "$MKTRACE" -g 6.18 -o "$TMP/nostack.dat" "$TMP/nostack.seq" > /dev/null 2>&1 &&
+	   "$KMA" -q --pages -o "$TMP/nostack.db" "$TMP/nostack.dat" > /dev/null 2>&1; then
+		check "page timeline without stacks: tasks, no function series" test \
+			"$(ptq "$TMP/nostack.db" "SELECT (SELECT COUNT(*) FROM page_timeline_tasks) > 0,
+				(SELECT COUNT(*) FROM page_timeline_functions)")" = "1 0"
+	else
+		fail "page timeline without stacks: mktrace or kma-analyze" "see $TMP/nostack.seq"
+	fi
 	check "page timeline basic.seq: = computed from page_allocations" $PTL "$TMP/basic.db" 1000
 	check "page timeline basic.seq: the slab timeline is unchanged by it" test \
 		"$(ptq "$TMP/basic.db" "SELECT SUM(allocs), SUM(alloc_bytes) FROM timeline")" = "1 64"
@@ -83,7 +103,7 @@ if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
 	# kma-report.db(5)'s page timeline queries run, with rows, and its check says ok
 	check "man page page-timeline queries on pages.dat (rows, check ok)" \
 		bash "$TOP/tests/test-doc-queries.sh" \
-		-r page-timeline,page-timeline-peak,page-timeline-check "$TMP/pages.db"
+		-r page-timeline,page-timeline-peak,page-timeline-peak-functions,page-timeline-check "$TMP/pages.db"
 	sqlite3 "$TMP/pages.db" "UPDATE page_timeline SET free_pages = free_pages + 1 WHERE bin = 7"
 	if $PTL "$TMP/pages.db" "$first" > /dev/null; then
 		fail "page timeline check catches a wrong free_pages" "passed"
@@ -96,6 +116,14 @@ if [ -f "$PD" ] && command -v trace-cmd > /dev/null; then
 		fail "page timeline check catches a wrong task series" "passed"
 	else
 		pass "page timeline check catches a wrong task series"
+	fi
+	sqlite3 "$TMP/pages.db" "UPDATE page_timeline_tasks SET live_pages = live_pages - 1
+		WHERE bin = 9 AND rank = 1;
+		UPDATE page_timeline_functions SET live_pages = live_pages + 1 WHERE bin = 9 AND rank = 0"
+	if $PTL "$TMP/pages.db" "$first" > /dev/null; then
+		fail "page timeline check catches a wrong function series" "passed"
+	else
+		pass "page timeline check catches a wrong function series"
 	fi
 else
 	skip "page timeline pages.dat" "no tests/fixtures/pages.dat or no trace-cmd"
@@ -196,6 +224,21 @@ elif [ -f "$PD" ] && command -v trace-cmd > /dev/null &&
 		test "$(pjson "$TMP/pages.html" live)" = \
 		"$(ptq "$TMP/pages.db" "SELECT group_concat(live_pages, ' ') FROM
 			(SELECT live_pages FROM page_timeline ORDER BY bin)")"
+	# pages.dat has stacks: the chart's series are the caller functions, as stored
+	"$KMA" -q --pages -o "$TMP/pf.db" "$PD" > /dev/null 2>&1
+	check "page timeline --html pages.dat: series by function = page_timeline_functions" \
+		test "$(python3 -c '
+import json, re, sys
+t = open(sys.argv[1]).read()
+p = json.loads(re.search(r"<script id=\"kma-data\" type=\"application/json\">(.*?)</script>",
+                         t, re.S).group(1))["pages"]
+print(p["series_by"])
+for se in p["series"]:
+    print(se["name"], " ".join(map(str, se["live"])))' "$TMP/pages.html")" = \
+		"function
+$(ptq "$TMP/pf.db" "SELECT function || ' ' || group_concat(live_pages, ' ') FROM
+			(SELECT * FROM page_timeline_functions ORDER BY rank, bin) GROUP BY rank
+			ORDER BY rank")"
 	"$KMA" -q -o "$TMP/plain.db" "$PD" > /dev/null 2>&1
 	check "page timeline --html: report.db as without --html (page matcher or not)" \
 		cmp <(sqlite3 "$TMP/plain.db" .dump) <(sqlite3 "$TMP/html.db" .dump)

@@ -10,6 +10,7 @@
 #include "kma-grow.h"
 #include "kma-map.h"
 #include "kma-pairs.h"
+#include "kma-match.h"	/* struct kma_caller, the timeline's ranking */
 #include "kma-pagealloc-int.h"
 
 /*
@@ -143,11 +144,17 @@ static int rows_of(struct kma_pagealloc *m, const struct kma_event *ev, uint32_t
 	return 0;
 }
 
-/* the timeline hook (kma_page_opts.timeline); 0 or -1 out of memory. */
-static int timeline_add(struct kma_pagealloc *m, uint64_t ts, uint32_t id, uint64_t pages,
-			int free)
+/* the timeline hooks (kma_page_opts.timeline, fn_timeline); 0 or -1 out of memory. */
+static int timeline_add(struct kma_pagealloc *m, uint64_t ts, const uint32_t *row,
+			uint64_t pages, int free)
 {
-	return m->o.timeline ? kma_timeline_add(m->o.timeline, ts, id, pages, free) : 0;
+	if (m->o.timeline &&
+	    kma_timeline_add(m->o.timeline, ts, row[KMA_PG_COMM], pages, free))
+		return -1;
+	if (m->o.fn_timeline &&
+	    kma_timeline_add(m->o.fn_timeline, ts, row[KMA_PG_FUNCTION], pages, free))
+		return -1;
+	return 0;
 }
 
 /* An allocation ends (@kind: KMA_EV_PAGE_FREE or KMA_FREE_IMPLICIT; -1: live at the end). */
@@ -176,7 +183,7 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 		if (kma_pageleak_closed(m, lp, kind, ts))
 			return -1;
 		a.free_ts = ts;
-		if (timeline_add(m, ts, lp->row[KMA_PG_COMM], pages, 1))
+		if (timeline_add(m, ts, lp->row, pages, 1))
 			return -1;
 	}
 	a.free_kind = kind;
@@ -217,7 +224,7 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	m->t.pages_alloc += pages;
 	m->t.pages_live += pages;
 	m->t.live_allocs++;
-	if (timeline_add(m, ev->ts, lp.row[KMA_PG_COMM], pages, 0))
+	if (timeline_add(m, ev->ts, lp.row, pages, 0))
 		return -1;
 	if (m->t.pages_live > m->t.peak_pages) {
 		m->t.peak_pages = m->t.pages_live;
@@ -238,7 +245,8 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 	m->t.ev[ev->type - KMA_EV_PAGE_ALLOC]++;
 	m->t.by_ptr |= ev->page_by_ptr;
 	/* bin 0 starts at the first page event, whatever its kind */
-	if (m->o.timeline && kma_timeline_tick(m->o.timeline, ev->ts))
+	if ((m->o.timeline && kma_timeline_tick(m->o.timeline, ev->ts)) ||
+	    (m->o.fn_timeline && kma_timeline_tick(m->o.fn_timeline, ev->ts)))
 		return -1;
 	if (ev->type == KMA_EV_PAGE_ALLOC)
 		return on_alloc(m, ev);
@@ -277,4 +285,24 @@ const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int
 {
 	*nr = g >= 0 && g < KMA_PG_NR ? (uint32_t)m->g[g].nr : 0;
 	return *nr ? m->g[g].rows : NULL;
+}
+
+int kma_pagealloc_finish_timeline(const struct kma_pagealloc *m, struct kma_timeline *tl,
+				  int g, uint64_t end_ts)
+{
+	uint32_t i, nr;
+	const struct kma_page_row *rows = kma_pagealloc_rows(m, g, &nr);
+	struct kma_caller *c = nr ? calloc(nr, sizeof(*c)) : NULL;
+	int ret;
+
+	if (nr && !c)
+		return -1;
+	/* the timeline ranks callers by net, then total: a row's live and allocated pages */
+	for (i = 0; i < nr; i++) {
+		c[i].total = rows[i].pages_alloc;
+		c[i].net = rows[i].pages_live;
+	}
+	ret = kma_timeline_finish(tl, end_ts, c, nr);
+	free(c);
+	return ret;
 }

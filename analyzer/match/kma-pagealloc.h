@@ -124,6 +124,11 @@ struct kma_page_opts {
 	 * implicit) takes them back, under the id of its comm row (KMA_PG_COMM).
 	 */
 	struct kma_timeline	*timeline;
+	/*
+	 * the same under the id of its function row (KMA_PG_FUNCTION; NULL: none): the
+	 * series by caller function, for a trace with stacks
+	 */
+	struct kma_timeline	*fn_timeline;
 };
 
 struct kma_pagealloc;
@@ -149,6 +154,14 @@ const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uin
  */
 int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
 		       struct kma_page_age *out);
+
+/*
+ * Ends timeline @tl (fed through kma_page_opts.timeline or fn_timeline) at @end_ts,
+ * its top series picked from the rows of grouping @g (KMA_PG_COMM, KMA_PG_FUNCTION)
+ * by live pages at the end, then pages allocated. 0, or -1 out of memory.
+ */
+int kma_pagealloc_finish_timeline(const struct kma_pagealloc *m, struct kma_timeline *tl,
+				  int g, uint64_t end_ts);
 
 /* Keep every traced free's lifetime (alloc -> mm_page_free) per row of grouping @g. */
 void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g);

@@ -31,18 +31,19 @@ static void bins_array(FILE *out, const char *key, const struct kma_tl_bin *b, u
 	fputc(']', out);
 }
 
-/* The top tasks' live pages, then "[other]", as the slab timeline's series. */
+/* The top tasks' (or functions') live pages, then "[other]", as the slab timeline's series. */
 static void write_series(FILE *out, const struct kma_html_pages *p, uint32_t n)
 {
 	const uint32_t *top;
 	uint32_t i, k, nr_top = kma_timeline_top(p->tl, &top);
 
-	fputs(",\"series\":[", out);
+	fprintf(out, ",\"series_by\":\"%s\",\"series\":[", p->by_function ? "function" : "task");
 	for (k = 0; n && k <= nr_top; k++) {
 		const char *name = "[other]";
 
-		if (k < nr_top && top[k] < p->nr_series && p->series[top[k]].name)
-			name = p->series[top[k]].name;
+		if (k < nr_top && top[k] < p->nr_series)
+			name = p->series[top[k]].name ? p->series[top[k]].name :
+			       p->by_function ? "[no stack]" : "[other]";
 		fputs(k ? ",{\"name\":" : "{\"name\":", out);
 		kma_json_str_html(out, name);
 		fputs(",\"live\":[", out);

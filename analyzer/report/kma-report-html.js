@@ -286,9 +286,10 @@
 				    borderColor: COLORS[i % COLORS.length] });
 		});
 		add(s, el('p', null, 'Pages of ' + bytes(P.page_size) + '; bins of ' + dur(P.width) +
-			  ' (' + P.live.length + ' bins) from the first page event; the top tasks ' +
-			  'by live pages at the end, the rest as [other]; dashed lines: generation ' +
-			  'markers.'));
+			  ' (' + P.live.length + ' bins) from the first page event; the top ' +
+			  (P.series_by === 'function' ? 'caller functions (first stack frame ' +
+			   'outside the page allocator)' : 'tasks') + ' by live pages at the end, ' +
+			  'the rest as [other]; dashed lines: generation markers.'));
 		chart(s, 'kma-chart-pages', 'chart', {
 			type: 'line', data: { datasets: sets }, plugins: [markers],
 			options: { parsing: false, normalized: true,

@@ -2,9 +2,9 @@
 /*
  * kma-store-timeline.c - the over-time tables, written at commit from a
  * matcher's binned series (match/kma-timeline.h): timeline and
- * timeline_callers (slab objects, in bytes; issue 16), page_timeline and
- * page_timeline_tasks (the page matcher's, fed in pages; issue 17). One bin
- * writer and one series writer serve both.
+ * timeline_callers (slab objects, in bytes; issue 16), page_timeline,
+ * page_timeline_tasks and page_timeline_functions (the page matcher's, fed in
+ * pages; issue 17). One bin writer and one series writer serve them all.
  */
 #include "match/kma-timeline.h"
 #include "kma-store-int.h"
@@ -114,6 +114,20 @@ static void bind_task(sqlite3_stmt *st, const void *ctx, uint32_t id, int top)
 	kma_bind_text(st, 3, name);
 }
 
+/*
+ * page_timeline_functions: the caller function (the function rows are the
+ * series; an allocation without a stack is in the "[no stack]" one).
+ */
+static void bind_function(sqlite3_stmt *st, const void *ctx, uint32_t id, int top)
+{
+	const struct kma_store_pages *p = ctx;
+	const char *name = "[other]";
+
+	if (top && id < p->nr_fn_series)
+		name = p->fn_series[id].name ? p->fn_series[id].name : "[no stack]";
+	kma_bind_text(st, 3, name);
+}
+
 int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run)
 {
 	if (!run->timeline)
@@ -139,6 +153,10 @@ int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_run *run)
 		       " VALUES (?,?,?,?,?,?,?,?,?,?)", 1, p->page_size) ||
 	    write_series(db, p->timeline, "INSERT INTO page_timeline_tasks (bin, rank, comm,"
 			 " live_pages) VALUES (?,?,?,?)", 4, bind_task, p))
+		return -1;
+	if (p->fn_timeline &&
+	    write_series(db, p->fn_timeline, "INSERT INTO page_timeline_functions (bin, rank,"
+			 " function, live_pages) VALUES (?,?,?,?)", 4, bind_function, p))
 		return -1;
 	return 0;
 }

@@ -105,6 +105,10 @@ struct kma_store_pages {
 	const struct kma_timeline	*timeline;
 	const struct kma_page_row	*series;
 	uint32_t			nr_series;
+	/* with stacks: the same by caller function (page_timeline_functions; NULL: none) */
+	const struct kma_timeline	*fn_timeline;
+	const struct kma_page_row	*fn_series;
+	uint32_t			nr_fn_series;
 };
 
 /*

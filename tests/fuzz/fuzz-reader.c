@@ -5,8 +5,10 @@
  * Each input is written to a memfd and opened through /proc/self/fd/N, then
  * run as kma-analyze does with --generation 1 --lifetimes --no-db: the
  * reader feeds an unfiltered matcher (whose sink drops the rows, standing in
- * for the store) and a filtered one keeping lifetimes. Only the store and the
- * printing are left out. Built and run by tests/fuzz/Makefile.
+ * for the store) and a filtered one keeping lifetimes; with --pages too: the
+ * page matcher with its stacks, timeline, lifetimes and generations, as
+ * kma-pagerun.c sets it up. Only the store and the printing are left out.
+ * Built and run by tests/fuzz/Makefile.
  */
 #include <stddef.h>
 #include <stdint.h>
@@ -17,13 +19,19 @@
 
 #include "match/kma-leak.h"
 #include "match/kma-match.h"
+#include "match/kma-pagealloc.h"
+#include "match/kma-timeline.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
+#include "sites/kma-stacks.h"
 
 struct run {
 	struct kma_reader	*reader;
 	struct kma_match	*match;
 	struct kma_match	*view;
+	struct kma_stacks	*stacks;	/* the page matcher's */
+	struct kma_timeline	*tl, *fn_tl;	/* by task, by function */
+	struct kma_pagealloc	*pages;
 	int			window_set;
 };
 
@@ -68,8 +76,66 @@ static int feed(void *ctx, const struct kma_event *ev)
 		r->window_set = 1;
 		kma_match_set_window(r->view, kma_reader_info(r->reader)->first_ts, 0);
 	}
+	if (ev->type == KMA_EV_MARKER || kma_ev_is_page(ev->type)) {
+		struct kma_event e = *ev;
+
+		if (ev->stack_depth &&
+		    kma_stacks_intern(r->stacks, ev->stack, ev->stack_depth, &e.stack_id))
+			return -1;
+		if (kma_pagealloc_event(r->pages, &e))
+			return -1;
+		if (ev->type != KMA_EV_MARKER)
+			return 0;
+	}
 	if (kma_match_event(r->match, ev) || kma_match_event(r->view, ev))
 		return -1;
+	return 0;
+}
+
+static int drop_page(void *ctx, const struct kma_page_alloc *a)
+{
+	touched += (a->comm ? a->comm[0] : 0) + (a->gfp_text ? a->gfp_text[0] : 0);
+	return 0;
+}
+
+/* What --pages --generations/--leaks/--lifetimes and --html read after the run. */
+static int inspect_pages(struct run *r, uint64_t end_ts)
+{
+	struct kma_page_age *ages;
+	const struct kma_page_row *rows;
+	const uint32_t *top;
+	uint64_t start, width, n;
+	const struct kma_tl_bin *b;
+	uint32_t i, nr, nb, k;
+	int g;
+
+	if (kma_pagealloc_finish(r->pages))
+		return -1;
+	kma_pagealloc_totals(r->pages);
+	kma_pagealloc_gens(r->pages, &nr);
+	for (g = 0; g < KMA_PG_NR; g++) {
+		rows = kma_pagealloc_rows(r->pages, g, &nr);
+		ages = nr ? calloc(nr, sizeof(*ages)) : NULL;
+		if (nr && (!ages || kma_pagealloc_ages(r->pages, g, end_ts, ages))) {
+			free(ages);
+			return -1;
+		}
+		for (i = 0; i < nr; i++)
+			touched += rows[i].pages_live + !!kma_pagealloc_lifetimes(r->pages, g, i, &n);
+		free(ages);
+	}
+	if (kma_pagealloc_finish_timeline(r->pages, r->tl, KMA_PG_COMM, end_ts) ||
+	    kma_pagealloc_finish_timeline(r->pages, r->fn_tl, KMA_PG_FUNCTION, end_ts))
+		return -1;
+	nb = kma_timeline_bins(r->tl, &start, &width, &b);
+	nr = kma_timeline_top(r->tl, &top);
+	for (k = 0; k <= nr; k++)
+		for (i = 0; i < nb; i++)
+			touched += kma_timeline_live(r->tl, k, i);
+	nr = kma_timeline_top(r->fn_tl, &top);
+	for (k = 0; k <= nr; k++)
+		for (i = 0; i < nb; i++)
+			touched += kma_timeline_live(r->fn_tl, k, i);
 	return 0;
 }
 
@@ -109,6 +175,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kma_match_opts mo = { 0 }, vo;
+	struct kma_page_opts po = { 0 };
 	struct run r = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
@@ -145,8 +212,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vo.filtered = 1;
 	vo.filter.generation = 1;
 	r.view = kma_match_alloc(&vo);
-	if (!r.match || !r.view)
+	r.stacks = kma_stacks_alloc(sites);
+	r.tl = kma_timeline_alloc();
+	r.fn_tl = kma_timeline_alloc();
+	if (!r.match || !r.view || !r.stacks || !r.tl || !r.fn_tl)
 		goto out;
+	po.caller_of = kma_stacks_page_caller;
+	po.stack_name = kma_stacks_folded;
+	po.ctx = r.stacks;
+	po.done = drop_page;
+	po.timeline = r.tl;
+	po.fn_timeline = r.fn_tl;
+	r.pages = kma_pagealloc_new(&po);
+	if (!r.pages)
+		goto out;
+	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_FUNCTION);
+	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_COMM);
+	kma_reader_want_pages(r.reader, 1);
 	if (kma_reader_run(r.reader, feed, &r, NULL, NULL, &why))
 		goto out;
 	info = kma_reader_info(r.reader);
@@ -156,7 +238,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		goto out;
 	inspect(r.match, lost);
 	inspect(r.view, lost);
+	inspect_pages(&r, info->last_ts);
 out:
+	kma_pagealloc_free(r.pages);
+	kma_timeline_free(r.tl);
+	kma_timeline_free(r.fn_tl);
+	kma_stacks_free(r.stacks);
 	kma_match_free(r.view);
 	kma_match_free(r.match);
 	kma_sites_free(sites);

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
-# report.db's page_timeline and page_timeline_tasks (H2, issues 16+17) against the same
-# series computed here, independently, from the page_allocations view: the bin width is the
+# report.db's page_timeline, page_timeline_tasks and page_timeline_functions (issues 16+17)
+# against the same series computed here, independently, from the page_allocations view
+# (functions: only when some allocation has a stack; '[no stack]' for those without one,
+# and an empty table without stacks): the bin width is the
 # smallest 1 us * 2^k that fits [first page event, trace.last_ts] in 2048 bins; each
 # allocation counts its pages in the bin of its alloc_ts, its free in the bin of its
 # free_ts; the top tasks are the comms with the most live pages at the end (then pages
@@ -14,7 +16,8 @@ import sys
 db = sqlite3.connect(sys.argv[1])
 bins = db.execute("SELECT bin, ts, width_ns, allocs, alloc_pages, frees, free_pages,"
                   " live_pages, live_max, live_bytes FROM page_timeline ORDER BY bin").fetchall()
-rows = db.execute("SELECT alloc_ts, free_ts, pages, comm, id FROM page_allocations").fetchall()
+rows = db.execute("SELECT alloc_ts, free_ts, pages, comm, id, COALESCE(function, '[no stack]'),"
+                  " stack IS NOT NULL FROM page_allocations").fetchall()
 page_size = db.execute("SELECT page_size FROM page_trace").fetchone()
 last_ts = db.execute("SELECT last_ts FROM trace").fetchone()[0]
 err = []
@@ -35,24 +38,19 @@ else:
                    (len(bins), bins[0][1], bins[0][2], n, start, width))
     mine = [[0, 0, 0, 0] for _ in range(n)]
     delta = [0] * n
-    per, first = {}, {}
     # events in time order (a free before an allocation at the same ts) for live_max
     evs = []
-    for a, f, pages, comm, rid in rows:
+    for a, f, pages, comm, rid, fn, stacked in rows:
         i = (a - start) // width
         mine[i][0] += 1
         mine[i][1] += pages
         delta[i] += pages
-        d = per.setdefault(comm, [0] * n)
-        d[i] += pages
-        first[comm] = min(first.get(comm, (a, rid)), (a, rid))
         evs.append((a, 1, pages))
         if f is not None:
             j = (f - start) // width
             mine[j][2] += 1
             mine[j][3] += pages
             delta[j] -= pages
-            d[j] -= pages
             evs.append((f, 0, -pages))
     # highest live pages within each bin: at its start, and after each event in it. Events
     # at one ts (two CPUs) may be in either order in the trace: the highest is computed
@@ -80,36 +78,48 @@ else:
         if (*b[:8], got_max, b[9]) != want:
             err.append("bin %d: stored %s, computed %s" % (i, b, want))
             break
-    # the top tasks and the others, at the end of each bin
-    end_live = {c: sum(v) for c, v in per.items()}
-    total = {}
-    for a, f, pages, comm, rid in rows:
-        total[comm] = total.get(comm, 0) + pages
-    top = sorted(per, key=lambda c: (-end_live[c], -total[c], first[c]))[:8]
-    stored = {}
-    for bn, rank, comm, v in db.execute("SELECT bin, rank, comm, live_pages"
-                                        " FROM page_timeline_tasks"):
-        stored[(bn, rank)] = (comm, v)
-    if len(stored) != n * (len(top) + 1):
-        err.append("%d page_timeline_tasks rows for %d bins and %d top tasks" %
-                   (len(stored), n, len(top)))
-    sums = [0] * len(top)
-    live = 0
-    for i in range(n):
-        live += delta[i]
-        rest = live
-        for r, comm in enumerate(top):
-            sums[r] += per[comm][i]
-            rest -= sums[r]
-            if stored.get((i, r)) != (comm, sums[r]):
-                err.append("bin %d rank %d: stored %s, computed %s" %
-                           (i, r, stored.get((i, r)), (comm, sums[r])))
+    # the top series and the others, at the end of each bin: by task, and by function
+    def series(table, col, key):
+        per, first, total = {}, {}, {}
+        for r in rows:
+            a, f, pages, rid, k = r[0], r[1], r[2], r[4], key(r)
+            d = per.setdefault(k, [0] * n)
+            d[(a - start) // width] += pages
+            if f is not None:
+                d[(f - start) // width] -= pages
+            first[k] = min(first.get(k, (a, rid)), (a, rid))
+            total[k] = total.get(k, 0) + pages
+        end_live = {c: sum(v) for c, v in per.items()}
+        top = sorted(per, key=lambda c: (-end_live[c], -total[c], first[c]))[:8]
+        stored = {}
+        for bn, rank, name, v in db.execute("SELECT bin, rank, %s, live_pages FROM %s"
+                                            % (col, table)):
+            stored[(bn, rank)] = (name, v)
+        if len(stored) != n * (len(top) + 1):
+            err.append("%d %s rows for %d bins and %d top series" %
+                       (len(stored), table, n, len(top)))
+        sums = [0] * len(top)
+        live = 0
+        for i in range(n):
+            live += delta[i]
+            rest = live
+            for r, name in enumerate(top):
+                sums[r] += per[name][i]
+                rest -= sums[r]
+                if stored.get((i, r)) != (name, sums[r]):
+                    err.append("%s bin %d rank %d: stored %s, computed %s" %
+                               (table, i, r, stored.get((i, r)), (name, sums[r])))
+                    break
+            if stored.get((i, len(top))) != ("[other]", rest):
+                err.append("%s bin %d other: stored %s, computed %s" %
+                           (table, i, stored.get((i, len(top))), rest))
+            if err:
                 break
-        if stored.get((i, len(top))) != ("[other]", rest):
-            err.append("bin %d other: stored %s, computed %s" %
-                       (i, stored.get((i, len(top))), rest))
-        if err:
-            break
+    series("page_timeline_tasks", "comm", lambda r: r[3])
+    if any(r[6] for r in rows):
+        series("page_timeline_functions", "function", lambda r: r[5])
+    elif db.execute("SELECT COUNT(*) FROM page_timeline_functions").fetchone()[0]:
+        err.append("page_timeline_functions rows for a trace without stacks")
 for e in err[:5]:
     print(e)
 sys.exit(1 if err else 0)
