@@ -35,21 +35,7 @@ else
 	check "--live: report.db is consistent (man page checks)" \
 		bash "$TOP/tests/test-doc-queries.sh" "$TMP/live.db"
 	# the CPU -> node map is this machine's, from sysfs (kma-record writes it as a marker)
-	expect_nodes() {
-		local d r lo hi found=0
-		for d in /sys/devices/system/node/node[0-9]*; do
-			[ -s "$d/cpulist" ] || continue
-			found=1
-			for r in $(tr ',' ' ' < "$d/cpulist"); do
-				lo=${r%-*} hi=${r#*-}
-				seq "$lo" "$hi" | sed "s/\$/|${d##*node}/"
-			done
-		done
-		[ $found = 1 ] || for r in $(tr ',' ' ' < /sys/devices/system/cpu/online); do
-			seq "${r%-*}" "${r#*-}" | sed 's/$/|0/'
-		done
-	}
-	expect_nodes | sort -t'|' -k1,1n > "$TMP/nodes.expect"
+	sh "$TOP/tests/tools/sysfs-cpu-nodes.sh" > "$TMP/nodes.expect"
 	sqlite3 "$TMP/live.db" 'SELECT cpu, node FROM cpu_nodes ORDER BY cpu' > "$TMP/nodes.txt"
 	check "--live: report.db's cpu_nodes is this machine's CPU -> node map" \
 		diff "$TMP/nodes.expect" "$TMP/nodes.txt"

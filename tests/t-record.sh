@@ -43,6 +43,10 @@ else
 			fail "kma-record $name" "kma-analyze failed on the recording: $(cat "$TMP/kma.err")"
 			return
 		fi
+		# the kma-topology: marker kma-record writes: report.db's cpu_nodes is sysfs's map
+		check "kma-record $name: cpu_nodes from its kma-topology: marker = sysfs" \
+			cmp <(sh "$TOP/tests/tools/sysfs-cpu-nodes.sh") \
+			<(sqlite3 "$TMP/rec.db" "SELECT cpu, node FROM cpu_nodes ORDER BY cpu")
 		allocs=$(sqlite3 "$TMP/rec.db" "SELECT allocs FROM summary")
 		if [ "${allocs:-0}" -gt 0 ] && grep -q '"kma:" markers recorded' "$TMP/rec.err" &&
 		   ! grep -q '^kma-record: 0 "kma:" markers' "$TMP/rec.err" &&
