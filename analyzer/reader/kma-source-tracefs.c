@@ -75,9 +75,10 @@ static size_t read_line(const char *path, char *buf, size_t size)
 
 /*
  * The CPU -> node map, which kma-record writes into a trace as a marker: live,
- * this machine is the traced one, so --cross-cpu reads it from sysfs in the
- * marker's words ("cpu 0-3 node 0; cpu 4-7 node 1"). A kernel without NUMA
- * has no node directories: every online CPU is node 0, as kma-record says.
+ * this machine is the traced one, so report.db's cpu_nodes and cross_node_stats
+ * get it from sysfs, in the marker's words ("cpu 0-3 node 0; cpu 4-7 node 1").
+ * A kernel without NUMA has no node directories: every online CPU is node 0,
+ * as kma-record says. A map too long for the buffer is left out, not cut.
  */
 static void read_topology(struct kma_reader *r)
 {
