@@ -57,9 +57,9 @@ for mode in "$@"; do
 			while grep -q " $m " /proc/mounts; do umount -l "$m" || exit 4; done
 		done
 		'"$mnt"' || exit 4
-		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" \
+		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" KMA_TIMES="$3" \
 			RUN_SUMMARY=subtotal bash "$0/tests/run.sh" build' \
-		"$WORK/src" "$WORK/home" "$mode" > "$WORK/out.txt" 2>&1
+		"$WORK/src" "$WORK/home" "$mode" "${KMA_TIMES:-}" > "$WORK/out.txt" 2>&1
 	rc=$?
 	grep -v '^subtotal:' "$WORK/out.txt"
 	sum=$(grep '^subtotal:' "$WORK/out.txt" | tail -1)

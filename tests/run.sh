@@ -28,6 +28,24 @@ check() {
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -20)"; fi
 }
 
+# Wall time: every test file over 30 s is named with its time, each pass ends
+# with its own summary line; KMA_TIMES=FILE also gets "LABEL FILE SECONDS" for
+# every test file (docs/testing.md's table is made from it).
+ms() { local t=${1/./}; echo $((10#$t / 1000)); }
+note_time() {
+	local ms_
+	ms_=$(($(ms "$EPOCHREALTIME") - $(ms "$2")))
+	[ -n "${KMA_TIMES:-}" ] && printf '%s %s %d.%03d\n' "$LABEL" "$1" \
+		$((ms_ / 1000)) $((ms_ % 1000)) >> "$KMA_TIMES"
+	[ "$ms_" -ge 30000 ] && printf 'TIME [%s] %s: %d s\n' "$LABEL" "$1" $((ms_ / 1000))
+	return 0
+}
+pass_summary() {
+	local s=$(( ($(ms "$EPOCHREALTIME") - $(ms "$PASS_T0")) / 1000 ))
+	printf 'pass [%s] %s: %d passed, %d failed, %d skipped in %dm%02ds\n' "$LABEL" "$1" \
+		$((PASSED - P0)) $((FAILED - F0)) $((SKIPPED - S0)) $((s / 60)) $((s % 60))
+}
+
 [ $# -gt 0 ] || set -- build
 for B in "$@"; do
 	# build/san (make SAN=1 O=build/san) is the sanitizer build, any other the plain one
@@ -36,6 +54,7 @@ for B in "$@"; do
 	*) LABEL=${RUN_LABEL:-plain} ;;
 	esac
 	KMA=$TOP/$B/analyzer/kma-analyze
+	PASS_T0=$EPOCHREALTIME P0=$PASSED F0=$FAILED S0=$SKIPPED
 	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:fast_unwind_on_malloc=0
 	export LSAN_OPTIONS=suppressions=$TOP/tests/lsan.supp:print_suppressions=0
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99:fast_unwind_on_malloc=0
@@ -49,10 +68,13 @@ for B in "$@"; do
 			continue
 		fi
 		TMP=$(mktemp -d)
+		RUN_T0=$EPOCHREALTIME
 		# shellcheck disable=SC1090
 		. "$t"
 		rm -rf "$TMP"
+		note_time "$(basename "$t" .sh)" "$RUN_T0"
 	done
+	pass_summary "$B"
 done
 
 if [ "${FRESH:-0}" = 1 ]; then
