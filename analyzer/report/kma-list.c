@@ -61,7 +61,8 @@ int kma_list_print(FILE *out, struct kma_list *l, uint64_t end_ts, uint64_t limi
 	char ptr[24], head[64], kcache[32];
 	int err = 0;
 
-	qsort(l->rows, l->nr, sizeof(*l->rows), cmp_rows);
+	if (l->nr)	/* an empty list has no rows array: qsort must not see NULL */
+		qsort(l->rows, l->nr, sizeof(*l->rows), cmp_rows);
 	n = limit && limit < l->nr ? limit : l->nr;
 	if (fmt == KMA_FMT_TEXT)
 		fprintf(out, "%zu allocations%s\n", l->nr,
