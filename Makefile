@@ -3,7 +3,8 @@
 #   make            build build/analyzer/kma-analyze and kma-diff (objects and binaries: build/,
 #                   or O=DIR)
 #   make check      install missing packages, build, run every test (also under ASan+UBSan,
-#                   and as a brand-new machine runs them: make check-fresh)
+#                   and as a brand-new machine runs them: make check-fresh); docs/testing.md
+#   make test       build and run the plain suite only (TESTS="t-a t-b": those files)
 #   make demo       install missing packages, build, analyze the bundled fixture
 #   make install    honours prefix and DESTDIR
 #   make clean
@@ -62,7 +63,7 @@ UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/uni
 UNIT_TESTS	+= $(O)/tests/unit/test-timeline
 UNIT_TESTS	+= $(O)/tests/unit/test-crosscpu
 
-.PHONY: bench all deps check-pkgs check check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
+.PHONY: bench all deps check-pkgs check test check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 
 all: check-pkgs $(BIN) $(DIFF) $(MARK) plugin
 
@@ -183,14 +184,26 @@ $(MARK): tools/kma-mark.c lib/kma-event.h
 
 unit: $(UNIT_TESTS) tools
 
-# Everything twice: the plain build, then the ASan+UBSan build in build/san;
-# then, where root allows, the plain suite again as a brand-new machine runs
-# it (tests/fresh.sh: clean copy, own mount namespace, debugfs and tracefs
-# unmounted, then tracefs mounted anew). One summary line for all of it.
+# Everything twice: the plain build, then the ASan+UBSan build in build/san
+# (the long sweeps in the plain pass only: docs/testing.md); then, where root
+# allows, the suite again as a brand-new machine runs it (tests/fresh.sh: clean
+# copy, own mount namespace, debugfs and tracefs unmounted, then tracefs mounted
+# anew). The independent checkers' outputs are kept for all passes in
+# build/check-cache (once per input, not once per build). One summary line for
+# all of it, after the wall time of each pass and of the whole.
+JOBS		?= $(shell nproc 2>/dev/null || echo 1)
 check: deps
-	@$(MAKE) --no-print-directory all unit
-	@$(MAKE) --no-print-directory SAN=1 O=build/san all unit
-	@FRESH=1 bash tests/run.sh build build/san
+	@export KMA_CHECK_T0=$$(date +%s) KMA_CHECK_CACHE=$(abspath build/check-cache); \
+	rm -rf "$$KMA_CHECK_CACHE"; \
+	$(MAKE) --no-print-directory -j$(JOBS) all unit && \
+	$(MAKE) --no-print-directory -j$(JOBS) SAN=1 O=build/san all unit && \
+	FRESH=1 bash tests/run.sh build build/san
+
+# The edit-test loop: build and run the plain suite (every sweep), no package
+# installs; TESTS="t-a t-b" runs only those files.
+test:
+	@$(MAKE) --no-print-directory -j$(JOBS) all unit
+	@bash tests/run.sh build
 
 check-fresh: deps
 	@bash tests/fresh.sh

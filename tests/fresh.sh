@@ -27,7 +27,7 @@ mkdir "$WORK/src" "$WORK/home"
 (git ls-files -z -co --exclude-standard | tar --null -T - -cf - 2> /dev/null) | tar -x -C "$WORK/src" ||
 	{ echo "cannot copy the tree to $WORK/src" >&2; exit 3; }
 if ! env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$WORK/home" \
-	make -C "$WORK/src" --no-print-directory all unit > "$WORK/build.txt" 2>&1; then
+	make -C "$WORK/src" --no-print-directory -j"$(nproc)" all unit > "$WORK/build.txt" 2>&1; then
 	echo "FAIL [fresh] build from a clean copy: $(tail -5 "$WORK/build.txt")"
 	echo "fresh: 0 passed, 1 failed, 0 skipped"
 	exit 1
@@ -57,9 +57,10 @@ for mode in "$@"; do
 			while grep -q " $m " /proc/mounts; do umount -l "$m" || exit 4; done
 		done
 		'"$mnt"' || exit 4
-		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" KMA_TIMES="$3" \
+		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" KMA_TIMES="$3" KMA_CHECK_CACHE="$4" \
 			RUN_SUMMARY=subtotal bash "$0/tests/run.sh" build' \
-		"$WORK/src" "$WORK/home" "$mode" "${KMA_TIMES:-}" > "$WORK/out.txt" 2>&1
+		"$WORK/src" "$WORK/home" "$mode" "${KMA_TIMES:-}" "${KMA_CHECK_CACHE:-}" \
+		> "$WORK/out.txt" 2>&1
 	rc=$?
 	grep -v '^subtotal:' "$WORK/out.txt"
 	sum=$(grep '^subtotal:' "$WORK/out.txt" | tail -1)

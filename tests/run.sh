@@ -21,11 +21,49 @@ SKIPPED=0
 pass() { PASSED=$((PASSED + 1)); echo "PASS [$LABEL] $1"; }
 fail() { FAILED=$((FAILED + 1)); echo "FAIL [$LABEL] $1: ${2:-}"; }
 skip() { SKIPPED=$((SKIPPED + 1)); echo "SKIP [$LABEL] $1: ${2:-}"; }
+# drop NAME WHY: checks this pass leaves out on purpose ($SWEEP is "short" in the
+# sanitizer and fresh passes: the long sweeps run in the plain pass); listed,
+# never silent, and counted in the pass's summary line
+drop() { DROPPED=$((DROPPED + 1)); echo "DROP [$LABEL] $1: ${2:-}"; }
 # check NAME CMD...: passes when CMD exits 0; its output is shown on failure.
 check() {
 	local name=$1 out
 	shift
 	if out=$("$@" 2>&1); then pass "$name"; else fail "$name" "$(echo "$out" | tail -20)"; fi
+}
+
+# memo OUT KEY CMD...: CMD's standard output into OUT (exit status as CMD's). The
+# independent checkers (trace-cmd report and the scripts over it, Chromium) need
+# to run once per input, not once per build: with KMA_CHECK_CACHE=DIR (make check
+# sets it for all its passes) the output is kept in DIR under KEY, a list of the
+# files and words the output depends on (each file stands for its content), and
+# given back when the same inputs come again. KEY must name every input.
+memo() {
+	local out=$1 key=$2 k h
+	local -
+	shift 2
+	set -f	# KEY's words are not patterns
+	[ -n "${KMA_CHECK_CACHE:-}" ] || { "$@" > "$out"; return; }
+	h=$(for k in $key; do
+		if [ -f "$k" ]; then echo "file $(sha256sum < "$k")"; else echo "word $k"; fi
+	done | sha256sum)
+	h=$KMA_CHECK_CACHE/memo-${h%% *}
+	[ -f "$h" ] && { cp "$h" "$out"; return 0; }
+	"$@" > "$out" || return
+	mkdir -p "$KMA_CHECK_CACHE" && cp "$out" "$h.$BASHPID" && mv "$h.$BASHPID" "$h"
+}
+
+# dump_dom PAGE [#FRAGMENT]: the DOM of PAGE after its scripts ran, as headless
+# Chromium gives it (--dump-dom), once per page content and fragment
+CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+dump_dom() {
+	local out
+	out=$(mktemp "$TMP/dom.XXXXXX")
+	memo "$out" "chromium-dump-dom $1 ${2:-#}" timeout 120 "$CHROMIUM" --headless \
+		--no-sandbox --disable-gpu --disable-background-networking \
+		--disable-component-update --disable-sync --no-first-run \
+		--user-data-dir="$TMP/chr" --dump-dom "file://$1${2:-}" 2> "$TMP/chr.err" &&
+		cat "$out"
 }
 
 # Wall time: every test file over 30 s is named with its time, each pass ends
@@ -42,10 +80,63 @@ note_time() {
 }
 pass_summary() {
 	local s=$(( ($(ms "$EPOCHREALTIME") - $(ms "$PASS_T0")) / 1000 ))
-	printf 'pass [%s] %s: %d passed, %d failed, %d skipped in %dm%02ds\n' "$LABEL" "$1" \
-		$((PASSED - P0)) $((FAILED - F0)) $((SKIPPED - S0)) $((s / 60)) $((s % 60))
+	printf 'pass [%s] %s: %d passed, %d failed, %d skipped, %d dropped in %dm%02ds\n' \
+		"$LABEL" "$1" $((PASSED - P0)) $((FAILED - F0)) $((SKIPPED - S0)) \
+		$((DROPPED - D0)) $((s / 60)) $((s % 60))
 }
 
+# run_file TEST OUT: TEST sourced in a subshell of its own (its own counters and
+# $TMP), its output to OUT and its counts to OUT.n
+run_file() {
+	(
+		PASSED=0 FAILED=0 SKIPPED=0 DROPPED=0
+		TMP=$(mktemp -d)
+		RUN_FILE=$(basename "$1" .sh) RUN_T0=$EPOCHREALTIME
+		# shellcheck disable=SC1090
+		. "$1"
+		rm -rf "$TMP"
+		note_time "$RUN_FILE" "$RUN_T0"
+		echo "$PASSED $FAILED $SKIPPED $DROPPED" > "$2.n"
+	) > "$2" 2>&1 < /dev/null
+}
+
+# flush [all]: print the output of every finished file and add up its counts; with
+# "all" (nothing is running any more) a file that left no counts failed
+flush() {
+	local f n
+	for f in "${STARTED[@]}"; do
+		[ -e "$OUTS/$f.done" ] && continue
+		if [ -f "$OUTS/$f.n" ]; then
+			cat "$OUTS/$f"
+			read -r -a n < "$OUTS/$f.n"
+			PASSED=$((PASSED + n[0])) FAILED=$((FAILED + n[1]))
+			SKIPPED=$((SKIPPED + n[2])) DROPPED=$((DROPPED + n[3]))
+			touch "$OUTS/$f.done"
+		elif [ "${1:-}" = all ]; then
+			cat "$OUTS/$f" 2> /dev/null
+			fail "$f: ended before its last check"
+			touch "$OUTS/$f.done"
+		fi
+	done
+}
+
+# The files of the suite, those marked "# kma-test: long" first so that the two
+# cores finish together; "# kma-test: exclusive" files (they trace the live
+# kernel, whose ring buffer is shared) run alone.
+suite_files() {
+	local t
+	for t in tests/t-*.sh; do
+		if [ -n "${TESTS:-}" ]; then
+			case " $TESTS " in *" $(basename "$t" .sh) "*) ;; *) continue ;; esac
+		fi
+		if grep -q '^# kma-test:.*\blong\b' "$t"; then echo "0 $t"; else echo "1 $t"; fi
+	done | sort -k1,1n -s | cut -d' ' -f2
+}
+
+JOBS=${KMA_JOBS:-$(nproc 2> /dev/null || echo 1)}
+DROPPED=0
+OUTS=$(mktemp -d)
+trap 'rm -rf "$OUTS"' EXIT
 [ $# -gt 0 ] || set -- build
 for B in "$@"; do
 	# build/san (make SAN=1 O=build/san) is the sanitizer build, any other the plain one
@@ -53,27 +144,46 @@ for B in "$@"; do
 	*san*) LABEL=asan+ubsan ;;
 	*) LABEL=${RUN_LABEL:-plain} ;;
 	esac
+	# the long sweeps run in full in the plain pass (docs/testing.md)
+	SWEEP=${KMA_SWEEP:-$([ "$LABEL" = plain ] && echo full || echo short)}
 	KMA=$TOP/$B/analyzer/kma-analyze
-	PASS_T0=$EPOCHREALTIME P0=$PASSED F0=$FAILED S0=$SKIPPED
-	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:fast_unwind_on_malloc=0
+	PASS_T0=$EPOCHREALTIME P0=$PASSED F0=$FAILED S0=$SKIPPED D0=$DROPPED
+	# The frame-pointer unwinder on every malloc (the build keeps frame pointers): the
+	# same errors and leaks are found, 3-4x faster than the slow unwinder, whose
+	# stacks only matter when reading a report: KMA_SAN_SLOW_UNWIND=1 for those.
+	unwind=fast_unwind_on_malloc=$([ "${KMA_SAN_SLOW_UNWIND:-0}" = 1 ] && echo 0 || echo 1)
+	export ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99:$unwind
 	export LSAN_OPTIONS=suppressions=$TOP/tests/lsan.supp:print_suppressions=0
-	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99:fast_unwind_on_malloc=0
-	for t in tests/t-*.sh; do
-		if [ -n "${TESTS:-}" ]; then
-			case " $TESTS " in *" $(basename "$t" .sh) "*) ;; *) continue ;; esac
-		fi
+	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99:$unwind
+	STARTED=()
+	running=0
+	for t in $(suite_files); do
+		f=$LABEL-$(basename "$t" .sh)
 		# a test file that does not parse would run none of its checks, silently
 		if ! err=$(bash -n "$t" 2>&1); then
 			fail "$(basename "$t"): does not parse" "$err"
 			continue
 		fi
-		TMP=$(mktemp -d)
-		RUN_T0=$EPOCHREALTIME
-		# shellcheck disable=SC1090
-		. "$t"
-		rm -rf "$TMP"
-		note_time "$(basename "$t" .sh)" "$RUN_T0"
+		if grep -q '^# kma-test:.*\bexclusive\b' "$t"; then
+			wait
+			running=0
+			flush all
+			STARTED+=("$f")
+			run_file "$t" "$OUTS/$f"
+			flush all
+			continue
+		fi
+		while [ "$running" -ge "$JOBS" ]; do
+			wait -n
+			running=$((running - 1))
+			flush
+		done
+		STARTED+=("$f")
+		run_file "$t" "$OUTS/$f" &
+		running=$((running + 1))
 	done
+	wait
+	flush all
 	pass_summary "$B"
 done
 
@@ -91,6 +201,12 @@ if [ "${FRESH:-0}" = 1 ]; then
 	rm -f "$TOP/.fresh-why.txt" "$TOP/.fresh-out.txt"
 fi
 
+# make check: its whole wall time against the budget (docs/testing.md)
+if [ -n "${KMA_CHECK_T0:-}" ]; then
+	s=$(($(date +%s) - KMA_CHECK_T0))
+	printf 'make check: %dm%02ds wall time, budget 40m (docs/testing.md)%s\n' $((s / 60)) \
+		$((s % 60)) "$([ $s -gt 2400 ] && echo ': OVER BUDGET, see docs/testing.md')"
+fi
 if [ "$SKIPPED" -gt 0 ]; then
 	echo "${RUN_SUMMARY:+$RUN_SUMMARY: }$PASSED passed, $FAILED failed, $SKIPPED skipped"
 else

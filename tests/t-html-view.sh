@@ -5,18 +5,16 @@
 # built from `-g stack -f csv`; bad hash values ignored without a script error;
 # clicks, typing and a grouping change (dispatched by the page's test hook through
 # the user's handlers) write the hash, and that hash renders the same view again.
+# kma-test: long
 HDOM=$TOP/tests/tools/html-dom.py
 VEX=$TOP/tests/html/view-expect.py
-CHROME=$(command -v chromium || command -v chromium-browser || true)
+CHROME=$CHROMIUM
 dat=$TOP/tests/fixtures/stacks.dat
 page=$TMP/view.html
 
 # view N HASH: the page opened at HASH, as html-dom.py sees it, into $TMP/N.txt
 view() {
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--no-first-run --user-data-dir="$TMP/chr" --dump-dom "file://$page$2" \
-		> "$TMP/$1.dom" 2> "$TMP/chr.err" &&
+	dump_dom "$page" "$2" > "$TMP/$1.dom" &&
 		python3 "$HDOM" "$TMP/$1.dom" > "$TMP/$1.txt" ||
 		{ fail "--html view $2: chromium" "$(tail -3 "$TMP/chr.err")"; return 1; }
 }

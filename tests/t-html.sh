@@ -3,16 +3,14 @@
 # summary of the text report, generation labels, flame graph frames on a trace with
 # stacks, nothing fetched, names from the trace as text (tests/html/script.seq). A
 # screenshot is kept as $B/tests/html/stacks.png.
+# kma-test: long
 HDOM=$TOP/tests/tools/html-dom.py
-CHROME=$(command -v chromium || command -v chromium-browser || true)
+CHROME=$CHROMIUM
 MKTRACE=$TOP/$B/tests/tools/mktrace
 
 # render PAGE [#FRAGMENT]: the DOM after the page's scripts ran, into PAGE.dom
 render() {
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--no-first-run --user-data-dir="$TMP/chr" --dump-dom "file://$1${2:-}" \
-		> "$1.dom" 2> "$TMP/chr.err"
+	dump_dom "$1" "${2:-}" > "$1.dom"
 }
 
 # rows_csv GROUP TRACE: kma-analyze -g GROUP -f csv, tab-separated, sorted

@@ -6,17 +6,22 @@
 # byte-identical to those of --libtracecmd (tracecmd_iterate_events, the reference).
 # Then damaged event data found by a worker thread mid-trace: one line naming the file
 # and the problem, exit 1, no report.db.
+# kma-test: long
 TOOLS=$TOP/$B/tests/tools
 MKTRACE=$TOOLS/mktrace
 CONVERT=$TOOLS/kma-convert
 SECTIONS=$TOP/tests/tools/v7-sections.py
 J=$TMP/jobs
 mkdir -p "$J"
-# The sanitizer pass runs the threads under ASan on fewer inputs: its speed would
-# add minutes to make check for the same code paths.
+# The short sweep (sanitizer and fresh passes) runs the threads on fewer inputs: the
+# stress trace (8 CPUs, every page kind, three containers) and two sequences cover the
+# same code paths; the fixtures, the other sequences, -j 8 and two of the modes only
+# add inputs, and under ASan minutes.
 JOBS="1 3 8" FIXTURES="$TOP/tests/fixtures/*.dat" SEQS="$TOP/tests/gen/*.seq"
 MODES=("" "--list" "--generations" "--lifetimes -g comm")
-if [ "$LABEL" = asan+ubsan ]; then
+if [ "$SWEEP" = short ]; then
+	drop "jobs: fixtures, sequences but cross-cpu and missed, -j 8, --generations, --lifetimes" \
+		"input sweep, run in the plain pass"
 	JOBS="1 3" FIXTURES="" MODES=("" "--list")
 	SEQS="$TOP/tests/gen/cross-cpu.seq $TOP/tests/gen/missed.seq"
 fi

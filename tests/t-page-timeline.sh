@@ -140,12 +140,9 @@ check "page timeline: none on a slab-only trace" test \
 # --html (H2): a trace with page events gets the "Live pages over time" section, its
 # summary = pages-from-report.py over trace-cmd report, its chart data = page_timeline;
 # a slab-only trace gets none. Chromium renders the pages (--dump-dom).
-CHROME=$(command -v chromium || command -v chromium-browser || true)
+CHROME=$CHROMIUM
 prender() {
-	timeout 120 "$CHROME" --headless --no-sandbox --disable-gpu \
-		--disable-background-networking --disable-component-update --disable-sync \
-		--no-first-run --user-data-dir="$TMP/chr" --dump-dom "file://$1" \
-		> "$1.dom" 2> "$TMP/chr.err"
+	dump_dom "$1" > "$1.dom"
 }
 # pdom DOM: marker, errors, the kma-pages section's canvases and summary cells
 pdom() {
