@@ -46,8 +46,10 @@ else
 fi
 for mode in "$@"; do
 	case $mode in
-	notracefs) mnt=: ;;
-	tracefs) mnt='mount -t tracefs nodev /sys/kernel/tracing' ;;
+	notracefs) mnt=: only= ;;
+	# tracefs mounted anew: what differs from notracefs only for the files that look
+	# at tracefs (tagged so); the rest ran on the same build a moment ago
+	tracefs) mnt='mount -t tracefs nodev /sys/kernel/tracing' only=tracefs ;;
 	*) echo "tests/fresh.sh: unknown mode '$mode'" >&2; exit 2 ;;
 	esac
 	# umount each mount point until nothing of it is left (stacked mounts,
@@ -57,9 +59,9 @@ for mode in "$@"; do
 			while grep -q " $m " /proc/mounts; do umount -l "$m" || exit 4; done
 		done
 		'"$mnt"' || exit 4
-		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" KMA_TIMES="$3" KMA_CHECK_CACHE="$4" \
+		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" KMA_TIMES="$3" KMA_CHECK_CACHE="$4" KMA_ONLY="$5" \
 			RUN_SUMMARY=subtotal bash "$0/tests/run.sh" build' \
-		"$WORK/src" "$WORK/home" "$mode" "${KMA_TIMES:-}" "${KMA_CHECK_CACHE:-}" \
+		"$WORK/src" "$WORK/home" "$mode" "${KMA_TIMES:-}" "${KMA_CHECK_CACHE:-}" "$only" \
 		> "$WORK/out.txt" 2>&1
 	rc=$?
 	grep -v '^subtotal:' "$WORK/out.txt"

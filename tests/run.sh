@@ -120,16 +120,22 @@ flush() {
 	done
 }
 
-# The files of the suite, those marked "# kma-test: long" first so that the two
-# cores finish together; "# kma-test: exclusive" files (they trace the live
-# kernel, whose ring buffer is shared) run alone.
+# A test file's tags, on a line "# kma-test: TAG...":
+#   long       started first, so that the two cores finish together
+#   exclusive  runs alone (it traces the live kernel, whose ring buffer is shared)
+#   tracefs    looks at tracefs: the only files whose outcome depends on whether
+#              tracefs is mounted (tests/fresh.sh's second mode runs only these)
+tagged() { grep -q "^# kma-test:.*\\b$2\\b" "$1"; }
+
+# The files of the suite: TESTS="t-a t-b" picks some; KMA_ONLY=TAG those with TAG
 suite_files() {
 	local t
 	for t in tests/t-*.sh; do
 		if [ -n "${TESTS:-}" ]; then
 			case " $TESTS " in *" $(basename "$t" .sh) "*) ;; *) continue ;; esac
 		fi
-		if grep -q '^# kma-test:.*\blong\b' "$t"; then echo "0 $t"; else echo "1 $t"; fi
+		[ -z "${KMA_ONLY:-}" ] || tagged "$t" "$KMA_ONLY" || continue
+		if tagged "$t" long; then echo "0 $t"; else echo "1 $t"; fi
 	done | sort -k1,1n -s | cut -d' ' -f2
 }
 
@@ -163,6 +169,10 @@ for B in "$@"; do
 	export UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=99:$unwind
 	STARTED=()
 	running=0
+	if [ -n "${KMA_ONLY:-}" ]; then
+		drop "the files not tagged '$KMA_ONLY' ($(ls tests/t-*.sh | wc -l) files in all, \
+$(suite_files | wc -l) run)" "their outcome does not depend on it: run in the other passes"
+	fi
 	for t in $(suite_files); do
 		f=$LABEL-$(basename "$t" .sh)
 		# a test file that does not parse would run none of its checks, silently
@@ -170,7 +180,7 @@ for B in "$@"; do
 			fail "$(basename "$t"): does not parse" "$err"
 			continue
 		fi
-		if grep -q '^# kma-test:.*\bexclusive\b' "$t"; then
+		if tagged "$t" exclusive; then
 			wait
 			running=0
 			flush all

@@ -6,7 +6,7 @@
 # against the .expect's stack lines (or, without any, everything under one key: [no stack]),
 # -f folded against its folded lines and the summary; and every sequence without stacks
 # rendered again with a stack after each event must give its numbers unchanged.
-# kma-test: long
+# kma-test: long tracefs
 GEN=$TOP/tests/gen
 MKTRACE=$TOP/$B/tests/tools/mktrace
 if [ ! -x "$MKTRACE" ]; then

@@ -1,6 +1,6 @@
 # --live: the ring buffer through libtracefs, the same decoder, matcher and store.
 # Needs root and a writable tracefs; runs in the plain pass only (one tracer at a time).
-# kma-test: exclusive (traces the live kernel)
+# kma-test: exclusive tracefs (traces the live kernel)
 live_ok() {
 	[ "$(id -u)" = 0 ] || return 1
 	[ -w /sys/kernel/tracing/instances ] || mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null

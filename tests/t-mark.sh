@@ -1,7 +1,7 @@
 # kma-mark: usage errors and its messages everywhere; where tracefs is writable
 # and we are root (plain pass only: the ring buffer is shared), a short trace
 # recorded through tracefs + trace-cmd extract whose generations kma-mark started.
-# kma-test: exclusive (traces the live kernel)
+# kma-test: exclusive tracefs (traces the live kernel)
 KMARK=$TOP/$B/tools/kma-mark
 if [ ! -x "$KMARK" ]; then
 	# not in the Makefile yet: build it here (plain, it is not under test by ASan)

@@ -1,6 +1,6 @@
 # kma-record: usage errors everywhere; a real recording, analyzed by
 # kma-analyze, where tracefs is writable.
-# kma-test: exclusive (traces the live kernel)
+# kma-test: exclusive tracefs (traces the live kernel)
 REC=$TOP/tools/kma-record
 
 for args in "--bogus" "-o" "--buffer x" "--buffer 2" "--duration abc" "--duration 0" "--settle x" \

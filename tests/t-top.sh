@@ -5,7 +5,7 @@
 # redraw in time), q ends it like Ctrl-C (report.db, the final report cut to
 # -n), Ctrl-Z and SIGHUP, and that the terminal is put back every time.
 # Needs root, a writable tracefs and tmux; plain pass only (one tracer at a time).
-# kma-test: exclusive (traces the live kernel)
+# kma-test: exclusive tracefs (traces the live kernel)
 top_live_ok() {
 	[ "$(id -u)" = 0 ] || return 1
 	[ -w /sys/kernel/tracing/instances ] && return 0
