@@ -45,6 +45,7 @@ ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c anal
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
 ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
+ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output
 
 # --html (issue 16): its wiring, and the page's script compiled in as a string
 ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o
@@ -54,7 +55,8 @@ MARK		:= $(O)/tools/kma-mark
 # kma-diff (issue 15): two runs compared; its layers' objects, not kma-analyze's pipeline
 DIFF		:= $(O)/analyzer/kma-diff
 DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diff.o report/kma-report-diff.o \
-		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o)
+		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
+		   store/kma-store-file.o)
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
 		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \

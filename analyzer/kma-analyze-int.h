@@ -37,6 +37,7 @@ struct run {
 	struct kma_match_opts	mo;		/* of match; view's start from them */
 	struct kma_live_opts	lo;
 	char			*real_output;	/* -o a symbolic link: its target */
+	char			*real_html;	/* --html a symbolic link: its target */
 	int			show_progress;
 	int			filtered;	/* --generation, --since or --until */
 	struct kma_select	*select;	/* the view's filters (--comm ...) */

@@ -37,6 +37,7 @@
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
+#include "kma-output.h"
 #include "kma-signals.h"
 #include "kma-html.h"
 #include "kma-time.h"
@@ -55,7 +56,7 @@ static struct kma_store *open_store(const char *path, char *why, size_t len)
 	pthread_sigmask(SIG_BLOCK, &set, &old);
 	store = kma_store_open(path, why, len);
 	if (store)
-		kma_signals_arm(kma_store_tmp_path(store));
+		kma_signals_arm(KMA_SIGNALS_DB, kma_store_tmp_path(store));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);	/* a pending signal lands here */
 	return store;
 }
@@ -180,15 +181,21 @@ static int oom(void)
 	return -1;
 }
 
-/* -o: refuse to replace what is not a report.db (or the input) before any work. */
+/* -o and --html: through the output guard (kma-output.h) before any work. */
 static int check_output(struct run *r)
 {
 	struct kma_opts *o = r->o;
-	char reason[KMA_STORE_WHY_LEN];
+	const char *inputs[] = { o->live ? NULL : o->input, NULL };
+	char reason[KMA_OUTPUT_WHY_LEN];
 
-	if (!o->no_db && kma_store_check_target(o->output, o->live ? NULL : o->input, o->force,
-						&r->real_output, reason, sizeof(reason))) {
+	if (!o->no_db && kma_output_check(o->output, KMA_OUTPUT_DB, inputs, o->force,
+					  &r->real_output, reason, sizeof(reason))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, reason);
+		return -1;
+	}
+	if (o->html && kma_output_check(o->html, KMA_OUTPUT_HTML, inputs, o->force,
+					&r->real_html, reason, sizeof(reason))) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, reason);
 		return -1;
 	}
 	return 0;
@@ -533,7 +540,7 @@ static int commit_store(struct run *r)
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
 		return -1;
 	}
-	kma_signals_arm(NULL);	/* renamed into place: a signal now leaves it */
+	kma_signals_arm(KMA_SIGNALS_DB, NULL);	/* renamed into place: a signal now leaves it */
 	return 0;
 }
 
@@ -544,7 +551,8 @@ static int open_html(struct run *r)
 
 	if (!r->o->html)
 		return 0;
-	r->html = kma_html_open(kma_match_opts(r->view), r->o->html, why, sizeof(why));
+	r->html = kma_html_open(kma_match_opts(r->view), r->real_html ? r->real_html : r->o->html,
+				why, sizeof(why));
 	if (!r->html) {
 		fprintf(stderr, "kma-analyze: --html: %s\n", why);
 		return -1;
@@ -627,6 +635,7 @@ static void close_run(struct run *r)
 	kma_pagerun_free(r->pages);
 	kma_reader_close(r->reader);
 	free(r->real_output);
+	free(r->real_html);
 }
 
 int main(int argc, char **argv)

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "kma-event.h"
+#include "kma-output.h"
 #include "match/kma-diff.h"
 #include "report/kma-report-diff.h"
 #include "report/kma-table.h"
@@ -158,6 +159,11 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 	case 'F':
 		return take_cond(arg, o);
 	case 'o':
+		if (!*arg)
+			return usage_error("-o wants a file name%s", "");
+		if (o->nr_keep == 1 && kma_output_same(o->keep[0], arg))
+			return usage_error("-o %s given twice: one report.db would replace the other",
+					   arg);
 		if (o->nr_keep == 2)
 			return usage_error("-o given more than twice (%s)", arg);
 		o->keep[o->nr_keep++] = arg;
@@ -358,6 +364,28 @@ static int load_operand(const struct diff_opts *o, int i, int *nkeep, struct kma
 	return 0;
 }
 
+/*
+ * Each -o through the output guard before any work: never an operand (kma-diff
+ * would overwrite NEW with BASE's report.db and compare BASE with itself),
+ * never what kma-analyze -o would refuse. 0, or -1 after a one-line error.
+ */
+static int check_keep(const struct diff_opts *o)
+{
+	const char *operands[] = { o->operand[0], o->operand[1], NULL };
+	char why[KMA_OUTPUT_WHY_LEN], *real;
+	int i;
+
+	for (i = 0; i < o->nr_keep; i++) {
+		if (kma_output_check(o->keep[i], KMA_OUTPUT_DB, operands, 0, &real, why,
+				     sizeof(why))) {
+			fprintf(stderr, "kma-diff: %s: %s\n", o->keep[i], why);
+			return -1;
+		}
+		free(real);
+	}
+	return 0;
+}
+
 /* The --fail-if verdicts on stderr; 3 when one holds, else 0. */
 static int fail_if(const struct diff_opts *o, const struct kma_diff_row *sum)
 {
@@ -431,6 +459,8 @@ int main(int argc, char **argv)
 	if (o.nr_keep > is_trace_dat(o.operand[0]) + is_trace_dat(o.operand[1]))
 		return usage_error("-o %s: no trace.dat operand left to keep it for",
 				   o.keep[o.nr_keep - 1]);
+	if (check_keep(&o))
+		return 1;
 	kma_diff_table_init(&t[0]);
 	kma_diff_table_init(&t[1]);
 	ret = 0;

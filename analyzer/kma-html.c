@@ -18,13 +18,16 @@
 #include "kma-grow.h"
 #include "kma-map.h"
 #include "report/kma-report-html.h"
+#include "kma-signals.h"
+#include "store/kma-store.h"
 #include "kma-html.h"
 
 struct kma_html {
 	struct kma_match	*by[KMA_HTML_NR];
 	char			*chartjs;
-	const char		*path;		/* the page, opened at the start */
-	FILE			*out;		/* NULL once written */
+	const char		*path;		/* the page: replaced only once written whole */
+	char			*tmp_path;	/* its temporary beside it, created at the start */
+	FILE			*out;		/* the temporary; NULL once written */
 	/* (generation, caller) of what is still live at the end: the caller matcher's sink */
 	struct kma_map		gl_map;		/* gen << 32 | caller_id -> index in gl */
 	struct kma_html_genlive	*gl;
@@ -85,7 +88,7 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *pa
 {
 	struct kma_html *h = calloc(1, sizeof(*h));
 	const char *js = kma_html_chartjs_path();
-	int g;
+	int g, fd = -1;
 
 	if (!h || kma_map_init(&h->gl_map, 256)) {
 		free(h);
@@ -102,13 +105,21 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *pa
 		snprintf(why, len, "%s: contains '</script', cannot be inlined", js);
 		goto fail;
 	}
-	/* a page that cannot be written is said before the trace is read */
-	h->out = fopen(path, "w");
-	if (!h->out) {
-		snprintf(why, len, "%s: %s", path, strerror(errno));
+	/*
+	 * A page that cannot be written is said before the trace is read. It is
+	 * written to a temporary beside it and renamed over it once whole: an
+	 * error, a full disk or a signal leaves the old page as it was.
+	 */
+	h->path = path;
+	fd = kma_tmpfile_beside(path, &h->tmp_path);
+	if (fd < 0 || !(h->out = fdopen(fd, "w"))) {
+		snprintf(why, len, "%s: cannot create a temporary file next to it: %s", path,
+			 strerror(errno));
+		if (fd >= 0)
+			close(fd);
 		goto fail;
 	}
-	h->path = path;
+	kma_signals_arm(KMA_SIGNALS_PAGE, h->tmp_path);
 	for (g = 0; g < KMA_HTML_NR; g++) {
 		struct kma_match_opts o = *base;
 
@@ -184,9 +195,18 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 	ret = kma_report_html(f, &in);
 	if (fclose(f))
 		ret = -1;
-	if (ret)
+	if (ret) {
 		snprintf(why, len, "%s", errno ? strerror(errno) : "out of memory");
-	return ret;
+		return ret;
+	}
+	if (rename(h->tmp_path, h->path)) {
+		snprintf(why, len, "cannot rename %s to it: %s", h->tmp_path, strerror(errno));
+		return -1;
+	}
+	kma_signals_arm(KMA_SIGNALS_PAGE, NULL);	/* in place: a signal now leaves it */
+	free(h->tmp_path);
+	h->tmp_path = NULL;
+	return 0;
 }
 
 void kma_html_set_pages(struct kma_html *h, const struct kma_html_pages *p)
@@ -200,10 +220,13 @@ void kma_html_free(struct kma_html *h)
 
 	if (!h)
 		return;
-	if (h->out) {
-		/* never written: no empty page left behind */
+	if (h->out)
 		fclose(h->out);
-		unlink(h->path);
+	if (h->tmp_path) {
+		/* never written whole: the temporary goes, the page there before stays */
+		kma_signals_arm(KMA_SIGNALS_PAGE, NULL);
+		unlink(h->tmp_path);
+		free(h->tmp_path);
 	}
 	for (g = 0; g < KMA_HTML_NR; g++)
 		kma_match_free(h->by[g]);

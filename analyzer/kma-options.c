@@ -14,6 +14,7 @@
 #include "match/kma-leak.h"
 #include "match/kma-pagealloc.h"
 #include "match/kma-select.h"
+#include "kma-output.h"
 #include "kma-options.h"
 
 static const struct kma_opts default_opts = {
@@ -40,7 +41,8 @@ static const char usage_text[] =
 "                         if it has kmem events, else the one instance that has)\n"
 "  -o, --output DB        SQLite report to write (default: report.db); an existing\n"
 "                         file is replaced only if it is a kma report.db\n"
-"      --force            replace DB even if it is another file (never the input)\n"
+"      --force            replace DB or the --html FILE even if it is another file\n"
+"                         (never the input)\n"
 "      --no-db            do not write a database\n"
 "      --html FILE        also write FILE: one self-contained HTML page (charts\n"
 "                         over time, callers, generations, leaks, flame graph)\n"
@@ -252,6 +254,8 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 		o->buffer = arg;
 		break;
 	case 'o':
+		if (!*arg)
+			return usage_error("-o wants a file name%s", "");
 		o->output = arg;
 		break;
 	case OPT_NO_DB:
@@ -562,6 +566,9 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		o->sort = KMA_SORT_NET;
 	if (o->live && o->html)
 		return usage_error("--html reads a trace.dat, not --live%s", "");
+	/* two outputs in one file: one would silently replace the other */
+	if (o->html && !o->no_db && kma_output_same(o->output, o->html))
+		return usage_error("-o and --html name the same file '%s'", o->html);
 	if (o->live && o->buffer)
 		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
 	if (o->live && (o->since || o->until || o->generation))

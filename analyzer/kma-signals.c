@@ -22,14 +22,14 @@
  */
 volatile int kma_live_stop;
 volatile sig_atomic_t kma_interrupted;	/* --live: the signal that abandons the run */
-static volatile sig_atomic_t tmp_armed, progress_line;
+static volatile sig_atomic_t tmp_armed[KMA_SIGNALS_NR], progress_line;
 /*
  * The one static buffer on purpose: the handler may only call
  * async-signal-safe functions, so it cannot reach into the store (its
  * pointers may be half-updated, free()d or behind a lock) and cannot
  * allocate; it unlink()s this copy, made before the signal can come.
  */
-static char tmp_copy[PATH_MAX];
+static char tmp_copy[KMA_SIGNALS_NR][PATH_MAX];
 
 static void say_interrupted(void)
 {
@@ -55,8 +55,11 @@ static void __attribute__((noreturn)) die_of(int sig)
 
 static void on_signal(int sig)
 {
-	if (tmp_armed)
-		unlink(tmp_copy);
+	int i;
+
+	for (i = 0; i < KMA_SIGNALS_NR; i++)
+		if (tmp_armed[i])
+			unlink(tmp_copy[i]);
 	say_interrupted();
 	die_of(sig);
 }
@@ -90,12 +93,12 @@ void kma_signals_catch(int live)
 	}
 }
 
-void kma_signals_arm(const char *tmp_path)
+void kma_signals_arm(enum kma_signals_tmp which, const char *tmp_path)
 {
-	tmp_armed = 0;
-	if (tmp_path && strlen(tmp_path) < sizeof(tmp_copy)) {
-		strcpy(tmp_copy, tmp_path);
-		tmp_armed = 1;
+	tmp_armed[which] = 0;
+	if (tmp_path && strlen(tmp_path) < sizeof(tmp_copy[which])) {
+		strcpy(tmp_copy[which], tmp_path);
+		tmp_armed[which] = 1;
 	}
 }
 

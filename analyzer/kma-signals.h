@@ -15,8 +15,10 @@ extern volatile sig_atomic_t kma_interrupted;
 
 /* Installs the handlers: file mode ends the run at once, --live stops it. */
 void kma_signals_catch(int live);
-/* The temporary report.db a signal removes (copied); NULL once it is renamed. */
-void kma_signals_arm(const char *tmp_path);
+/* The temporaries a signal removes: report.db's and the --html page's. */
+enum kma_signals_tmp { KMA_SIGNALS_DB, KMA_SIGNALS_PAGE, KMA_SIGNALS_NR };
+/* A temporary of @which a signal removes (copied); NULL once it is renamed. */
+void kma_signals_arm(enum kma_signals_tmp which, const char *tmp_path);
 /* A progress line is on stderr: the message clears it first. */
 void kma_signals_progress_line(int on);
 /* Prints "kma-analyze: interrupted" and dies of @sig. */

@@ -39,7 +39,7 @@ if "$KMA" --no-db -q --html "$TMP/no/such/dir/x.html" "$dat" 2> "$TMP/err.txt"; 
 	fail "--html to a directory that does not exist fails" "exit 0"
 else
 	check "--html to a directory that does not exist: one line naming the page" \
-		grep -qx "kma-analyze: --html: $TMP/no/such/dir/x.html: No such file or directory" \
+		grep -qx "kma-analyze: --html: $TMP/no/such/dir/x.html: cannot create a temporary file next to it: No such file or directory" \
 		"$TMP/err.txt"
 fi
 "$KMA" --no-db -q --html "$TMP/gone.html" "$TMP/not-a-trace.dat" 2> /dev/null

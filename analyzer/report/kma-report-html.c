@@ -401,7 +401,7 @@ static const char page_head[] =
 	"<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\n"
 	"<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
 	"script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:\">\n"
-	"<title>kma report</title></head>\n<body>\n"
+	KMA_HTML_GENERATOR "\n" KMA_HTML_TITLE "</head>\n<body>\n"
 	/* first: errors of any script below, Chart.js's too, land in the page */
 	"<script>window.onerror = function (m, s, l) { var e = document.getElementById("
 	"'kma-errors'); if (!e) { e = document.createElement('pre'); e.id = 'kma-errors'; "

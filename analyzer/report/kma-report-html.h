@@ -12,6 +12,15 @@
 #include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
 
+/*
+ * The page's mark, in its <head> within its first KMA_HTML_MARK_WITHIN bytes: the
+ * output guard replaces a page that has it (or, from before the mark, the title)
+ * and refuses any other file without --force.
+ */
+#define KMA_HTML_GENERATOR	"<meta name=\"generator\" content=\"kma-analyze\">"
+#define KMA_HTML_TITLE		"<title>kma report</title>"
+#define KMA_HTML_MARK_WITHIN	1024
+
 /* The groupings the page switches between: one matcher each, the same events. */
 enum kma_html_group {
 	KMA_HTML_CALLER, KMA_HTML_FUNCTION, KMA_HTML_MODULE, KMA_HTML_CACHE, KMA_HTML_COMM,

@@ -393,30 +393,13 @@ static int prepare_inserts(struct kma_store *s)
  */
 static int create_tmp(struct kma_store *s, const char *path, char *why, size_t len)
 {
-	mode_t mask;
-	int fd;
+	int fd = kma_tmpfile_beside(path, &s->tmp_path);
 
-	if (asprintf(&s->tmp_path, "%s.tmp-XXXXXX", path) < 0) {
-		s->tmp_path = NULL;
-		snprintf(why, len, "out of memory");
-		return -1;
-	}
-	fd = mkstemp(s->tmp_path);
 	if (fd < 0) {
 		snprintf(why, len, "cannot create a temporary file next to it: %s",
 			 strerror(errno));
-		free(s->tmp_path);
-		s->tmp_path = NULL;
 		return -1;
 	}
-	/*
-	 * mkstemp() makes it 0600; report.db gets the mode any new file would
-	 * get. A failure is no reason to stop: file systems without Unix modes
-	 * (vfat, some FUSE) refuse it, and the file is only less readable.
-	 */
-	mask = umask(0);
-	umask(mask);
-	(void)fchmod(fd, 0666 & ~mask);
 	close(fd);
 	return 0;
 }
@@ -552,141 +535,6 @@ out:
 const char *kma_store_tmp_path(const struct kma_store *s)
 {
 	return s->tmp_path;
-}
-
-/* "file:" URI of a path for sqlite3_open_v2(): %, ? and # escaped. NULL: out of memory. */
-static char *file_uri(const char *path)
-{
-	char *uri = malloc(strlen(path) * 3 + 16), *p;
-
-	if (!uri)
-		return NULL;
-	p = uri + sprintf(uri, "file:%s", *path == '/' ? "//" : "");
-	for (; *path; path++) {
-		if (*path == '%' || *path == '?' || *path == '#')
-			p += sprintf(p, "%%%02X", (unsigned char)*path);
-		else
-			*p++ = *path;
-	}
-	strcpy(p, "?immutable=1");
-	return uri;
-}
-
-/* 1 when the database at path has the tables every kma report.db had since version 1. */
-static int has_kma_tables(const char *path)
-{
-	static const char sql[] =
-		"SELECT count(*) FROM sqlite_master WHERE type = 'table' AND"
-		" name IN ('trace', 'callers', 'allocations', 'unknown_frees')";
-	sqlite3 *db = NULL;
-	sqlite3_stmt *st = NULL;
-	char *uri = file_uri(path);
-	int ret = 0;
-
-	/* immutable: no locks, and a hot journal is not rolled back into the file */
-	if (!uri || sqlite3_open_v2(uri, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI,
-				    NULL) != SQLITE_OK)
-		goto out;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
-	    sqlite3_step(st) == SQLITE_ROW)
-		ret = sqlite3_column_int(st, 0) == 4;
-out:
-	sqlite3_finalize(st);
-	sqlite3_close(db);
-	free(uri);
-	return ret;
-}
-
-static uint32_t be32(const unsigned char *p)
-{
-	return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | p[3];
-}
-
-int kma_store_probe(const char *path, char *why, size_t len)
-{
-	static const char magic[16] = "SQLite format 3";
-	unsigned char h[100];
-	uint32_t app_id;
-	ssize_t n;
-	int fd;
-
-	/* the header, as bytes: opening a foreign database with SQLite could change it */
-	fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
-	if (fd < 0) {
-		snprintf(why, len, "%s", strerror(errno));
-		return -1;
-	}
-	n = read(fd, h, sizeof(h));
-	if (n < 0) {
-		snprintf(why, len, "%s", strerror(errno));
-		close(fd);
-		return -1;
-	}
-	close(fd);
-	if (n < (ssize_t)sizeof(h) || memcmp(h, magic, sizeof(magic))) {
-		snprintf(why, len, "not an SQLite database");
-		return 0;
-	}
-	/* header offsets 60 and 68, big-endian (https://sqlite.org/fileformat.html) */
-	app_id = be32(h + 68);
-	if (app_id == KMA_APPLICATION_ID)
-		return 1;
-	if (app_id) {
-		snprintf(why, len, "an SQLite database of another program, "
-			 "application_id 0x%08" PRIx32, app_id);
-		return 0;
-	}
-	/* older kma set no application_id: then schema version 1 and its tables */
-	if (be32(h + 60) == 1 && has_kma_tables(path))
-		return 1;
-	snprintf(why, len, "an SQLite database not written by kma");
-	return 0;
-}
-
-int kma_store_check_target(const char *path, const char *input, int force, char **real,
-			   char *why, size_t len)
-{
-	struct stat st, in;
-	char what[160];
-	int kma;
-
-	*real = NULL;
-	if (lstat(path, &st)) {
-		if (errno == ENOENT)
-			return 0;
-		snprintf(why, len, "cannot check it: %s", strerror(errno));
-		goto fail;
-	}
-	if (S_ISLNK(st.st_mode)) {
-		if (stat(path, &st) || !(*real = realpath(path, NULL))) {
-			snprintf(why, len, "cannot follow the symbolic link: %s%s",
-				 strerror(errno), errno == ENOENT ? "; not replaced" : "");
-			goto fail;
-		}
-	}
-	if (input && !stat(input, &in) && in.st_dev == st.st_dev && in.st_ino == st.st_ino) {
-		snprintf(why, len, "is the input trace; not replaced by the report");
-		goto fail;
-	}
-	/* rename() would replace a device or FIFO node itself: never what -o means */
-	if (!S_ISREG(st.st_mode)) {
-		snprintf(why, len, "%s", S_ISDIR(st.st_mode) ? "is a directory; -o wants a file" :
-			 "not a regular file; not replaced (--no-db writes no database)");
-		goto fail;
-	}
-	kma = kma_store_probe(*real ? *real : path, what, sizeof(what));
-	if (kma > 0 || force)
-		return 0;
-	if (kma < 0)
-		snprintf(why, len, "cannot read it to check that it is a kma report.db: "
-			 "%s; --force replaces it", what);
-	else
-		snprintf(why, len, "not a kma report.db (%s); not replaced, "
-			 "--force replaces it", what);
-fail:
-	free(*real);
-	*real = NULL;
-	return -1;
 }
 
 const char *kma_store_error(const struct kma_store *s)

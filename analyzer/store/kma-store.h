@@ -36,15 +36,12 @@ struct kma_store;
 int kma_store_probe(const char *path, char *why, size_t len);
 
 /*
- * May kma-analyze -o path replace what is there? 0: yes, *real is the path to
- * write: NULL for path itself, or (malloc'd) the target of a symbolic link,
- * which is replaced while the link stays. -1: no, why says why. Refused: the
- * input trace (same inode; input NULL: none), a path that is not a regular
- * file, a dangling link, and a regular file that is not a kma report.db
- * unless force.
+ * Creates PATH.tmp-XXXXXX (mkstemp) beside path with the mode any new file
+ * would get (umask applied; mkstemp's 0600 otherwise): the temporary an output
+ * is written to and renamed over path from. Returns its descriptor and the
+ * malloc'd name in *tmp_path, or -1 with errno set and *tmp_path NULL.
  */
-int kma_store_check_target(const char *path, const char *input, int force, char **real,
-			   char *why, size_t len);
+int kma_tmpfile_beside(const char *path, char **tmp_path);
 
 /* NULL on failure, with the reason in why. */
 struct kma_store *kma_store_open(const char *path, char *why, size_t len);
