@@ -181,6 +181,16 @@ static int oom(void)
 	return -1;
 }
 
+/* The temporaries of an output that a killed run left: removed, and said. */
+static void sweep_orphans(const char *path)
+{
+	int n = kma_tmpfile_sweep(path);
+
+	if (n > 0)
+		fprintf(stderr, "kma-analyze: %s: note: removed %d temporary file%s left by a "
+			"run that no longer exists\n", path, n, n > 1 ? "s" : "");
+}
+
 /* -o and --html: through the output guard (kma-output.h) before any work. */
 static int check_output(struct run *r)
 {
@@ -198,6 +208,10 @@ static int check_output(struct run *r)
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, reason);
 		return -1;
 	}
+	if (!o->no_db)
+		sweep_orphans(r->real_output ? r->real_output : o->output);
+	if (o->html)
+		sweep_orphans(r->real_html ? r->real_html : o->html);
 	return 0;
 }
 

@@ -252,7 +252,7 @@ static int is_trace_dat(const char *path)
 {
 	static const char magic[10] = "\x17\x08\x44tracing";
 	char h[10];
-	int fd = open(path, O_RDONLY);
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO: no hang */
 	ssize_t n;
 
 	if (fd < 0)

@@ -182,3 +182,53 @@ check "outputs: kma-diff -o '': exit 2" test $? = 2
 check "outputs: kma-diff -o keeps the report.db of a trace operand" sh -c \
 	'"$1" -q -o "$2" "$3" "$4" && [ "$(sqlite3 "$2" "PRAGMA application_id")" = 1802330450 ]' \
 	sh "$DIFF" "$O/kept.db" "$T" "$O/new.dat"
+
+# --- inputs that would block, operands left untouched ------------------------------------
+refused "a FIFO as the input trace: refused at once" 1 "not a regular file" "$O/fifo" \
+	"$KMA" -q --no-db "$O/fifo"
+refused "a FIFO as a kma-diff operand: refused at once" 1 "not a regular file" "$O/fifo" \
+	"$DIFF" -q "$T" "$O/fifo"
+# a report.db in WAL mode: read without a -wal or -shm file created beside it
+"$KMA" -q -o "$O/wal.db" "$T"
+sqlite3 "$O/wal.db" 'PRAGMA journal_mode=WAL' > /dev/null
+"$DIFF" -q "$O/wal.db" "$T" 2> "$O/err"
+check "outputs: kma-diff reads a WAL-mode report.db, nothing created beside it" sh -c \
+	'[ $1 = 0 ] && [ "$(ls "$2" | grep "^wal.db")" = wal.db ]' sh $? "$O"
+# ... and one whose last commit is still in its -wal file (its writer died): that commit
+# is read (the callers' totals made 12345 in all there; BASE's total, from trace-cmd, as the
+# other side)
+python3 - "$O/wal.db" <<'PY'
+import os, sqlite3, sys
+c = sqlite3.connect(sys.argv[1])
+c.execute("PRAGMA wal_autocheckpoint=0")
+c.execute("UPDATE callers SET total = CASE rowid WHEN (SELECT MIN(rowid) FROM callers) "
+          "THEN 12345 ELSE 0 END")
+c.commit()
+os._exit(0)
+PY
+"$DIFF" "$T" "$O/wal.db" > "$O/wal.txt" 2> "$O/err"
+want=$(trace-cmd report -i "$T" 2> /dev/null | awk '/ (kmalloc|kmalloc_node|kmem_cache_alloc|kmem_cache_alloc_node): / {
+	for (i = 1; i <= NF; i++) if ($i ~ /^bytes_alloc=/) { split($i, kv, "="); s += kv[2] } }
+	END { print s }')
+check "outputs: kma-diff reads the commit still in a -wal file (total $want -> 12345)" \
+	grep -Eq "^total +$want +12345 " "$O/wal.txt"
+
+# --- what SIGKILL leaves: removed by the next run that writes the same output ----------------
+if [ -f "$O/big.dat" ]; then
+	"$KMA" -q -o "$O/k.db" "$O/big.dat" 2> /dev/null &
+	pid=$!
+	for i in $(seq 2000); do
+		ls "$O"/k.db.tmp-* > /dev/null 2>&1 && break
+		sleep 0.005
+	done
+	kill -KILL $pid 2> /dev/null
+	wait $pid 2> /dev/null
+	left=$(ls "$O" | grep -c '^k.db.tmp-')
+	# a temporary of a process that still exists (this shell) is another run's: kept
+	: > "$O/k.db.tmp-$$-abcdef"
+	"$KMA" -q -o "$O/k.db" "$T" 2> "$O/err"
+	check "outputs: after SIGKILL ($left temporary), the next run removes it and says so" sh -c \
+		'[ $1 = 1 ] && grep -qx "kma-analyze: $2: note: removed 1 temporary file left by a run that no longer exists" "$3" &&
+		 [ "$(ls "$4" | grep "^k.db.tmp-")" = "k.db.tmp-$5-abcdef" ]' sh "$left" "$O/k.db" "$O/err" "$O" $$
+	rm -f "$O/k.db.tmp-$$-abcdef"
+fi

@@ -45,7 +45,8 @@ void kma_td_init(struct kma_td *t, int fd, uint64_t size)
 int kma_td_open(struct kma_td *t, const char *path)
 {
 	struct stat sb;
-	int fd = open(path, O_RDONLY | O_CLOEXEC), e;
+	/* O_NONBLOCK: a FIFO is refused by the caller's type check, not waited on */
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK), e;
 
 	kma_td_init(t, -1, 0);
 	if (fd < 0)

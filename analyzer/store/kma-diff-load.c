@@ -4,10 +4,12 @@
  * the views of kma-report.db(5), read only.
  */
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sqlite3.h>
 
 #include "kma-store.h"
@@ -53,11 +55,18 @@ static int is_sqlite(const char *path, char *why, size_t len)
 {
 	static const char magic[16] = "SQLite format 3";
 	char h[16];
-	int fd = open(path, O_RDONLY);
+	/* O_NONBLOCK: a FIFO must not hang us before the check below */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
 	ssize_t n;
 
 	if (fd < 0) {
 		snprintf(why, len, "cannot open it: %m");
+		return 0;
+	}
+	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
+		snprintf(why, len, "not a regular file");
+		close(fd);
 		return 0;
 	}
 	n = read(fd, h, sizeof(h));
@@ -165,6 +174,34 @@ static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, cha
 	return 0;
 }
 
+/*
+ * An operand is only read: opened immutable, so that nothing is created beside
+ * it (a WAL-mode database opened plainly gets -wal and -shm files), unless a
+ * -wal file with content is already there: then its committed pages live in
+ * it, and only a plain read-only open sees them. 0, or -1 with why.
+ */
+static int open_operand(const char *path, sqlite3 **db, char *why, size_t len)
+{
+	char wal[PATH_MAX];
+	struct stat st;
+	char *uri = NULL;
+	int rc;
+
+	if (snprintf(wal, sizeof(wal), "%s-wal", path) < (int)sizeof(wal) &&
+	    !stat(wal, &st) && st.st_size > 0) {
+		rc = sqlite3_open_v2(path, db, SQLITE_OPEN_READONLY, NULL);
+	} else {
+		uri = kma_store_immutable_uri(path);
+		rc = uri ? sqlite3_open_v2(uri, db, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI, NULL) :
+			   SQLITE_NOMEM;
+		free(uri);
+	}
+	if (rc == SQLITE_OK)
+		return 0;
+	snprintf(why, len, "cannot open it: %s", *db ? sqlite3_errmsg(*db) : "out of memory");
+	return -1;
+}
+
 int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
 		  char *why, size_t len)
 {
@@ -176,12 +213,8 @@ int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
 		snprintf(why, len, "cannot group by %s", kma_group_name(g));
 		return -1;
 	}
-	if (!is_sqlite(path, why, len))
-		return -1;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK) {
-		snprintf(why, len, "cannot open it: %s", db ? sqlite3_errmsg(db) : "out of memory");
+	if (!is_sqlite(path, why, len) || open_operand(path, &db, why, len))
 		goto out;
-	}
 	if (check_db(db, g, t, why, len))
 		goto out;
 	/* the whole trace, as kma-analyze's summary: frees are every free event */

@@ -7,8 +7,10 @@
  * kma_tmpfile_beside: the temporary an output (report.db, the --html page) is
  * written to and renamed from, so that it is whole or absent.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,8 +20,7 @@
 #include <sqlite3.h>
 #include "kma-store.h"
 
-/* "file:" URI of a path for sqlite3_open_v2(): %, ? and # escaped. NULL: out of memory. */
-static char *file_uri(const char *path)
+char *kma_store_immutable_uri(const char *path)
 {
 	char *uri = malloc(strlen(path) * 3 + 16), *p;
 
@@ -44,7 +45,7 @@ static int has_kma_tables(const char *path)
 		" name IN ('trace', 'callers', 'allocations', 'unknown_frees')";
 	sqlite3 *db = NULL;
 	sqlite3_stmt *st = NULL;
-	char *uri = file_uri(path);
+	char *uri = kma_store_immutable_uri(path);
 	int ret = 0;
 
 	/* immutable: no locks, and a hot journal is not rolled back into the file */
@@ -112,7 +113,8 @@ int kma_tmpfile_beside(const char *path, char **tmp_path)
 	mode_t mask;
 	int fd, err;
 
-	if (asprintf(tmp_path, "%s.tmp-XXXXXX", path) < 0) {
+	/* the pid in the name: a later run can tell an orphan (kma_tmpfile_sweep) */
+	if (asprintf(tmp_path, "%s.tmp-%ld-XXXXXX", path, (long)getpid()) < 0) {
 		*tmp_path = NULL;
 		errno = ENOMEM;
 		return -1;
@@ -133,4 +135,46 @@ int kma_tmpfile_beside(const char *path, char **tmp_path)
 	umask(mask);
 	(void)fchmod(fd, 0666 & ~mask);
 	return fd;
+}
+
+int kma_tmpfile_sweep(const char *path)
+{
+	char *dir = strdup(path), *slash, *prefix, *end;
+	const char *base;
+	struct dirent *d;
+	size_t plen;
+	DIR *dh;
+	long pid;
+	int n = 0;
+
+	if (!dir)
+		return -1;
+	slash = strrchr(dir, '/');
+	base = slash ? path + (slash - dir) + 1 : path;
+	if (slash)
+		slash[slash == dir] = '\0';	/* "/x" is in "/" */
+	if (asprintf(&prefix, "%s.tmp-", base) < 0) {
+		free(dir);
+		return -1;
+	}
+	plen = strlen(prefix);
+	dh = opendir(slash ? dir : ".");
+	while (dh && (d = readdir(dh))) {
+		if (strncmp(d->d_name, prefix, plen))
+			continue;
+		/* ours: PID-XXXXXX; an older name without a pid cannot be judged */
+		errno = 0;
+		pid = strtol(d->d_name + plen, &end, 10);
+		if (errno || pid <= 0 || *end != '-' || strlen(end + 1) != 6)
+			continue;
+		if (pid == getpid() || !kill((pid_t)pid, 0) || errno != ESRCH)
+			continue;
+		if (!unlinkat(dirfd(dh), d->d_name, 0))
+			n++;
+	}
+	if (dh)
+		closedir(dh);
+	free(prefix);
+	free(dir);
+	return dh ? n : -1;
 }

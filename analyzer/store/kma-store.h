@@ -36,12 +36,26 @@ struct kma_store;
 int kma_store_probe(const char *path, char *why, size_t len);
 
 /*
+ * The "file:" URI that opens path read-only and immutable (%, ? and # escaped):
+ * no lock, no journal or -shm file created, nothing written. For a file no
+ * one writes. NULL: out of memory.
+ */
+char *kma_store_immutable_uri(const char *path);
+
+/*
  * Creates PATH.tmp-XXXXXX (mkstemp) beside path with the mode any new file
  * would get (umask applied; mkstemp's 0600 otherwise): the temporary an output
  * is written to and renamed over path from. Returns its descriptor and the
  * malloc'd name in *tmp_path, or -1 with errno set and *tmp_path NULL.
  */
 int kma_tmpfile_beside(const char *path, char **tmp_path);
+
+/*
+ * Removes the temporaries of path (PATH.tmp-PID-XXXXXX) whose process no
+ * longer exists: what a SIGKILL or a crash left. Returns how many, or -1
+ * when the folder cannot be read.
+ */
+int kma_tmpfile_sweep(const char *path);
 
 /* NULL on failure, with the reason in why. */
 struct kma_store *kma_store_open(const char *path, char *why, size_t len);
