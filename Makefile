@@ -47,12 +47,12 @@ ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
 ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output
 
-# --html (issue 16): its wiring, and the page's script compiled in as a string
+# --html: its wiring, and the page's script compiled in as a string
 ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o
 
 BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
-# kma-diff (issue 15): two runs compared; its layers' objects, not kma-analyze's pipeline
+# kma-diff: two runs compared; its layers' objects, not kma-analyze's pipeline
 DIFF		:= $(O)/analyzer/kma-diff
 DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diff.o report/kma-report-diff.o \
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \

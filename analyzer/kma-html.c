@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-html.c - --html wiring (issue 16): the rows of each grouping of the
+ * kma-html.c - --html wiring: the rows of each grouping of the
  * page's caller table (caller, function, module, cache, task, stack) are the
  * numbers `kma-analyze -g KEY` prints, from the same code. Caller, cache,
  * task and stack each have a matcher fed every event (their keys are the

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-html.h - --html wiring (issue 16): one matcher per grouping the page
+ * kma-html.h - --html wiring: one matcher per grouping the page
  * switches between, fed the same events as the report, then the page written
  * by report/kma-report-html.c.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-pagerun.h - kma-analyze --pages wiring (issue 17): the page matcher, the
+ * kma-pagerun.h - kma-analyze --pages wiring: the page matcher, the
  * page events' own stacks (interned apart, so the slab rows' stack ids do not
  * move), the finished allocations streamed to report.db, the report.
  */

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# run.sh - the kma benchmark (issue 12): kma-analyze against the bare read loop
+# run.sh - the kma benchmark: kma-analyze against the bare read loop
 # and trace-cmd mem, on a real trace in v7 zstd and in uncompressed v6, then the
 # growth figures on generated traces of 5M and 50M events.
 #

@@ -461,7 +461,7 @@ CREATE VIEW stack_stats AS
 	       g.frees AS frees, g.implicit_frees AS implicit_frees, g.live AS live
 	FROM g LEFT JOIN stacks AS s ON s.id = g.stack_id;
 
--- The over-time series (issue 16), as the HTML report draws them: the trace cut into at
+-- The over-time series, as the HTML report draws them: the trace cut into at
 -- most 2048 bins of one width (1 us doubled until the trace fits), from the first event on;
 -- bin N is [ts, ts + width_ns). Only allocations made during the trace count: live_bytes
 -- starts at 0 and ends at summary.net; the sums of allocs and alloc_bytes are summary's
@@ -488,7 +488,7 @@ CREATE TABLE timeline_callers (
 	live_bytes	INTEGER NOT NULL,
 	PRIMARY KEY (bin, rank)
 );
--- Page allocations (kma-analyze --pages; issue 17). Empty without --pages: the tables are
+-- Page allocations (kma-analyze --pages). Empty without --pages: the tables are
 -- always there, so that queries need not ask. mm_page_alloc paired with mm_page_free by pfn
 -- (kma-analyze(1), PAGES). Integers only; the view page_allocations renders them.
 -- One row: the page allocator facts of the run.
@@ -612,7 +612,7 @@ CREATE VIEW page_generations AS
 	LEFT JOIN generations AS g ON g.id = r.generation
 	GROUP BY r.generation;
 
--- Cross-CPU frees per caller (issue 17; perf kmem stat's "Cross CPU allocations"): of the
+-- Cross-CPU frees per caller (perf kmem stat's "Cross CPU allocations"): of the
 -- allocations a traced kfree/kmem_cache_free ended, those freed on another CPU than the
 -- one that allocated them. Implicit frees and live allocations are in no row. The node an
 -- object landed on is not in the trace (the *_node events give the node asked for only).

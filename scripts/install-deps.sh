@@ -5,7 +5,7 @@ set -e
 
 PKGS="build-essential pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev libdw-dev
 libsqlite3-dev sqlite3 trace-cmd libcmocka-dev python3 groff-base binutils zlib1g-dev tmux"
-# H6, --html (issue 16): Chart.js inlined into the page; Chromium renders it in t-html
+# --html: Chart.js inlined into the page; Chromium renders it in t-html
 PKGS="$PKGS libjs-chart.js chromium"
 # make fuzz: libFuzzer comes with clang's runtime
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"

@@ -1,4 +1,4 @@
-# kma-diff (issue 15): two runs compared per key. Expected numbers are worked out by hand
+# kma-diff: two runs compared per key. Expected numbers are worked out by hand
 # from tests/diff/*.seq (see their comments) or summed by awk from the two sides' own
 # report.db rows (sqlite3), never taken from kma-diff's output; a run against itself, under
 # another KASLR slide or written with another kernel's event layout diffs to zero, and a

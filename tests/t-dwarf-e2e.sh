@@ -1,4 +1,4 @@
-# DWARF end to end (issue 4): the small kernel-like ELF and module of tests/elf/
+# DWARF end to end: the small kernel-like ELF and module of tests/elf/
 # (built as t-symbols.sh builds them), a trace written by mktrace whose kallsyms are
 # the ELF's symbols shifted as KASLR and a module load would, and kmalloc events at
 # the ELF's real return addresses (shifted). kma-analyze --vmlinux/--modules must give

@@ -1,6 +1,6 @@
 # Behaviour is unchanged by refactoring: text, CSV and JSON of every report and a dump of
 # report.db, on every fixture and generated sequence, are byte-identical to the expected
-# files tests/golden/expect/*.out.gz, made by the code before the layout change of issue 11
+# files tests/golden/expect/*.out.gz, made by the code before the change to the layered layout
 # (tests/golden/outputs.sh). The short sweep (sanitizer and fresh passes) runs every
 # report on three inputs: a real fixture, one with markers and a generated sequence in
 # both its renderings; the plain pass runs all of them.

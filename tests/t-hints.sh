@@ -1,4 +1,4 @@
-# Honest hints (issue 14, H4): -g file without debug info says once on stderr
+# Honest hints: -g file without debug info says once on stderr
 # which files were looked for and which package provides them; callers.file
 # and callers.line are NULL, never '', when the source is unknown.
 dat=$TOP/tests/fixtures/basic.dat

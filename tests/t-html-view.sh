@@ -1,4 +1,4 @@
-# --html (issue 16): the page's view in its URL's hash, rendered by headless Chromium:
+# --html: the page's view in its URL's hash, rendered by headless Chromium:
 # the caller table ordered by every column both ways (ties by name, then address)
 # and filtered by name, against an independent sort of `-f csv`
 # (tests/html/view-expect.py); the icicle graph zoomed on a frame against a tree

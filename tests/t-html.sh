@@ -1,4 +1,4 @@
-# --html (issue 16): the page rendered by headless Chromium (its scripts run): no script
+# --html: the page rendered by headless Chromium (its scripts run): no script
 # error, the charts, the caller rows of every grouping with the numbers of `-f csv`, the
 # summary of the text report, generation labels, flame graph frames on a trace with
 # stacks, nothing fetched, names from the trace as text (tests/html/script.seq). A

@@ -176,7 +176,7 @@ for blk in "$TMP"/block-*.sh; do
 done
 check "man kma-analyze: examples found" test "$nblocks" -ge 8
 
-# kma-diff(1) (issue 15): the same checks, SEE ALSO naming the other kma pages (and
+# kma-diff(1): the same checks, SEE ALSO naming the other kma pages (and
 # kma-analyze.1 and kma-report.db.5 naming it), and its examples run on the fixtures.
 if [ -x "$TOP/$B/analyzer/kma-diff" ]; then
 	"$TOP/$B/analyzer/kma-diff" --help > "$TMP/help-diff.txt" 2>&1

@@ -1,4 +1,4 @@
-# Module leftovers end to end (issue 5, "Modules"): tests/gen/modleft.seq, rendered by
+# Module leftovers end to end: tests/gen/modleft.seq, rendered by
 # mktrace with module:module_load / module_free events, against the numbers worked out
 # by hand in tests/gen/modleft.expect: --leftovers (text, JSON, CSV), report.db's
 # modules table, module_leftovers view and callers.module, and -g module.

@@ -137,7 +137,7 @@ check "page timeline: none on a slab-only trace" test \
 	check "page timeline: none without --pages" test \
 		"$(ptq "$TMP/nopages.db" "SELECT COUNT(*) FROM page_timeline")" = 0
 
-# --html (H2): a trace with page events gets the "Live pages over time" section, its
+# --html: a trace with page events gets the "Live pages over time" section, its
 # summary = pages-from-report.py over trace-cmd report, its chart data = page_timeline;
 # a slab-only trace gets none. Chromium renders the pages (--dump-dom).
 CHROME=$CHROMIUM

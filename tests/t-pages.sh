@@ -1,4 +1,4 @@
-# kma-analyze --pages (issue 17): the page allocator report on hand-built traces,
+# kma-analyze --pages: the page allocator report on hand-built traces,
 # tests/pages/*.seq rendered by mktrace for every kernel generation, word size, byte
 # order and both page layouts (pfn; the struct page pointer of older kernels), against
 # the numbers worked out by hand in tests/pages/*.expect (tests/tools/pages-check.py);

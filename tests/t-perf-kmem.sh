@@ -1,4 +1,4 @@
-# kma-analyze --pages side by side with perf kmem --page stat (issue 17's anchor) on
+# kma-analyze --pages side by side with perf kmem --page stat on
 # the same events: tests/fixtures/perf-kmem.data, recorded with perf kmem --page record
 # (tests/fixtures/scripts/record-perf-kmem.sh), goes through perf script into a trace.dat
 # (mktrace); every figure of perf kmem --page stat's summary and its order x migrate

@@ -1,4 +1,4 @@
-# report.db's timeline and timeline_callers (issue 16) against the same series computed
+# report.db's timeline and timeline_callers against the same series computed
 # independently from the allocations view (tests/tools/timeline-from-db.py), on the
 # fixtures; and the check fails on a damaged table.
 TLPY=$TOP/tests/tools/timeline-from-db.py

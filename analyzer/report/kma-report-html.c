@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-report-html.c - the --html page (issue 16): a skeleton, Chart.js and the
+ * kma-report-html.c - the --html page: a skeleton, Chart.js and the
  * page's script inlined, and the data as one JSON object in a
  * <script type="application/json">. Every string goes through json_str(), which
  * also escapes '<', '>' and '&', so no name can end the script element or be

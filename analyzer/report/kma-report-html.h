@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-report-html.h - --html: one self-contained page (issue 16). The data
+ * kma-report-html.h - --html: one self-contained page. The data
  * (JSON, every name escaped as data), Chart.js and the page's own script are
  * inlined; the page makes no request.
  */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-report-html.js - the script of the kma-analyze --html page (issue 16).
+ * kma-report-html.js - the script of the kma-analyze --html page.
  * Reads the JSON of the script element #kma-data and builds the page. Names from
  * the trace (callers, caches, tasks, modules, labels) are data: they are only
  * ever set as textContent, never as markup. On success the body gets

@@ -2,9 +2,9 @@
 /*
  * kma-store-timeline.c - the over-time tables, written at commit from a
  * matcher's binned series (match/kma-timeline.h): timeline and
- * timeline_callers (slab objects, in bytes; issue 16), page_timeline,
+ * timeline_callers (slab objects, in bytes), page_timeline,
  * page_timeline_tasks and page_timeline_functions (the page matcher's, fed in
- * pages; issue 17). One bin writer and one series writer serve them all.
+ * pages). One bin writer and one series writer serve them all.
  */
 #include "match/kma-timeline.h"
 #include "kma-store-int.h"

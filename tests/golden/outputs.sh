@@ -4,10 +4,10 @@
 # (INPUT: a fixture name such as basic.dat or a generated one such as gen-reuse; default all)
 # Run from the top of the tree (paths in report.db are as given). The expected files
 # in tests/golden/expect/ were made with this script by the code *before* the layout
-# change of issue 11 (git log tests/golden/expect); a change of behaviour shows as a
-# diff. Their report.db part was a `sqlite3 .dump` until report.db version 2 (issue 12):
+# change to the layered layout (git log tests/golden/expect); a change of behaviour shows as a
+# diff. Their report.db part was a `sqlite3 .dump` until report.db version 2:
 # it was then cut down to the dump's INSERT lines by a filter, not made again by kma.
-# Issue 14 regenerated them once, for intended changes only, each reviewed: the "Sorted by"
+# They were regenerated once, for intended changes only, each reviewed: the "Sorted by"
 # lines, times in seconds ('s'; *_ns in CSV/JSON), the order of --lifetimes (-s), the
 # leak verdict columns, --advice ranges, kmalloc-cg/rcl/dma caches, the --list cache of a
 # kmalloc, the -g file hint, report.db version 4 columns; the default per-caller numbers

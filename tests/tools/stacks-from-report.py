@@ -22,7 +22,7 @@ usage: stacks-from-report.py [--report TEXT] TRACE.dat [--weight W]... [--csv] [
   --report TEXT   read this saved `trace-cmd report` output instead of
               running trace-cmd (TRACE.dat is then not opened)
 
-The rules are those of kma issue 13 (STACKS-SPEC):
+The rules are those of kma's call stacks (STACKS-SPEC):
 - A kmem event gets the kernel_stack record that comes next ON THE SAME CPU,
   if there is one and no "[EVENTS DROPPED]" mark of that CPU lies between
   them (the stack would be the first record of a page that lost events).

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# The timeline tables of a report.db (issue 16) against the same series computed here,
+# The timeline tables of a report.db against the same series computed here,
 # independently, from the allocations view: each allocation counts in the bin of its
 # alloc_ts, its free in the bin of its free_ts, and is live at the end of a bin when made
 # before the bin's end and not freed before it. Prints the first difference; exit 1 on any.
