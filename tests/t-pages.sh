@@ -181,7 +181,7 @@ if [ -f "$PD" ]; then
 		awk '/^# batched/ { exit !($3 > 0 && $3 == $5) }' "$TMP/fixture.expect"
 fi
 
-# H4: generations of pages. Worked by hand from tests/pages/basic.seq: generation 0
+# generations of pages. Worked by hand from tests/pages/basic.seq: generation 0
 # ('start', before the marker) has allocations 1 (1 page) and 2 (4 pages, implicitly freed
 # by 5): 2 allocs, 5 pages, none live; generation 1 ('second') has 5 (1 page, live), 8
 # (2 pages, live) and 9 (1 page, freed): 3 allocs, 4 pages, 2 live allocations of 3 pages.
@@ -211,7 +211,7 @@ check "pages --generations text: four generations, the labels" \
 "$KMA" --pages --generations -g order --no-db "$G" > /dev/null 2> "$TMP/gerr.txt"
 check "pages --generations -g order: a usage error (exit 2)" test $? = 2 -a -s "$TMP/gerr.txt"
 
-# H4: --pages --leaks on tests/pages/leak.seq against leak.expect's hand-worked "leak" and
+# --pages --leaks on tests/pages/leak.seq against leak.expect's hand-worked "leak" and
 # "why" lines (tests/tools/pages-leaks-check.py), in three layouts including the old one
 LCHECK="python3 $TOP/tests/tools/pages-leaks-check.py"
 for v in 6.18-8-little 5.10-4-big page-8-little; do
@@ -244,7 +244,7 @@ if [ -f "$PD" ]; then
 	done
 fi
 
-# H4: --pages --peak. leak.seq by hand: live pages after each event 1 3 4 2 4 6 4 6 7 6 7 8 7,
+# --pages --peak. leak.seq by hand: live pages after each event 1 3 4 2 4 6 4 6 7 6 7 8 7,
 # the peak 8 after event 12 (ts 9900, 8900 ns after the first event at 1000); held then:
 # leaker 1, 3, 6 (2 pages), 11 = 5, steady 8 (2 pages), 12 = 3; by order 0: 1, 3, 11, 12 = 4,
 # order 1: 6, 8 = 4 (a tie: by key)
@@ -266,7 +266,7 @@ if [ -f "$PD" ]; then
 	done
 fi
 
-# H4: --pages --lifetimes. leak.seq by hand: the mm_page_free lifetimes are 4: 3100 - 1100
+# --pages --lifetimes. leak.seq by hand: the mm_page_free lifetimes are 4: 3100 - 1100
 # = 2000 and 7: 5100 - 3200 = 1900 (steady, order 1), 10: 7100 - 7000 = 100 (leaker,
 # order 0), 13: 10000 - 9900 = 100 (steady, order 0). steady: 100 1900 2000, median the
 # 2nd, p99 the 3rd; by order, 1: 1900 2000 (median the 1st, p99 the 2nd), 0: 100 100

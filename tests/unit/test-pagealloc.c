@@ -191,7 +191,7 @@ static void ev_at(struct kma_pagealloc *m, uint64_t ts, int type, uint64_t pfn, 
 }
 
 /*
- * H2, the timeline hook, in pages; bins of 1 us from the first page event:
+ * The timeline hook, in pages; bins of 1 us from the first page event:
  *   1000 free pfn 9 (unknown: ticks only, bin 0 starts here)
  *   1500 a: alloc pfn 100 order 1 (2 pages)		bin 0: live 2
  *   2200 b: alloc pfn 200 order 0 (1 page)		bin 1: live 3
