@@ -56,7 +56,9 @@ else
 		dat=$TOP/tests/fixtures/$f.dat
 		[ -f "$dat" ] || continue
 		page=$TMP/$f.html
-		if ! "$KMA" --no-db -q --html "$page" "$dat" 2> "$TMP/err.txt"; then
+		# named as from its folder: the same page in every copy of the tree (memo)
+		if ! (cd "$TOP/tests/fixtures" && "$KMA" --no-db -q --html "$page" "$f.dat") \
+			2> "$TMP/err.txt"; then
 			fail "--html $f.dat" "$(cat "$TMP/err.txt")"
 			continue
 		fi
@@ -128,7 +130,7 @@ for r in list(csv.reader(sys.stdin))[1:]:
 	fi
 	# module leftovers (tests/gen/modleft.seq) against --leftovers -f csv
 	if [ -x "$MKTRACE" ] && "$MKTRACE" -o "$TMP/ml.dat" "$TOP/tests/gen/modleft.seq" &&
-	   "$KMA" --no-db -q --html "$TMP/ml.html" "$TMP/ml.dat" && render "$TMP/ml.html"; then
+	   (cd "$TMP" && "$KMA" --no-db -q --html ml.html ml.dat) && render "$TMP/ml.html"; then
 		"$KMA" --no-db --leftovers -f csv "$TMP/ml.dat" | python3 -c '
 import csv, sys
 for r in sorted(list(csv.reader(sys.stdin))[1:]):
@@ -177,7 +179,7 @@ for r in sorted(list(csv.reader(sys.stdin))[1:]):
 	fi
 	# names are data: a task named <script>, a marker label with markup (hand-worked seq)
 	if [ -x "$MKTRACE" ] && "$MKTRACE" -o "$TMP/script.dat" "$TOP/tests/html/script.seq" &&
-	   "$KMA" --no-db -q --html "$TMP/script.html" "$TMP/script.dat" &&
+	   (cd "$TMP" && "$KMA" --no-db -q --html script.html script.dat) &&
 	   render "$TMP/script.html" "#group=comm"; then
 		python3 "$HDOM" "$TMP/script.html.dom" > "$TMP/dom.txt"
 		printf 'row\t<script>\t96\t16\t32\t2\t1\t0\t1\nrow\tbash\t128\t28\t128\t1\t0\t0\t1\n' \
