@@ -195,17 +195,22 @@ unit: $(UNIT_TESTS) tools
 # all of it, after the wall time of each pass and of the whole.
 JOBS		?= $(shell nproc 2>/dev/null || echo 1)
 check: deps
-	@export KMA_CHECK_T0=$$(date +%s) KMA_CHECK_CACHE=$(abspath build/check-cache); \
+	@export KMA_CHECK_T0=$$(date +%s) KMA_CHECK_CACHE=$(abspath build/check-cache/check); \
 	rm -rf "$$KMA_CHECK_CACHE"; \
 	$(MAKE) --no-print-directory -j$(JOBS) all unit && \
 	$(MAKE) --no-print-directory -j$(JOBS) SAN=1 O=build/san all unit && \
 	FRESH=1 bash tests/run.sh build build/san
 
 # The edit-test loop: build and run the plain suite (every sweep), no package
-# installs; TESTS="t-a t-b" runs only those files.
+# installs; TESTS="t-a t-b" runs only those files. The checkers' outputs are kept
+# from one run to the next (keyed by the content of every input, in a folder per
+# version of the tools that compute them): an unchanged page or trace is not
+# rendered or reported again.
+TEST_CACHE	= build/check-cache/test-$$(dpkg-query -W trace-cmd chromium python3 2>/dev/null | \
+		  md5sum | cut -c1-12)
 test:
 	@$(MAKE) --no-print-directory -j$(JOBS) all unit
-	@bash tests/run.sh build
+	@KMA_CHECK_CACHE=$(abspath .)/$(TEST_CACHE) bash tests/run.sh build
 
 check-fresh: deps
 	@bash tests/fresh.sh

@@ -1,7 +1,8 @@
 # Generated traces: every tests/gen/*.seq, rendered by tests/tools/mktrace into each kmem
 # format generation, 32-bit and big-endian, must be accepted by trace-cmd, and kma-analyze
 # must give the hand-worked numbers of tests/gen/*.expect, agree with kma-check-db.py
-# (independent, from trace-cmd report output) and give the same numbers for every variant.
+# (independent, from trace-cmd report output; on two renderings of each sequence) and give
+# the same numbers and rows for every variant.
 # Stacks (kernel_stack records, stack lines): the per-stack numbers of `kma-analyze -g stack`
 # against the .expect's stack lines (or, without any, everything under one key: [no stack]),
 # -f folded against its folded lines and the summary; and every sequence without stacks
@@ -272,8 +273,12 @@ check_variant() {
 		done
 	fi
 	check_folded "$dat" "$db" "$expect" "$long" || return 1
-	# (the stacked renderings of the sequences: their .expect is the stronger check)
-	if [ -z "$key" ] && ! python3 "$TOP/tests/tools/kma-check-db.py" "$dat" "$db" > "$t.check" 2>&1; then
+	# kma-check-db.py (trace-cmd report's reading of the file) on the 64-bit little-endian
+	# and the 32-bit big-endian rendering of each sequence: every other variant is held to
+	# the same hand-worked .expect here and to 6.18's rows below, so its verdict would
+	# repeat theirs (the stacked renderings: their .expect is the stronger check)
+	if [ -z "$key" ] && { [ "$v" = 6.18 ] || [ "$v" = 6.1:4:big ]; } &&
+	   ! python3 "$TOP/tests/tools/kma-check-db.py" "$dat" "$db" > "$t.check" 2>&1; then
 		cat "$t.check"
 		return 1
 	fi
