@@ -6,8 +6,12 @@
 #                   and as a brand-new machine runs them: make check-fresh); docs/testing.md
 #   make test       build and run the plain suite only (TESTS="t-a t-b": those files)
 #   make demo       install missing packages, build, analyze the bundled fixture
-#   make install    honours prefix and DESTDIR
-#   make clean
+#   make install    honours prefix and DESTDIR; make uninstall removes what it put there
+#   make clean      removes $(O)
+#
+# Packagers: CFLAGS, CPPFLAGS, EXTRA_CFLAGS and LDFLAGS from the command line or the
+# environment are honoured (the flags kma cannot build without are in KMA_CFLAGS);
+# V=1 prints every command in full.
 
 VERSION		:= 0.1
 prefix		?= /usr/local
@@ -18,15 +22,36 @@ O		?= build
 
 CC		?= cc
 PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw zlib
+# The user's flags (make CFLAGS=-O0 replaces only these) ...
 CFLAGS		?= -O2 -g
-CFLAGS		+= -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
-		   -DKMA_VERSION='"$(VERSION)"' -Ilib -Ianalyzer
+# ... and the ones the build needs whatever CFLAGS says; -MMD -MP: each object
+# depends on the headers it includes (the .d files beside the objects).
+KMA_CFLAGS	:= -Wall -Wextra -Wno-unused-parameter -std=gnu11 -D_GNU_SOURCE \
+		   -DKMA_VERSION='"$(VERSION)"' -Ilib -Ianalyzer -MMD -MP
+KMA_LDFLAGS	:=
 LDLIBS		+= -lpthread -lm
 
 ifeq ($(SAN),1)
-CFLAGS		+= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
-LDFLAGS		+= -fsanitize=address,undefined
+KMA_CFLAGS	+= -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all
+KMA_LDFLAGS	+= -fsanitize=address,undefined
 endif
+ALL_CFLAGS	= $(KMA_CFLAGS) $(CPPFLAGS) $(CFLAGS) $(EXTRA_CFLAGS)
+ALL_LDFLAGS	= $(KMA_LDFLAGS) $(LDFLAGS)
+
+# V=1: every command in full; make -s: nothing; otherwise one short line per target.
+ifeq ($(V),1)
+Q		:=
+msg		=
+else ifneq ($(findstring s,$(firstword -$(MAKEFLAGS))),)
+Q		:= @
+msg		=
+else
+Q		:= @
+msg		= printf '  %-7s %s\n' $(1) $(2);
+endif
+
+# A failed or interrupted command leaves no half-written target behind.
+.DELETE_ON_ERROR:
 
 PKG_CFLAGS	= $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
@@ -36,7 +61,6 @@ PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # Every object goes to $(O) (default build/), never beside its source.
 LIB_SRCS	:= $(wildcard lib/*.c)
 LAYER_SRCS	:= $(wildcard analyzer/*/*.c)
-HDRS		:= $(wildcard lib/*.h analyzer/*.h analyzer/*/*.h)
 CORE_LIB	:= $(O)/lib/libkma-core.a
 # What the matcher's unit tests link: accounting and the table printer
 MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c) \
@@ -65,7 +89,8 @@ UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/uni
 UNIT_TESTS	+= $(O)/tests/unit/test-timeline
 UNIT_TESTS	+= $(O)/tests/unit/test-crosscpu
 
-.PHONY: bench all deps check-pkgs check test check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
+.PHONY: bench all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
+	uninstall clean fuzz fuzz-v7
 
 all: check-pkgs $(BIN) $(DIFF) $(MARK) plugin
 
@@ -95,20 +120,20 @@ $(O)/analyzer/store/kma-schema.c: schema/kma.sql
 	   echo ';'; } > $@
 
 # The core is pure C (no package flags) and position-independent: the plugin links it.
-$(O)/lib/%.o: lib/%.c $(HDRS)
+$(O)/lib/%.o: lib/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -fPIC -c -o $@ $<
+	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
 
 $(CORE_LIB): $(addprefix $(O)/,$(LIB_SRCS:.c=.o))
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(Q)$(call msg,AR,$@)$(AR) rcs $@ $^
 
-$(O)/analyzer/%.o: analyzer/%.c $(HDRS)
+$(O)/analyzer/%.o: analyzer/%.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
+	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 
 $(O)/analyzer/store/kma-schema.o: $(O)/analyzer/store/kma-schema.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 # the page's script: two files, one function (the second continues the first)
 $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
@@ -120,19 +145,19 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 	   echo ';'; } > $@
 
 $(O)/analyzer/report/kma-html-js.o: $(O)/analyzer/report/kma-html-js.c
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 $(BIN): $(ANALYZE_OBJS) $(CORE_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(DIFF): $(DIFF_OBJS) $(CORE_LIB)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 # kma-diff's rows, --fail-if and output: the matcher's objects and the diff printer
 $(O)/tests/unit/test-diff: tests/unit/test-diff.c $(MATCH_OBJS) $(O)/analyzer/report/kma-report-diff.o \
-			   $(CORE_LIB) $(HDRS)
+			   $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MATCH_OBJS) $(O)/analyzer/report/kma-report-diff.o \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(MATCH_OBJS) $(O)/analyzer/report/kma-report-diff.o \
 		$(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 # The symbol layer's tests link libtracecmd (decompression, zlib's codec
@@ -140,48 +165,48 @@ $(O)/tests/unit/test-diff: tests/unit/test-diff.c $(MATCH_OBJS) $(O)/analyzer/re
 SYMTAB_OBJS	:= $(O)/analyzer/sites/kma-symtab.o $(O)/analyzer/reader/kma-tracedat.o \
 		   $(O)/analyzer/reader/kma-zlib.o
 
-$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(SYMTAB_OBJS) $(CORE_LIB) $(HDRS)
+$(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(SYMTAB_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/sites/kma-dwarf.o \
-			    $(SYMTAB_OBJS) $(CORE_LIB) $(HDRS)
+			    $(SYMTAB_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS) \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS) \
 		$(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
 # The --live frame: the renderer and the callers' order.
 TOP_OBJS	:= $(O)/analyzer/report/kma-report-top.o $(O)/analyzer/report/kma-caller-sort.o
 
-$(O)/tests/unit/test-top: tests/unit/test-top.c $(TOP_OBJS) $(CORE_LIB) $(HDRS)
+$(O)/tests/unit/test-top: tests/unit/test-top.c $(TOP_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(TOP_OBJS) $(CORE_LIB) \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(TOP_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 # The stack layer names frames through the whole sites layer (symtab, DWARF).
 STACKS_OBJS	:= $(O)/analyzer/sites/kma-stacks.o $(O)/analyzer/sites/kma-sites.o \
 		   $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS)
 
-$(O)/tests/unit/test-stacks: tests/unit/test-stacks.c $(STACKS_OBJS) $(CORE_LIB) $(HDRS)
+$(O)/tests/unit/test-stacks: tests/unit/test-stacks.c $(STACKS_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(STACKS_OBJS) $(CORE_LIB) \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(STACKS_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) $(CORE_LIB) $(HDRS)
+$(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) $(LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
 		$(PKG_LIBS) $(LDLIBS)
 
-$(O)/tests/unit/%: tests/unit/%.c $(MATCH_OBJS) $(CORE_LIB) $(HDRS)
+$(O)/tests/unit/%: tests/unit/%.c $(MATCH_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(MATCH_OBJS) $(CORE_LIB) \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(MATCH_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(LDLIBS)
 
 # kma-mark: trace markers through libtracefs
-$(MARK): tools/kma-mark.c lib/kma-event.h
+$(MARK): tools/kma-mark.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $$(pkg-config --cflags libtracefs) $(LDFLAGS) -o $@ $< \
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $$(pkg-config --cflags libtracefs) $(ALL_LDFLAGS) -o $@ $< \
 		$$(pkg-config --libs libtracefs)
 
 unit: $(UNIT_TESTS) tools
@@ -255,6 +280,15 @@ install: all
 install-user: plugin
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install-user
 
+uninstall:
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,kma-analyze kma-diff kma-record kma-mark)
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,kma-analyze.1 kma-diff.1 kma-mark.1 kma-record.1)
+	rm -f $(DESTDIR)$(mandir)/man5/kma-report.db.5
+	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin uninstall DESTDIR=$(DESTDIR)
+
 clean:
-	rm -rf build
+	rm -rf $(O)
 	rm -f tests/tools/mktrace tests/tools/kma-convert
+
+# the headers each object and test program includes (-MMD -MP)
+-include $(shell find $(O) -name '*.d' 2>/dev/null)

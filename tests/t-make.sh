@@ -1,0 +1,70 @@
+# The Makefile as a packager drives it, on a copy of the tree (the tree under test is not
+# touched): CFLAGS from the command line replaces only the user's flags (the build keeps
+# its own), header changes rebuild exactly what includes them (-MMD -MP), V=1 shows every
+# command, make -s nothing, make uninstall removes what make install put, make clean
+# removes O= and nothing else, and a failed compile is never taken as built.
+# Plain pass only: it is about the build, not about sanitized code.
+if [ "$LABEL" != plain ]; then
+	drop "make: packager builds" "the build is the same in every pass; the plain pass runs it"
+	return 0
+fi
+src=$TMP/src
+mkdir -p "$src"
+(cd "$TOP" && git ls-files -z 2>/dev/null | xargs -0 cp --parents -t "$src") 2> /dev/null ||
+	(cd "$TOP" && tar cf - --exclude=./build --exclude=./.git . | tar xf - -C "$src")
+o=$TMP/o
+mk() { make --no-print-directory -C "$src" O="$o" "$@"; }
+
+# CFLAGS=-O0: builds, with -O0 and the build's own -Ilib/-std
+check "make CFLAGS=-O0: builds kma-analyze and kma-diff" sh -c \
+	'make --no-print-directory -s -C "$1" O="$2" CFLAGS="-O0 -g" -j2 all > "$3" 2>&1 &&
+	 [ -x "$2/analyzer/kma-analyze" ] && [ -x "$2/analyzer/kma-diff" ]' \
+	sh "$src" "$o" "$TMP/b.log"
+"$o/analyzer/kma-analyze" --no-db -q "$TOP/tests/fixtures/basic.dat" > "$TMP/o0.txt" 2>&1
+"$KMA" --no-db -q "$TOP/tests/fixtures/basic.dat" > "$TMP/o2.txt" 2>&1
+check "make CFLAGS=-O0: the -O0 build prints the same report" cmp "$TMP/o0.txt" "$TMP/o2.txt"
+
+# a header change rebuilds the objects that include it, and only those
+touch "$src/analyzer/kma-output.h"
+mk V=1 CFLAGS="-O0 -g" all > "$TMP/v1.log" 2>&1
+built=$(grep -o -- '-c -o [^ ]*\.o' "$TMP/v1.log" | sed 's/.* //; s|.*/||' | sort | tr '\n' ' ')
+want=$(cd "$src" && grep -l '#include "kma-output.h"' analyzer/*.c analyzer/*/*.c |
+	sed 's|.*/||; s/\.c$/.o/' | sort | tr '\n' ' ')
+check "make: touching kma-output.h rebuilds exactly its includers ($want)" \
+	test "$built" = "$want"
+check "make V=1: full commands, with the command line's CFLAGS and the build's flags" \
+	sh -c 'grep -q -- "-O0 -g" "$1" && grep -q -- "-Ilib -Ianalyzer" "$1" &&
+	       grep -q -- "-MMD -MP" "$1"' sh "$TMP/v1.log"
+touch "$src/lib/kma-grow.h"
+check "make -s: says nothing when it builds" sh -c \
+	'out=$(make --no-print-directory -s -C "$1" O="$2" CFLAGS="-O0 -g" all 2>&1) &&
+	 [ -z "$(echo "$out" | grep -v "Nothing to be done")" ]' sh "$src" "$o"
+touch "$src/lib/kma-grow.h"
+check "make: one short line per target by default" sh -c \
+	'make --no-print-directory -C "$1" O="$2" CFLAGS="-O0 -g" all 2>&1 |
+	 grep -qE "^  CC +.*/lib/kma-grow\.o$"' sh "$src" "$o"
+
+# a failed compile: make fails, and fails again the next time (nothing taken as built)
+echo 'int kma_broken_build = ;' >> "$src/lib/kma-grow.c"
+check "make: a failed compile fails the build, and the next make too" sh -c \
+	'! make -s -C "$1" O="$2" CFLAGS="-O0 -g" all > /dev/null 2>&1 &&
+	 ! make -s -C "$1" O="$2" CFLAGS="-O0 -g" all > /dev/null 2>&1' sh "$src" "$o"
+
+# install and uninstall under DESTDIR
+sed -i '$d' "$src/lib/kma-grow.c"
+dest=$TMP/dest
+mk -s CFLAGS="-O0 -g" DESTDIR="$dest" prefix=/usr install > "$TMP/inst.log" 2>&1
+n=$(find "$dest" -type f | wc -l)
+check "make install: the commands, man pages and plugin under DESTDIR ($n files)" \
+	test -x "$dest/usr/bin/kma-analyze" -a -f "$dest/usr/share/man/man5/kma-report.db.5" \
+		-a "$n" -ge 9
+mk -s DESTDIR="$dest" prefix=/usr uninstall > /dev/null 2>&1
+check "make uninstall: nothing left of what make install put" \
+	sh -c '[ -z "$(find "$1" -type f)" ]' sh "$dest"
+
+# clean: O= goes, the tree stays
+mkdir -p "$TMP/other"
+echo keep > "$TMP/other/keep"
+mk -s clean > /dev/null 2>&1
+check "make clean: removes O= (and only it)" \
+	sh -c '[ ! -e "$1" ] && [ -f "$2/Makefile" ] && [ -f "$3" ]' sh "$o" "$src" "$TMP/other/keep"
