@@ -63,7 +63,7 @@ struct kma_store {
 /*
  * Rows per multi-row INSERT. Per CPU second SQLite 3.40 inserts 1.66M rows of
  * 16 integers with one row per statement, 2.22M with 8, 2.45M with 64 (fewer
- * VDBE starts and resets; docs/performance-by-issue.md). 64 * 11 parameters stay far
+ * VDBE starts and resets; docs/performance-history.md). 64 * 11 parameters stay far
  * below SQLITE_MAX_VARIABLE_NUMBER. -DKMA_MULTI=N to measure another.
  */
 #ifndef KMA_MULTI
