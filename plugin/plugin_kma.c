@@ -268,6 +268,64 @@ static void print_gfp(struct trace_seq *s, struct tep_event *event, unsigned lon
 		trace_seq_printf(s, "%s0x%llx", printed ? delim : "", val);
 }
 
+/* The left operand of the print fmt's "X && (gfp_flags & ...)": 0 or 1, -1 if none. */
+static int and_atom(struct tep_print_arg *arg, int depth)
+{
+	int v;
+
+	for (; arg && depth < KMA_ARG_DEPTH; arg = arg->next) {
+		if (arg->type != TEP_PRINT_OP)
+			continue;
+		if (arg->op.op && !strcmp(arg->op.op, "&&") && arg->op.left &&
+		    arg->op.left->type == TEP_PRINT_ATOM && arg->op.left->atom.atom)
+			return strcmp(arg->op.left->atom.atom, "0") != 0;
+		v = and_atom(arg->op.left, depth + 1);
+		if (v < 0)
+			v = and_atom(arg->op.right, depth + 1);
+		if (v >= 0)
+			return v;
+	}
+	return -1;
+}
+
+/*
+ * accounted= as the stock line shows it: a field of its own (kmem_cache_alloc,
+ * kmalloc before 6.0), or, on kmalloc since 6.0, no field but the print fmt's
+ * "(IS_ENABLED(CONFIG_MEMCG) && (gfp_flags & __GFP_ACCOUNT)) ? true : false",
+ * with the config test already a 0 or 1 and __GFP_ACCOUNT's value in the
+ * gfp_flags table of the same print fmt.
+ */
+static void print_accounted(struct trace_seq *s, struct tep_event *event,
+			    struct tep_record *record, int e_gfp, unsigned long long gfp)
+{
+	struct tep_print_arg *arg;
+	struct tep_print_flag_sym *f;
+	unsigned long long v;
+	int on;
+
+	if (tep_find_field(event, "accounted")) {
+		if (!get_num(event, record, "accounted", &v))
+			trace_seq_printf(s, " accounted=%s", v ? "true" : "false");
+		return;
+	}
+	if (!event->print_fmt.format || !strstr(event->print_fmt.format, "accounted="))
+		return;
+	arg = find_flags_arg(event->print_fmt.args, "gfp_flags", 0);
+	on = and_atom(event->print_fmt.args, 0);
+	if (e_gfp || !arg || on < 0) {
+		trace_seq_puts(s, " accounted=!");
+		return;
+	}
+	for (f = arg->flags.flags; f; f = f->next) {
+		if (!f->str || !f->value || strcmp(f->str, "__GFP_ACCOUNT"))
+			continue;
+		v = strtoull(f->value, NULL, 0);
+		trace_seq_printf(s, " accounted=%s", on && v && (gfp & v) ? "true" : "false");
+		return;
+	}
+	trace_seq_puts(s, " accounted=!");
+}
+
 static void print_cache(struct trace_seq *s, struct tep_event *event, struct tep_record *record)
 {
 	struct tep_format_field *field = tep_find_field(event, "name");
@@ -342,6 +400,8 @@ static int print_head(struct trace_seq *s, struct tep_event *event, struct tep_r
 	*e_ptr = get_num(event, record, "ptr", ptr);
 	if (*e_ptr)
 		trace_seq_puts(s, " ptr=!");
+	else if (!*ptr)
+		trace_seq_puts(s, " ptr=(nil)");	/* %p of NULL, as the stock line */
 	else
 		trace_seq_printf(s, " ptr=0x%llx", *ptr);
 	print_cache(s, event, record);
@@ -381,8 +441,7 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 			node = (unsigned long long)(long long)(int)node;
 		trace_seq_printf(s, " node=%lld", (long long)node);
 	}
-	if (tep_find_field(event, "accounted") && !get_num(event, record, "accounted", &node))
-		trace_seq_printf(s, " accounted=%s", node ? "true" : "false");
+	print_accounted(s, event, record, e_gfp, gfp);
 
 	/* A failed allocation prints as one whether or not we are tracking. */
 	if (!e_ptr && !ptr) {

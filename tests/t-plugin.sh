@@ -158,6 +158,25 @@ for f in basic basic-v6 markers lost lost-mid; do
 	grep -o 'gfp_flags=[^ ]*' "$TMP/$f.plug" > "$TMP/$f.gfp-plugin"
 	check "plugin $f: gfp flags as the kernel prints them" \
 		sh -c "test -s '$TMP/$f.gfp-kernel' && cmp '$TMP/$f.gfp-kernel' '$TMP/$f.gfp-plugin'"
+	# every field of the stock line (-N: the kernel's print fmt alone) kept, with its value
+	report -N -t -i "$dat" > "$TMP/$f.stock" 2> /dev/null
+	check "plugin $f: every field the stock line shows (accounted= too)" python3 -c '
+import re, sys
+LINE = re.compile(r"\[(\d+)\]\s+(\d+\.\d+):\s+(kmalloc|kmalloc_node|kmem_cache_alloc|kmem_cache_alloc_node|kfree|kmem_cache_free):\s*(.*)$")
+def kmem(path):
+	return [m.groups() for m in map(LINE.search, open(path, errors="replace")) if m]
+stock, plug = kmem(sys.argv[1]), kmem(sys.argv[2])
+assert stock and len(stock) == len(plug), (len(stock), len(plug))
+seen = set()
+for (c1, t1, k1, s), (c2, t2, k2, p) in zip(stock, plug):
+	assert (c1, t1, k1) == (c2, t2, k2), (t1, t2)
+	for kv in re.findall(r"(?<!\S)(\w+=\S+)", s):
+		if kv.startswith("call_site="):
+			continue
+		seen.add(kv.split("=")[0])
+		assert " " + kv in " " + p, f"{k1} at {t1}: {kv} missing from: {p}"
+assert "accounted" in seen or "accounted=" not in open(sys.argv[1]).read(), seen
+' "$TMP/$f.stock" "$TMP/$f.plug"
 done
 
 dat=$FIX/basic.dat
