@@ -89,10 +89,16 @@ UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/uni
 UNIT_TESTS	+= $(O)/tests/unit/test-timeline
 UNIT_TESTS	+= $(O)/tests/unit/test-crosscpu
 
-.PHONY: bench all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
+.PHONY: bench bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
 
-all: check-pkgs $(BIN) $(DIFF) $(MARK) plugin
+all: check-pkgs $(BIN) $(DIFF) $(MARK) plugin bin
+
+# One place to run every command from without installing: $(O)/bin
+BIN_DIR		:= $(O)/bin
+bin: $(BIN) $(DIFF) $(MARK)
+	@mkdir -p $(BIN_DIR)
+	@ln -sfr $(BIN) $(DIFF) $(MARK) tools/kma-record $(BIN_DIR)/
 
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin

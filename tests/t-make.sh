@@ -24,6 +24,11 @@ check "make CFLAGS=-O0: builds kma-analyze and kma-diff" sh -c \
 "$KMA" --no-db -q "$TOP/tests/fixtures/basic.dat" > "$TMP/o2.txt" 2>&1
 check "make CFLAGS=-O0: the -O0 build prints the same report" cmp "$TMP/o0.txt" "$TMP/o2.txt"
 
+check "make: the four commands in O/bin, each runs (--help)" sh -c \
+	'for c in kma-analyze kma-diff kma-record kma-mark; do
+		"$1/bin/$c" --help > /dev/null 2>&1 || { echo "$c"; exit 1; }
+	 done' sh "$o"
+
 # a header change rebuilds the objects that include it, and only those
 touch "$src/analyzer/kma-output.h"
 mk V=1 CFLAGS="-O0 -g" all > "$TMP/v1.log" 2>&1
