@@ -49,36 +49,39 @@ static struct kma_caller *outstanding_view(const struct kma_caller *c, uint32_t 
 	return v;
 }
 
-/* The text report's first line: which allocations it counts. */
-static void print_filter_line(struct run *r)
+/*
+ * The text report's first line: which allocations it counts. Folded output
+ * is stacks only (flamegraph.pl rejects other lines): there it goes to stderr.
+ */
+static void print_filter_line(struct run *r, FILE *out)
 {
 	struct kma_opts *o = r->o;
 
-	fprintf(stdout, "# allocations");
+	fprintf(out, "# allocations");
 	if (o->generation) {
 		int64_t g = kma_match_selected_generation(r->view);
 
 		/* a label as the trace spells it: escaped like the names */
-		fputs(" made in generation ", stdout);
-		kma_text_str(stdout, o->generation);
+		fputs(" made in generation ", out);
+		kma_text_str(out, o->generation);
 		if (g < 0)
-			fprintf(stdout, " (no such generation in the trace)");
+			fprintf(out, " (no such generation in the trace)");
 	}
 	if (o->since)
-		fprintf(stdout, " since %s", o->since);
+		fprintf(out, " since %s", o->since);
 	if (o->until)
-		fprintf(stdout, " until %s", o->until);
+		fprintf(out, " until %s", o->until);
 	if (o->outstanding)
-		fprintf(stdout, " still live at the end of the trace");
+		fprintf(out, " still live at the end of the trace");
 	if (o->nr_sel || o->exclude_self) {
 		char desc[1024];
 
 		kma_select_describe(r->select, desc, sizeof(desc));
-		fputs(" (filter: ", stdout);
-		kma_text_str(stdout, desc);
-		fputc(')', stdout);
+		fputs(" (filter: ", out);
+		kma_text_str(out, desc);
+		fputc(')', out);
 	}
-	fprintf(stdout, "; unknown/null frees and lost events are for the whole trace\n");
+	fprintf(out, "; unknown/null frees and lost events are for the whole trace\n");
 }
 
 /* The recorder's own allocations: what --exclude-self dropped, or that it would. */
@@ -143,7 +146,7 @@ int kma_run_print(struct run *r)
 		return print_pages(r, info);
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
-		print_filter_line(r);
+		print_filter_line(r, o->folded ? stderr : stdout);
 	if (o->format == KMA_FMT_TEXT && !o->folded)
 		print_self_line(r);
 	if (o->list)

@@ -65,6 +65,13 @@ for w in $WEIGHTS; do
 done
 check "stacks: folded lines well formed, sorted, unique, no zero weights" test -z "$bad"
 
+# With a filter, folded output is still stacks only (flamegraph.pl takes nothing else):
+# the filter's note goes to stderr
+"$KMA" --no-db -f folded --comm work-stacks.sh --since 0 "$DAT" > "$TMP/k-filt.txt" 2> "$TMP/filt-err.txt"
+check "stacks: -f folded with filters: stacks only on stdout, the filter note on stderr" sh -c \
+	'test -s "$1" && ! grep -Evq "^([^ ]+|\[no stack\]) [1-9][0-9]*\$" "$1" &&
+	 grep -q "^# allocations.*filter: comm" "$2"' sh "$TMP/k-filt.txt" "$TMP/filt-err.txt"
+
 # No stack keeps a tracing frame at either end: the innermost frames up to
 # trace_event_raw_event_* are dropped, so every stack starts at the allocator.
 cut -d' ' -f1 "$TMP/k-allocs.txt" | grep -v '^\[no$' | tr ';' ' ' |
