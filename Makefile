@@ -126,7 +126,12 @@ $(O)/analyzer/store/kma-schema.c: schema/kma.sql
 	   echo ';'; } > $@
 
 # The core is pure C (no package flags) and position-independent: the plugin links it.
-$(O)/lib/%.o: lib/%.c
+# An object without its .d (built before -MMD, or the .d lost) is built again:
+# what it includes is not known. (Named explicitly: a missing intermediate
+# prerequisite would not make the object out of date.)
+$(sort $(patsubst %.o,%.d,$(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(ANALYZE_OBJS) $(DIFF_OBJS))): ;
+
+$(O)/lib/%.o: lib/%.c $(O)/lib/%.d
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -fPIC -c -o $@ $<
 
@@ -134,7 +139,7 @@ $(CORE_LIB): $(addprefix $(O)/,$(LIB_SRCS:.c=.o))
 	@rm -f $@
 	$(Q)$(call msg,AR,$@)$(AR) rcs $@ $^
 
-$(O)/analyzer/%.o: analyzer/%.c
+$(O)/analyzer/%.o: analyzer/%.c $(O)/analyzer/%.d
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) -c -o $@ $<
 

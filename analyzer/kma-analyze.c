@@ -133,7 +133,7 @@ static void live_refresh(void *ctx, const struct kma_trace_info *info, double el
 {
 	struct run *r = ctx;
 	struct kma_top_in in = { .elapsed = elapsed, .events = info->events,
-				 .lost = kma_trace_lost(info, NULL) };
+				 .lost = kma_trace_lost(info, NULL), .buffer_kb = info->buffer_kb };
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);
@@ -224,7 +224,7 @@ static int open_reader(struct run *r)
 	if (o->live) {
 		r->lo.duration = o->duration;
 		r->lo.interval = o->interval;
-		r->lo.buffer_kb = 8192;
+		r->lo.buffer_kb = o->buffer_kb;	/* 0: sized to the machine */
 		r->lo.stop = &kma_live_stop;
 		r->lo.refresh_ctx = r;		/* refresh and keys: open_top() */
 		r->lo.key_fd = -1;

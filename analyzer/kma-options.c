@@ -117,6 +117,9 @@ static const char usage_text[] =
 "                         h help, q quit), write the report at the end\n"
 "      --duration S       stop after S seconds (default: Ctrl-C)\n"
 "      --interval S       refresh every S seconds (default: 1)\n"
+"  -b, --buffer-size KIB  the ring buffer per CPU, in KiB as trace-cmd record -b\n"
+"                         (default: 1/64 of the available memory shared by the\n"
+"                         CPUs, 8 to 64 MiB each)\n"
 "\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
@@ -190,6 +193,7 @@ static const struct option long_opts[] = {
 	{ "live",		no_argument,		NULL, OPT_LIVE },
 	{ "duration",		required_argument,	NULL, OPT_DURATION },
 	{ "interval",		required_argument,	NULL, OPT_INTERVAL },
+	{ "buffer-size",		required_argument,	NULL, 'b' },
 	{ "since",		required_argument,	NULL, OPT_SINCE },
 	{ "until",		required_argument,	NULL, OPT_UNTIL },
 	{ "temp-threshold",	required_argument,	NULL, OPT_TEMP },
@@ -399,6 +403,19 @@ static int parse_time_opt(int c, const char *arg, struct kma_opts *o)
 		else
 			o->interval = v / 1e9;
 		break;
+	case 'b': {
+		char *end;
+		unsigned long long kb;
+
+		errno = 0;
+		kb = strtoull(arg, &end, 10);
+		/* trace-cmd record -b's unit; 4 GiB per CPU is past any sane size */
+		if (errno || end == arg || *end || *arg == '-' || kb < 1 || kb > (4ULL << 20))
+			return usage_error("bad buffer size '%s': KiB per CPU, 1 to 4194304 "
+					   "(e.g. 65536)", arg);
+		o->buffer_kb = (unsigned int)kb;
+		break;
+	}
 	case OPT_SINCE:
 	case OPT_UNTIL:
 		if (kma_parse_time(arg, &v, &abs))
@@ -569,6 +586,9 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 	/* two outputs in one file: one would silently replace the other */
 	if (o->html && !o->no_db && kma_output_same(o->output, o->html))
 		return usage_error("-o and --html name the same file '%s'", o->html);
+	if (o->buffer_kb && !o->live)
+		return usage_error("-b/--buffer-size sizes --live's ring buffer; a trace.dat's was "
+				   "sized when it was recorded (trace-cmd record -b)%s", "");
 	if (o->live && o->buffer)
 		return usage_error("--live reads a ring buffer of its own, not --buffer %s", o->buffer);
 	if (o->live && (o->since || o->until || o->generation))
@@ -592,7 +612,7 @@ int kma_opts_parse(int argc, char **argv, struct kma_opts *o)
 	int c, ret;
 
 	*o = default_opts;
-	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:j:qhV", long_opts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:j:b:qhV", long_opts, NULL)) != -1) {
 		ret = parse_opt(c, optarg, o);
 		if (ret != OPT_TAKEN)
 			return ret;

@@ -51,6 +51,7 @@ struct kma_opts {
 	int		live;
 	double		duration;
 	double		interval;
+	unsigned int	buffer_kb;	/* --live's ring buffer per CPU; 0: sized to the machine */
 	const char	*since, *until;
 	uint64_t	temp_ns;
 	uint64_t	young_ns;

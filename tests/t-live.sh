@@ -23,6 +23,10 @@ else
 		[ "$(cat "$ready" 2> /dev/null)" = 1 ] && break
 		sleep 0.1
 	done
+	# the ring buffer sized to the machine: 1/64 of MemAvailable over the CPUs, 8-64 MiB each
+	got_kb=$(cat "$inst/buffer_size_kb" 2> /dev/null)
+	want_kb=$(awk -v n="$(nproc)" '/^MemAvailable:/ { kb = int($2 / 64 / n);
+		if (kb < 8192) kb = 8192; if (kb > 65536) kb = 65536; print kb }' /proc/meminfo)
 	# a starved test shell may only get here after the 2 s run ended (its instance gone)
 	marked=0
 	[ "$(cat "$ready" 2> /dev/null)" = 1 ] && marked=1
@@ -55,6 +59,26 @@ else
 			"[ ! -e /sys/kernel/tracing/options/copy_trace_marker ] ||
 			 sqlite3 '$TMP/live.db' \"SELECT label FROM generations\" | grep -q live-mark"
 	fi
+	if [ -z "$got_kb" ]; then
+		skip "--live: the default ring buffer" "the run was over before it was read (loaded machine)"
+	else
+		# MemAvailable moves between two reads, and the kernel rounds the size up to
+		# whole ring-buffer pages: within 2 %
+		check "--live: the default ring buffer per CPU ($got_kb KiB; from meminfo $want_kb)" \
+			awk -v g="${got_kb%% *}" -v w="$want_kb" 'BEGIN { d = g - w; if (d < 0) d = -d;
+				exit !(d * 50 <= w) }'
+	fi
+	"$KMA" --live -q --no-db --duration 3 -b 4096 2> "$TMP/err.txt" &
+	pid=$!
+	for i in $(seq 100); do
+		got_kb=$(cat "/sys/kernel/tracing/instances/kma-live-$pid/buffer_size_kb" 2> /dev/null)
+		[ -n "$got_kb" ] && break
+		sleep 0.05
+	done
+	wait $pid; rc=$?
+	# (rounded up to whole ring-buffer pages by the kernel)
+	check "--live -b 4096: the ring buffer is 4096 KiB per CPU ($got_kb)" sh -c \
+		'test "$1" = 0 && [ "$2" -ge 4096 ] && [ "$2" -le 4140 ]' sh "$rc" "${got_kb%% *}"
 	# Ctrl-C stops it and still writes the report
 	"$KMA" --live -q -o "$TMP/int.db" 2> "$TMP/err.txt" &
 	pid=$!
@@ -67,3 +91,11 @@ fi
 check "--live with a file is a usage error" test $rc = 2
 "$KMA" --live --interval 0 > /dev/null 2>&1; rc=$?
 check "--live --interval 0 is a usage error" test $rc = 2
+for b in 0 -5 1x 4194305; do
+	"$KMA" --live -b "$b" > /dev/null 2> "$TMP/err.txt"; rc=$?
+	check "--live -b $b is a usage error" sh -c 'test "$1" = 2 && grep -q "bad buffer size" "$2"' \
+		sh "$rc" "$TMP/err.txt"
+done
+"$KMA" -b 4096 "$TOP/tests/fixtures/basic.dat" > /dev/null 2> "$TMP/err.txt"; rc=$?
+check "-b without --live is a usage error that says why" sh -c \
+	'test "$1" = 2 && grep -q "sizes --live" "$2"' sh "$rc" "$TMP/err.txt"

@@ -49,6 +49,7 @@ struct kma_trace_info {
 	const char	*uname;		/* NULL when the file has none */
 	const char	*release;	/* kernel release parsed from uname, or NULL */
 	int		cpus;
+	unsigned int	buffer_kb;	/* --live: the ring buffer per CPU as set; 0 for a file */
 	int		long_size;
 	int		big_endian;
 	uint64_t	first_ts;

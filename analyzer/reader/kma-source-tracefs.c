@@ -107,6 +107,44 @@ static int tracefs_run(struct kma_reader *r, const char **why);
 
 static const struct kma_source_ops tracefs_ops = { .run = tracefs_run, .close = tracefs_close };
 
+unsigned int kma_live_buffer_kb_for(uint64_t mem_available_kb, int cpus)
+{
+	uint64_t kb = mem_available_kb / 64 / (uint64_t)(cpus > 0 ? cpus : 1);
+
+	if (kb < 8192)
+		kb = 8192;
+	if (kb > 65536)
+		kb = 65536;
+	return (unsigned int)kb;
+}
+
+unsigned int kma_live_default_buffer_kb(void)
+{
+	FILE *f = fopen("/proc/meminfo", "r");
+	unsigned long long kb = 0;
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return kma_live_buffer_kb_for(kb, (int)sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+/* The instance's ring buffer, @kb per CPU; what the kernel set is kept in info. */
+static int set_buffer(struct kma_reader *r, unsigned int kb, struct kma_err *err)
+{
+	ssize_t got;
+
+	if (tracefs_instance_set_buffer_size(r->instance, kb, -1))
+		return kma_err_set(err, KMA_ERR_OTHER, "cannot size the ring buffer to %u KiB per "
+				   "CPU: %s", kb, strerror(errno));
+	got = tracefs_instance_get_buffer_size(r->instance, 0);
+	r->info.buffer_kb = got > 0 ? (unsigned int)got : kb;
+	return 0;
+}
+
 struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *err)
 {
 	static const char * const systems[] = { "kmem", "ftrace", "module", NULL };
@@ -159,8 +197,8 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *
 			    strerror(errno), errno == EACCES || errno == EPERM ? " (run as root)" : "");
 		goto fail;
 	}
-	if (o->buffer_kb)
-		tracefs_instance_set_buffer_size(r->instance, o->buffer_kb, -1);
+	if (set_buffer(r, o->buffer_kb ? o->buffer_kb : kma_live_default_buffer_kb(), err))
+		goto fail;
 	for (i = 0; i < sizeof(live_events) / sizeof(live_events[0]); i++)
 		enabled += !tracefs_event_enable(r->instance, live_events[i][0],
 						 live_events[i][1]) && !strcmp(live_events[i][0], "kmem");

@@ -76,7 +76,8 @@ static void header(FILE *out, const struct kma_top_in *in, const struct kma_top_
 		fprintf(out, "filter: %s\n", in->filter);
 	if (in->lost)
 		fprintf(out, "WARNING: the ring buffer lost %" PRIu64 " events: the numbers miss"
-			" them (a larger buffer or a shorter interval helps)\n", in->lost);
+			" them (a larger buffer helps: -b KIB, now %u KiB per CPU)\n", in->lost,
+			in->buffer_kb);
 	fprintf(out, "allocs %" PRIu64 " (%.1f/s)  frees %" PRIu64 " (%.1f/s)  net %" PRIu64
 		" B (%+.1f B/s)  callers %" PRIu64 "\n", all.allocs, r.allocs, all.frees, r.frees,
 		all.net, r.net, t->callers);

@@ -32,6 +32,7 @@ struct kma_top_in {
 	double				elapsed;	/* seconds since the start */
 	uint64_t			events;
 	uint64_t			lost;		/* events the ring buffer lost */
+	unsigned int			buffer_kb;	/* its size per CPU, for the advice */
 	const char			*filter;	/* one line, or NULL: none */
 	const char			*keys;		/* the keys line, or NULL: none */
 	const struct kma_totals		*totals;
