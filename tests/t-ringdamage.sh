@@ -1,6 +1,7 @@
 # Damaged ring-buffer data: copies of basic-v6.dat whose pages are damaged by
 # tests/tools/ringdamage.py (which finds them through the file layout, not kma's code):
-# a page zeroed, a record's length field cut below its event format, one page's
+# a page zeroed, a record's length field cut below its event format or made to run past
+# its page, one page's
 # timestamp moved, two CPUs' data made to overlap. Each must be reported: a warning
 # line with the counts, the same counts in the text summary and report.db's
 # ring_damage, and the numbers of the whole trace without what the damaged part
@@ -89,6 +90,13 @@ for mode in "" --libtracecmd; do
 		"damaged data skipped: 1 short records, 0 records past their page, 0 zero-filled pages, 0 pages out of time order (0 records)" \
 		"0|0|0|0|0|0||;1|1|0|0|0|0||" "$(skips "$TMP/short.txt")" $mode
 done
+
+# --- a record's length field made to run past its page (CPU 0, the last of page 12)
+python3 "$RD" make "$V6" "$TMP/long.dat" long 0 12 > "$TMP/long.txt"
+damaged "a record running past its page" "$TMP/long.dat" \
+	"kma-analyze: $TMP/long.dat: warning: 1 records run past the end of their ring-buffer page (CPU 0: 1), not analyzed" \
+	"damaged data skipped: 0 short records, 1 records past their page, 0 zero-filled pages, 0 pages out of time order (0 records)" \
+	"0|0|1|0|0|0||;1|0|0|0|0|0||" "$(skips "$TMP/long.txt")"
 
 # --- one page's timestamp moved: ahead by a second (in a block, the last page of the
 # page reader's first block of 64, a CPU's first page) or back by one

@@ -6,8 +6,11 @@ the numbers kma-analyze must give for them, for tests/t-ringdamage.sh.
       zero CPU PAGE [CPU PAGE...]   every byte of these pages zeroed
       short CPU PAGE                the page's last record cut to 8 bytes of payload
                                     (its type_len field) and the page's commit with it
+      long CPU PAGE                 the page's last record given a length (type_len 0,
+                                    the length in its first word) that runs past the page
       time CPU PAGE DELTA_NS        the page's timestamp moved by DELTA_NS
-      overlap                       CPU 1's data made to start 10 pages inside CPU 0's
+      overlap                       CPU 1's data made to start inside CPU 0's (at its
+                                    page 10, or its last page when it has fewer)
     Prints what the damaged parts held, one line "skip CPU FIRST N" per run of records
     (the CPU's records FIRST .. FIRST+N-1, counted from 0 in the CPU's own order) and,
     for a page, "page CPU OFFSET".
@@ -111,6 +114,15 @@ def make(src, out, kind, args):
         commit = struct.unpack_from('<Q', d, page + 8)[0]
         struct.pack_into('<Q', d, page + 8, commit - cut)
         said.append(f"skip {cpu} {before + len(recs) - 1} 1")
+    elif kind == 'long':
+        cpu, index = int(args[0]), int(args[1])
+        page, before = page_of(d, cpu, index)
+        recs = records(d, page)
+        at, length = recs[-1]
+        h = struct.unpack_from('<I', d, page + at)[0]
+        assert 1 <= h & 31 <= 28, "want a short-form record"
+        struct.pack_into('<II', d, page + at, h & ~31, page_size)
+        said.append(f"skip {cpu} {before + len(recs) - 1} 1")
     elif kind == 'time':
         cpu, index, delta = int(args[0]), int(args[1]), int(args[2])
         page, before = page_of(d, cpu, index)
@@ -119,8 +131,9 @@ def make(src, out, kind, args):
         said.append(f"skip {cpu} {before} {len(records(d, page))}")
         said.append(f"page {cpu} {page}")
     elif kind == 'overlap':
-        off, size = cpus[1]
-        struct.pack_into('<Q', d, table + 16, cpus[0][0] + 10 * page_size)
+        pages0 = cpus[0][1] // page_size
+        assert pages0 > 1, "CPU 0 has one page"
+        struct.pack_into('<Q', d, table + 16, cpus[0][0] + min(10, pages0 - 1) * page_size)
     else:
         sys.exit(f"unknown damage {kind}")
     open(out, 'wb').write(d)
