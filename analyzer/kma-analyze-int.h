@@ -50,6 +50,8 @@ struct run {
 	const char		*map_from;		/* where it came from */
 };
 
+/* Damage found in the trace's ring-buffer data, one warning line per kind, on stderr. */
+void kma_run_warn_damage(const char *input, const struct kma_trace_info *info);
 /* The report the options ask for, on stdout (after the run is finished). 0 or -1. */
 int kma_run_print(struct run *r);
 

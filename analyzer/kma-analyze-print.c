@@ -4,6 +4,7 @@
  * head the text reports (the filter, the recorder's own allocations).
  */
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,6 +23,65 @@
 #include "kma-pagerun.h"
 #include "kma-options.h"
 #include "kma-analyze-int.h"
+
+/* "(CPU 0: 3, CPU 2: 1)": one kind of damage per CPU (@field: its offset in kma_damage). */
+static void damage_cpus(FILE *f, const struct kma_trace_info *info, size_t field)
+{
+	const char *sep = " (";
+	uint64_t n;
+	int i;
+
+	for (i = 0; i < info->cpus; i++) {
+		memcpy(&n, (const char *)&info->damage[i] + field, sizeof(n));
+		if (!n)
+			continue;
+		fprintf(f, "%sCPU %d: %" PRIu64, sep, i, n);
+		sep = ", ";
+	}
+	fputs(")", f);
+}
+
+void kma_run_warn_damage(const char *input, const struct kma_trace_info *info)
+{
+	struct kma_damage sum;
+	const char *pre = "kma-analyze: ";
+	int i;
+
+	if (!kma_trace_damage(info, &sum))
+		return;
+	if (sum.short_records) {
+		fprintf(stderr, "%s%s: warning: %" PRIu64 " records too short for their event "
+			"format", pre, input, sum.short_records);
+		damage_cpus(stderr, info, offsetof(struct kma_damage, short_records));
+		fputs(", not analyzed\n", stderr);
+	}
+	if (sum.overlong_records) {
+		fprintf(stderr, "%s%s: warning: %" PRIu64 " records run past the end of their "
+			"ring-buffer page", pre, input, sum.overlong_records);
+		damage_cpus(stderr, info, offsetof(struct kma_damage, overlong_records));
+		fputs(", not analyzed\n", stderr);
+	}
+	if (sum.zero_pages) {
+		fprintf(stderr, "%s%s: warning: %" PRIu64 " zero-filled ring-buffer pages skipped",
+			pre, input, sum.zero_pages);
+		damage_cpus(stderr, info, offsetof(struct kma_damage, zero_pages));
+		fputs("\n", stderr);
+	}
+	if (!sum.jump_pages)
+		return;
+	fprintf(stderr, "%s%s: warning: %" PRIu64 " ring-buffer pages skipped, their time out "
+		"of line with their CPU's (%" PRIu64 " records):", pre, input, sum.jump_pages,
+		sum.jump_records);
+	for (i = 0; i < info->cpus; i++) {
+		const struct kma_damage *d = &info->damage[i];
+
+		if (d->jump_pages)
+			fprintf(stderr, " CPU %d: %" PRIu64 " (%" PRIu64 " records), the first at "
+				"offset %" PRIu64 "%s;", i, d->jump_pages, d->jump_records,
+				d->jump_offset, d->jump_inflated ? " of its inflated data" : "");
+	}
+	fputs(" the rest of each CPU is read in its order\n", stderr);
+}
 
 /* --outstanding: the same table, of what is still live. */
 static struct kma_caller *outstanding_view(const struct kma_caller *c, uint32_t nr,

@@ -498,6 +498,7 @@ static int finish_run(struct run *r)
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->warning);
 	if (info->records_warning)
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->records_warning);
+	kma_run_warn_damage(o->input, info);
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);

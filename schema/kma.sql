@@ -92,6 +92,19 @@ CREATE TABLE lost_events (
 	lost		INTEGER NOT NULL	-- max(page_missed, overrun) + commit_overrun + dropped
 );
 
+-- Damage in the ring-buffer data that kma skipped, per CPU (all zero on a whole trace).
+-- Added within version 5: a version 5 file written before has no such table.
+CREATE TABLE ring_damage (
+	cpu		INTEGER PRIMARY KEY,
+	short_records	INTEGER NOT NULL,	-- records too short for their event format
+	overlong_records INTEGER NOT NULL,	-- records running past the end of their page
+	zero_pages	INTEGER NOT NULL,	-- all-zero ring-buffer pages
+	jump_pages	INTEGER NOT NULL,	-- pages skipped: their time out of line with the CPU's
+	jump_records	INTEGER NOT NULL,	-- the records on those pages
+	jump_offset	INTEGER,		-- the first such page's offset, NULL when none
+	jump_inflated	INTEGER			-- 1: jump_offset is in the CPU's inflated data
+);
+
 -- One row per allocating call site (also call sites whose every allocation failed).
 CREATE TABLE callers (
 	id		INTEGER PRIMARY KEY,

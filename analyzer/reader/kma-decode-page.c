@@ -134,7 +134,7 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 	uint64_t stacked = r->info.stacked;
 
 	if ((unsigned int)rec->size < d->min_size) {
-		r->info.bad_records++;
+		kma_reader_short_record(r, rec->cpu);
 		return 0;
 	}
 	r->info.page_count[d->type - KMA_EV_PAGE_ALLOC]++;

@@ -367,7 +367,8 @@ int kma_reader_setup(struct kma_reader *r, struct kma_err *err)
 	int n;
 
 	r->info.lost = calloc(r->info.cpus, sizeof(*r->info.lost));
-	n = r->info.lost ? lookup_events(r) : -1;
+	r->info.damage = calloc(r->info.cpus, sizeof(*r->info.damage));
+	n = r->info.lost && r->info.damage ? lookup_events(r) : -1;
 	if (n == -1)
 		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 	else if (n < 0)
@@ -504,6 +505,8 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	if (r->page_size &&
 	    rec->offset % r->page_size + (unsigned int)rec->record_size > r->page_size) {
 		r->info.bad_records++;
+		if (cpu >= 0 && cpu < r->info.cpus)
+			r->info.damage[cpu].overlong_records++;
 		return 0;
 	}
 	if (rec->size < 2) {
@@ -531,7 +534,7 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		return on_text_record(r, d, rec);
 	}
 	if ((unsigned int)rec->size < d->min_size) {
-		r->info.bad_records++;
+		kma_reader_short_record(r, cpu);
 		return 0;
 	}
 	decode_fields(r, d, rec, cpu, &ev);
@@ -569,6 +572,13 @@ int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 	if (id < 0 || id > r->max_id || r->by_id[id].type != KMA_EV_MARKER)
 		return 0;
 	return on_text_record(r, &r->by_id[id], rec);
+}
+
+void kma_reader_short_record(struct kma_reader *r, int cpu)
+{
+	r->info.bad_records++;
+	if (cpu >= 0 && cpu < r->info.cpus)
+		r->info.damage[cpu].short_records++;
 }
 
 uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data)

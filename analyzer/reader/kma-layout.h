@@ -55,6 +55,13 @@ int kma_layout_add_cpu(struct kma_td_layout *l, struct kma_td_buf *b, uint32_t c
 		       uint64_t off, uint64_t size);
 /* The buffer named @name ("" or NULL: the top level), NULL if none. */
 const struct kma_td_buf *kma_layout_find(const struct kma_td_layout *l, const char *name);
+/*
+ * Whether two CPUs' data in @b overlap (their ids into *cpu_a < *cpu_b): 1,
+ * 0 when none do, -1 out of memory. The kernel gives each CPU a ring buffer
+ * of its own, so overlapping data is a corrupt file: read twice, it would be
+ * counted twice.
+ */
+int kma_layout_overlap(const struct kma_td_buf *b, uint32_t *cpu_a, uint32_t *cpu_b);
 void kma_layout_clear(struct kma_td_layout *l);
 
 #endif /* KMA_LAYOUT_H */

@@ -414,6 +414,28 @@ static int merge(struct prun *p)
 
 static void stop_threads(struct prun *p);
 
+/* Each CPU's damage found by its reader, into the trace's (after the readers stopped). */
+static void add_damage(struct prun *p)
+{
+	const struct kma_damage *d;
+	struct kma_damage *to;
+	int i;
+
+	for (i = 0; i < p->ns; i++) {
+		d = kma_cpu_pages_damage(p->s[i].src);
+		if (p->s[i].cpu >= (uint32_t)p->r->info.cpus)
+			continue;
+		to = &p->r->info.damage[p->s[i].cpu];
+		to->zero_pages += d->zero_pages;
+		if (d->jump_pages && !to->jump_pages) {
+			to->jump_offset = d->jump_offset;
+			to->jump_inflated = d->jump_inflated;
+		}
+		to->jump_pages += d->jump_pages;
+		to->jump_records += d->jump_records;
+	}
+}
+
 /* The locks and the workers; on failure nothing is left running. */
 static int start_threads(struct prun *p, struct worker *wk)
 {
@@ -532,6 +554,7 @@ int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char *
 	r->peek = NULL;
 	if (p.nthreads)
 		stop_threads(&p);
+	add_damage(&p);
 	if (ret && p.err[0]) {
 		snprintf(r->pages_err, sizeof(r->pages_err), "%s", p.err);
 		*why = r->pages_err;

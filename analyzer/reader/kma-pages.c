@@ -11,6 +11,17 @@
  * libtracecmd's tracecmd_peek_data() does, so the records, their
  * timestamps (time extends, absolute stamps) and the missed-events counts
  * are the same. Every page's commit word is checked before kbuffer trusts it.
+ *
+ * Damage that a page's commit word does not show is counted, never read as
+ * events: an all-zero page (no timestamp, no records), and a page whose time
+ * is out of line with its CPU's, which the merge would otherwise deliver out
+ * of place (its allocations paired with the wrong frees). A CPU's time never
+ * goes backwards, so a page is out of line when its first record is earlier
+ * than the last record of the CPU's previous page, or when it runs past the
+ * start of the next page while that next page follows on from the previous
+ * one: then this page alone jumped ahead. The next page's timestamp is known
+ * for every page (plain data: read ahead in the file; compressed: the next
+ * chunk is inflated ahead).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -50,6 +61,13 @@ struct kma_cpu_pages {
 	int			nr_chunks;	/* -1: not loaded yet */
 	int			next_chunk;
 	uint64_t		vbase;		/* inflated bytes before the next chunk */
+	char			*ahead;		/* the chunk inflated ahead of the block */
+	uint64_t		ahead_cap;
+	int			have_ahead;
+	/* the time check: the last record of the CPU's last page read */
+	uint64_t		prev_last;
+	int			have_prev;
+	struct kma_damage	damage;
 	char			err[256];
 };
 
@@ -69,6 +87,11 @@ static int fail(struct kma_cpu_pages *p, const char *fmt, ...)
 const char *kma_cpu_pages_error(const struct kma_cpu_pages *p)
 {
 	return p->err;
+}
+
+const struct kma_damage *kma_cpu_pages_damage(const struct kma_cpu_pages *p)
+{
+	return &p->damage;
 }
 
 uint64_t kma_cpu_pages_size(const struct kma_cpu_pages *p)
@@ -109,6 +132,7 @@ void kma_cpu_pages_free(struct kma_cpu_pages *p)
 	if (p->comp)
 		tracecmd_compress_destroy(p->comp);
 	free(p->chunks);
+	free(p->ahead);
 	if (p->fd >= 0)
 		close(p->fd);
 	kbuffer_free(p->kbuf);
@@ -153,17 +177,42 @@ static int push_rec(struct kma_cpu_pages *p, struct kma_pblock *blk, struct kma_
 	return 0;
 }
 
+static int all_zero(const char *b, uint64_t len)
+{
+	return !b[0] && !memcmp(b, b + 1, len - 1);
+}
+
+/* A page's timestamp (0: none, as in an all-zero page). */
+static uint64_t page_ts(const struct kma_cpu_pages *p, const char *page)
+{
+	return kma_td_decode(page, 8, p->f->big_endian);
+}
+
+/*
+ * Whether a page with records from @first to @last is out of line with its
+ * CPU's time (see the top of the file); @next: the next page's timestamp,
+ * 0 when unknown (the CPU's last page, or a zero page next).
+ */
+static int time_jump(const struct kma_cpu_pages *p, uint64_t first, uint64_t last, uint64_t next)
+{
+	if (p->have_prev && first < p->prev_last)
+		return 1;
+	return next && next < last && (!p->have_prev || next >= p->prev_last);
+}
+
 /*
  * The records of the page at @at in the block, as tracecmd_peek_data()
  * reads them. The commit word must fit the page (and the missed-events
- * count stored after the data): kbuffer trusts it.
+ * count stored after the data): kbuffer trusts it. @next: the next page's
+ * timestamp (0: unknown).
  */
-static int cut_page(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t at)
+static int cut_page(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t at, uint64_t next)
 {
 	char *page = blk->bytes + at;
 	int ls = p->f->long_size == 8 ? 8 : 4;
 	uint64_t commit = kma_td_decode(page + 8, ls, p->f->big_endian);
 	uint64_t size = (uint32_t)commit & COMMIT_MASK, room = p->page_size - 8 - ls;
+	uint32_t first = blk->nr;
 	unsigned long long ts;
 	struct kma_prec *r = NULL;
 	void *data;
@@ -173,6 +222,11 @@ static int cut_page(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t at
 		return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s ring-buffer page at %" PRIu64
 			    "%s does not fit (corrupt event data)", p->c.cpu, blk->base + at,
 			    p->compressed ? " of its inflated data" : "");
+	if (!commit && !page_ts(p, page)) {
+		/* no records either way: only a page written as zeros is damage */
+		p->damage.zero_pages += all_zero(page, p->page_size);
+		return 0;
+	}
 	kbuffer_load_subbuffer(p->kbuf, page);
 	while ((data = kbuffer_read_event(p->kbuf, &ts))) {
 		if (push_rec(p, blk, &r))
@@ -185,16 +239,32 @@ static int cut_page(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t at
 		r->missed = kbuffer_missed_events(p->kbuf);
 		kbuffer_next_event(p->kbuf, NULL);
 	}
+	if (blk->nr == first)
+		return 0;	/* no time to check, none to go by */
+	if (time_jump(p, blk->recs[first].ts, blk->recs[blk->nr - 1].ts, next)) {
+		if (!p->damage.jump_pages++) {
+			p->damage.jump_offset = p->compressed ? blk->base + at
+							      : p->c.off + blk->base + at;
+			p->damage.jump_inflated = p->compressed;
+		}
+		p->damage.jump_records += blk->nr - first;
+		blk->nr = first;
+		return 0;
+	}
+	p->prev_last = blk->recs[blk->nr - 1].ts;
+	p->have_prev = 1;
 	return 0;
 }
 
-static int cut_pages(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t len)
+/* The pages of a block; @next: the timestamp of the page after them (0: unknown). */
+static int cut_pages(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t len, uint64_t next)
 {
 	uint64_t at;
 
 	blk->nr = 0;
 	for (at = 0; at < len; at += p->page_size)
-		if (cut_page(p, blk, at))
+		if (cut_page(p, blk, at, at + p->page_size < len ?
+				 page_ts(p, blk->bytes + at + p->page_size) : next))
 			return -1;
 	return 0;
 }
@@ -202,7 +272,8 @@ static int cut_pages(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t l
 /* Plain pages: as libtracecmd, a partial last page is read as a whole page. */
 static int next_plain(struct kma_cpu_pages *p, struct kma_pblock *blk)
 {
-	uint64_t end = p->c.off + p->c.size, want, have;
+	uint64_t end = p->c.off + p->c.size, want, have, next = 0;
+	unsigned char ts[8];
 	ssize_t n;
 
 	if (p->next >= end)
@@ -223,7 +294,10 @@ static int next_plain(struct kma_cpu_pages *p, struct kma_pblock *blk)
 	blk->base = p->next - p->c.off;
 	p->next += want;
 	blk->done = p->next - p->c.off < p->c.size ? p->next - p->c.off : p->c.size;
-	return cut_pages(p, blk, want) ? -1 : 1;
+	/* the next block's first page's time, for this block's last page */
+	if (p->next < end && pread(p->fd, ts, sizeof(ts), (off_t)p->next) == (ssize_t)sizeof(ts))
+		next = page_ts(p, (const char *)ts);
+	return cut_pages(p, blk, want, next) ? -1 : 1;
 }
 
 /* The chunk index, its every entry inside the CPU's data. */
@@ -255,34 +329,81 @@ bad:
 		    " does not fit (corrupt chunk index)", p->c.cpu, p->c.off);
 }
 
+/* Chunk @k inflated at @dst (room for its size, at least 1 byte). */
+static int inflate(struct kma_cpu_pages *p, struct tracecmd_compress_chunk *k, char *dst)
+{
+	if (tracecmd_uncompress_chunk(p->comp, k, dst))
+		return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %" PRIu64
+			    " cannot be inflated (corrupt event data)", p->c.cpu, (uint64_t)k->zoffset);
+	return 0;
+}
+
+/* Chunk @k into the block at @len: the one inflated ahead, or inflated now. */
+static int take_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t len)
+{
+	struct tracecmd_compress_chunk *k = &p->chunks[p->next_chunk];
+
+	if (reserve(p, blk, len + (k->size ? k->size : 1)))
+		return -1;
+	if (p->have_ahead)
+		memcpy(blk->bytes + len, p->ahead, k->size);
+	else if (inflate(p, k, blk->bytes + len))
+		return -1;
+	p->have_ahead = 0;
+	p->next_chunk++;
+	p->vbase += k->size;
+	blk->done = (uint64_t)k->zoffset + 8 + k->zsize - p->c.off - 4;
+	return 0;
+}
+
+/* The next chunk inflated ahead: its first page's timestamp, 0 when none. */
+static int inflate_ahead(struct kma_cpu_pages *p, uint64_t *next)
+{
+	struct tracecmd_compress_chunk *k = &p->chunks[p->next_chunk];
+	char *b;
+
+	*next = 0;
+	if (p->next_chunk >= p->nr_chunks)
+		return 0;
+	if (p->ahead_cap < k->size + 1) {
+		b = realloc(p->ahead, k->size + 1);
+		if (!b)
+			return fail(p, "out of memory");
+		p->ahead = b;
+		p->ahead_cap = k->size + 1;
+	}
+	if (inflate(p, k, p->ahead))
+		return -1;
+	p->have_ahead = 1;
+	if (k->size >= 8)
+		*next = page_ts(p, p->ahead);
+	return 0;
+}
+
 /*
  * Inflated chunks, as many as make a block of PLAIN_PAGES pages (trace-cmd
  * writes chunks of 10 pages: one block per chunk would hand the merge a
- * block, with a wake-up, every few hundred records).
+ * block, with a wake-up, every few hundred records), and the chunk after
+ * them inflated ahead, for the time check of the block's last page.
  */
 static int next_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk)
 {
-	uint64_t want = (uint64_t)PLAIN_PAGES * p->page_size, len = 0;
-	struct tracecmd_compress_chunk *k;
+	uint64_t want = (uint64_t)PLAIN_PAGES * p->page_size, len = 0, next;
 
 	if (p->nr_chunks < 0 && load_chunks(p))
 		return -1;
 	if (p->next_chunk >= p->nr_chunks)
 		return 0;
 	blk->base = p->vbase;
-	while (p->next_chunk < p->nr_chunks && (!len || len + p->chunks[p->next_chunk].size <= want)) {
-		k = &p->chunks[p->next_chunk++];
-		if (reserve(p, blk, len + (k->size ? k->size : 1)))
+	while (p->next_chunk < p->nr_chunks &&
+	       (!len || len + p->chunks[p->next_chunk].size <= want)) {
+		if (take_chunk(p, blk, len))
 			return -1;
-		if (tracecmd_uncompress_chunk(p->comp, k, blk->bytes + len))
-			return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %"
-				    PRIu64 " cannot be inflated (corrupt event data)", p->c.cpu,
-				    (uint64_t)k->zoffset);
-		len += k->size;
-		p->vbase += k->size;
-		blk->done = (uint64_t)k->zoffset + 8 + k->zsize - p->c.off - 4;
+		len += p->chunks[p->next_chunk - 1].size;
 	}
-	return cut_pages(p, blk, len) ? -1 : 1;
+	if (inflate_ahead(p, &next))
+		return -1;
+	return cut_pages(p, blk, len, next) ? -1 : 1;
 }
 
 int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk)

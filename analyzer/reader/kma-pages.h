@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "kma-layout.h"
+#include "kma-reader.h"
 
 struct tep_handle;
 
@@ -60,6 +61,8 @@ void kma_cpu_pages_free(struct kma_cpu_pages *p);
  */
 int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk);
 const char *kma_cpu_pages_error(const struct kma_cpu_pages *p);
+/* The damage found in the CPU's pages so far (zero pages, time jumps). */
+const struct kma_damage *kma_cpu_pages_damage(const struct kma_cpu_pages *p);
 /* Bytes of the CPU's data in the file (for progress). */
 uint64_t kma_cpu_pages_size(const struct kma_cpu_pages *p);
 void kma_pblock_free(struct kma_pblock *blk);

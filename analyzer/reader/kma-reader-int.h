@@ -178,6 +178,8 @@ int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev);
 struct tep_format_field *kma_reader_fixed_field(struct ev_desc *d, struct tep_format_field *f);
 /* common_pid from the first followed event that has a 4-byte one. */
 void kma_reader_follow_pid(struct kma_reader *r, struct tep_event *ev);
+/* A followed event's record shorter than its fixed fields, on CPU @cpu: counted, skipped. */
+void kma_reader_short_record(struct kma_reader *r, int cpu);
 /* Record fields as numbers in the host's order; the comm of a pid. */
 uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data);
 int kma_reader_pid(struct kma_reader *r, struct tep_record *rec);

@@ -83,6 +83,7 @@ void kma_reader_close(struct kma_reader *r)
 	free(r->id_count);
 	free(r->info.counts);
 	free(r->info.lost);
+	free(r->info.damage);
 	free(r->stack_buf);
 	kma_strpool_free(r->pool);
 	free(r);

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 #include "kma-event.h"
 #include "kma-err.h"
 
@@ -32,6 +33,21 @@ static inline uint64_t kma_lost_total(const struct kma_lost *l)
 
 	return m + l->commit_overrun + l->dropped;
 }
+
+/*
+ * Damage found in one CPU's ring-buffer data, which kma reads past: each
+ * kind is left out of the analysis, counted and reported (stderr, the text
+ * summary, report.db's ring_damage table).
+ */
+struct kma_damage {
+	uint64_t	short_records;	/* records too short for their event format */
+	uint64_t	overlong_records; /* records running past the end of their page */
+	uint64_t	zero_pages;	/* all-zero pages (no header, no records) */
+	uint64_t	jump_pages;	/* pages skipped: their time out of line with the CPU's */
+	uint64_t	jump_records;	/* the records of those pages */
+	uint64_t	jump_offset;	/* the first such page: its offset in the file, or */
+	int		jump_inflated;	/* 1: in the CPU's inflated data (compressed file) */
+};
 
 struct kma_event_count {
 	const char	*name;		/* "system:event" */
@@ -72,6 +88,7 @@ struct kma_trace_info {
 	const char	*kmalloc_flags;
 	const char	*kmalloc_warning;
 	struct kma_lost	*lost;		/* [cpus] */
+	struct kma_damage *damage;	/* [cpus] */
 	struct kma_event_count *counts;	/* records per event, after kma_reader_run() */
 	int		nr_counts;
 	int		jobs;		/* threads that read the CPUs' pages; 0: read through
@@ -149,6 +166,32 @@ static inline uint64_t kma_trace_lost(const struct kma_trace_info *info, uint64_
 	if (unknown_pages)
 		*unknown_pages = unk;
 	return sum;
+}
+
+/*
+ * The damage of every CPU, summed into @sum (jump_offset: the first CPU's
+ * that has one). Returns 1 when the trace has any, else 0.
+ */
+static inline int kma_trace_damage(const struct kma_trace_info *info, struct kma_damage *sum)
+{
+	const struct kma_damage *d;
+	int i, any = 0;
+
+	memset(sum, 0, sizeof(*sum));
+	for (i = 0; info->damage && i < info->cpus; i++) {
+		d = &info->damage[i];
+		sum->short_records += d->short_records;
+		sum->overlong_records += d->overlong_records;
+		sum->zero_pages += d->zero_pages;
+		if (d->jump_pages && !sum->jump_pages) {
+			sum->jump_offset = d->jump_offset;
+			sum->jump_inflated = d->jump_inflated;
+		}
+		sum->jump_pages += d->jump_pages;
+		sum->jump_records += d->jump_records;
+	}
+	any = sum->short_records || sum->overlong_records || sum->zero_pages || sum->jump_pages;
+	return any;
 }
 
 #endif /* KMA_READER_H */

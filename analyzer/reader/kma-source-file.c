@@ -380,6 +380,27 @@ struct kma_reader *kma_reader_open_buffer(const char *path, const char *buffer,
 	return kma_reader_open_file(path, &o, err);
 }
 
+/* No two CPUs of a buffer share event data (libtracecmd would read it twice). */
+static int check_overlap(const struct kma_td_layout *lay, struct kma_err *err)
+{
+	const struct kma_td_buf *b;
+	uint32_t a, c;
+	int i, ret;
+
+	for (i = 0; i < lay->nr_bufs; i++) {
+		b = &lay->bufs[i];
+		ret = kma_layout_overlap(b, &a, &c);
+		if (ret < 0)
+			return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+		if (ret)
+			return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat: the event data "
+					   "of CPU %" PRIu32 " and CPU %" PRIu32 "%s%s%s overlap",
+					   a, c, b->name[0] ? " of buffer '" : "", b->name,
+					   b->name[0] ? "'" : "");
+	}
+	return 0;
+}
+
 /*
  * Before libtracecmd sees the file: the header, the structure (v6 and v7)
  * and the kallsyms, by our own walker, which checks every section header it
@@ -395,6 +416,8 @@ static int check_file(struct kma_reader *r, const char *path, struct kma_err *er
 		return -1;
 	if (r->layout.oom)
 		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+	if (check_overlap(&r->layout, err))
+		return -1;
 	if (kma_td_kallsyms(path, &r->kallsyms, &r->kallsyms_len, &r->kallsyms_err) &&
 	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
 		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",

@@ -92,6 +92,19 @@ int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt
 	return err || ferror(out) ? -1 : 0;
 }
 
+/* Only a damaged trace has the line: what kma skipped of its ring-buffer data. */
+static void print_damage(FILE *out, const struct kma_trace_info *info)
+{
+	struct kma_damage d;
+
+	if (!kma_trace_damage(info, &d))
+		return;
+	fprintf(out, "damaged data skipped: %" PRIu64 " short records, %" PRIu64 " records past "
+		"their page, %" PRIu64 " zero-filled pages, %" PRIu64 " pages out of time order (%"
+		PRIu64 " records)\n", d.short_records, d.overlong_records, d.zero_pages,
+		d.jump_pages, d.jump_records);
+}
+
 int kma_report_text(FILE *out, const struct kma_report_in *in)
 {
 	const struct kma_totals *t = in->totals;
@@ -120,6 +133,7 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	fprintf(out, "number of implicit frees: %" PRIu64 "\n", t->implicit_frees);
 	fprintf(out, "number of failed allocs: %" PRIu64 "\n", t->failed_allocs);
 	fprintf(out, "number of lost events: %" PRIu64 "\n", lost);
+	print_damage(out, in->info);
 	fputc('\n', out);
 	if (lost || unknown_pages) {
 		fprintf(out, "WARNING: the trace lost %" PRIu64 " events", lost);

@@ -195,6 +195,24 @@ static void bind_lost(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *
 	sqlite3_bind_int64(st, 7, I64(kma_lost_total(l)));
 }
 
+static void bind_damage(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+			uint64_t lost, struct row_buf *buf)
+{
+	static const struct kma_damage none;
+	const struct kma_damage *d = run->info->damage ? &run->info->damage[i] : &none;
+
+	sqlite3_bind_int(st, 1, (int)i);
+	sqlite3_bind_int64(st, 2, I64(d->short_records));
+	sqlite3_bind_int64(st, 3, I64(d->overlong_records));
+	sqlite3_bind_int64(st, 4, I64(d->zero_pages));
+	sqlite3_bind_int64(st, 5, I64(d->jump_pages));
+	sqlite3_bind_int64(st, 6, I64(d->jump_records));
+	if (d->jump_pages) {
+		sqlite3_bind_int64(st, 7, I64(d->jump_offset));
+		sqlite3_bind_int(st, 8, d->jump_inflated);
+	}
+}
+
 static void bind_count(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
 		       uint64_t lost, struct row_buf *buf)
 {
@@ -276,6 +294,10 @@ int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)
 	    insert_rows(db, "INSERT INTO lost_events (cpu, page_missed, missed_unknown,"
 			" overrun, commit_overrun, dropped, lost) VALUES (?,?,?,?,?,?,?)",
 			info->cpus > 0 ? (uint32_t)info->cpus : 0, bind_lost, run, lost) ||
+	    insert_rows(db, "INSERT INTO ring_damage (cpu, short_records, overlong_records,"
+			" zero_pages, jump_pages, jump_records, jump_offset, jump_inflated)"
+			" VALUES (?,?,?,?,?,?,?,?)", info->cpus > 0 ? (uint32_t)info->cpus : 0,
+			bind_damage, run, lost) ||
 	    insert_rows(db, "INSERT INTO event_counts (event, count) VALUES (?,?)",
 			info->nr_counts > 0 ? (uint32_t)info->nr_counts : 0,
 			bind_count, run, lost) ||
