@@ -5,7 +5,8 @@
  * libtracecmd 1.3.1 reads compressed CPU data through a list of inflated
  * chunks that it walks on every record free: quadratic in the file. Its
  * lower layers are linear, so they are used directly: the chunk index
- * (tracecmd_load_chunks_info) and the codec (tracecmd_uncompress_chunk),
+ * (tracecmd_load_chunks_info) and the codec (tracecmd_uncompress_block,
+ * whose buffer read says how many bytes a chunk inflated to),
  * each CPU on a file descriptor and codec context of its own so that CPUs
  * can be read on threads; libtraceevent's kbuffer then walks each page as
  * libtracecmd's tracecmd_peek_data() does, so the records, their
@@ -256,6 +257,31 @@ bad:
 }
 
 /*
+ * Chunk @k inflated into @dst, which must be exactly k->size bytes: the
+ * codec is run through tracecmd_uncompress_block(), whose buffer read says
+ * how many bytes it produced (tracecmd_uncompress_chunk() does not), and a
+ * chunk that inflates to fewer bytes than its header claims would leave the
+ * rest of the block's stale bytes to be cut into records.
+ */
+static int inflate_chunk(struct kma_cpu_pages *p, const struct tracecmd_compress_chunk *k,
+			 char *dst)
+{
+	int64_t got = -1;
+	char extra;
+
+	if (lseek(p->fd, k->zoffset, SEEK_SET) != (off_t)-1 &&
+	    !tracecmd_uncompress_block(p->comp)) {
+		got = tracecmd_compress_buffer_read(p->comp, dst, k->size);
+		if (got == k->size && tracecmd_compress_buffer_read(p->comp, &extra, 1) > 0)
+			got++;
+	}
+	if (got == k->size)
+		return 0;
+	kma_td_chunk_msg(p->err, sizeof(p->err), p->c.cpu, (uint64_t)k->zoffset, got, k->size);
+	return -1;
+}
+
+/*
  * Inflated chunks, as many as make a block of PLAIN_PAGES pages (trace-cmd
  * writes chunks of 10 pages: one block per chunk would hand the merge a
  * block, with a wake-up, every few hundred records).
@@ -272,12 +298,9 @@ static int next_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk)
 	blk->base = p->vbase;
 	while (p->next_chunk < p->nr_chunks && (!len || len + p->chunks[p->next_chunk].size <= want)) {
 		k = &p->chunks[p->next_chunk++];
-		if (reserve(p, blk, len + (k->size ? k->size : 1)))
+		if (reserve(p, blk, len + (k->size ? k->size : 1)) ||
+		    inflate_chunk(p, k, blk->bytes + len))
 			return -1;
-		if (tracecmd_uncompress_chunk(p->comp, k, blk->bytes + len))
-			return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %"
-				    PRIu64 " cannot be inflated (corrupt event data)", p->c.cpu,
-				    (uint64_t)k->zoffset);
 		len += k->size;
 		p->vbase += k->size;
 		blk->done = (uint64_t)k->zoffset + 8 + k->zsize - p->c.off - 4;
