@@ -1,12 +1,14 @@
-# Damaged v7 containers whose damage libtracecmd does not notice: a compressed chunk
-# whose header claims another size than it inflates to, bytes after the last section,
-# a section whose size field is wrong. Each input is basic.dat (zstd) or its zlib copy
-# with exactly these bytes changed; where they lie comes from the file's own layout,
-# read by Python (tests/tools/v7-sections.py and the walk below), never from kma.
-# A chunk that inflates to less than it claims is refused (exit 1, one line naming
-# file, CPU and chunk) with every -j and with --libtracecmd: before, the stale rest of
-# the block was decoded as events. The other damage is warned (exit 0, one line
-# saying what is wrong, the whole file's report).
+# Damaged containers whose damage libtracecmd does not notice: a v7 compressed chunk
+# whose header claims another size than it inflates to, a CPU's data running over the
+# next CPU's (v6, v7), bytes after the last section, a section whose size field is
+# wrong. Each input is basic.dat (zstd), basic-v6.dat or a kma-convert copy (zlib,
+# uncompressed) with exactly these bytes changed; where they lie comes from the file's
+# own layout, read by Python (tests/tools/v7-sections.py and the walks below), never
+# from kma. A chunk that inflates to less than it claims is refused (exit 1, one line
+# naming file, CPU and chunk) with every -j and with --libtracecmd: before, the stale
+# rest of the block was decoded as events. So is a CPU's data over the next CPU's
+# (before: its pages read twice). The other damage is warned (exit 0, one line saying
+# what is wrong, the whole file's report).
 
 FIX=$TOP/tests/fixtures
 V7=$FIX/basic.dat
@@ -133,6 +135,42 @@ if [ -x "$CONVERT" ] && "$CONVERT" -v 7 -c zlib "$V7" "$TMP/zlib.dat" > "$TMP/co
 		"corrupt trace.dat: CPU 1's compressed chunk at $off inflates to $got bytes, its header claims $claim (corrupt event data)"
 else
 	fail "chunks: basic.dat as v7 zlib" "$(tail -3 "$TMP/convert.txt" 2> /dev/null)"
+fi
+
+# --- a CPU's data claiming to run over the next CPU's: its pages were read twice, the
+# numbers wrong with exit 0. v6 (the flyrecord's u64 offset, u64 size per CPU) and v7
+# uncompressed (the BUFFER option's u32 cpu, u64 offset, u64 size)
+# over SRC OUT: CPU 0's size made to end 3 pages into CPU 1's data; prints "OFF SIZE OFF1"
+over() {
+	python3 - "$SECTIONS" "$@" <<'EOF'
+import struct, subprocess, sys
+src, out = sys.argv[2], sys.argv[3]
+d = bytearray(open(src, 'rb').read())
+if d[10:12] == b'6\0':
+    i = d.index(b'flyrecord\0') + 10
+    (o0, l0), (o1, l1) = struct.unpack_from('<QQ', d, i), struct.unpack_from('<QQ', d, i + 16)
+    at = i + 8
+else:
+    lay = subprocess.run([sys.executable, sys.argv[1], '--layout', src], check=True,
+                         stdout=subprocess.PIPE, text=True).stdout.split('\n')
+    (o0, l0), (o1, l1) = [tuple(map(int, l.split()[3:5])) for l in lay if l.startswith('layout (top)')]
+    at = d.index(struct.pack('<IQQ', 0, o0, l0)) + 12
+assert o0 + l0 <= o1
+struct.pack_into('<Q', d, at, o1 - o0 + 3 * 4096)
+open(out, 'wb').write(d)
+print(o0, o1 - o0 + 3 * 4096, o1)
+EOF
+}
+V6=$FIX/basic-v6.dat
+read -r off len off1 <<< "$(over "$V6" "$TMP/v6over.dat")"
+refused "v6 CPU 0's data runs over CPU 1's" "$TMP/v6over.dat" \
+	"corrupt trace.dat: CPU 0's event data at $off claims $len bytes, running over CPU 1's at $off1"
+if [ -x "$CONVERT" ] && "$CONVERT" -v 7 -c none "$V7" "$TMP/none.dat" > "$TMP/convert.txt" 2>&1; then
+	read -r off len off1 <<< "$(over "$TMP/none.dat" "$TMP/none-over.dat")"
+	refused "v7 uncompressed CPU 0's data runs over CPU 1's" "$TMP/none-over.dat" \
+		"corrupt trace.dat: CPU 0's event data at $off claims $len bytes, running over CPU 1's at $off1"
+else
+	fail "chunks: basic.dat as v7 uncompressed" "$(tail -3 "$TMP/convert.txt" 2> /dev/null)"
 fi
 
 # --- the sections of basic.dat, one after another from the end of the file header:

@@ -252,6 +252,26 @@ static int cpu_fits(struct check *c, const unsigned char *d)
 }
 
 /*
+ * Two CPUs of a BUFFER option, @a before @b: trace-cmd writes their data one
+ * after the other, so data that runs over the next CPU's has a wrong size
+ * (libtracecmd would read the next CPU's pages as this one's too).
+ */
+static int cpu_overlaps(struct check *c, const unsigned char *a, const unsigned char *b)
+{
+	struct kma_td *t = c->t;
+	uint64_t aoff = kma_td_get(t, a + 4, 8), alen = kma_td_get(t, a + 12, 8);
+	uint64_t boff = kma_td_get(t, b + 4, 8), blen = kma_td_get(t, b + 12, 8);
+	uint64_t extra = compressed(t) ? 4 : 0;
+
+	/* both lie in the file (cpu_fits): no sum overflows */
+	if (!alen || !blen || aoff >= boff + extra + blen || boff >= aoff + extra + alen)
+		return 0;
+	return bad(t, "corrupt trace.dat: CPU %" PRIu64 "'s event data at %" PRIu64 " claims %"
+		   PRIu64 " bytes, running over CPU %" PRIu64 "'s at %" PRIu64,
+		   kma_td_get(t, a, 4), aoff, alen, kma_td_get(t, b, 4), boff);
+}
+
+/*
  * The layout entry of a BUFFER option @d (its name ends inside @len: checked
  * before); whether its data is compressed is the flag of the section it
  * points to, as libtracecmd reads it. NULL with t->err.
@@ -325,7 +345,7 @@ static int check_buffer(struct check *c, const unsigned char *d, uint64_t len)
 	if (c->lay && !(b = layout_buf(c, d, len)))
 		return -1;
 	for (i = 0; i < cpus; i++, p += 20) {
-		if (cpu_fits(c, d + p) ||
+		if (cpu_fits(c, d + p) || (i && cpu_overlaps(c, d + p - 20, d + p)) ||
 		    cpu_data_ok(c, (uint32_t)kma_td_get(t, d + p, 4), kma_td_get(t, d + p + 4, 8),
 				kma_td_get(t, d + p + 12, 8)))
 			goto bad;
