@@ -481,13 +481,13 @@ static int size_wrong(struct kma_td *t, const struct check *c, uint64_t off,
 	const struct known *n = next_known(c, off);
 	uint64_t data = off + KMA_TD_SEC_HEADER, csize;
 
-	tl->bad_over = n && s->size > n->off - data ? n : NULL;
+	tl->bad_over = n && (n->off < data || s->size > n->off - data) ? n : NULL;
 	tl->bad_data = 0;
 	if ((s->flags & KMA_TD_SEC_COMPRESS) && s->id != KMA_TD_OPT_BUFFER &&
 	    t->size - data >= 8) {
 		t->off = data;
 		if (!kma_td_num(t, 4, &csize) && csize <= t->size - data - 8 &&
-		    csize + 8 != s->size && (!n || csize + 8 <= n->off - data))
+		    csize + 8 != s->size && (!n || (n->off >= data && csize + 8 <= n->off - data)))
 			tl->bad_data = csize + 8;
 	}
 	if (!tl->bad_over && !tl->bad_data)
