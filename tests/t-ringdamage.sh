@@ -138,9 +138,11 @@ refused_overlap() {
 	local name=$1 file=$2 mode
 	for mode in "" --libtracecmd --no-db; do
 		run "$file" $mode
-		if [ $rc -eq 1 ] && [ ! -s "$TMP/out.txt" ] && [ "$(cat "$TMP/err.txt")" = \
-		     "kma-analyze: $file: corrupt trace.dat: the event data of CPU 0 and CPU 1 overlap" ] &&
-		   [ ! -e "$TMP/r.db" ]; then
+		# one line naming the file and both CPUs (the structure check that finds a
+		# CPU's data running over the next one's speaks first)
+		if [ $rc -eq 1 ] && [ ! -s "$TMP/out.txt" ] && [ "$(wc -l < "$TMP/err.txt")" = 1 ] &&
+		   grep -Eq "^kma-analyze: $file: corrupt trace.dat: (the event data of CPU 0 and CPU 1 overlap|CPU 0's event data at [0-9]+ claims [0-9]+ bytes, running over CPU 1's at [0-9]+)\$" \
+			"$TMP/err.txt" && [ ! -e "$TMP/r.db" ]; then
 			pass "$name refused${mode:+ ($mode)}"
 		else
 			fail "$name refused${mode:+ ($mode)}" "exit $rc: $(head -3 "$TMP/err.txt")"

@@ -39,6 +39,16 @@ struct check {
 	uint64_t	cur_opts;	/* the options section being walked */
 	struct kma_td_layout *lay;	/* where each buffer's CPU data lies, or NULL */
 	int		defer;		/* leave the pages to a second pass (or the page reader) */
+	/* the sections the options chain reached, for the walk of tail_warning() */
+	struct known	*known;
+	int		nr_known, cap_known;
+};
+
+/* A section the options chain points to (or an options section): where it starts. */
+struct known {
+	uint64_t	off;
+	uint64_t	end;
+	int		id;
 };
 
 /* A message for the user as is: the file is cut short (or corrupt). */
@@ -48,6 +58,29 @@ struct check {
 static int whole_message(const struct kma_td *t)
 {
 	return t->err.kind == KMA_ERR_TRUNCATED || t->err.kind == KMA_ERR_CORRUPT;
+}
+
+/* Remembered for the walk at the end; without memory the walk knows less. */
+static void add_known(struct check *c, uint64_t off, uint64_t end)
+{
+	struct known *k;
+	unsigned char b[2];
+
+	if (c->nr_known == c->cap_known) {
+		int cap = c->cap_known ? 2 * c->cap_known : 16;
+
+		k = realloc(c->known, cap * sizeof(*k));
+		if (!k)
+			return;
+		c->known = k;
+		c->cap_known = cap;
+	}
+	if (kma_td_pread(c->t, off, b, 2))
+		return;
+	k = &c->known[c->nr_known++];
+	k->off = off;
+	k->end = end;
+	k->id = (int)kma_td_get(c->t, b, 2);
 }
 
 /*
@@ -88,6 +121,7 @@ static int fits(struct check *c, uint64_t off, const char *what)
 		return 0;
 	}
 	kma_err_clear(&t->err);
+	add_known(c, off, off + KMA_TD_SEC_HEADER + size);
 	return 1;
 }
 
@@ -129,11 +163,26 @@ static int plain_pages_ok(struct check *c, uint64_t off, uint64_t end)
 }
 
 /*
+ * A chunk that does not inflate, or not to the size its header claims:
+ * libtracecmd would cut the stale rest of its buffer into records.
+ */
+static int chunk_bad(struct check *c, uint32_t cpu, uint64_t chunk, uint64_t usize)
+{
+	struct kma_td *t = c->t;
+
+	if (t->err.kind == KMA_ERR_NOMEM || t->inflated == -2)
+		return -1;
+	kma_td_chunk_msg(t->err.msg, sizeof(t->err.msg), cpu, chunk, t->inflated, usize);
+	t->err.kind = KMA_ERR_CORRUPT;
+	return -1;
+}
+
+/*
  * One CPU's data: zstd chunks (u32 count; u32 csize, u32 size, data) or plain
  * pages. With c->defer only the first chunk or page: the one libtracecmd
  * loads when it opens the file; the page reader checks the rest as it reads.
  */
-static int cpu_data_ok(struct check *c, uint64_t off, uint64_t size)
+static int cpu_data_ok(struct check *c, uint32_t cpu, uint64_t off, uint64_t size)
 {
 	struct kma_td *t = c->t;
 	uint64_t end, count, i, csize, usize, len;
@@ -165,8 +214,10 @@ static int cpu_data_ok(struct check *c, uint64_t off, uint64_t size)
 		/* chunks of empty pages compress very well: no ratio bound, a size bound */
 		buf = (unsigned char *)kma_td_inflate(t, chunk, end - chunk, &len, 1u << 28,
 						      1u << 20);
-		if (!buf)
-			return -1;
+		if (!buf || t->inflated != (int64_t)len) {
+			free(buf);
+			return chunk_bad(c, cpu, chunk, usize);
+		}
 		bad = pages_ok(c, buf, len);
 		free(buf);
 		if (bad)
@@ -198,6 +249,26 @@ static int cpu_fits(struct check *c, const unsigned char *d)
 			   cpu, off + extra + size, c->cur_opts);
 	return cut(t, "truncated trace.dat: CPU %" PRIu64 "'s event data ends at %" PRIu64
 		   ", the file at %" PRIu64, cpu, off + extra + size, t->size);
+}
+
+/*
+ * Two CPUs of a BUFFER option, @a before @b: trace-cmd writes their data one
+ * after the other, so data that runs over the next CPU's has a wrong size
+ * (libtracecmd would read the next CPU's pages as this one's too).
+ */
+static int cpu_overlaps(struct check *c, const unsigned char *a, const unsigned char *b)
+{
+	struct kma_td *t = c->t;
+	uint64_t aoff = kma_td_get(t, a + 4, 8), alen = kma_td_get(t, a + 12, 8);
+	uint64_t boff = kma_td_get(t, b + 4, 8), blen = kma_td_get(t, b + 12, 8);
+	uint64_t extra = compressed(t) ? 4 : 0;
+
+	/* both lie in the file (cpu_fits): no sum overflows */
+	if (!alen || !blen || aoff >= boff + extra + blen || boff >= aoff + extra + alen)
+		return 0;
+	return bad(t, "corrupt trace.dat: CPU %" PRIu64 "'s event data at %" PRIu64 " claims %"
+		   PRIu64 " bytes, running over CPU %" PRIu64 "'s at %" PRIu64,
+		   kma_td_get(t, a, 4), aoff, alen, kma_td_get(t, b, 4), boff);
 }
 
 /*
@@ -238,7 +309,7 @@ static int layout_pages_ok(struct check *c)
 		b = &c->lay->bufs[i];
 		c->page_size = b->page_size;
 		for (j = 0; j < b->nr_cpus; j++)
-			if (cpu_data_ok(c, b->cpus[j].off, b->cpus[j].size)) {
+			if (cpu_data_ok(c, b->cpus[j].cpu, b->cpus[j].off, b->cpus[j].size)) {
 				if (!whole_message(c->t) && c->t->err.kind != KMA_ERR_NOMEM)
 					bad(c->t, "corrupt trace.dat: a ring-buffer page or "
 					    "compressed chunk does not fit (corrupt event data)");
@@ -274,8 +345,9 @@ static int check_buffer(struct check *c, const unsigned char *d, uint64_t len)
 	if (c->lay && !(b = layout_buf(c, d, len)))
 		return -1;
 	for (i = 0; i < cpus; i++, p += 20) {
-		if (cpu_fits(c, d + p) ||
-		    cpu_data_ok(c, kma_td_get(t, d + p + 4, 8), kma_td_get(t, d + p + 12, 8)))
+		if (cpu_fits(c, d + p) || (i && cpu_overlaps(c, d + p - 20, d + p)) ||
+		    cpu_data_ok(c, (uint32_t)kma_td_get(t, d + p, 4), kma_td_get(t, d + p + 4, 8),
+				kma_td_get(t, d + p + 12, 8)))
 			goto bad;
 		if (b && kma_layout_add_cpu(c->lay, b, (uint32_t)kma_td_get(t, d + p, 4),
 					    kma_td_get(t, d + p + 4, 8),
@@ -363,10 +435,74 @@ struct tail {
 	uint64_t	cut_end;	/* where it would end, 0: not known */
 	uint64_t	names;		/* bytes of section names found */
 	uint64_t	max_name;	/* the largest name offset the sections use + 1 */
+	uint64_t	names_end;	/* where the last whole section names end, 0: none */
+	/* a section whose size field is wrong (the walk went astray after it) */
+	uint64_t	bad;		/* its offset, 0: none */
+	int		bad_id;
+	uint64_t	bad_size;	/* what it claims */
+	uint64_t	bad_data;	/* its compressed data's size, 0: not known */
+	const struct known *bad_over;	/* the section it runs over, or NULL */
 };
 
-static void walk_sections(struct kma_td *t, uint64_t off, struct tail *tl)
+/* The first section the options chain reached that starts after @off, or NULL. */
+static const struct known *next_known(const struct check *c, uint64_t off)
 {
+	const struct known *n = NULL;
+	int i;
+
+	for (i = 0; i < c->nr_known; i++)
+		if (c->known[i].off > off && (!n || c->known[i].off < n->off))
+			n = &c->known[i];
+	return n;
+}
+
+static uint64_t known_end(const struct check *c)
+{
+	uint64_t end = 0;
+	int i;
+
+	for (i = 0; i < c->nr_known; i++)
+		if (c->known[i].end > end)
+			end = c->known[i].end;
+	return end;
+}
+
+/*
+ * Whether the size of the section @s at @off is wrong, as far as the file
+ * tells: it runs over the next section the options chain points to, or a
+ * compressed section (other than the event data, whose chunks follow one
+ * another) is not its one block (u32 csize, u32 size, data), which lies
+ * whole in the file. Only asked of sections where the walk can still trust
+ * where it is: before the last known section, or the names after it.
+ */
+static int size_wrong(struct kma_td *t, const struct check *c, uint64_t off,
+		      const struct kma_td_sec *s, struct tail *tl)
+{
+	const struct known *n = next_known(c, off);
+	uint64_t data = off + KMA_TD_SEC_HEADER, csize;
+
+	tl->bad_over = n && (n->off < data || s->size > n->off - data) ? n : NULL;
+	tl->bad_data = 0;
+	if ((s->flags & KMA_TD_SEC_COMPRESS) && s->id != KMA_TD_OPT_BUFFER &&
+	    t->size - data >= 8) {
+		t->off = data;
+		if (!kma_td_num(t, 4, &csize) && csize <= t->size - data - 8 &&
+		    csize + 8 != s->size && (!n || (n->off >= data && csize + 8 <= n->off - data)))
+			tl->bad_data = csize + 8;
+	}
+	if (!tl->bad_over && !tl->bad_data)
+		return 0;
+	tl->bad = off;
+	tl->bad_id = s->id;
+	tl->bad_size = s->size;
+	return 1;
+}
+
+static void walk_sections(struct kma_td *t, const struct check *c, uint64_t off,
+			  struct tail *tl)
+{
+	uint64_t last = c ? known_end(c) : 0;
+
 	memset(tl, 0, sizeof(*tl));
 	while (off < t->size) {
 		struct kma_td_sec s;
@@ -380,6 +516,10 @@ static void walk_sections(struct kma_td *t, uint64_t off, struct tail *tl)
 		tl->cut_id = (int)id;
 		if (kma_td_sec(t, off, &s))
 			return;
+		if (c && (off < last || (s.id == KMA_TD_SEC_STRINGS && !tl->names_end)) &&
+		    size_wrong(t, c, off, &s, tl))
+			return;
+		t->off = off + KMA_TD_SEC_HEADER;
 		if (s.size > t->size - t->off) {
 			tl->cut_end = s.size <= UINT64_MAX - t->off ? t->off + s.size : 0;
 			return;
@@ -389,6 +529,7 @@ static void walk_sections(struct kma_td *t, uint64_t off, struct tail *tl)
 			t->off += 4;
 			tl->names += (s.flags & KMA_TD_SEC_COMPRESS) && s.size >= 8 &&
 				     !kma_td_num(t, 4, &u) ? u : s.size;
+			tl->names_end = off;
 		} else if (s.name >= tl->max_name) {
 			tl->max_name = (uint64_t)s.name + 1;
 		}
@@ -396,13 +537,48 @@ static void walk_sections(struct kma_td *t, uint64_t off, struct tail *tl)
 	}
 }
 
-/* After the checks passed: what is missing at the end of the file, if anything. */
-static void tail_warning(struct kma_td *t, uint64_t off, char *msg, size_t len)
+/* The warning for a section whose size is wrong (the report does not need it). */
+static void size_warning(struct kma_td *t, const struct tail *tl, char *msg, size_t len)
 {
+	int names = tl->bad_id == KMA_TD_SEC_STRINGS;
+	const char *what = names ? "the section names" : sec_name((uint64_t)tl->bad_id);
+	const char *claim = names ? "claim" : "claims", *need = names ? "them" : "its size";
+	uint64_t has = t->size - tl->bad - KMA_TD_SEC_HEADER;
+
+	if (tl->bad_over && tl->bad_size > has)
+		snprintf(msg, len, "corrupt trace.dat: %s at %" PRIu64 " %s %" PRIu64
+			 " bytes, the file has %" PRIu64 " after the header and %s at %" PRIu64
+			 " follows; kma does not need %s", what, tl->bad, claim, tl->bad_size,
+			 has, sec_name((uint64_t)tl->bad_over->id), tl->bad_over->off, need);
+	else if (tl->bad_over)
+		snprintf(msg, len, "corrupt trace.dat: %s at %" PRIu64 " %s %" PRIu64
+			 " bytes, running over %s at %" PRIu64 "; kma does not need %s",
+			 what, tl->bad, claim, tl->bad_size, sec_name((uint64_t)tl->bad_over->id),
+			 tl->bad_over->off, need);
+	else
+		snprintf(msg, len, "corrupt trace.dat: %s at %" PRIu64 " %s %" PRIu64
+			 " bytes, %s compressed block takes %" PRIu64 "%s; kma does not need %s",
+			 what, tl->bad, claim, tl->bad_size, names ? "their" : "its", tl->bad_data,
+			 tl->bad_size > has ? " (the file is not cut short)" : "", need);
+}
+
+/* After the checks passed: what is wrong at the end of the file, if anything. */
+static void tail_warning(struct kma_td *t, const struct check *c, uint64_t off, char *msg,
+			 size_t len)
+{
+	uint64_t last = known_end(c);
 	struct tail tl;
 
-	walk_sections(t, off, &tl);
-	if (tl.cut && tl.cut_id == KMA_TD_SEC_STRINGS && tl.cut_end)
+	walk_sections(t, c, off, &tl);
+	if (tl.names_end > last)
+		last = tl.names_end;
+	if (tl.bad)
+		size_warning(t, &tl, msg, len);
+	else if (tl.cut && tl.names_end && tl.cut >= last && tl.max_name <= tl.names)
+		snprintf(msg, len, "trace.dat has %" PRIu64 " byte%s after its last section, "
+			 "which ends at %" PRIu64 "; kma ignores %s", t->size - last,
+			 t->size - last == 1 ? "" : "s", last, t->size - last == 1 ? "it" : "them");
+	else if (tl.cut && tl.cut_id == KMA_TD_SEC_STRINGS && tl.cut_end)
 		snprintf(msg, len, "truncated trace.dat: the section names at %" PRIu64
 			 " end at %" PRIu64 ", the file at %" PRIu64 "; kma does not need them",
 			 tl.cut, tl.cut_end, t->size);
@@ -424,7 +600,7 @@ static void better_cut(struct kma_td *t, uint64_t off, uint64_t first_opts)
 {
 	struct tail tl;
 
-	walk_sections(t, off, &tl);
+	walk_sections(t, NULL, off, &tl);
 	if (t->err.kind == KMA_ERR_TRUNCATED && tl.cut > first_opts &&
 	    tl.cut_id != KMA_TD_SEC_STRINGS && tl.cut_end &&
 	    strcmp(sec_name((uint64_t)tl.cut_id), "a section"))
@@ -458,7 +634,7 @@ int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t
 		}
 		if (lay && !c.defer)
 			lay->pages_checked = 1;
-		tail_warning(&t, end, warning, wlen);
+		tail_warning(&t, &c, end, warning, wlen);
 		goto out;
 	}
 	if (!whole_message(&t))
@@ -467,6 +643,7 @@ int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t
 	*err = t.err;
 	ret = -1;
 out:
+	free(c.known);
 	kma_td_close(&t);
 	return ret;
 }

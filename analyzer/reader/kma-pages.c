@@ -5,7 +5,8 @@
  * libtracecmd 1.3.1 reads compressed CPU data through a list of inflated
  * chunks that it walks on every record free: quadratic in the file. Its
  * lower layers are linear, so they are used directly: the chunk index
- * (tracecmd_load_chunks_info) and the codec (tracecmd_uncompress_chunk),
+ * (tracecmd_load_chunks_info) and the codec (tracecmd_uncompress_block,
+ * whose buffer read says how many bytes a chunk inflated to),
  * each CPU on a file descriptor and codec context of its own so that CPUs
  * can be read on threads; libtraceevent's kbuffer then walks each page as
  * libtracecmd's tracecmd_peek_data() does, so the records, their
@@ -329,13 +330,35 @@ bad:
 		    " does not fit (corrupt chunk index)", p->c.cpu, p->c.off);
 }
 
-/* Chunk @k inflated at @dst (room for its size, at least 1 byte). */
+/*
+ * Chunk @k inflated into @dst, which must be exactly k->size bytes: the
+ * codec is run through tracecmd_uncompress_block(), whose buffer read says
+ * how many bytes it produced (tracecmd_uncompress_chunk() does not), and a
+ * chunk that inflates to fewer bytes than its header claims would leave the
+ * rest of the block's stale bytes to be cut into records.
+ */
+static int inflate_chunk(struct kma_cpu_pages *p, const struct tracecmd_compress_chunk *k,
+			 char *dst)
+{
+	int64_t got = -1;
+	char extra;
+
+	if (lseek(p->fd, k->zoffset, SEEK_SET) != (off_t)-1 &&
+	    !tracecmd_uncompress_block(p->comp)) {
+		got = tracecmd_compress_buffer_read(p->comp, dst, k->size);
+		if (got == k->size && tracecmd_compress_buffer_read(p->comp, &extra, 1) > 0)
+			got++;
+	}
+	if (got == k->size)
+		return 0;
+	kma_td_chunk_msg(p->err, sizeof(p->err), p->c.cpu, (uint64_t)k->zoffset, got, k->size);
+	return -1;
+}
+
+/* Chunk @k inflated at @dst (room for its size, at least 1 byte), its size checked. */
 static int inflate(struct kma_cpu_pages *p, struct tracecmd_compress_chunk *k, char *dst)
 {
-	if (tracecmd_uncompress_chunk(p->comp, k, dst))
-		return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %" PRIu64
-			    " cannot be inflated (corrupt event data)", p->c.cpu, (uint64_t)k->zoffset);
-	return 0;
+	return inflate_chunk(p, k, dst);
 }
 
 /* Chunk @k into the block at @len: the one inflated ahead, or inflated now. */
@@ -379,6 +402,7 @@ static int inflate_ahead(struct kma_cpu_pages *p, uint64_t *next)
 		*next = page_ts(p, p->ahead);
 	return 0;
 }
+
 
 /*
  * Inflated chunks, as many as make a block of PLAIN_PAGES pages (trace-cmd

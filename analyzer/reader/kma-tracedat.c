@@ -222,6 +222,22 @@ static int file_tep(struct kma_td *t)
 	return 0;
 }
 
+/*
+ * The inflated block's first @usize bytes into @buf: how many the codec
+ * produced (usize + 1 when more), as libtracecmd's buffer read counts them.
+ */
+static int64_t inflated_size(struct tracecmd_compression *c, char *buf, uint64_t usize)
+{
+	int got = tracecmd_compress_buffer_read(c, buf, (int)usize);
+	char extra;
+
+	if (got < 0)
+		return -1;
+	if ((uint64_t)got == usize && tracecmd_compress_buffer_read(c, &extra, 1) > 0)
+		return (int64_t)usize + 1;
+	return got;
+}
+
 /* The sizes are checked here first because libtracecmd trusts them. */
 char *kma_td_inflate(struct kma_td *t, uint64_t off, uint64_t sec_size, uint64_t *len,
 		     uint64_t max_size, uint64_t max_ratio)
@@ -230,6 +246,7 @@ char *kma_td_inflate(struct kma_td *t, uint64_t off, uint64_t sec_size, uint64_t
 	uint64_t csize, usize;
 	char *buf;
 
+	t->inflated = -2;
 	t->off = off;
 	if (sec_size < 8 || kma_td_num(t, 4, &csize) || kma_td_num(t, 4, &usize)) {
 		kma_err_set(&t->err, KMA_ERR_BROKEN,
@@ -253,9 +270,11 @@ char *kma_td_inflate(struct kma_td *t, uint64_t off, uint64_t sec_size, uint64_t
 		return NULL;
 	}
 	buf = malloc(usize + 1);
-	if (!buf || lseek(t->fd, (off_t)off, SEEK_SET) != (off_t)off ||
-	    tracecmd_uncompress_block(c) ||
-	    tracecmd_compress_buffer_read(c, buf, (int)usize) != (int)usize) {
+	t->inflated = -1;
+	if (buf && lseek(t->fd, (off_t)off, SEEK_SET) == (off_t)off &&
+	    !tracecmd_uncompress_block(c))
+		t->inflated = inflated_size(c, buf, usize);
+	if (t->inflated < 0 || (uint64_t)t->inflated < usize) {
 		if (buf)
 			kma_err_set(&t->err, KMA_ERR_OTHER, "compressed section does not inflate");
 		else
@@ -268,6 +287,22 @@ char *kma_td_inflate(struct kma_td *t, uint64_t off, uint64_t sec_size, uint64_t
 	}
 	tracecmd_compress_destroy(c);
 	return buf;
+}
+
+void kma_td_chunk_msg(char *buf, size_t len, uint32_t cpu, uint64_t off, int64_t got,
+		      uint64_t claim)
+{
+	if (got < 0)
+		snprintf(buf, len, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %"
+			 PRIu64 " cannot be inflated (corrupt event data)", cpu, off);
+	else if ((uint64_t)got < claim)
+		snprintf(buf, len, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %"
+			 PRIu64 " inflates to %" PRId64 " bytes, its header claims %" PRIu64
+			 " (corrupt event data)", cpu, off, got, claim);
+	else
+		snprintf(buf, len, "corrupt trace.dat: CPU %" PRIu32 "'s compressed chunk at %"
+			 PRIu64 " inflates to more than the %" PRIu64 " bytes its header claims "
+			 "(corrupt event data)", cpu, off, claim);
 }
 
 char *kma_td_section(struct kma_td *t, uint64_t off, int id, uint64_t *len)

@@ -43,6 +43,12 @@ struct kma_td {
 	char			cname[KMA_TD_HEAD_MAX + 1];	/* v7 compression, "" or "none" */
 	char			cver[KMA_TD_HEAD_MAX + 1];
 	struct tep_handle	*tep;		/* libtracecmd's inflate decodes with it */
+	/*
+	 * What the last kma_td_inflate() block inflated to: -1 when it did not
+	 * inflate, more than its claimed size when it inflated to more; -2
+	 * when its sizes were refused before the codec ran.
+	 */
+	int64_t			inflated;
 	struct kma_err		err;		/* why the last call failed */
 };
 
@@ -107,11 +113,20 @@ int kma_td_sec(struct kma_td *t, uint64_t off, struct kma_td_sec *s);
  * Section @id at @off: its data (inflated when compressed) and length; NULL
  * with t->err. kma_td_inflate() is the compressed block (u32 csize, u32
  * size, data) at @off inside @sec_size bytes, no larger than @max_size and
- * @max_ratio times its compressed size.
+ * @max_ratio times its compressed size, that inflates to at least the size
+ * its header claims (t->inflated says to how much).
  */
 char *kma_td_section(struct kma_td *t, uint64_t off, int id, uint64_t *len);
 char *kma_td_inflate(struct kma_td *t, uint64_t off, uint64_t sec_size, uint64_t *len,
 		     uint64_t max_size, uint64_t max_ratio);
+
+/*
+ * The message for CPU @cpu's compressed chunk at @off that inflated to @got
+ * bytes (-1: not at all; more than @claim: to more) instead of the @claim
+ * its header says; the page reader and the v7 checks say it alike.
+ */
+void kma_td_chunk_msg(char *buf, size_t len, uint32_t cpu, uint64_t off, int64_t got,
+		      uint64_t claim);
 
 /* What kma_td_options() calls on the way; either may be NULL. Non-zero stops (t->err). */
 struct kma_td_walk {

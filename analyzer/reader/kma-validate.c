@@ -145,7 +145,7 @@ static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, i
 			  struct kma_err *err, struct kma_td_layout *lay, const char *name)
 {
 	struct kma_td_buf *b = lay ? kma_layout_add_buf(lay, name, (uint32_t)page_size, 0) : NULL;
-	uint64_t i, off, len, next;
+	uint64_t i, off, len, next, prev = 0, prev_off = 0, prev_len = 0;
 
 	if (lay && !b)
 		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
@@ -157,6 +157,17 @@ static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, i
 			return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated trace.dat: CPU %" PRIu64
 					   "'s event data ends at %" PRIu64 ", the file at %" PRIu64,
 					   i, off > UINT64_MAX - len ? UINT64_MAX : off + len, c->size);
+		/* trace-cmd writes the CPUs one after another: an overlap is a wrong size */
+		if (len && prev_len && off < prev_off + prev_len && prev_off < off + len)
+			return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat: CPU %" PRIu64
+					   "'s event data at %" PRIu64 " claims %" PRIu64 " bytes, "
+					   "running over CPU %" PRIu64 "'s at %" PRIu64, prev,
+					   prev_off, prev_len, i, off);
+		if (len) {
+			prev = i;
+			prev_off = off;
+			prev_len = len;
+		}
 		next = c->off;
 		if (len && check_pages(c, off, len, page_size, long_size))
 			return kma_err_set(err, KMA_ERR_CORRUPT,
