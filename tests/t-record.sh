@@ -4,6 +4,7 @@
 REC=$TOP/tools/kma-record
 
 for args in "--bogus" "-o" "--buffer x" "--buffer 2" "--duration abc" "--duration 0" "--settle x" \
+	"--repeat 0" "--repeat x" "--repeat" "--repeat 2" "--reclaim" "--filter" "--page-filter x" \
 	"--settle -1" "--settle" "stray"; do
 	# shellcheck disable=SC2086
 	"$REC" $args > /dev/null 2> "$TMP/err.txt"; rc=$?
