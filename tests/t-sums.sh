@@ -57,8 +57,14 @@ check "sums: edge.seq adds up to 2^63 - 1 (seq-sums.py against the hand arithmet
 	grep -qx 'summary 9223372036854775807 612 6917529027641081855 128 32 2 9223372036854775807' \
 	"$TMP/edge.exp"
 
-# one rendering of each word size and byte order (the decoder reads them apart)
-for variant in "6.18" "5.10 -E big"; do
+# one rendering of each byte order and event layout (the decoder reads them apart); the
+# 32-bit word size is the checks of one.seq and page-one.seq below
+variants=("6.18" "5.10 -E big")
+if [ "$SWEEP" != full ]; then
+	variants=("6.18")
+	drop "sums: edge.seq as 5.10 big-endian" "the same decoder as in t-gen; plain pass runs it"
+fi
+for variant in "${variants[@]}"; do
 	read -r -a mkopts <<< "-g $variant"	# not set --: this file is sourced
 	v=$(echo "$variant" | tr ' ' '_')
 	T=$TMP/edge-$v.dat
@@ -195,7 +201,7 @@ if kma_run 0 "$DIFF" -f csv "$TMP/edge-6.18.db" "$TMP/edge-new-6.18.dat"; then
 else
 	fail "sums: kma-diff -f csv" "$WHY"
 fi
-if kma_run 0 "$DIFF" -f json "$TMP/edge-5.10_-E_big.dat" "$TMP/edge-new-6.18.dat"; then
+if kma_run 0 "$DIFF" -f json "$TMP/edge-${v}.dat" "$TMP/edge-new-6.18.dat"; then
 	python3 -c '
 import json, sys
 s = json.load(open(sys.argv[1]))["summary"]
