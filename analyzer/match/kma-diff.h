@@ -80,8 +80,10 @@ int kma_diff_sort_parse(const char *s, enum kma_diff_sort *out);
 int kma_diff_rows(const struct kma_diff_table *base, const struct kma_diff_table *new,
 		  enum kma_diff_sort sort, int rate, struct kma_diff_row **rows, size_t *nr);
 
-/* The whole-trace sums as one row (key NULL), scaled as kma_diff_rows does; -2 past
- * KMA_DIFF_MAX. */
+/*
+ * The whole-trace sums as one row (key NULL), scaled as kma_diff_rows does;
+ * -2 when a sum is past KMA_DIFF_MAX.
+ */
 int kma_diff_summary(const struct kma_diff_table *base, const struct kma_diff_table *new,
 		     int rate, struct kma_diff_row *out);
 
