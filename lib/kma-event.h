@@ -71,7 +71,8 @@ const char *kma_ev_name(int type);
  * half of the largest virtual address space of a 64-bit Linux (57-bit
  * addresses: x86-64 5-level paging, RISC-V Sv57; arm64 has 52 bits). The
  * reader refuses a trace with a larger one, and one whose allocations add
- * up past KMA_SUM_MAX: every sum kma keeps (totals, net, slack, peaks,
+ * up past KMA_SUM_MAX (each counted by the larger of bytes_alloc and
+ * bytes_req, so that report.db's SUMs of either fit): every sum kma keeps (totals, net, slack, peaks,
  * timeline bins, generations, groupings) is at most the sum of all
  * allocations, so none can overflow, and each fits report.db's signed
  * 64-bit integers exactly.

@@ -284,8 +284,13 @@ refused "bytes_req 2^64 - 1 of a successful allocation" "$TMP/req.dat" \
 	'cpu 0, ts 1000 ns: kmalloc bytes_req 18446744073709551615 '
 render "$SEQ/over.seq" "$TMP/over.dat"
 refused "allocations adding up to 2^63" "$TMP/over.dat" \
-	'cpu 0, ts 128000 ns: kmalloc bytes_alloc 72057594037927936: the allocations .* past 2\^63 - 1'
+	'cpu 0, ts 128000 ns: kmalloc bytes_alloc 72057594037927936, bytes_req 72057594037927936: the allocations .* past 2\^63 - 1'
 refused "allocations adding up to 2^63, --no-db" "$TMP/over.dat" 'ts 128000 ns' --no-db
+# the same with bytes_alloc 64: the bytes_req column of report.db would not sum
+sed 's/bytes_alloc=72057594037927936/bytes_alloc=64/' "$SEQ/over.seq" > "$TMP/overreq.seq"
+render "$TMP/overreq.seq" "$TMP/overreq.dat"
+refused "bytes_req adding up to 2^63 (bytes_alloc 64 each)" "$TMP/overreq.dat" \
+	'cpu 0, ts 128000 ns: kmalloc bytes_alloc 64, bytes_req 72057594037927936: the allocations'
 
 # --- pages: pages times PAGE_SIZE -------------------------------------------------------
 python3 "$SUMS" "$SEQ/pages.seq" --pages > "$TMP/pages.exp"

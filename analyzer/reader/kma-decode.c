@@ -525,6 +525,7 @@ int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
 	uint64_t max = kma_bytes_max(r->info.long_size);
 	const char *bits = r->info.long_size == 4 ? "2^32 - 1" : "2^56";
 	int lbits = r->info.long_size * 8;
+	uint64_t big;
 
 	if (kma_ev_is_page(ev->type))
 		return check_page_bytes(r, ev);
@@ -537,10 +538,13 @@ int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
 	if (ev->bytes_req > max)
 		return refuse(r, ev, "bytes_req %" PRIu64 " is more than one allocation of a "
 			      "%d-bit kernel can be (%s bytes)", ev->bytes_req, lbits, bits);
-	if (ev->bytes_alloc > KMA_SUM_MAX - r->alloc_sum)
-		return refuse(r, ev, "bytes_alloc %" PRIu64 ": the allocations of the trace add "
-			      "up past 2^63 - 1 bytes (8 EiB)", ev->bytes_alloc);
-	r->alloc_sum += ev->bytes_alloc;
+	/* the larger of the two, so that a sum of either column of report.db fits */
+	big = ev->bytes_alloc > ev->bytes_req ? ev->bytes_alloc : ev->bytes_req;
+	if (big > KMA_SUM_MAX - r->alloc_sum)
+		return refuse(r, ev, "bytes_alloc %" PRIu64 ", bytes_req %" PRIu64 ": the "
+			      "allocations of the trace add up past 2^63 - 1 bytes (8 EiB)",
+			      ev->bytes_alloc, ev->bytes_req);
+	r->alloc_sum += big;
 	return 0;
 }
 
