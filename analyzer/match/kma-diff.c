@@ -155,14 +155,18 @@ static int cmp_row(const void *a, const void *b, void *arg)
 static int take(const struct kma_diff_entry **v, size_t n, size_t *i, const char *key,
 		double *side, int64_t *isum, double scale)
 {
+	int64_t sum;
 	int m, err = 0;
 
 	for (; *i < n && !strcmp(v[*i]->key, key); (*i)++) {
 		for (m = 0; m < KMA_DIFF_NR; m++) {
 			side[m] += (double)v[*i]->v[m] * scale;
+			/* isum stays 0 to KMA_DIFF_MAX, so that new - base cannot overflow */
 			if (v[*i]->v[m] > KMA_DIFF_MAX ||
-			    __builtin_add_overflow(isum[m], (int64_t)v[*i]->v[m], &isum[m]))
+			    __builtin_add_overflow(isum[m], (int64_t)v[*i]->v[m], &sum))
 				err = -1;
+			else
+				isum[m] = sum;
 		}
 	}
 	return err;
