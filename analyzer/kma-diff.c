@@ -400,8 +400,10 @@ static int fail_if(const struct diff_opts *o, const struct kma_diff_row *sum)
 			continue;
 		if (c->percent)
 			snprintf(num, sizeof(num), "%+.1f%%", seen);
-		else
+		else if (o->rate)
 			kma_diff_num(num, sizeof(num), seen, o->rate, 1);
+		else
+			kma_diff_inum(num, sizeof(num), sum->idelta[c->metric], 1);
 		fprintf(stderr, "kma-diff: --fail-if '%s' holds: %s changed by %s\n",
 			o->cond_text[i], kma_diff_metric_name(c->metric), num);
 		ret = 3;
@@ -425,11 +427,16 @@ static int report(const struct diff_opts *o, const struct kma_diff_table *t)
 			o->operand[t[0].duration_ns ? 1 : 0]);
 		return 1;
 	}
-	if (kma_diff_rows(&t[0], &t[1], o->sort, o->rate, &rows, &nr) ||
-	    kma_diff_summary(&t[0], &t[1], o->rate, &sum)) {
-		fprintf(stderr, "kma-diff: out of memory\n");
+	ret = kma_diff_rows(&t[0], &t[1], o->sort, o->rate, &rows, &nr);
+	if (!ret)
+		ret = kma_diff_summary(&t[0], &t[1], o->rate, &sum);
+	if (ret) {
+		fprintf(stderr, "kma-diff: %s\n", ret == -2 ? "the numbers of a key add up past "
+			"2^63 - 1 (report.db files kma-analyze did not write)" : "out of memory");
+		ret = 1;
 		goto out;
 	}
+	ret = 1;
 	in.rows = rows;
 	in.nr_rows = nr;
 	in.summary = &sum;

@@ -64,6 +64,28 @@ const char *kma_ev_name(int type);
 /* Pointers up to ZERO_SIZE_PTR ((void *)16) are kfree(NULL)-style no-ops. */
 #define KMA_NULL_PTR_MAX	0x10
 
+/*
+ * The byte counts kma accepts (see kma-analyze(1), LIMITS). One allocation
+ * cannot be larger than the address space of the kernel that made it: with
+ * 4-byte longs below 2^32; with 8-byte longs at most 2^56 bytes, the kernel
+ * half of the largest virtual address space of a 64-bit Linux (57-bit
+ * addresses: x86-64 5-level paging, RISC-V Sv57; arm64 has 52 bits). The
+ * reader refuses a trace with a larger one, and one whose allocations add
+ * up past KMA_SUM_MAX (each counted by the larger of bytes_alloc and
+ * bytes_req, so that report.db's SUMs of either fit): every sum kma keeps (totals, net, slack, peaks,
+ * timeline bins, generations, groupings) is at most the sum of all
+ * allocations, so none can overflow, and each fits report.db's signed
+ * 64-bit integers exactly.
+ */
+#define KMA_BYTES_MAX_32	0xffffffffULL
+#define KMA_BYTES_MAX_64	(1ULL << 56)
+#define KMA_SUM_MAX		0x7fffffffffffffffULL	/* INT64_MAX, 8 EiB */
+
+static inline uint64_t kma_bytes_max(int long_size)
+{
+	return long_size == 4 ? KMA_BYTES_MAX_32 : KMA_BYTES_MAX_64;
+}
+
 /* Trace markers starting with this start a generation (kma-mark writes them). */
 #define KMA_MARKER_PREFIX	"kma:"
 /* kma-record's CPU -> node map: "kma-topology: cpu 0-3 node 0; cpu 4-7 node 1". */

@@ -113,12 +113,15 @@ static double scale_of(const struct kma_diff_table *t, int rate)
 	return 1e9 / (double)t->duration_ns;
 }
 
+/* Both sides are 0 to KMA_DIFF_MAX, so new - base fits int64_t. */
 static void set_delta(struct kma_diff_row *r)
 {
 	int m;
 
-	for (m = 0; m < KMA_DIFF_NR; m++)
+	for (m = 0; m < KMA_DIFF_NR; m++) {
 		r->delta[m] = r->new[m] - r->base[m];
+		r->idelta[m] = r->inew[m] - r->ibase[m];
+	}
 }
 
 /* qsort_r's comparator: the order travels in its argument, as in kma-caller-sort.c */
@@ -126,6 +129,7 @@ static int cmp_row(const void *a, const void *b, void *arg)
 {
 	const struct kma_diff_row *x = a, *y = b;
 	enum kma_diff_sort sort_key = *(const enum kma_diff_sort *)arg;
+	uint64_t ix, iy;
 	double dx, dy;
 
 	if (sort_key != KMA_DIFF_SORT_KEY) {
@@ -133,19 +137,39 @@ static int cmp_row(const void *a, const void *b, void *arg)
 		dy = fabs(y->delta[sort_key]);
 		if (dx != dy)
 			return dx > dy ? -1 : 1;
+		/* past 2^53 two deltas may be one double: the exact ones decide */
+		ix = x->idelta[sort_key] < 0 ? -(uint64_t)x->idelta[sort_key] :
+					      (uint64_t)x->idelta[sort_key];
+		iy = y->idelta[sort_key] < 0 ? -(uint64_t)y->idelta[sort_key] :
+					      (uint64_t)y->idelta[sort_key];
+		if (ix != iy)
+			return ix > iy ? -1 : 1;
 	}
 	return strcmp(x->key, y->key);
 }
 
-/* Adds entries [*i, end) of v that carry key to row side s, scaled; advances *i. */
-static void take(const struct kma_diff_entry **v, size_t n, size_t *i, const char *key,
-		 double *side, double scale)
+/*
+ * Adds entries [*i, end) of v that carry key to row side s, scaled, and
+ * exactly to isum; advances *i. -1 when the exact sum passes KMA_DIFF_MAX.
+ */
+static int take(const struct kma_diff_entry **v, size_t n, size_t *i, const char *key,
+		double *side, int64_t *isum, double scale)
 {
-	int m;
+	int64_t sum;
+	int m, err = 0;
 
-	for (; *i < n && !strcmp(v[*i]->key, key); (*i)++)
-		for (m = 0; m < KMA_DIFF_NR; m++)
+	for (; *i < n && !strcmp(v[*i]->key, key); (*i)++) {
+		for (m = 0; m < KMA_DIFF_NR; m++) {
 			side[m] += (double)v[*i]->v[m] * scale;
+			/* isum stays 0 to KMA_DIFF_MAX, so that new - base cannot overflow */
+			if (v[*i]->v[m] > KMA_DIFF_MAX ||
+			    __builtin_add_overflow(isum[m], (int64_t)v[*i]->v[m], &sum))
+				err = -1;
+			else
+				isum[m] = sum;
+		}
+	}
+	return err;
 }
 
 int kma_diff_rows(const struct kma_diff_table *base, const struct kma_diff_table *new,
@@ -155,6 +179,7 @@ int kma_diff_rows(const struct kma_diff_table *base, const struct kma_diff_table
 	double sb = scale_of(base, rate), sn = scale_of(new, rate);
 	struct kma_diff_row *out = calloc(base->nr + new->nr + 1, sizeof(*out));
 	size_t i = 0, j = 0, k = 0;
+	int range = 0;
 
 	if (!b || !n || !out || sb < 0 || sn < 0) {
 		free(b);
@@ -169,14 +194,18 @@ int kma_diff_rows(const struct kma_diff_table *base, const struct kma_diff_table
 
 		r->key = c <= 0 ? b[i]->key : n[j]->key;
 		r->sides = c < 0 ? KMA_DIFF_BASE : c > 0 ? KMA_DIFF_NEW : KMA_DIFF_BOTH;
-		if (c <= 0)
-			take(b, base->nr, &i, r->key, r->base, sb);
-		if (c >= 0)
-			take(n, new->nr, &j, r->key, r->new, sn);
+		if (c <= 0 && take(b, base->nr, &i, r->key, r->base, r->ibase, sb))
+			range = -2;
+		if (c >= 0 && take(n, new->nr, &j, r->key, r->new, r->inew, sn))
+			range = -2;
 		set_delta(r);
 	}
 	free(b);
 	free(n);
+	if (range) {
+		free(out);
+		return range;
+	}
 	qsort_r(out, k, sizeof(*out), cmp_row, &sort);
 	*rows = out;
 	*nr = k;
@@ -194,8 +223,12 @@ int kma_diff_summary(const struct kma_diff_table *base, const struct kma_diff_ta
 	memset(out, 0, sizeof(*out));
 	out->sides = KMA_DIFF_BOTH;
 	for (m = 0; m < KMA_DIFF_NR; m++) {
+		if (base->sum[m] > KMA_DIFF_MAX || new->sum[m] > KMA_DIFF_MAX)
+			return -2;
 		out->base[m] = (double)base->sum[m] * sb;
 		out->new[m] = (double)new->sum[m] * sn;
+		out->ibase[m] = (int64_t)base->sum[m];
+		out->inew[m] = (int64_t)new->sum[m];
 	}
 	set_delta(out);
 	return 0;

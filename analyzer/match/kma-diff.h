@@ -37,7 +37,11 @@ struct kma_diff_table {
 
 void kma_diff_table_init(struct kma_diff_table *t);
 void kma_diff_table_free(struct kma_diff_table *t);
-/* Adds v to key's numbers (a key given twice is summed); 0, or -1 on out of memory. */
+/*
+ * Adds v to key's numbers (a key given twice is summed when the rows are
+ * joined); each number must be at most KMA_DIFF_MAX. 0, or -1 on out of memory.
+ */
+#define KMA_DIFF_MAX	INT64_MAX
 int kma_diff_table_add(struct kma_diff_table *t, const char *key, const uint64_t v[KMA_DIFF_NR]);
 
 /* Which side holds a key. */
@@ -46,12 +50,15 @@ enum { KMA_DIFF_BASE = 1, KMA_DIFF_NEW = 2, KMA_DIFF_BOTH = 3 };
 /*
  * One key: its numbers on each side (0 where the side lacks it) and new - base.
  * Doubles, so that --rate (numbers per second of each trace) is the same row;
- * counts stay exact up to 2^53.
+ * without --rate the exact integers are the i* members (report.db's numbers
+ * are 0 to 2^63 - 1, so a delta fits int64_t), which is what is printed:
+ * a double is exact only up to 2^53.
  */
 struct kma_diff_row {
 	const char	*key;		/* points into a table */
 	int		sides;		/* KMA_DIFF_BASE (gone), _NEW (new) or _BOTH */
 	double		base[KMA_DIFF_NR], new[KMA_DIFF_NR], delta[KMA_DIFF_NR];
+	int64_t		ibase[KMA_DIFF_NR], inew[KMA_DIFF_NR], idelta[KMA_DIFF_NR];
 };
 
 /* Row order: descending by |delta| of a metric, or by key; ties by key. */
@@ -67,12 +74,16 @@ int kma_diff_sort_parse(const char *s, enum kma_diff_sort *out);
  * The rows of every key of either table, sorted; with rate, each side's
  * numbers divided by its trace's duration in seconds (-1 when a duration is
  * 0). *rows is malloc'd (the caller frees it; its keys point into the
- * tables, which must outlive it). 0, or -1 (out of memory, zero duration).
+ * tables, which must outlive it). 0, or -1 (out of memory, zero duration),
+ * or -2: the numbers of a key given twice add up past KMA_DIFF_MAX.
  */
 int kma_diff_rows(const struct kma_diff_table *base, const struct kma_diff_table *new,
 		  enum kma_diff_sort sort, int rate, struct kma_diff_row **rows, size_t *nr);
 
-/* The whole-trace sums as one row (key NULL), scaled as kma_diff_rows does. */
+/*
+ * The whole-trace sums as one row (key NULL), scaled as kma_diff_rows does;
+ * -2 when a sum is past KMA_DIFF_MAX.
+ */
 int kma_diff_summary(const struct kma_diff_table *base, const struct kma_diff_table *new,
 		     int rate, struct kma_diff_row *out);
 

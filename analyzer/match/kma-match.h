@@ -104,12 +104,16 @@ struct kma_caller {
 	uint64_t	temporary;	/* freed (traced free) within opts.temp_ns */
 	uint64_t	life_min;	/* alloc -> traced free, ns, over life_n frees */
 	uint64_t	life_max;
-	uint64_t	life_sum;
+	/*
+	 * 128 bits: durations of up to 2^64 ns each, over up to 2^64 frees; an
+	 * hour-long life times 2^22 frees already passes 2^64. The means fit.
+	 */
+	unsigned __int128 life_sum;
 	uint64_t	life_n;
 	uint64_t	net_at_peak;	/* its live bytes at the moment of the overall peak */
 	uint64_t	age_min;	/* ages of its live allocations at the end, ns */
 	uint64_t	age_max;	/* (valid after kma_match_finish, when live > 0) */
-	uint64_t	age_sum;
+	unsigned __int128 age_sum;	/* 128 bits, as life_sum */
 	uint32_t	grew_gens;	/* generations at whose end its net was higher */
 	uint32_t	max_grow_run;	/* longest run of consecutive such generations */
 	const char	*module;	/* module of the call site, NULL: vmlinux/unknown */

@@ -167,6 +167,8 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 		r->stopped = 1;
 		return -1;
 	}
+	if (kma_reader_check_bytes(r, &ev))
+		return -1;
 	if (r->fn(r->ctx, &ev)) {
 		r->stopped = 1;
 		return -1;

@@ -8,6 +8,7 @@
  * through one function that dispatches on the event id.
  */
 #include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -478,6 +479,76 @@ static void decode_fields(struct kma_reader *r, const struct ev_desc *d, struct 
 		ev->kmalloc_type = kma_gfp_type(d, ev->gfp_flags, ev->accounted);
 }
 
+static int __attribute__((format(printf, 3, 4)))
+refuse(struct kma_reader *r, const struct kma_event *ev, const char *fmt, ...)
+{
+	char what[192];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	snprintf(r->refused, sizeof(r->refused), "cpu %d, ts %" PRIu64 " ns: %s %s", ev->cpu,
+		 ev->ts, kma_ev_is_page(ev->type) ? kma_page_ev_name(ev->type) :
+		 kma_ev_name(ev->type), what);
+	r->stopped = 1;
+	return -1;
+}
+
+/* The page allocator's share of kma_reader_check_bytes(). */
+static int check_page_bytes(struct kma_reader *r, const struct kma_event *ev)
+{
+	uint64_t max = kma_bytes_max(r->info.long_size), psz = r->info.sys_page_size;
+	uint64_t *sum = ev->type == KMA_EV_PAGE_ALLOC ? &r->page_alloc_sum : &r->page_free_sum;
+	uint64_t bytes;
+
+	if ((ev->type != KMA_EV_PAGE_ALLOC && ev->type != KMA_EV_PAGE_FREE) ||
+	    (ev->type == KMA_EV_PAGE_ALLOC && ev->ptr == KMA_PAGE_FAILED))
+		return 0;
+	if (!psz)
+		psz = 4096;
+	if (ev->order >= 64 || psz > max >> ev->order)
+		return refuse(r, ev, "order %u: 2^%u pages of %" PRIu64 " bytes are more than "
+			      "one allocation of a %d-bit kernel can be (%s bytes)", ev->order,
+			      ev->order, psz, r->info.long_size * 8,
+			      r->info.long_size == 4 ? "2^32 - 1" : "2^56");
+	bytes = psz << ev->order;
+	if (bytes > KMA_SUM_MAX - *sum)
+		return refuse(r, ev, "order %u: the page %s of the trace add up past 2^63 - 1 "
+			      "bytes (8 EiB)", ev->order,
+			      ev->type == KMA_EV_PAGE_ALLOC ? "allocations" : "frees");
+	*sum += bytes;
+	return 0;
+}
+
+int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
+{
+	uint64_t max = kma_bytes_max(r->info.long_size);
+	const char *bits = r->info.long_size == 4 ? "2^32 - 1" : "2^56";
+	int lbits = r->info.long_size * 8;
+	uint64_t big;
+
+	if (kma_ev_is_page(ev->type))
+		return check_page_bytes(r, ev);
+	/* a failed allocation's sizes enter no sum: kmalloc(SIZE_MAX) is traced as it is */
+	if (!kma_ev_is_alloc(ev->type) || !ev->ptr)
+		return 0;
+	if (ev->bytes_alloc > max)
+		return refuse(r, ev, "bytes_alloc %" PRIu64 " is more than one allocation of a "
+			      "%d-bit kernel can be (%s bytes)", ev->bytes_alloc, lbits, bits);
+	if (ev->bytes_req > max)
+		return refuse(r, ev, "bytes_req %" PRIu64 " is more than one allocation of a "
+			      "%d-bit kernel can be (%s bytes)", ev->bytes_req, lbits, bits);
+	/* the larger of the two, so that a sum of either column of report.db fits */
+	big = ev->bytes_alloc > ev->bytes_req ? ev->bytes_alloc : ev->bytes_req;
+	if (big > KMA_SUM_MAX - r->alloc_sum)
+		return refuse(r, ev, "bytes_alloc %" PRIu64 ", bytes_req %" PRIu64 ": the "
+			      "allocations of the trace add up past 2^63 - 1 bytes (8 EiB)",
+			      ev->bytes_alloc, ev->bytes_req);
+	r->alloc_sum += big;
+	return 0;
+}
+
 int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 {
 	struct kma_event ev;
@@ -544,6 +615,8 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		r->stopped = 1;
 		return -1;
 	}
+	if (kma_reader_check_bytes(r, &ev))
+		return -1;
 	r->info.ev_count[ev.type]++;
 	r->info.kmem_events++;
 	if (r->fn(r->ctx, &ev)) {
@@ -603,6 +676,10 @@ int kma_reader_end(struct kma_reader *r, const char **why)
 		r->oom = 1;
 	if (r->oom) {
 		*why = "out of memory";
+		return -1;
+	}
+	if (r->refused[0]) {
+		*why = r->refused;
 		return -1;
 	}
 	if (r->stopped) {

@@ -95,6 +95,13 @@ struct kma_reader {
 	struct kma_err		kallsyms_err;	/* why not */
 	char			warn[200];	/* info.records_warning */
 	/*
+	 * Byte counts (kma_reader_check_bytes): the sums of the allocations
+	 * and page allocations and frees handed on so far, each kept at most
+	 * KMA_SUM_MAX, and why the trace was refused ("" while it is not).
+	 */
+	uint64_t		alloc_sum, page_alloc_sum, page_free_sum;
+	char			refused[256];
+	/*
 	 * Stacks (kma-decode-stack.c): the source's peek at the record after
 	 * the one being decoded on a CPU (1 with *out, 0: none; NULL: the
 	 * source cannot), and ftrace:kernel_stack's id and fields.
@@ -169,6 +176,13 @@ void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct
 void kma_page_setup(struct kma_reader *r);
 /* A page event record (its descriptor @d): bookkeeping, then to fn when wanted. */
 int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec);
+/*
+ * A successful allocation's bytes (a page event's: its pages times PAGE_SIZE)
+ * within kma_bytes_max() and the trace's sum of them within KMA_SUM_MAX
+ * (lib/kma-event.h): 0, or -1 with the run stopped and kma_reader_end()
+ * naming the event.
+ */
+int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev);
 /* Interns @s under @key in a map-indexed array (kma-decode.c); the stable copy or NULL. */
 const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
 				uint32_t *nr, uint32_t *cap, uint64_t key, const char *s);

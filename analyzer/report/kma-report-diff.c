@@ -22,11 +22,20 @@ void kma_diff_num(char *buf, size_t len, double v, int rate, int sign)
 		snprintf(buf, len, sign && v != 0 ? "%+.0f" : "%.0f", v);
 }
 
-static int add_num(struct kma_table *t, double v, int rate, int sign)
+void kma_diff_inum(char *buf, size_t len, int64_t v, int sign)
+{
+	snprintf(buf, len, sign && v != 0 ? "%+" PRId64 : "%" PRId64, v);
+}
+
+/* A number of a row: @v scaled with --rate, else the exact @iv. */
+static int add_num(struct kma_table *t, double v, int64_t iv, int rate, int sign)
 {
 	char buf[48];
 
-	kma_diff_num(buf, sizeof(buf), v, rate, sign);
+	if (rate)
+		kma_diff_num(buf, sizeof(buf), v, rate, sign);
+	else
+		kma_diff_inum(buf, sizeof(buf), iv, sign);
 	return kma_table_str(t, buf);
 }
 
@@ -55,9 +64,9 @@ static int text_summary(FILE *out, const struct kma_diff_report_in *in)
 	fprintf(out, " (%s)\n%s\n", buf, in->rate ? "Per second of each trace." : "");
 	for (m = 0; t && !err && m < KMA_DIFF_NR; m++) {
 		err |= kma_table_str(t, kma_diff_metric_name(m));
-		err |= add_num(t, s->base[m], in->rate, 0);
-		err |= add_num(t, s->new[m], in->rate, 0);
-		err |= add_num(t, s->delta[m], in->rate, 1);
+		err |= add_num(t, s->base[m], s->ibase[m], in->rate, 0);
+		err |= add_num(t, s->new[m], s->inew[m], in->rate, 0);
+		err |= add_num(t, s->delta[m], s->idelta[m], in->rate, 1);
 		pct(buf, sizeof(buf), s->base[m], s->delta[m]);
 		err |= kma_table_str(t, buf);
 	}
@@ -78,7 +87,7 @@ static void text_counts(FILE *out, const struct kma_diff_report_in *in)
 		added += r->sides == KMA_DIFF_NEW;
 		gone += r->sides == KMA_DIFF_BASE;
 		for (eq = r->sides == KMA_DIFF_BOTH, m = 0; m < KMA_DIFF_NR; m++)
-			eq &= r->delta[m] == 0;
+			eq &= r->delta[m] == 0 && r->idelta[m] == 0;
 		same += eq;
 	}
 	fprintf(out, "\n%s keys: %zu in base, %zu in new: %zu new, %zu gone, %zu changed, "
@@ -127,17 +136,18 @@ static struct kma_table *rows_table(const struct kma_diff_report_in *in, enum km
 static int text_row(struct kma_table *t, const struct kma_diff_row *r, int rate)
 {
 	static const char * const tag[4] = { "", " (gone)", " (new)", "" };
+	const int n = KMA_DIFF_NET;
 	char *key;
 	int m, err;
 
-	err = r->sides & KMA_DIFF_BASE ? add_num(t, r->base[KMA_DIFF_NET], rate, 0) :
+	err = r->sides & KMA_DIFF_BASE ? add_num(t, r->base[n], r->ibase[n], rate, 0) :
 					 kma_table_null(t);
-	err |= r->sides & KMA_DIFF_NEW ? add_num(t, r->new[KMA_DIFF_NET], rate, 0) :
+	err |= r->sides & KMA_DIFF_NEW ? add_num(t, r->new[n], r->inew[n], rate, 0) :
 					 kma_table_null(t);
-	err |= add_num(t, r->delta[KMA_DIFF_NET], rate, 1);
+	err |= add_num(t, r->delta[n], r->idelta[n], rate, 1);
 	for (m = 0; m < KMA_DIFF_NR; m++)
 		if (m != KMA_DIFF_NET)
-			err |= add_num(t, r->delta[m], rate, 1);
+			err |= add_num(t, r->delta[m], r->idelta[m], rate, 1);
 	if (asprintf(&key, "%s%s", r->key, tag[r->sides & 3]) < 0)
 		return -1;
 	err |= kma_table_str(t, key);
@@ -150,11 +160,21 @@ static int data_row(struct kma_table *t, const struct kma_diff_row *r, int rate)
 	int m, err = kma_table_str(t, r->key);
 
 	for (m = 0; m < KMA_DIFF_NR; m++) {
-		err |= r->sides & KMA_DIFF_BASE ? add_num(t, r->base[m], rate, 0) : kma_table_null(t);
-		err |= r->sides & KMA_DIFF_NEW ? add_num(t, r->new[m], rate, 0) : kma_table_null(t);
-		err |= add_num(t, r->delta[m], rate, 0);
+		err |= r->sides & KMA_DIFF_BASE ? add_num(t, r->base[m], r->ibase[m], rate, 0) :
+						  kma_table_null(t);
+		err |= r->sides & KMA_DIFF_NEW ? add_num(t, r->new[m], r->inew[m], rate, 0) :
+						 kma_table_null(t);
+		err |= add_num(t, r->delta[m], r->idelta[m], rate, 0);
 	}
 	return err;
+}
+
+static void summary_num(char *buf, size_t len, double v, int64_t iv, int rate)
+{
+	if (rate)
+		kma_diff_num(buf, len, v, rate, 0);
+	else
+		kma_diff_inum(buf, len, iv, 0);
 }
 
 /* The JSON members before "rows": the operands and the summary. */
@@ -177,11 +197,11 @@ static char *json_head(const struct kma_diff_report_in *in)
 	for (m = 0; m < KMA_DIFF_NR; m++) {
 		const char *n = kma_diff_metric_name(m);
 
-		kma_diff_num(num, sizeof(num), s->base[m], in->rate, 0);
+		summary_num(num, sizeof(num), s->base[m], s->ibase[m], in->rate);
 		fprintf(f, "%s\"base_%s\": %s", m ? ", " : "", n, num);
-		kma_diff_num(num, sizeof(num), s->new[m], in->rate, 0);
+		summary_num(num, sizeof(num), s->new[m], s->inew[m], in->rate);
 		fprintf(f, ", \"new_%s\": %s", n, num);
-		kma_diff_num(num, sizeof(num), s->delta[m], in->rate, 0);
+		summary_num(num, sizeof(num), s->delta[m], s->idelta[m], in->rate);
 		fprintf(f, ", \"delta_%s\": %s", n, num);
 	}
 	fputc('}', f);

@@ -35,5 +35,7 @@ int kma_report_diff(FILE *out, const struct kma_diff_report_in *in, enum kma_fmt
 /* A number as the outputs print it: an integer, or with rate one decimal;
  * signed: always with its sign (+0 is "0"). */
 void kma_diff_num(char *buf, size_t len, double v, int rate, int sign);
+/* An exact number (no --rate), with a sign (+12, -3, 0) when @sign. */
+void kma_diff_inum(char *buf, size_t len, int64_t v, int sign);
 
 #endif /* KMA_REPORT_DIFF_H */

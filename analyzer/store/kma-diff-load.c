@@ -104,7 +104,7 @@ static int load_rows(sqlite3 *db, const char *sql, struct kma_diff_table *t, int
 {
 	sqlite3_stmt *st;
 	uint64_t v[KMA_DIFF_NR];
-	int rc, m;
+	int rc, m, neg = 0;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
 		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
@@ -113,8 +113,16 @@ static int load_rows(sqlite3 *db, const char *sql, struct kma_diff_table *t, int
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *key = (const char *)sqlite3_column_text(st, 0);
 
-		for (m = 0; m < KMA_DIFF_NR; m++)
+		for (m = 0; m < KMA_DIFF_NR && !neg; m++) {
+			/* kma writes 0 to 2^63 - 1; less is no count of bytes or events */
+			neg = sqlite3_column_int64(st, m + !sum) < 0;
 			v[m] = (uint64_t)sqlite3_column_int64(st, m + !sum);
+		}
+		if (neg) {
+			snprintf(why, len, "a negative %s in a kma report.db (damaged, or not "
+				 "written by kma-analyze)", kma_diff_metric_name(m - 1));
+			break;
+		}
 		if (sum) {
 			memcpy(t->sum, v, sizeof(v));
 			continue;

@@ -113,11 +113,11 @@ static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 	kma_bind_text(st, 13, c->module);
 	sqlite3_bind_int64(st, 14, I64(c->temporary));
 	bind_u64_or_null(st, 15, c->life_n > 0, c->life_min);
-	bind_u64_or_null(st, 16, c->life_n > 0, c->life_n ? c->life_sum / c->life_n : 0);
+	bind_u64_or_null(st, 16, c->life_n > 0, c->life_n ? (uint64_t)(c->life_sum / c->life_n) : 0);
 	bind_u64_or_null(st, 17, c->life_n > 0, c->life_max);
 	sqlite3_bind_int64(st, 18, I64(c->net_at_peak));
 	bind_u64_or_null(st, 19, c->live > 0, c->age_min);
-	bind_u64_or_null(st, 20, c->live > 0, c->live ? c->age_sum / c->live : 0);
+	bind_u64_or_null(st, 20, c->live > 0, c->live ? (uint64_t)(c->age_sum / c->live) : 0);
 	bind_u64_or_null(st, 21, c->live > 0, c->age_max);
 	sqlite3_bind_int64(st, 22, c->grew_gens);
 	sqlite3_bind_int64(st, 23, c->max_grow_run);

@@ -94,6 +94,51 @@ static void test_join(void **state)
 }
 
 /* base lasts 2 s, new 4 s: a's total 150/2 = 75/s -> 300/4 = 75/s: delta 0. */
+/*
+ * Past 2^53 a double has no unit digit: the i* numbers are exact, a delta of
+ * 2^63 - 1 down to 1 is -(2^63 - 2), two deltas one double apart order by
+ * their exact size, and a key whose numbers add up past 2^63 - 1 is -2.
+ */
+static void test_exact(void **state)
+{
+	static const uint64_t big[] = { INT64_MAX, 0, INT64_MAX - 1, 1, 0 };
+	static const uint64_t one[] = { 1, 0, 0, 1, 0 };
+	static const uint64_t x1[] = { (1ull << 60) + 1, 0, 0, 1, 0 };
+	static const uint64_t x2[] = { (1ull << 60) + 2, 0, 0, 1, 0 };
+	struct kma_diff_table base, new;
+	struct kma_diff_row *r, sum;
+	char buf[48];
+	size_t nr;
+
+	kma_diff_table_init(&base);
+	kma_diff_table_init(&new);
+	assert_int_equal(kma_diff_table_add(&base, "a", big), 0);
+	assert_int_equal(kma_diff_table_add(&new, "a", one), 0);
+	assert_int_equal(kma_diff_table_add(&new, "x1", x1), 0);
+	assert_int_equal(kma_diff_table_add(&new, "x2", x2), 0);
+	memcpy(base.sum, big, sizeof(big));
+	memcpy(new.sum, one, sizeof(one));
+	assert_int_equal(kma_diff_rows(&base, &new, KMA_DIFF_SORT_TOTAL, 0, &r, &nr), 0);
+	assert_int_equal(nr, 3);
+	assert_string_equal(r[0].key, "a");
+	assert_true(r[0].ibase[KMA_DIFF_TOTAL] == INT64_MAX);
+	assert_true(r[0].idelta[KMA_DIFF_TOTAL] == -(INT64_MAX - 1));
+	kma_diff_inum(buf, sizeof(buf), r[0].idelta[KMA_DIFF_TOTAL], 1);
+	assert_string_equal(buf, "-9223372036854775806");
+	/* (double)(2^60 + 1) == (double)(2^60 + 2): the exact numbers decide */
+	assert_string_equal(r[1].key, "x2");
+	assert_string_equal(r[2].key, "x1");
+	free(r);
+	assert_int_equal(kma_diff_summary(&base, &new, 0, &sum), 0);
+	assert_true(sum.idelta[KMA_DIFF_NET] == -(INT64_MAX - 1));
+	assert_int_equal(kma_diff_table_add(&base, "a", one), 0);
+	assert_int_equal(kma_diff_rows(&base, &new, KMA_DIFF_SORT_TOTAL, 0, &r, &nr), -2);
+	base.sum[KMA_DIFF_TOTAL] = (uint64_t)INT64_MAX + 1;
+	assert_int_equal(kma_diff_summary(&base, &new, 0, &sum), -2);
+	kma_diff_table_free(&base);
+	kma_diff_table_free(&new);
+}
+
 static void test_rate(void **state)
 {
 	struct kma_diff_table base, new;
@@ -256,6 +301,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_join),
+		cmocka_unit_test(test_exact),
 		cmocka_unit_test(test_rate),
 		cmocka_unit_test(test_cond_parse),
 		cmocka_unit_test(test_cond_holds),
