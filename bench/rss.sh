@@ -139,7 +139,7 @@ MODES=(
 	"--pages (report.db)|page|-q --pages -o $TMP/m.db"
 	"--pages --lifetimes|page|--no-db --pages --lifetimes"
 	"--pages --leaks|page|--no-db --pages --leaks"
-	"--html (pages)|page|-q --no-db --html $TMP/m.html"
+	"--pages --html|page|-q --no-db --pages --html $TMP/m.html"
 )
 echo
 echo "every mode: peak RSS at $((BLOCK * 2 / 1000000))M and $((BLOCK * 20 / 1000000))M events," \
