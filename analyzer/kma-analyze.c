@@ -295,7 +295,7 @@ static int open_pages(struct run *r)
 	r->pages = kma_pagerun_open(r->reader, r->sites, (db ? KMA_PAGERUN_ROWS : 0) |
 				    (db || r->o->html ? KMA_PAGERUN_TIMELINE : 0));
 	if (r->pages && r->o->lifetimes)	/* the -g one, or both defaults */
-		kma_pagerun_lifetimes(r->pages, r->o->page_group);
+		kma_pagerun_lifetimes(r->pages, r->o->page_group, r->o->exact_lifetimes);
 	return r->pages ? 0 : oom();
 }
 
@@ -338,6 +338,7 @@ static int open_match(struct run *r)
 	mo->stack_name = kma_stacks_folded;
 	mo->stack_ctx = r->stacks;
 	mo->temp_ns = o->temp_ns;
+	mo->exact_lifetimes = o->exact_lifetimes;
 	if (open_selects(r))
 		return -1;
 	mo->select = kma_select_event;	/* no pattern: only counts the recorder's own */
@@ -406,7 +407,7 @@ static int open_view(struct run *r)
 				vo.filter.generation = g;
 		}
 		if (o->list) {
-			r->list = kma_list_alloc(o->outstanding);
+			r->list = kma_list_alloc(o->outstanding, o->limit);
 			if (!r->list)
 				return oom();
 			vo.sink.ctx = r->list;

@@ -128,7 +128,7 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *pa
 
 		memset(&o.sink, 0, sizeof(o.sink));
 		o.group_by = html_groups[g];
-		o.keep_lifetimes = g == KMA_HTML_CALLER;
+		o.keep_lifetimes = 0;	/* the chart's decades are counted in the totals */
 		o.timeline = g == KMA_HTML_CALLER;
 		if (g == KMA_HTML_CALLER) {
 			o.sink.ctx = h;

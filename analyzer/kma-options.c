@@ -607,11 +607,31 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 	return c == -1 ? check_folded(o) : c;
 }
 
+/* KMA_EXACT_LIFETIMES: how many lifetimes --lifetimes keeps exactly before buckets. */
+static int exact_lifetimes_env(struct kma_opts *o)
+{
+	const char *env = getenv("KMA_EXACT_LIFETIMES");
+	char *end;
+
+	if (!env || !*env)
+		return 0;
+	errno = 0;
+	o->exact_lifetimes = strtoull(env, &end, 10);
+	if (*end || errno || !o->exact_lifetimes || *env == '-') {
+		fprintf(stderr, "kma-analyze: KMA_EXACT_LIFETIMES wants a number above 0, "
+			"not '%s'\n", env);
+		return -1;
+	}
+	return 0;
+}
+
 int kma_opts_parse(int argc, char **argv, struct kma_opts *o)
 {
 	int c, ret;
 
 	*o = default_opts;
+	if (exact_lifetimes_env(o))
+		return 2;
 	while ((c = getopt_long(argc, argv, "i:B:o:s:n:g:f:j:b:qhV", long_opts, NULL)) != -1) {
 		ret = parse_opt(c, optarg, o);
 		if (ret != OPT_TAKEN)

@@ -44,6 +44,7 @@ struct kma_opts {
 	int		list;
 	int		leaks;
 	int		lifetimes;
+	uint64_t	exact_lifetimes;	/* KMA_EXACT_LIFETIMES; 0: the default */
 	int		peak;
 	int		generations;
 	int		modules;

@@ -85,14 +85,14 @@ void kma_pagerun_free(struct kma_pagerun *p)
 	free(p);
 }
 
-void kma_pagerun_lifetimes(struct kma_pagerun *p, int g)
+void kma_pagerun_lifetimes(struct kma_pagerun *p, int g, uint64_t exact)
 {
 	if (g >= 0) {
-		kma_pagealloc_keep_lifetimes(p->m, g);
+		kma_pagealloc_keep_lifetimes(p->m, g, exact);
 		return;
 	}
-	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_FUNCTION);
-	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_COMM);
+	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_FUNCTION, exact);
+	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_COMM, exact);
 }
 
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)

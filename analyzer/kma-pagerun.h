@@ -28,8 +28,11 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 /* With KMA_PAGERUN_ROWS: the store the finished allocations stream to (before the first event). */
 void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db);
 void kma_pagerun_free(struct kma_pagerun *p);
-/* --lifetimes: keep them for grouping @g (-1: function and comm, the defaults). */
-void kma_pagerun_lifetimes(struct kma_pagerun *p, int g);
+/*
+ * --lifetimes: keep them for grouping @g (-1: function and comm, the defaults),
+ * @exact of them exactly (0: the default; kma-quant.h).
+ */
+void kma_pagerun_lifetimes(struct kma_pagerun *p, int g, uint64_t exact);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);
 /* The end of the trace (@end_ts: the timeline's end): live allocations kept as live. 0 or -1. */

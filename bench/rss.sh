@@ -12,12 +12,22 @@
 # at most LIVE pages live, through kma-analyze --pages writing report.db (its
 # page rows stream to the writer thread: memory follows the live pages, not the
 # trace), with report.db's bytes per page allocation.
+#
+# Last, every analysis mode at 2M and 20M events with the same allocations live
+# (bench/traces.sh's periodic 1M-event blocks, slab and page, repeated; cached in
+# build/rss/, about 1 GB each at 20M; RSS_BLOCK=N for another block size): peak
+# RSS of each and the ratio 20M / 2M. Exit status 1 when a mode's ratio is over
+# RSS_MAX_RATIO (1.3): its memory grows with the events. RSS_MODES_ONLY=1: this
+# table alone. A small RSS_BLOCK tests the script, not kma: below 1,048,576
+# traced frees --lifetimes keeps them all exactly, and fixed costs dominate.
 set -euo pipefail
 TOP=$(cd "$(dirname "$0")/.." && pwd)
 MKTRACE=${MKTRACE:-$TOP/build/tests/tools/mktrace}
 ANALYZE=${KMA_ANALYZE:-$TOP/build/analyzer/kma-analyze}
 TMP=$(mktemp -d)
 trap 'rm -rf "$TMP"' EXIT
+tmp=$TMP	# bench/traces.sh's scratch
+. "$TOP/bench/traces.sh"
 [ -x "$MKTRACE" ] || { echo "rss.sh: build $MKTRACE first (make tools)" >&2; exit 1; }
 make -s -C "$TOP/bench" >/dev/null
 
@@ -84,6 +94,72 @@ table() {
 	done
 }
 
-table gen events -q --no-db | sed "s/ *$//"
+if [[ ${RSS_MODES_ONLY:-0} == 0 ]]; then
+	table gen events -q --no-db | sed "s/ *$//"
+	echo
+	table genpages "page evs" -q --pages -o "$TMP/t.db"
+fi
+
+# --- every mode, 2M and 20M events, the same live set -----------------------
+
+BLOCK=${RSS_BLOCK:-1000000}
+MAX_RATIO=${RSS_MAX_RATIO:-1.3}
+CACHE=$TOP/build/rss
+mkdir -p "$CACHE"
+
+# trace KIND COPIES: build/rss/KIND-EVENTS.dat, made when missing; its path on stdout
+trace() {
+	local block=$CACHE/$1-block-$BLOCK.dat out=$CACHE/$1-$((BLOCK * $2)).dat
+
+	if [[ ! -s $block ]]; then
+		if [[ $1 == slab ]]; then
+			gen_block "$BLOCK" "$block.tmp" >&2
+		else
+			gen_page_block "$BLOCK" "$block.tmp" >&2
+		fi
+		mv "$block.tmp" "$block"
+	fi
+	if [[ ! -s $out ]]; then
+		repeat_block "$block" "$out.tmp" "$2" $((BLOCK * 23)) >&2
+		mv "$out.tmp" "$out"
+	fi
+	echo "$out"
+}
+
+# name|trace kind|arguments (-o and --html into $TMP)
+MODES=(
+	"default (report.db)|slab|-q -o $TMP/m.db"
+	"--no-db|slab|-q --no-db"
+	"--list -n 5|slab|--no-db --list -n 5"
+	"--html|slab|-q --no-db --html $TMP/m.html"
+	"--lifetimes|slab|--no-db --lifetimes"
+	"--leaks|slab|--no-db --leaks"
+	"--generations|slab|--no-db --generations"
+	"--peak|slab|--no-db --peak"
+	"-g stack|slab|--no-db -g stack"
+	"--pages (report.db)|page|-q --pages -o $TMP/m.db"
+	"--pages --lifetimes|page|--no-db --pages --lifetimes"
+	"--pages --leaks|page|--no-db --pages --leaks"
+	"--pages --html|page|-q --no-db --pages --html $TMP/m.html"
+)
 echo
-table genpages "page evs" -q --pages -o "$TMP/t.db"
+echo "every mode: peak RSS at $((BLOCK * 2)) and $((BLOCK * 20)) events," \
+	"$((BLOCK / 20)) allocations live at any time"
+printf '%-22s %10s %10s %7s\n' mode "x2 KB" "x20 KB" ratio
+over=0
+for m in "${MODES[@]}"; do
+	IFS='|' read -r name kind args <<< "$m"
+	small=$(trace "$kind" 2) big=$(trace "$kind" 20)
+	rm -f "$TMP/m.db" "$TMP/m.html"
+	a=$(rss "$ANALYZE" $args "$small")
+	rm -f "$TMP/m.db" "$TMP/m.html"
+	b=$(rss "$ANALYZE" $args "$big")
+	r=$(ratio "$b" "$a")
+	flag=
+	if awk -v r="$r" -v m="$MAX_RATIO" 'BEGIN { exit !(r > m) }'; then
+		flag="  OVER $MAX_RATIO"
+		over=1
+	fi
+	printf '%-22s %10d %10d %7s%s\n' "$name" "$a" "$b" "$r" "$flag"
+done
+exit $over

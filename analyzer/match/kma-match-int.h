@@ -64,6 +64,7 @@ struct kma_match {
 	struct kma_strpool	*names;		/* for the default "0x<hex>" names */
 	int			finished;
 	struct kma_timeline	*tl;		/* opts.timeline, else NULL */
+	struct kma_quant_budget	life_budget;	/* opts.keep_lifetimes: exact ones held */
 };
 
 /* The row of @key (created with @name, or the call site's name when NULL); NULL: no memory. */

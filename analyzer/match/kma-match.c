@@ -27,6 +27,9 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 		m->opts = *opts;
 	if (!m->opts.temp_ns)
 		m->opts.temp_ns = KMA_TEMP_NS_DEFAULT;
+	if (!m->opts.exact_lifetimes)
+		m->opts.exact_lifetimes = KMA_QUANT_EXACT_MAX;
+	m->life_budget.max = m->opts.exact_lifetimes;
 	m->sel_gen = m->opts.filtered ? m->opts.filter.generation : -1;
 	m->names = kma_strpool_alloc();
 	m->gens = calloc(16, sizeof(*m->gens));
@@ -57,7 +60,7 @@ void kma_match_free(struct kma_match *m)
 	if (!m)
 		return;
 	for (i = 0; i < m->nr_callers; i++)
-		free(m->callers[i].lifetimes);
+		kma_quant_free(&m->callers[i].life_q);
 	kma_pairs_free(m->lives);
 	kma_timeline_free(m->tl);
 	kma_map_release(&m->caller_map);
@@ -240,19 +243,29 @@ static inline uint64_t slack_of(uint64_t req, uint64_t alloc)
 	return alloc > req ? alloc - req : 0;
 }
 
-static int keep_lifetime(struct kma_caller *c, uint64_t life)
+/* One more lifetime of caller c; past the budget of exact ones, the rows go to buckets. */
+static int keep_lifetime(struct kma_match *m, struct kma_caller *c, uint64_t life)
 {
-	if (c->nr_lifetimes == c->cap_lifetimes) {
-		uint64_t cap = c->cap_lifetimes ? c->cap_lifetimes * 2 : 64;
-		uint64_t *n = realloc(c->lifetimes, cap * sizeof(*n));
+	uint32_t i;
+	int ret = kma_quant_add(&c->life_q, life, &m->life_budget);
 
-		if (!n)
+	if (ret <= 0)
+		return ret;
+	for (i = 0; i < m->nr_callers; i++)
+		if (kma_quant_settle(&m->callers[i].life_q, &m->life_budget))
 			return -1;
-		c->lifetimes = n;
-		c->cap_lifetimes = cap;
-	}
-	c->lifetimes[c->nr_lifetimes++] = life;
 	return 0;
+}
+
+/* The --html lifetimes chart's decade: [0] under 1 us, [k] under 10^k us, [9] the rest. */
+static unsigned int life_decade(uint64_t life)
+{
+	uint64_t bound = 1000;
+	unsigned int d = 0;
+
+	for (; d < 9 && life >= bound; bound *= 10)
+		d++;
+	return d;
 }
 
 /* Account allocation l, just closed by a traced free (fe) or an implicit one. */
@@ -291,7 +304,8 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 				c->temporary++;
 				m->totals.temporary++;
 			}
-			if (m->opts.keep_lifetimes && keep_lifetime(c, life))
+			m->totals.life_decades[life_decade(life)]++;
+			if (m->opts.keep_lifetimes && keep_lifetime(m, c, life))
 				return -1;
 		}
 	}
@@ -555,25 +569,14 @@ int kma_match_finish(struct kma_match *m, uint64_t end_ts)
 	return 0;
 }
 
-static int cmp_u64(const void *a, const void *b)
+struct kma_quant *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id)
 {
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
+	return caller_id < m->nr_callers ? &m->callers[caller_id].life_q : NULL;
 }
 
-const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uint64_t *nr)
+int kma_match_lifetimes_bucketed(const struct kma_match *m)
 {
-	struct kma_caller *c;
-
-	*nr = 0;
-	if (caller_id >= m->nr_callers)
-		return NULL;
-	c = &m->callers[caller_id];
-	if (c->nr_lifetimes)	/* lifetimes is NULL until one is kept */
-		qsort(c->lifetimes, c->nr_lifetimes, sizeof(*c->lifetimes), cmp_u64);
-	*nr = c->nr_lifetimes;
-	return c->lifetimes;
+	return m->life_budget.over;
 }
 
 const struct kma_timeline *kma_match_timeline(const struct kma_match *m)

@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "kma-event.h"
+#include "kma-quant.h"
 
 struct kma_match;
 struct kma_timeline;
@@ -131,8 +132,7 @@ struct kma_caller {
 	uint64_t	snap_net;
 	uint32_t	grow_run;
 	uint32_t	peak_epoch;
-	uint64_t	*lifetimes;	/* with opts.keep_lifetimes */
-	uint64_t	nr_lifetimes, cap_lifetimes;
+	struct kma_quant life_q;	/* with opts.keep_lifetimes */
 };
 
 /* A generation: from its marker (generation 0: the trace start) to the next one. */
@@ -172,6 +172,11 @@ struct kma_totals {
 	 */
 	uint64_t	self_allocs;
 	uint64_t	self_bytes;
+	/*
+	 * Traced frees by lifetime in decades from 1 us: [0] under 1 us, [k]
+	 * under 10^k us, [9] the rest (the --html lifetimes chart).
+	 */
+	uint64_t	life_decades[10];
 };
 
 /* A module load/unload seen in the trace (module:module_load / module_free). */
@@ -228,7 +233,8 @@ struct kma_match_opts {
 	kma_select_fn	select;		/* NULL: every allocation is selected */
 	void		*select_ctx;
 	uint64_t	temp_ns;	/* "temporary" threshold, ns (0: 1 ms) */
-	int		keep_lifetimes;	/* keep every lifetime for exact percentiles */
+	int		keep_lifetimes;	/* keep lifetimes for percentiles (kma-quant.h) */
+	uint64_t	exact_lifetimes; /* of them kept exactly (0: KMA_QUANT_EXACT_MAX) */
 	int		timeline;	/* bin live bytes and rates over time (kma-timeline.h) */
 	struct kma_sink	sink;		/* callbacks may be NULL */
 };
@@ -270,8 +276,14 @@ const struct kma_module *kma_match_modules(const struct kma_match *m, uint32_t *
 const struct kma_size *kma_match_sizes(const struct kma_match *m, uint32_t *nr);
 const struct kma_leftover *kma_match_leftovers(const struct kma_match *m, uint32_t *nr);
 
-/* Sorted lifetimes of caller id (with opts.keep_lifetimes); *nr receives the count. */
-const uint64_t *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id, uint64_t *nr);
+/*
+ * The lifetimes of caller id (with opts.keep_lifetimes), for kma_quant_pct;
+ * NULL for no such caller. Exact unless the matcher held more than
+ * opts.exact_lifetimes of them (kma-quant.h).
+ */
+struct kma_quant *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id);
+/* 1 when some caller's lifetimes are in buckets, not exact. */
+int kma_match_lifetimes_bucketed(const struct kma_match *m);
 
 /* The over-time series (opts.timeline), complete after kma_match_finish; else NULL. */
 const struct kma_timeline *kma_match_timeline(const struct kma_match *m);

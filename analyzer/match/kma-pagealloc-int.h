@@ -10,6 +10,7 @@
 #include "kma-map.h"
 #include "kma-pairs.h"
 #include "kma-pagealloc.h"
+#include "kma-quant.h"
 
 struct live_page {
 	struct kma_page_alloc	a;
@@ -20,11 +21,6 @@ struct group {
 	struct kma_map		map;	/* key -> index in rows */
 	struct kma_page_row	*rows;
 	size_t			nr, cap;
-};
-
-struct life_vec {
-	uint64_t		*v;
-	size_t			n, cap;
 };
 
 struct kma_pagealloc {
@@ -38,9 +34,11 @@ struct kma_pagealloc {
 	size_t			nr_gens, cap_gens;
 	uint64_t		peak_epoch;	/* new overall peaks so far */
 	/* with kma_pagealloc_keep_lifetimes: per grouping, per row, alloc -> traced free */
-	struct life_vec		*life[KMA_PG_NR];
+	struct kma_quant	*life[KMA_PG_NR];
 	size_t			nr_life[KMA_PG_NR];
 	int			keep_life[KMA_PG_NR];
+	/* the exact lifetimes each grouping holds, for all its rows (kma-quant.h) */
+	struct kma_quant_budget	life_budget[KMA_PG_NR];
 };
 
 /* kma-pageleak.c, called by kma-pagealloc.c */

@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "kma-event.h"
+#include "kma-quant.h"
 #include "kma-timeline.h"
 
 enum kma_page_group {
@@ -163,10 +164,15 @@ int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
 int kma_pagealloc_finish_timeline(const struct kma_pagealloc *m, struct kma_timeline *tl,
 				  int g, uint64_t end_ts);
 
-/* Keep every traced free's lifetime (alloc -> mm_page_free) per row of grouping @g. */
-void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g);
-/* Row @row's lifetimes in grouping @g, sorted (after kma_pagealloc_finish); NULL: none. */
-const uint64_t *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row,
-					uint64_t *n);
+/*
+ * Keep the traced frees' lifetimes (alloc -> mm_page_free) per row of grouping
+ * @g, exactly while the grouping holds at most @exact of them (0:
+ * KMA_QUANT_EXACT_MAX), then in buckets (kma-quant.h).
+ */
+void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g, uint64_t exact);
+/* Row @row's lifetimes in grouping @g, for kma_quant_pct; NULL: none. */
+struct kma_quant *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row);
+/* 1 when some row of grouping @g has its lifetimes in buckets, not exact. */
+int kma_pagealloc_lifetimes_bucketed(const struct kma_pagealloc *m, int g);
 
 #endif /* KMA_PAGEALLOC_H */

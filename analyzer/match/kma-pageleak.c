@@ -71,7 +71,8 @@ static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64
 	int g;
 
 	for (g = 0; g < KMA_PG_NR; g++) {
-		struct life_vec *l;
+		size_t i;
+		int ret;
 
 		if (!m->keep_life[g])
 			continue;
@@ -85,10 +86,12 @@ static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64
 			       (cap - m->nr_life[g]) * sizeof(*m->life[g]));
 			m->nr_life[g] = cap;
 		}
-		l = &m->life[g][lp->row[g]];
-		if (kma_grow(&l->v, &l->cap, l->n, sizeof(*l->v), 8))
+		ret = kma_quant_add(&m->life[g][lp->row[g]], life, &m->life_budget[g]);
+		if (ret < 0)
 			return -1;
-		l->v[l->n++] = life;
+		for (i = 0; ret > 0 && i < m->nr_life[g]; i++)	/* past the budget */
+			if (kma_quant_settle(&m->life[g][i], &m->life_budget[g]))
+				return -1;
 	}
 	return 0;
 }
@@ -106,10 +109,12 @@ int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int
 	return keep_life(m, lp, ts > lp->a.alloc_ts ? ts - lp->a.alloc_ts : 0);
 }
 
-void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g)
+void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g, uint64_t exact)
 {
-	if (g >= 0 && g < KMA_PG_NR)
+	if (g >= 0 && g < KMA_PG_NR) {
 		m->keep_life[g] = 1;
+		m->life_budget[g].max = exact ? exact : KMA_QUANT_EXACT_MAX;
+	}
 }
 
 void kma_pageleak_free(struct kma_pagealloc *m)
@@ -119,21 +124,21 @@ void kma_pageleak_free(struct kma_pagealloc *m)
 
 	for (g = 0; g < KMA_PG_NR; g++) {
 		for (i = 0; i < m->nr_life[g]; i++)
-			free(m->life[g][i].v);
+			kma_quant_free(&m->life[g][i]);
 		free(m->life[g]);
 	}
 }
 
-static int cmp_u64(const void *a, const void *b);
-
-const uint64_t *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row,
-					uint64_t *n)
+struct kma_quant *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row)
 {
-	*n = 0;
 	if (g < 0 || g >= KMA_PG_NR || row >= m->nr_life[g] || !m->life[g][row].n)
 		return NULL;
-	*n = m->life[g][row].n;
-	return m->life[g][row].v;
+	return &m->life[g][row];
+}
+
+int kma_pagealloc_lifetimes_bucketed(const struct kma_pagealloc *m, int g)
+{
+	return g >= 0 && g < KMA_PG_NR && m->life_budget[g].over;
 }
 
 /* The end of the trace: the last generation's growth, the tail, each generation's lives. */
@@ -145,10 +150,6 @@ void kma_pageleak_end(struct kma_pagealloc *m)
 	int g;
 
 	snapshot_growth(m);
-	for (g = 0; g < KMA_PG_NR; g++)
-		for (i = 0; i < m->nr_life[g]; i++)
-			if (m->life[g][i].n)
-				qsort(m->life[g][i].v, m->life[g][i].n, sizeof(uint64_t), cmp_u64);
 	for (g = 0; g < KMA_PG_NR; g++)	/* rows untouched since the last peak */
 		for (i = 0; i < m->g[g].nr; i++)
 			kma_pageleak_touch(m, &m->g[g].rows[i]);

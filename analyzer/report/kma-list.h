@@ -12,8 +12,11 @@
 
 struct kma_list;
 
-/* outstanding_only: only allocations still live at the end (--outstanding). */
-struct kma_list *kma_list_alloc(int outstanding_only);
+/*
+ * outstanding_only: only allocations still live at the end (--outstanding).
+ * limit: keep only the first limit rows in the list's order (-n), 0: all of them.
+ */
+struct kma_list *kma_list_alloc(int outstanding_only, uint64_t limit);
 void kma_list_free(struct kma_list *l);
 /* A matcher sink (kma_match_opts.sink.alloc_done); list is the kma_list. */
 int kma_list_add(void *list, const struct kma_alloc_row *row);

@@ -280,21 +280,10 @@ static int write_slack(FILE *out, struct kma_match *m)
 /* Lifetimes (alloc -> traced free) in decades from 1 us: [upper bound ns (0: none), count]. */
 static void write_lifetimes(FILE *out, struct kma_match *m)
 {
-	uint64_t hist[10] = { 0 }, nr, j, bound;
-	uint32_t n, i;
+	const uint64_t *hist = kma_match_totals(m)->life_decades;
+	uint64_t bound;
+	uint32_t i;
 
-	kma_match_callers(m, &n);
-	for (i = 0; i < n; i++) {
-		const uint64_t *l = kma_match_lifetimes(m, i, &nr);
-
-		for (j = 0; j < nr; j++) {
-			int d = 0;
-
-			for (bound = 1000; d < 9 && l[j] >= bound; bound *= 10)
-				d++;
-			hist[d]++;
-		}
-	}
 	fputs(",\"lifetimes\":[", out);
 	for (i = 0, bound = 1000; i < 10; i++, bound *= 10)
 		fprintf(out, "%s[" U64 "," U64 "]", i ? "," : "", i < 9 ? bound : 0, hist[i]);

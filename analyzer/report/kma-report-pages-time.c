@@ -185,9 +185,12 @@ int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
 
 struct life_row {
 	const struct kma_page_row	*row;
-	const uint64_t			*v;	/* sorted lifetimes */
+	struct kma_quant		*q;	/* its lifetimes */
 	uint64_t			n;
 };
+
+#define KMA_STR_(x)	#x
+#define KMA_STR(x)	KMA_STR_(x)
 
 /* By traced frees, then by key. */
 static int cmp_life(const void *a, const void *b)
@@ -202,14 +205,6 @@ static int cmp_life(const void *a, const void *b)
 	return x->row->key < y->row->key ? -1 : x->row->key > y->row->key;
 }
 
-/* Nearest rank: the ceil(p * n)-th smallest, p in percent (as the slab lifetimes). */
-static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned int p)
-{
-	uint64_t rank = (n * p + 99) / 100;
-
-	return v[rank ? rank - 1 : 0];
-}
-
 /* --pages --lifetimes: alloc -> mm_page_free per row; implicit frees and live pages aside. */
 int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r)
 {
@@ -218,8 +213,8 @@ int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r)
 	struct life_row *v;
 	struct kma_table *t;
 	uint32_t nr, i, n = 0;
-	char cols[96];
-	int err = 0;
+	char cols[160];
+	int err = 0, bucketed;
 
 	rows = kma_pagealloc_rows(r->m, g, &nr);
 	v = malloc((nr + 1) * sizeof(*v));
@@ -233,23 +228,29 @@ int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r)
 	}
 	for (i = 0; i < nr; i++) {
 		v[n].row = &rows[i];
-		v[n].v = kma_pagealloc_lifetimes(r->m, g, i, &v[n].n);
+		v[n].q = kma_pagealloc_lifetimes(r->m, g, i);
+		v[n].n = v[n].q ? v[n].q->n : 0;
 		n += v[n].n > 0;
 	}
 	qsort(v, n, sizeof(*v), cmp_life);
+	bucketed = kma_pagealloc_lifetimes_bucketed(r->m, g);
 	if (r->fmt == KMA_FMT_TEXT)
 		fprintf(out, "Page lifetimes, mm_page_alloc -> mm_page_free, by %s, sorted by "
-			"frees (median and p99 by nearest rank; implicit frees not counted).\n",
-			kma_page_group_name(g));
+			"frees (median and p99 by nearest rank%s; implicit frees not counted).\n",
+			kma_page_group_name(g), bucketed ? ", within " KMA_STR(KMA_QUANT_ERR_PCT)
+			"% for rows with more than " KMA_STR(KMA_QUANT_SMALL) " frees: too many "
+			"lifetimes to keep, counted in log-spaced buckets" : "");
 	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++) {
 		err |= kma_table_u64(t, v[i].n);
-		err |= kma_table_dur(t, r->fmt, v[i].v[0]);
-		err |= kma_table_dur(t, r->fmt, percentile(v[i].v, v[i].n, 50));
-		err |= kma_table_dur(t, r->fmt, percentile(v[i].v, v[i].n, 99));
-		err |= kma_table_dur(t, r->fmt, v[i].v[v[i].n - 1]);
+		err |= kma_table_dur(t, r->fmt, v[i].q->min);
+		err |= kma_table_dur(t, r->fmt, kma_quant_pct(v[i].q, 50));
+		err |= kma_table_dur(t, r->fmt, kma_quant_pct(v[i].q, 99));
+		err |= kma_table_dur(t, r->fmt, v[i].q->max);
 		err |= kma_report_pages_key(t, g, v[i].row, cols, sizeof(cols));
 	}
 	free(v);
-	snprintf(cols, sizeof(cols), "\"group\": \"%s\"", kma_page_group_name(g));
+	snprintf(cols, sizeof(cols), "\"group\": \"%s\"%s", kma_page_group_name(g),
+		 bucketed ? ", \"bucketed_over_frees\": " KMA_STR(KMA_QUANT_SMALL)
+		 ", \"bucketed_error_pct\": " KMA_STR(KMA_QUANT_ERR_PCT) : "");
 	return kma_table_finish(out, t, r->fmt, "lifetimes", cols, err);
 }

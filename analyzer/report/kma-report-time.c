@@ -9,6 +9,9 @@
 #include "kma-caller-sort.h"
 #include "kma-report-time.h"
 
+#define KMA_STR_(x)	#x
+#define KMA_STR(x)	KMA_STR_(x)
+
 static const struct kma_caller_order by_net = { .key = kma_caller_net };
 
 /* The peak table's order line: "Sorted by net (bytes held at the peak)." and the like. */
@@ -53,14 +56,6 @@ static int has_frees(const struct kma_caller *c)
 	return c->life_n > 0;
 }
 
-/* Nearest rank: the ceil(p * n)-th smallest, p in percent. */
-static uint64_t percentile(const uint64_t *v, uint64_t n, unsigned int p)
-{
-	uint64_t rank = (n * p + 99) / 100;
-
-	return v[rank ? rank - 1 : 0];
-}
-
 int kma_report_lifetimes(FILE *out, struct kma_match *m, enum kma_sort sort, uint64_t limit,
 			 enum kma_fmt fmt)
 {
@@ -68,7 +63,7 @@ int kma_report_lifetimes(FILE *out, struct kma_match *m, enum kma_sort sort, uin
 	struct kma_caller_order order;
 	struct kma_table *t;
 	uint32_t nr, i, total;
-	int err = 0;
+	int err = 0, bucketed;
 
 	kma_sort_order(sort, &order);
 	all = kma_match_callers(m, &total);
@@ -76,25 +71,31 @@ int kma_report_lifetimes(FILE *out, struct kma_match *m, enum kma_sort sort, uin
 	if (!v)
 		return -1;
 	/* the order in the heading line: the table still starts on the second line */
+	bucketed = kma_match_lifetimes_bucketed(m);
 	if (fmt == KMA_FMT_TEXT)
 		fprintf(out, "Alloc -> free lifetimes of traced frees, sorted by %s (median and "
-			"p99 by nearest rank; temporary: freed within the threshold).\n",
-			sort == KMA_SORT_CALLER ? "caller name" : kma_sort_name(sort));
+			"p99 by nearest rank%s; temporary: freed within the threshold).\n",
+			sort == KMA_SORT_CALLER ? "caller name" : kma_sort_name(sort),
+			bucketed ? ", within " KMA_STR(KMA_QUANT_ERR_PCT) "% for callers with more "
+			"than " KMA_STR(KMA_QUANT_SMALL) " frees: too many lifetimes to keep, "
+			"counted in log-spaced buckets" : "");
 	t = kma_table_new("frees:n min:t median:t p99:t max:t temporary:n caller:s");
 	for (i = 0; t && !err && i < nr && (!limit || i < limit); i++) {
-		uint64_t n;
-		const uint64_t *l = kma_match_lifetimes(m, (uint32_t)(v[i] - all), &n);
+		struct kma_quant *q = kma_match_lifetimes(m, (uint32_t)(v[i] - all));
+		uint64_t n = q ? q->n : 0;
 
 		err |= kma_table_u64(t, v[i]->life_n);
 		err |= kma_table_dur(t, fmt, v[i]->life_min);
-		err |= n ? kma_table_dur(t, fmt, percentile(l, n, 50)) : kma_table_null(t);
-		err |= n ? kma_table_dur(t, fmt, percentile(l, n, 99)) : kma_table_null(t);
+		err |= n ? kma_table_dur(t, fmt, kma_quant_pct(q, 50)) : kma_table_null(t);
+		err |= n ? kma_table_dur(t, fmt, kma_quant_pct(q, 99)) : kma_table_null(t);
 		err |= kma_table_dur(t, fmt, v[i]->life_max);
 		err |= kma_table_u64(t, v[i]->temporary);
 		err |= kma_table_str(t, v[i]->name);
 	}
 	free(v);
-	return kma_table_finish(out, t, fmt, "lifetimes", NULL, err);
+	return kma_table_finish(out, t, fmt, "lifetimes", bucketed ? "\"bucketed_over_frees\": "
+				KMA_STR(KMA_QUANT_SMALL) ", \"bucketed_error_pct\": "
+				KMA_STR(KMA_QUANT_ERR_PCT) : NULL, err);
 }
 
 /* --- peak --- */

@@ -121,7 +121,7 @@ static int inspect_pages(struct run *r, uint64_t end_ts)
 			return -1;
 		}
 		for (i = 0; i < nr; i++)
-			touched += rows[i].pages_live + !!kma_pagealloc_lifetimes(r->pages, g, i, &n);
+			touched += rows[i].pages_live + !!kma_pagealloc_lifetimes(r->pages, g, i);
 		free(ages);
 	}
 	if (kma_pagealloc_finish_timeline(r->pages, r->tl, KMA_PG_COMM, end_ts) ||
@@ -145,13 +145,15 @@ static void inspect(struct kma_match *m, uint64_t lost)
 	struct kma_leak_rules r = { .lost = lost, .young_ns = KMA_LEAK_YOUNG_NS, .gens = 4,
 				    .growth = kma_leak_growth_default };
 	struct kma_leak leak;
+	struct kma_quant *q;
 	uint32_t i, nr;
-	uint64_t n;
 
 	c = kma_match_callers(m, &nr);
 	for (i = 0; i < nr; i++) {
 		kma_leak_assess(&c[i], &r, &leak);
-		kma_match_lifetimes(m, i, &n);
+		q = kma_match_lifetimes(m, i);
+		if (q)
+			touched += kma_quant_pct(q, 50);
 	}
 	kma_match_generations(m, &nr);
 	kma_match_modules(m, &nr);
@@ -209,6 +211,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	vo.sink.alloc_done = NULL;
 	vo.sink.unknown_free = NULL;
 	vo.keep_lifetimes = 1;
+	vo.exact_lifetimes = 64;	/* the buckets too */
 	vo.filtered = 1;
 	vo.filter.generation = 1;
 	r.view = kma_match_alloc(&vo);
@@ -226,8 +229,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	r.pages = kma_pagealloc_new(&po);
 	if (!r.pages)
 		goto out;
-	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_FUNCTION);
-	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_COMM);
+	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_FUNCTION, 64);
+	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_COMM, 64);
 	kma_reader_want_pages(r.reader, 1);
 	if (kma_reader_run(r.reader, feed, &r, NULL, NULL, &why))
 		goto out;

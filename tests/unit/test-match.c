@@ -498,8 +498,7 @@ static void test_lifetimes(void **state)
 {
 	struct kma_match_opts o = { .keep_lifetimes = 1, .temp_ns = 5 };
 	struct kma_match *m = kma_match_alloc(&o);
-	const uint64_t *l;
-	uint64_t n;
+	struct kma_quant *q;
 	int i;
 
 	/* lifetimes 1, 2, ..., 10 ns: alloc at now, free after i - 1 other events */
@@ -517,10 +516,17 @@ static void test_lifetimes(void **state)
 	assert_int_equal(caller(m, A)->life_max, 10);
 	assert_int_equal(caller(m, A)->life_sum, 55);
 	assert_int_equal(caller(m, A)->temporary, 4);	/* 1, 2, 3, 4 < 5 */
-	l = kma_match_lifetimes(m, 0, &n);
-	assert_int_equal(n, 10);
-	assert_int_equal(l[0], 1);
-	assert_int_equal(l[9], 10);
+	q = kma_match_lifetimes(m, 0);
+	assert_non_null(q);
+	assert_int_equal(q->n, 10);
+	assert_true(kma_quant_exact(q));
+	assert_int_equal(kma_quant_pct(q, 1), 1);
+	assert_int_equal(kma_quant_pct(q, 50), 5);	/* the 5th of 10 */
+	assert_int_equal(kma_quant_pct(q, 100), 10);
+	assert_false(kma_match_lifetimes_bucketed(m));
+	/* all ten under 1 us: the first decade of the --html chart */
+	assert_int_equal(kma_match_totals(m)->life_decades[0], 10);
+	assert_null(kma_match_lifetimes(m, 1));
 	kma_match_free(m);
 }
 

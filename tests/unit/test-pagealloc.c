@@ -337,10 +337,9 @@ static void test_growth_ages(void **state)
 static void test_peak_rows(void **state)
 {
 	struct kma_pagealloc *m = new_m();
-	uint64_t n;
 
 	(void)state;
-	kma_pagealloc_keep_lifetimes(m, KMA_PG_COMM);
+	kma_pagealloc_keep_lifetimes(m, KMA_PG_COMM, 0);
 	now = 0;
 	ev(m, KMA_EV_PAGE_ALLOC, 1, 0, 0, "a");
 	ev(m, KMA_EV_PAGE_ALLOC, 2, 1, 0, "a");
@@ -349,12 +348,13 @@ static void test_peak_rows(void **state)
 	ev(m, KMA_EV_PAGE_ALLOC, 1, 0, 0, "b");	/* implicit free of the first: no lifetime */
 	assert_int_equal(kma_pagealloc_finish(m), 0);
 	{	/* a's one traced free: pfn 2, allocated at 2, freed at 3; b none */
-		const uint64_t *l = kma_pagealloc_lifetimes(m, KMA_PG_COMM, 0, &n);
+		struct kma_quant *q = kma_pagealloc_lifetimes(m, KMA_PG_COMM, 0);
 
-		assert_int_equal(n, 1);
-		assert_int_equal(l[0], 1);
-		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_COMM, 1, &n));
-		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_ORDER, 0, &n));
+		assert_non_null(q);
+		assert_int_equal(q->n, 1);
+		assert_int_equal(kma_quant_pct(q, 50), 1);
+		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_COMM, 1));
+		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_ORDER, 0));
 	}
 	assert_int_equal(kma_pagealloc_totals(m)->peak_pages, 3);
 	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
