@@ -73,7 +73,9 @@ struct kma_cnt_mem {
 /* A function of /proc/allocinfo (its tags summed) beside kma's net for its call sites. */
 struct kma_cnt_alloc {
 	const char	*func;
-	int64_t		k_bytes;	/* Δ bytes, end - start; an absent tag counts 0 */
+	int64_t		k_start;	/* bytes of its tags; an absent tag counts 0 */
+	int64_t		k_end;
+	int64_t		k_bytes;	/* k_end - k_start */
 	int64_t		k_calls;	/* Δ calls */
 	int64_t		t_net;		/* bytes allocated - freed by its call sites in the interval */
 	int64_t		t_allocs;
