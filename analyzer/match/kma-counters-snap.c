@@ -84,7 +84,9 @@ int kma_counters_part(struct kma_counters *c, const struct kma_event *ev)
 		}
 	}
 	if (p->bad) {
-		if (!s->broken)
+		if (!s->broken && p->kind == KMA_CNT_MEM)	/* one part: no number to give */
+			snprintf(s->why, sizeof(s->why), "malformed: %s", p->bad);
+		else if (!s->broken)
 			snprintf(s->why, sizeof(s->why), "part %u malformed: %s", p->part, p->bad);
 		s->broken = 1;
 		return 0;

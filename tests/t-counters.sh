@@ -1,0 +1,104 @@
+# --counters: the kernel's own counters (kma-record's kma-slabinfo:, kma-meminfo: and
+# kma-allocinfo: snapshots) beside the trace. Expected rows come from
+# tests/tools/counters-expect.py, which reads the .seq description itself (or trace-cmd
+# report of a recorded fixture), never from kma; the snapshot lines are worked out in
+# the comments of tests/counters/*.seq.
+MK=$TOP/$B/tests/tools/mktrace
+SEQ=$TOP/tests/counters
+EXP=$TOP/tests/tools/counters-expect.py
+
+# render NAME: tests/counters/NAME.seq -> $TMP/NAME.dat
+render() {
+	if ! "$MK" -o "$TMP/$1.dat" "$SEQ/$1.seq" > "$TMP/mk.txt" 2>&1; then
+		fail "$1.seq: mktrace" "$(cat "$TMP/mk.txt")"
+		return 1
+	fi
+}
+
+# rows_ok NAME: -f csv equals the independent computation over the .seq
+rows_ok() {
+	python3 "$EXP" --seq "$SEQ/$1.seq" > "$TMP/$1.want" 2> "$TMP/$1.want-extra"
+	"$KMA" --no-db --counters -f csv "$TMP/$1.dat" > "$TMP/$1.got" 2> "$TMP/err.txt"
+	if [ -s "$TMP/err.txt" ] || ! diff -u "$TMP/$1.want" "$TMP/$1.got" > "$TMP/diff.txt"; then
+		fail "$1.seq: --counters -f csv = counters-expect.py" \
+			"$(cat "$TMP/err.txt" "$TMP/diff.txt")"
+	else
+		pass "$1.seq: --counters -f csv = counters-expect.py"
+	fi
+}
+
+render basic && {
+	rows_ok basic
+	# the rows are not empty: every kind was used, and the cases the .seq sets up are there
+	for row in 'slabinfo,maple_node,slabinfo,,256,702,628,-74,,2,2,1,-1,-73' \
+		   'slabinfo,bar_cache,merged,foo_cache,' 'slabinfo,dma-kmalloc-96,merged,kmalloc-96,' \
+		   'slabinfo,kmalloc-rcl-128,merged-unknown,,' 'slabinfo,kmalloc-cg-64,slabinfo,' \
+		   'meminfo,Slab,' 'allocinfo,old_func,'; do
+		check "basic.seq: row $row" grep -q "^$row" "$TMP/basic.got"
+	done
+	check "basic.seq: no kmalloc-large row (the page allocator)" \
+		bash -c "! grep -q kmalloc-large '$TMP/basic.got'"
+	"$KMA" --no-db --counters "$TMP/basic.dat" > "$TMP/basic.txt" 2>&1
+	check "basic.seq: text says the unnamed older kfree" \
+		grep -qx 'kfree of objects older than the trace (no cache named, in no row): 1' \
+		"$TMP/basic.txt"
+	check "basic.seq: text lines fit 120 columns" \
+		bash -c "! awk 'length > 120' '$TMP/basic.txt' | grep -q ."
+	check "basic.seq: counters-expect.py agrees on the unnamed frees" \
+		grep -qx 'unknown_frees 1 mem_unknown_frees 2' "$TMP/basic.want-extra"
+	# JSON: the same rows as CSV, and the snapshots
+	"$KMA" --no-db --counters -f json "$TMP/basic.dat" > "$TMP/basic.json"
+	check "basic.seq: JSON rows = CSV rows" python3 - "$TMP/basic.json" "$TMP/basic.got" <<'PY'
+import csv, json, sys
+j = json.load(open(sys.argv[1]))
+rows = list(csv.DictReader(open(sys.argv[2])))
+assert j["report"] == "counters" and j["unknown_frees"] == 1 and len(j["snapshots"]) == 6
+assert all(s["complete"] and s["used"] for s in j["snapshots"])
+assert len(j["rows"]) == len(rows) > 0
+for a, b in zip(j["rows"], rows):
+    for k, v in b.items():
+        assert ("" if a[k] is None else str(a[k])) == v, (k, a[k], v)
+PY
+	# the trace-cmd side: the same computation over trace-cmd report of the rendering
+	if command -v trace-cmd > /dev/null; then
+		trace-cmd report -i "$TMP/basic.dat" 2> /dev/null | python3 "$EXP" --report \
+			> "$TMP/basic.rep" 2> /dev/null
+		check "basic.seq: counters-expect.py over trace-cmd report = -f csv" \
+			cmp -s "$TMP/basic.rep" "$TMP/basic.got"
+	else
+		skip "basic.seq: trace-cmd report" "trace-cmd is not installed"
+	fi
+}
+
+render incomplete && {
+	rows_ok incomplete
+	"$KMA" --no-db --counters "$TMP/incomplete.dat" > "$TMP/inc.txt" 2>&1
+	cat > "$TMP/inc.want" <<'W'
+The kernel's own counters (kma-record's start and end snapshots) beside the trace over the same interval
+  slabinfo   start at 0.000000s (3 parts), end at 8.000000s (incomplete: part 2/3 missing): not used
+  meminfo    start at 0.000000s (incomplete: malformed: bad kB in "Slab=12x"), end at 8.000000s: not used
+  allocinfo  start at 0.000000s, end at 8.000000s (incomplete: part 1/2 given twice): not used
+  1 counter marker not understood (first: unknown PHASE "middle")
+W
+	check "incomplete.seq: every snapshot said incomplete, why, and not used" \
+		diff -u "$TMP/inc.want" "$TMP/inc.txt"
+	check "incomplete.seq: no rows" test "$(wc -l < "$TMP/incomplete.got")" -eq 1
+}
+
+render endfirst && {
+	rows_ok endfirst
+	"$KMA" --no-db --counters "$TMP/endfirst.dat" > "$TMP/ef.txt" 2>&1
+	check "endfirst.seq: end before start, not used" grep -qx \
+		'  slabinfo   start at 8.000000s, end at 0.000000s: the end before the start, not used' \
+		"$TMP/ef.txt"
+	check "endfirst.seq: meminfo used: Slab +4096, trace +64, untraced 4032" \
+		grep -qx 'meminfo,Slab,,,,102400,106496,4096,,,,,64,4032' "$TMP/endfirst.got"
+}
+
+# a trace without counter markers: said, no rows, exit 0
+"$MK" -o "$TMP/plain.dat" "$TOP/tests/gen/reuse.seq" > /dev/null 2>&1
+"$KMA" --no-db --counters "$TMP/plain.dat" > "$TMP/plain.txt" 2>&1
+check "no markers: exit 0, every kind 'none in this trace'" \
+	test "$(grep -c 'none in this trace$' "$TMP/plain.txt")" -eq 3
+check "--counters with --leaks: usage error" \
+	bash -c "'$KMA' --no-db --counters --leaks '$TMP/plain.dat' > /dev/null 2>&1; [ \$? -eq 2 ]"
