@@ -102,3 +102,39 @@ check "no markers: exit 0, every kind 'none in this trace'" \
 	test "$(grep -c 'none in this trace$' "$TMP/plain.txt")" -eq 3
 check "--counters with --leaks: usage error" \
 	bash -c "'$KMA' --no-db --counters --leaks '$TMP/plain.dat' > /dev/null 2>&1; [ \$? -eq 2 ]"
+
+# report.db: the counters_* tables hold the same rows (with --counters), and the manual's
+# example query runs on them with rows
+if [ -f "$TMP/basic.dat" ]; then
+	"$KMA" -q --counters -o "$TMP/basic.db" "$TMP/basic.dat"
+	sqlite3 -csv "$TMP/basic.db" "
+		SELECT 'slabinfo', cache, state, target, objsize, kernel_start, kernel_end,
+		       kernel_delta, NULL, trace_allocs, trace_frees, trace_implicit, trace_delta,
+		       untraced FROM counters_slab
+		WHERE state <> 'slabinfo' OR kernel_delta OR trace_allocs OR trace_frees
+		      OR trace_implicit OR trace_delta
+		ORDER BY abs(COALESCE(untraced, 0)) DESC, cache;
+		SELECT 'meminfo', field, NULL, NULL, NULL, kernel_start, kernel_end, kernel_delta,
+		       NULL, NULL, NULL, NULL, trace_delta, untraced FROM counters_meminfo ORDER BY rowid;
+		SELECT 'allocinfo', function, NULL, NULL, NULL, kernel_start, kernel_end,
+		       kernel_delta, kernel_calls_delta, trace_allocs, NULL, NULL, trace_net, untraced
+		FROM counters_allocinfo ORDER BY function;" > "$TMP/db.csv"
+	check "report.db counters_* = counters-expect.py" \
+		diff -u <(tail -n +2 "$TMP/basic.want") "$TMP/db.csv"
+	check "report.db: every slabinfo cache of either snapshot has a row (9) + 3 merged" \
+		test "$(sqlite3 "$TMP/basic.db" 'SELECT COUNT(*) FROM counters_slab')" = 12
+	check "report.db: 6 snapshots, all used" test "$(sqlite3 "$TMP/basic.db" \
+		'SELECT COUNT(*) FROM counters_snapshots WHERE complete AND used')" = 6
+	check "kma-report.db(5) counters query has rows" \
+		bash "$TOP/tests/test-doc-queries.sh" -r counters-untraced "$TMP/basic.db"
+	"$KMA" -q -o "$TMP/nocnt.db" "$TMP/basic.dat"
+	check "report.db without --counters: counters_* empty" test "$(sqlite3 "$TMP/nocnt.db" \
+		'SELECT (SELECT COUNT(*) FROM counters_slab) + (SELECT COUNT(*) FROM counters_snapshots)')" = 0
+fi
+if [ -f "$TMP/incomplete.dat" ]; then
+	"$KMA" -q --counters -o "$TMP/inc.db" "$TMP/incomplete.dat"
+	check "report.db: incomplete snapshots say why, none used" test "$(sqlite3 "$TMP/inc.db" \
+		"SELECT group_concat(kind || ' ' || phase || ' ' || complete || used || ' ' ||
+		 COALESCE(why, '-'), '|') FROM counters_snapshots")" = \
+		'slabinfo start 10 -|slabinfo end 00 part 2/3 missing|meminfo start 00 malformed: bad kB in "Slab=12x"|meminfo end 10 -|allocinfo start 10 -|allocinfo end 00 part 1/2 given twice'
+fi
