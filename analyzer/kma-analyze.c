@@ -616,6 +616,8 @@ static int write_html(struct run *r)
 
 		kma_html_set_pages(r->html, &hp);
 	}
+	if (r->counters)
+		kma_html_set_counters(r->html, r->counters);
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
 			   o->cache_growth, filter, why, sizeof(why))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, why);

@@ -138,3 +138,71 @@ if [ -f "$TMP/incomplete.dat" ]; then
 		 COALESCE(why, '-'), '|') FROM counters_snapshots")" = \
 		'slabinfo start 10 -|slabinfo end 00 part 2/3 missing|meminfo start 00 malformed: bad kB in "Slab=12x"|meminfo end 10 -|allocinfo start 10 -|allocinfo end 00 part 1/2 given twice'
 fi
+
+# --html with --counters: the page's tables hold the rows of -f csv (the independent
+# expectation), its script ran without error; without --counters no section
+if [ -f "$TMP/basic.dat" ] && [ -n "${CHROMIUM:-}" ] && command -v "$CHROMIUM" > /dev/null; then
+	"$KMA" --no-db -q --counters --html "$TMP/c.html" "$TMP/basic.dat"
+	dump_dom "$TMP/c.html" > "$TMP/c.dom"
+	check "--html --counters: the page's script ran, no error" test \
+		"$(python3 "$TOP/tests/tools/html-dom.py" "$TMP/c.dom" | grep -E '^(marker|errors) ')" = \
+		"$(printf 'marker ok\nerrors 0')"
+	python3 - "$TMP/c.dom" > "$TMP/c-dom.csv" <<'PY'
+import sys
+from html.parser import HTMLParser
+
+KIND = {"kma-counters-slab": "slabinfo", "kma-counters-meminfo": "meminfo",
+        "kma-counters-allocinfo": "allocinfo"}
+
+
+class P(HTMLParser):
+    def __init__(self):
+        super().__init__()
+        self.table, self.body, self.row, self.cell, self.rows = None, False, None, None, []
+
+    def handle_starttag(self, tag, a):
+        a = dict(a)
+        if tag == "table":
+            self.table = a.get("id")
+        elif tag == "tbody":
+            self.body = True
+        elif tag == "tr" and self.body and self.table in KIND:
+            self.row = []
+        elif tag == "td" and self.row is not None:
+            self.cell = ""
+
+    def handle_data(self, d):
+        if self.cell is not None:
+            self.cell += d
+
+    def handle_endtag(self, tag):
+        if tag == "td" and self.cell is not None:
+            self.row.append("" if self.cell == "-" else self.cell)
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.rows.append((self.table, self.row))
+            self.row = None
+        elif tag == "table":
+            self.table, self.body = None, False
+
+
+p = P()
+p.feed(open(sys.argv[1]).read())
+for t, r in p.rows:
+    k = KIND[t]
+    if k == "slabinfo":   # cache state target objsize ks ke kd allocs frees impl td untraced
+        out = [k, r[0], r[1], r[2], r[3], r[4], r[5], r[6], "", r[7], r[8], r[9], r[10], r[11]]
+    elif k == "meminfo":  # field start end kd td untraced
+        out = [k, r[0], "", "", "", r[1], r[2], r[3], "", "", "", "", r[4], r[5]]
+    else:                 # func start end kd calls allocs net untraced tags
+        out = [k, r[0], "", "", "", r[1], r[2], r[3], r[4], r[5], "", "", r[6], r[7]]
+    print(",".join(out))
+PY
+	check "--html --counters: the tables = counters-expect.py" \
+		diff -u <(tail -n +2 "$TMP/basic.want") "$TMP/c-dom.csv"
+	"$KMA" --no-db -q --html "$TMP/n.html" "$TMP/basic.dat"
+	check "--html without --counters: no counters section" \
+		bash -c "! grep -q '\"counters\":' '$TMP/n.html'"
+else
+	skip "--html --counters" "no Chromium"
+fi
