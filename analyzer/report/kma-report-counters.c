@@ -273,7 +273,7 @@ static void json_head(char *buf, size_t len, const struct kma_counters *c)
 	const struct kma_cnt_snap *s = kma_counters_snaps(c);
 	const struct kma_cnt_totals *tot = kma_counters_totals(c);
 	size_t o;
-	int i;
+	int i, n = 0;
 
 	o = snprintf(buf, len, "\"snapshots\": [");
 	for (i = 0; i < KMA_CNT_KINDS * KMA_CNT_PHASES && o < len; i++) {
@@ -281,7 +281,7 @@ static void json_head(char *buf, size_t len, const struct kma_counters *c)
 			continue;
 		o += snprintf(buf + o, len - o, "%s{\"kind\": \"%s\", \"phase\": \"%s\", "
 			      "\"ts_ns\": %" PRIu64 ", \"parts\": %u, \"parts_seen\": %u, "
-			      "\"complete\": %s, \"used\": %s}", o > 15 ? ", " : "",
+			      "\"complete\": %s, \"used\": %s}", n++ ? ", " : "",
 			      kma_cnt_kind_name(s[i].kind), kma_cnt_phase_name(s[i].phase),
 			      s[i].ts, s[i].parts, s[i].got, s[i].complete ? "true" : "false",
 			      kma_counters_usable(c, s[i].kind) ? "true" : "false");
