@@ -237,3 +237,47 @@ for f in exp-noleak exp-leak; do
 		'$1 == "slabinfo" && $2 == "maple_node" && $14 != "" && $14 != 0 { ok = 1 }
 		 END { exit !ok }' "$TMP/$f.got"
 done
+
+# allocinfo from the kernel's documented format: the texts become markers here (kma-record's
+# rule: calls > 0, ';' between entries, parts of at most 999 bytes); counters-expect.py
+# reads the texts themselves
+# markers PHASE TS FILE: the kma-allocinfo: marker lines of an allocinfo text
+markers() {
+	awk '/^allocinfo - / || /^#/ { next }
+	     match($0, /^[ \t]*[0-9]+[ \t]+[0-9]+[ \t]+/) && $2 > 0 {
+		print $1 " " $2 " " substr($0, RLENGTH + 1) }' "$3" |
+	LC_ALL=C awk -v phase="$1" -v ts="$2" '
+		{ if (cur != "" && length(cur) + 1 + length($0) > 999 - 30) {
+			part[++n] = cur
+			cur = $0
+		  } else {
+			cur = cur == "" ? $0 : cur ";" $0
+		  } }
+		END { if (cur != "")
+			part[++n] = cur
+		      for (i = 1; i <= n; i++)
+			printf "marker 0 %.0f 100 kma-allocinfo: %s %d/%d %s\n", ts + i, phase, i, n,
+				part[i] }'
+}
+while read -r a b; do
+	case $a in
+	@START@) markers start "$b" "$SEQ/allocinfo-start.txt" ;;
+	@END@) markers end "$b" "$SEQ/allocinfo-end.txt" ;;
+	*) printf '%s %s\n' "$a" "$b" ;;
+	esac
+done < "$SEQ/alloc.seq" > "$TMP/alloc.seq"
+check "alloc.seq: the allocinfo texts take several parts" \
+	test "$(grep -c 'kma-allocinfo: start' "$TMP/alloc.seq")" -gt 1
+if "$MK" -o "$TMP/alloc.dat" "$TMP/alloc.seq" > "$TMP/mk.txt" 2>&1; then
+	python3 "$EXP" --seq "$TMP/alloc.seq" --allocinfo "$SEQ/allocinfo-start.txt" \
+		"$SEQ/allocinfo-end.txt" > "$TMP/alloc.want" 2> /dev/null
+	"$KMA" --no-db --counters -f csv "$TMP/alloc.dat" > "$TMP/alloc.got" 2> "$TMP/err.txt"
+	check "alloc.seq: allocinfo rows = counters-expect.py over the documented format" \
+		diff -u "$TMP/alloc.want" "$TMP/alloc.got"
+	check "alloc.seq: the trace side as worked out by hand" test "$(awk -F, \
+		'$2 ~ /^(mas_alloc_nodes|foo_alloc|kmalloc_reserve)$/ { print $2, $10, $13 }' \
+		"$TMP/alloc.got" | xargs)" = \
+		"foo_alloc 1 0 kmalloc_reserve 1 4096 mas_alloc_nodes 2 256"
+else
+	fail "alloc.seq: mktrace" "$(cat "$TMP/mk.txt")"
+fi

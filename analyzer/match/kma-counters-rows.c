@@ -344,6 +344,37 @@ const struct kma_cnt_slab *kma_counters_slab(const struct kma_counters *c, size_
 	return c->slab;
 }
 
+static uint64_t mag(int64_t v)
+{
+	return v < 0 ? -(uint64_t)v : (uint64_t)v;
+}
+
+static int cmp_shown(const void *a, const void *b)
+{
+	const struct kma_cnt_slab *x = *(const struct kma_cnt_slab * const *)a;
+	const struct kma_cnt_slab *y = *(const struct kma_cnt_slab * const *)b;
+
+	if (mag(x->untraced) != mag(y->untraced))
+		return mag(x->untraced) > mag(y->untraced) ? -1 : 1;
+	return strcmp(x->cache, y->cache);
+}
+
+const struct kma_cnt_slab **kma_counters_slab_shown(const struct kma_counters *c, size_t *n)
+{
+	const struct kma_cnt_slab **v = malloc((c->nr_slab ? c->nr_slab : 1) * sizeof(*v));
+	const struct kma_cnt_slab *s = c->slab;
+	size_t i;
+
+	if (!v)
+		return NULL;
+	for (*n = 0, i = 0; i < c->nr_slab; i++)
+		if (s[i].state != KMA_CNT_SLAB_BOTH || s[i].k_delta || s[i].allocs ||
+		    s[i].frees || s[i].implicit || s[i].t_delta)
+			v[(*n)++] = &s[i];
+	qsort(v, *n, sizeof(*v), cmp_shown);
+	return v;
+}
+
 const struct kma_cnt_mem *kma_counters_mem(const struct kma_counters *c, size_t *n)
 {
 	*n = c->nr_mem;

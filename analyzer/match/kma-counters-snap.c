@@ -45,7 +45,7 @@ static int copy_entries(struct kma_counters *c, struct snap *s, const struct kma
 }
 
 /* The first part of a phase opens (start) or closes (end) the kind's interval. */
-static void interval(struct kma_counters *c, const struct kma_cnt_part *p, uint64_t ts)
+static void interval(struct kma_counters *c, const struct kma_cnt_part *p)
 {
 	if (p->phase == KMA_CNT_START && c->iv[p->kind] == IV_BEFORE)
 		c->iv[p->kind] = IV_IN;
@@ -54,7 +54,6 @@ static void interval(struct kma_counters *c, const struct kma_cnt_part *p, uint6
 			c->end_first[p->kind] = 1;
 		c->iv[p->kind] = IV_AFTER;
 	}
-	(void)ts;
 }
 
 int kma_counters_part(struct kma_counters *c, const struct kma_event *ev)
@@ -74,13 +73,14 @@ int kma_counters_part(struct kma_counters *c, const struct kma_event *ev)
 	if (!s->pub.seen++) {
 		s->pub.ts = ev->ts;
 		s->pub.parts = p->parts;
-		interval(c, p, ev->ts);
+		interval(c, p);
 		if (p->parts && p->parts <= (1u << 20)) {
 			s->have = calloc(p->parts, 1);
 			if (!s->have)
 				return -1;
 		} else if (!p->bad) {
-			broken(s, "%u parts: too many%.0u", p->parts, 0);
+			snprintf(s->why, sizeof(s->why), "%u parts: too many", p->parts);
+			s->broken = 1;
 		}
 	}
 	if (p->bad) {

@@ -51,11 +51,11 @@ struct kma_cnt_slab {
 	int64_t		k_start;	/* active objects; a cache absent from a snapshot: 0 */
 	int64_t		k_end;
 	int64_t		k_delta;	/* k_end - k_start */
-	/* the trace over the interval (its own cache; BOTH rows: merged ones added in t_*) */
+	/* the trace over the interval, of this cache itself */
 	int64_t		allocs;
 	int64_t		frees;		/* traced frees (kfree, kmem_cache_free) */
 	int64_t		implicit;	/* implicit frees */
-	int64_t		t_delta;	/* allocs - frees - implicit, merged caches' included */
+	int64_t		t_delta;	/* allocs - frees - implicit, + the merged caches' (BOTH) */
 	int64_t		untraced;	/* BOTH: k_delta - t_delta; else 0 */
 };
 
@@ -130,6 +130,12 @@ int kma_counters_usable(const struct kma_counters *c, int kind);
 const struct kma_cnt_totals *kma_counters_totals(const struct kma_counters *c);
 /* Rows in slabinfo's order (then the trace-only caches by name). */
 const struct kma_cnt_slab *kma_counters_slab(const struct kma_counters *c, size_t *n);
+/*
+ * The rows the reports show, in their order: those where something changed on
+ * either side or that slabinfo lacks, by |untraced| (largest first), then name.
+ * An array to free(); NULL: out of memory.
+ */
+const struct kma_cnt_slab **kma_counters_slab_shown(const struct kma_counters *c, size_t *n);
 const struct kma_cnt_mem *kma_counters_mem(const struct kma_counters *c, size_t *n);
 /* Rows by function name. */
 const struct kma_cnt_alloc *kma_counters_alloc_rows(const struct kma_counters *c, size_t *n);

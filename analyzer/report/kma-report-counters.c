@@ -19,44 +19,6 @@
 
 static const char *const states[] = { "slabinfo", "merged", "merged-unknown" };
 
-static uint64_t mag(int64_t v)
-{
-	return v < 0 ? -(uint64_t)v : (uint64_t)v;
-}
-
-static int shown(const struct kma_cnt_slab *s)
-{
-	return s->state != KMA_CNT_SLAB_BOTH || s->k_delta || s->allocs || s->frees ||
-	       s->implicit || s->t_delta;
-}
-
-/* Largest difference first, then by name: the same order in every format. */
-static int cmp_slab(const void *a, const void *b)
-{
-	const struct kma_cnt_slab *x = *(const struct kma_cnt_slab * const *)a;
-	const struct kma_cnt_slab *y = *(const struct kma_cnt_slab * const *)b;
-
-	if (mag(x->untraced) != mag(y->untraced))
-		return mag(x->untraced) > mag(y->untraced) ? -1 : 1;
-	return strcmp(x->cache, y->cache);
-}
-
-/* The slab rows a report shows, in its order; NULL: out of memory. */
-static const struct kma_cnt_slab **slab_order(const struct kma_counters *c, size_t *n)
-{
-	size_t all, i;
-	const struct kma_cnt_slab *s = kma_counters_slab(c, &all);
-	const struct kma_cnt_slab **v = malloc((all ? all : 1) * sizeof(*v));
-
-	if (!v)
-		return NULL;
-	for (*n = 0, i = 0; i < all; i++)
-		if (shown(&s[i]))
-			v[(*n)++] = &s[i];
-	qsort(v, *n, sizeof(*v), cmp_slab);
-	return v;
-}
-
 static int i64_or_null(struct kma_table *t, int has, int64_t v)
 {
 	return has ? kma_table_i64(t, v) : kma_table_null(t);
@@ -204,7 +166,7 @@ static int text_slab(FILE *out, const struct kma_counters *c, uint64_t limit)
 	size_t n, i;
 	int err = 0;
 
-	v = slab_order(c, &n);
+	v = kma_counters_slab_shown(c, &n);
 	t = kma_table_new("objsize:n k_start:n k_end:n kernel_delta:n allocs:n frees:n "
 			  "implicit:n trace_delta:n untraced:n cache:s merged_into:s");
 	if (!v || !t) {
@@ -314,7 +276,7 @@ int kma_report_counters(FILE *out, const struct kma_counters *c, uint64_t first_
 		return ferror(out) ? -1 : 0;
 	}
 	t = kma_table_new(COLS);
-	v = slab_order(c, &n);
+	v = kma_counters_slab_shown(c, &n);
 	if (!t || !v) {
 		kma_table_free(t);
 		free(v);

@@ -52,35 +52,14 @@ static void snaps(FILE *out, const struct kma_counters *c)
 
 static const char *const slab_states[] = { "slabinfo", "merged", "merged-unknown" };
 
-static uint64_t mag(int64_t v)
-{
-	return v < 0 ? -(uint64_t)v : (uint64_t)v;
-}
-
-static int cmp_slab(const void *a, const void *b)
-{
-	const struct kma_cnt_slab *x = *(const struct kma_cnt_slab * const *)a;
-	const struct kma_cnt_slab *y = *(const struct kma_cnt_slab * const *)b;
-
-	if (mag(x->untraced) != mag(y->untraced))
-		return mag(x->untraced) > mag(y->untraced) ? -1 : 1;
-	return strcmp(x->cache, y->cache);
-}
-
 /* The rows --counters shows (something changed, or not in slabinfo), in its order. */
 static int slab(FILE *out, const struct kma_counters *c)
 {
-	size_t all, n = 0, i;
-	const struct kma_cnt_slab *s = kma_counters_slab(c, &all);
-	const struct kma_cnt_slab **v = malloc((all ? all : 1) * sizeof(*v));
+	size_t n, i;
+	const struct kma_cnt_slab **v = kma_counters_slab_shown(c, &n);
 
 	if (!v)
 		return -1;
-	for (i = 0; i < all; i++)
-		if (s[i].state != KMA_CNT_SLAB_BOTH || s[i].k_delta || s[i].allocs ||
-		    s[i].frees || s[i].implicit || s[i].t_delta)
-			v[n++] = &s[i];
-	qsort(v, n, sizeof(*v), cmp_slab);
 	fputs(",\"slab\":[", out);
 	for (i = 0; i < n; i++) {
 		int k = v[i]->state == KMA_CNT_SLAB_BOTH;

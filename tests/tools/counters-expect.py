@@ -2,8 +2,12 @@
 # SPDX-License-Identifier: GPL-2.0
 """Independent --counters rows (tests/t-counters.sh), as kma-analyze --counters -f csv.
 
-usage: counters-expect.py --seq NAME.seq          (the mktrace description itself)
+usage: counters-expect.py --seq NAME.seq [--allocinfo START.txt END.txt]
        trace-cmd report -i T.dat | counters-expect.py --report
+
+--allocinfo: the allocinfo snapshots' contents read from /proc/allocinfo texts in the
+kernel's documented format (a version line, a "#" header, "<size> <calls> <tag info>"
+lines) instead of from the markers, whose times still bound the interval.
 
 Reads the kmem events and the kma-record counter markers (kma-slabinfo:, kma-meminfo:,
 kma-allocinfo:; /work spec "the leak experiment in a trace") and works out, without kma:
@@ -134,8 +138,21 @@ class Snap:
         self.seen, self.parts, self.have, self.bad, self.ents = 0, None, set(), False, []
 
 
+def read_allocinfo(path):
+    ents = []
+    for n, line in enumerate(open(path)):
+        if (n == 0 and line.startswith("allocinfo - version:")) or line.startswith("#"):
+            continue
+        m = re.match(r"\s*(\d+)\s+(\d+)\s+(.*\S)\s*$", line)
+        fm = re.search(r"(?:^|\s)func:(\S+)", m.group(3))
+        ents.append((m.group(3), fm.group(1) if fm else m.group(3), int(m.group(1)),
+                     int(m.group(2))))
+    return ents
+
+
 def main():
     evs = from_seq(sys.argv[2]) if sys.argv[1] == "--seq" else from_report(sys.stdin)
+    files = sys.argv[sys.argv.index("--allocinfo") + 1:][:2] if "--allocinfo" in sys.argv else None
     snaps = {(k, p): Snap() for k in KINDS for p in ("start", "end")}
     iv = {k: "before" for k in KINDS}
     end_first = set()
@@ -234,6 +251,9 @@ def main():
         return complete(snaps[(k, "start")]) and complete(snaps[(k, "end")]) and \
             k not in end_first
 
+    if files and usable("allocinfo"):
+        snaps[("allocinfo", "start")].ents = read_allocinfo(files[0])
+        snaps[("allocinfo", "end")].ents = read_allocinfo(files[1])
     out = []
     if usable("slabinfo"):
         out += slab_rows(snaps, caches)
