@@ -17,6 +17,7 @@
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
 #include "report/kma-report-cross.h"
+#include "report/kma-report-counters.h"
 #include "report/kma-report-time.h"
 #include "report/kma-table.h"
 #include "report/kma-report-pages.h"
@@ -224,6 +225,9 @@ int kma_run_print(struct run *r)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
 		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
+	if (o->counters)
+		return kma_report_counters(stdout, r->counters, info->first_ts, o->limit,
+					   o->format);
 	if (o->cross_cpu) {
 		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
 		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),

@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include "match/kma-match.h"
+#include "match/kma-counters.h"
 #include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
@@ -103,6 +104,8 @@ struct kma_store_run {
 	/* node of CPUs 0..nr_cpu_nodes-1 (-1: not named; NULL: no map) */
 	const int			*cpu_nodes;
 	uint32_t			nr_cpu_nodes;
+	/* --counters: the kernel's counters beside the trace's (NULL: none) */
+	const struct kma_counters	*counters;
 };
 
 /*
