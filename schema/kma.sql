@@ -1,4 +1,4 @@
--- kma report.db schema, version 5 (PRAGMA user_version).
+-- kma report.db schema, version 6 (PRAGMA user_version).
 -- Documented in docs/kma-report.db.5 (man 5 kma-report.db); every table, view and column below is described there.
 -- Addresses and pointers are TEXT '0x<hex>' as trace-cmd prints them (kernel addresses do
 -- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
@@ -13,7 +13,8 @@
 -- Version 4 writes callers.file/line NULL when unknown and names kmalloc caches by family.
 -- Version 5 adds tables and views only (the timeline, the page allocator, CPU -> node map
 -- and cross-node counts); every version 4 table, view and column is unchanged.
--- Version 6 adds tables only (counters_*: the kernel's own counters beside the trace);
+-- Version 6 adds tables only (ring_damage: the damage skipped in each CPU's ring-buffer
+-- data; counters_*: the kernel's own counters beside the trace);
 -- every version 5 table, view and column is unchanged.
 
 PRAGMA user_version = 6;
