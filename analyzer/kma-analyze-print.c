@@ -56,13 +56,10 @@ static void print_filter_line(struct run *r)
 
 	fprintf(stdout, "# allocations");
 	if (o->generation) {
-		int64_t g = kma_match_selected_generation(r->view);
-
-		/* a label as the trace spells it: escaped like the names */
+		/* a label as the trace spells it: escaped like the names (it exists:
+		 * kma-analyze.c's check_generation refused the run otherwise) */
 		fputs(" made in generation ", stdout);
 		kma_text_str(stdout, o->generation);
-		if (g < 0)
-			fprintf(stdout, " (no such generation in the trace)");
 	}
 	if (o->since)
 		fprintf(stdout, " since %s", o->since);
@@ -101,15 +98,17 @@ static int print_leaks(struct run *r, uint64_t lost)
 {
 	struct kma_opts *o = r->o;
 	const char *key = kma_group_name(o->group_by);
+	struct kma_leak_rules rules = { .lost = lost, .young_ns = o->young_ns,
+					.growth = o->cache_growth };
+	struct kma_leak_show show = { .fmt = o->format, .sort = o->sort, .limit = o->limit,
+				      .all = o->leak_all, .min_bytes = o->min_bytes };
 
-	if (kma_report_leaks(stdout, r->view, key, lost, o->young_ns, o->cache_growth, o->sort,
-			     o->limit, o->format))
+	if (kma_report_leaks(stdout, r->view, key, &rules, &show))
 		return -1;
 	if (!r->sview || !kma_reader_info(r->reader)->stacked)
 		return 0;
 	fputc('\n', stdout);
-	return kma_report_leaks(stdout, r->sview, "stack", lost, o->young_ns, o->cache_growth,
-				o->sort, o->limit, o->format);
+	return kma_report_leaks(stdout, r->sview, "stack", &rules, &show);
 }
 
 /* --pages: the tables (--generations: by generation), or its --leaks, --peak, --lifetimes. */
@@ -119,6 +118,7 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 	struct kma_page_report pr = { .info = info, .group = o->page_group, .limit = o->limit,
 				      .fmt = o->format, .sort = o->sort, .young_ns = o->young_ns,
 				      .growth = o->cache_growth,
+				      .show = { .all = o->leak_all, .min_bytes = o->min_bytes },
 				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
 					      o->peak ? KMA_PAGE_REPORT_PEAK :
 					      o->lifetimes ? KMA_PAGE_REPORT_LIFETIMES :

@@ -469,6 +469,33 @@ static int run_trace(struct run *r)
 	return 0;
 }
 
+/*
+ * --generation names a generation the trace has: else an error listing them
+ * (a report of nothing would read as "nothing was allocated then").
+ */
+static int check_generation(struct run *r)
+{
+	const struct kma_generation *g;
+	uint32_t nr, i;
+	int64_t sel;
+
+	if (!r->o->generation || !r->view)
+		return 0;
+	g = kma_match_generations(r->view, &nr);
+	sel = kma_match_selected_generation(r->view);
+	if (sel >= 0 && sel < (int64_t)nr)
+		return 0;
+	fprintf(stderr, "kma-analyze: %s: no generation '", r->o->input);
+	kma_text_str(stderr, r->o->generation);
+	fprintf(stderr, "' in the trace; it has %u:", nr);
+	for (i = 0; i < nr && i < 32; i++) {
+		fprintf(stderr, "%s %u ", i ? "," : "", i);
+		kma_text_str(stderr, g[i].label ? g[i].label : "");
+	}
+	fprintf(stderr, "%s\n", i < nr ? ", ..." : "");
+	return -1;
+}
+
 /* A trace without kmem events is an error; then the warnings, then the matchers' end. */
 static int finish_run(struct run *r)
 {
@@ -516,7 +543,7 @@ static int finish_run(struct run *r)
 	}
 	if (kma_interrupted)
 		return -1;	/* --live: a second Ctrl-C while finishing abandons the report */
-	return 0;
+	return check_generation(r);
 }
 
 /* The run's tables into report.db, renamed into place. */

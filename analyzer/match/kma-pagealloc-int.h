@@ -10,6 +10,7 @@
 #include "kma-map.h"
 #include "kma-pairs.h"
 #include "kma-pagealloc.h"
+#include "kma-leak.h"
 
 struct live_page {
 	struct kma_page_alloc	a;
@@ -41,6 +42,9 @@ struct kma_pagealloc {
 	struct life_vec		*life[KMA_PG_NR];
 	size_t			nr_life[KMA_PG_NR];
 	int			keep_life[KMA_PG_NR];
+	/* the leak experiment: its phases, each row's live allocations per iteration */
+	struct kma_leak_phases	phases;
+	uint64_t		*iter_live[KMA_PG_NR];
 };
 
 /* kma-pageleak.c, called by kma-pagealloc.c */
@@ -50,7 +54,7 @@ void kma_pageleak_free_event(struct kma_pagealloc *m);
 int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
 			uint64_t ts);
 void kma_pageleak_free(struct kma_pagealloc *m);
-void kma_pageleak_end(struct kma_pagealloc *m);
+int kma_pageleak_end(struct kma_pagealloc *m);
 
 /* A row's live pages are about to change: keep what it held at the last peak. */
 static inline void kma_pageleak_touch(const struct kma_pagealloc *m, struct kma_page_row *r)
