@@ -144,7 +144,8 @@ int kma_run_print(struct run *r)
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
 		print_filter_line(r);
-	if (o->format == KMA_FMT_TEXT && !o->folded)
+	/* --leaks says it per row: class recorder */
+	if (o->format == KMA_FMT_TEXT && !o->folded && !o->leaks)
 		print_self_line(r);
 	if (o->list)
 		return 0;	/* printed by the caller from the list sink */

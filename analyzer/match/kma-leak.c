@@ -304,23 +304,32 @@ static int reclaimable(const struct kma_caller *c, const struct kma_leak_rules *
 	return 1;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of iterations 2..N (iteration 1 may hold a warm-up on top). */
+/*
+ * The median of iterations 2..N (iteration 1 may hold a warm-up on top): the
+ * lower middle one of an even count. By counting, without a copy: N is small.
+ */
 static uint64_t later_median(const uint64_t *v, uint32_t n)
 {
-	uint64_t s[64];
-	uint32_t k = n - 1 < 64 ? n - 1 : 64, i;
+	uint32_t k = n - 1, rank = (k - 1) / 2 + 1, i, j, le;
+	uint64_t best = UINT64_MAX;
 
-	for (i = 0; i < k; i++)
-		s[i] = v[i + 1];
-	qsort(s, k, sizeof(*s), cmp_u64);
-	return s[(k - 1) / 2];
+	for (i = 1; i < n; i++) {
+		for (le = 0, j = 1; j < n; j++)
+			le += v[j] <= v[i];
+		if (le >= rank && v[i] < best)
+			best = v[i];
+	}
+	return best;
+}
+
+static uint64_t max_later(const uint64_t *v, uint32_t n)
+{
+	uint64_t m = 0;
+	uint32_t i;
+
+	for (i = 1; i < n; i++)
+		m = v[i] > m ? v[i] : m;
+	return m;
 }
 
 /* "20, 20, 19" into buf: the objects each iteration left behind. */
@@ -366,8 +375,8 @@ static int iterations(const struct kma_caller *c, const struct kma_leak_rules *r
 	if (med && steady * 2 > n) {
 		out->class = KMA_LEAK_SUSPECT;
 		out->suspect = 1;
-		add_reason(out, "iterations 1-%u left %s live %s: %u of %u within %" PRIu64
-			   " of %" PRIu64, n, v, unit_of(r), steady, n, tol, med);
+		add_reason(out, "iterations 1-%u left %s live %s (%u of %u within %" PRIu64
+			   " +- %" PRIu64 ")", n, v, unit_of(r), steady, n, med, tol);
 		if (steady < n)
 			level--;
 		if (c->reclaim_freed) {
@@ -377,14 +386,14 @@ static int iterations(const struct kma_caller *c, const struct kma_leak_rules *r
 		}
 		return level;
 	}
-	if (c->iter_live[0] && !med) {
+	if (c->iter_live[0] && !med && c->iter_live[0] > max_later(c->iter_live, n)) {
 		out->class = KMA_LEAK_WARMUP;
 		add_reason(out, "iterations 1-%u left %s live %s: only the first grew (warm-up)",
 			   n, v, unit_of(r));
 	} else {
 		add_reason(out, "iterations 1-%u left %s live %s: not about as many in most "
-			   "iterations (within %" PRIu64 " of %" PRIu64 ")", n, v, unit_of(r),
-			   tol, med);
+			   "iterations (%u of %u within %" PRIu64 " +- %" PRIu64 ")", n, v,
+			   unit_of(r), steady, n, med, tol);
 	}
 	return -1;
 }

@@ -52,10 +52,10 @@ void kma_report_leaks_head(FILE *out, const char *what, const char *by,
 {
 	fprintf(out, "%s at the end of the trace, sorted by %s.\n", what, by);
 	if (r->phases.iters) {
-		fprintf(out, "Leak experiment: %u iterations%s. A suspect left live objects from "
-			"most iterations,\nabout as many each (within half of the median of "
+		fprintf(out, "Leak experiment: %u iterations%s.\nA suspect left live objects "
+			"from most iterations, about as many each (within half of the median of "
 			"iterations 2-%u).\n", r->phases.iters, r->phases.reclaim ?
-			", then a reclaim (rows it freed half or more of: reclaimable)" : "",
+			", then a reclaim: rows it freed half or more of are reclaimable" : "",
 			r->phases.iters);
 		return;
 	}
