@@ -43,15 +43,17 @@ EOF
 #   warm_fn   3 0 0 0: only the first iteration: warm-up
 #   rec_fn    all 4 by trace-cmd: recorder; splice_fn: all 4 through
 #             tracing_buffers_splice_read (by stack, comm work): recorder
-# Order: suspects (high first, then by net), then the other classes.
-"$KMA" --leaks --all --no-db -f csv "$E" > "$TMP/all.csv" 2> "$TMP/err.txt"
-check "experiment: --leaks --all -f csv, nothing on stderr" test ! -s "$TMP/err.txt"
-check "experiment: classes and confidence by caller" test \
-	"$(col "$TMP/all.csv" caller class confidence | xargs)" = \
-	"dent_fn+0x10|suspect|high leak_fn+0x10|suspect|high part_fn+0x10|suspect|medium gap_fn+0x10|suspect|medium cache_fn+0x10|reclaimable|none warm_fn+0x10|warm-up|none splice_fn+0x10|recorder|none rec_fn+0x10|recorder|none"
+# CSV and JSON: every row with live bytes, in -s order (net: splice_fn 4 x 512,
+# rec_fn 4 x 256, dent_fn 4 x 192, leak_fn and part_fn 8 x 64 (ties by name), cache_fn
+# 2 x 128, gap_fn 3 x 32, warm_fn 3 x 16).
+"$KMA" --leaks --no-db -f csv "$E" > "$TMP/all.csv" 2> "$TMP/err.txt"
+check "experiment: --leaks -f csv, nothing on stderr" test ! -s "$TMP/err.txt"
+check "experiment: classes and confidence by caller, -s net order" test \
+	"$(col "$TMP/all.csv" caller class confidence net | xargs)" = \
+	"splice_fn+0x10|recorder|none|2048 rec_fn+0x10|recorder|none|1024 dent_fn+0x10|suspect|high|768 leak_fn+0x10|suspect|high|512 part_fn+0x10|suspect|medium|512 cache_fn+0x10|reclaimable|none|256 gap_fn+0x10|suspect|medium|96 warm_fn+0x10|warm-up|none|48"
 check "experiment: per_iteration column: what each iteration left" test \
 	"$(col "$TMP/all.csv" caller per_iteration reclaim_freed | xargs)" = \
-	"dent_fn+0x10|1 1 1 1|0 leak_fn+0x10|2 2 2 2|0 part_fn+0x10|1 1 1 1|1 gap_fn+0x10|1 1 0 1|0 cache_fn+0x10|0 0 0 2|6 warm_fn+0x10|3 0 0 0|0 splice_fn+0x10|1 1 1 1|0 rec_fn+0x10|1 1 1 1|0"
+	"splice_fn+0x10|1 1 1 1|0 rec_fn+0x10|1 1 1 1|0 dent_fn+0x10|1 1 1 1|0 leak_fn+0x10|2 2 2 2|0 part_fn+0x10|1 1 1 1|1 cache_fn+0x10|0 0 0 2|6 gap_fn+0x10|1 1 0 1|0 warm_fn+0x10|3 0 0 0|0"
 # leak_fn: 64 B at 11, 12, 21, 22, 31, 32, 41, 42 s; the end at 70 s: ages 59, 58, 49,
 # 48, 39, 38, 29, 28: median (39 + 48) / 2 = 43.5 s
 check "experiment: leak_fn's reason: per iteration, tolerance, median age" test \
@@ -69,10 +71,10 @@ check "experiment: rec_fn's reason: 4 of its 4 the recorder's" sh -c \
 	"grep -F 'rec_fn' '$TMP/all.csv' | grep -qF '4 of its 4 live objects are the recorder'\''s own'"
 
 # The same rules by stack: one stack per call site, so the same classes in the same order.
-"$KMA" --leaks --all --no-db -f csv -g stack "$E" > "$TMP/stack.csv"
+"$KMA" --leaks --no-db -f csv -g stack "$E" > "$TMP/stack.csv"
 check "experiment: -g stack: the same classes as by caller" test \
 	"$(col "$TMP/stack.csv" stack class confidence | sed 's/^[^|]*;\([a-z_]*\);[^;|]*|/\1|/' | xargs)" = \
-	"dent_fn|suspect|high leak_fn|suspect|high part_fn|suspect|medium gap_fn|suspect|medium cache_fn|reclaimable|none warm_fn|warm-up|none splice_fn|recorder|none rec_fn|recorder|none"
+	"$(col "$TMP/all.csv" caller class confidence | sed 's/+0x10//' | xargs)"
 # and report.db, whose callers table has the verdicts too
 "$KMA" -q -o "$TMP/e.db" "$E"
 check "experiment: report.db callers.leak_class = the report's" test \
@@ -80,7 +82,8 @@ check "experiment: report.db callers.leak_class = the report's" test \
 		WHERE net > 0 ORDER BY caller" | xargs)" = \
 	"$(col "$TMP/all.csv" caller class confidence | sort | xargs)"
 
-# The text: suspects only, one line each within 120 columns, the reason under it.
+# The text: suspects only (high first, then by net), one line each within 120 columns,
+# the reason under it; --all: the other classes after them.
 "$KMA" --leaks --no-db "$E" > "$TMP/leaks.txt"
 check "experiment: --leaks text: every line within 120 columns" \
 	test "$(awk 'length > 120' "$TMP/leaks.txt" | wc -l)" = 0
@@ -91,12 +94,22 @@ check "experiment: --leaks text: no reclaimable, warm-up or recorder row without
 	sh -c "! grep -Eq '  (reclaimable|warm-up|recorder)  ' '$TMP/leaks.txt'"
 check "experiment: --leaks text: the count of suspects" \
 	grep -qx "4 suspects (2 high) of 8 rows with live bytes; --all lists the others." "$TMP/leaks.txt"
+"$KMA" --leaks --all --no-db "$E" > "$TMP/all.txt"
+check "experiment: --leaks --all text: suspects first, then the other classes" test \
+	"$(awk '$2 ~ /^[0-9]+$/ { print $5 ":" $6 }' "$TMP/all.txt" | head -8 | xargs)" = \
+	"suspect:dent_fn+0x10 suspect:leak_fn+0x10 suspect:part_fn+0x10 suspect:gap_fn+0x10 reclaimable:cache_fn+0x10 warm-up:warm_fn+0x10 recorder:splice_fn+0x10 recorder:rec_fn+0x10"
 check "experiment: --leaks text: the reason on the next line, indented" sh -c \
 	"grep -A1 ' leak_fn+0x10\$' '$TMP/leaks.txt' | tail -1 | grep -q '^    iterations 1-4 left 2, 2, 2, 2 live objects'"
-# --min-bytes 500: gap_fn (3 x 32 = 96 B) goes; dent_fn 768, leak_fn 512, part_fn 512 stay
+# --min-bytes 500: gap_fn (3 x 32 = 96 B), cache_fn (256 B), warm_fn (48 B) go
 "$KMA" --leaks --min-bytes 500 --no-db -f csv "$E" > "$TMP/min.csv"
-check "experiment: --min-bytes 500 hides the suspect holding 96 bytes" test \
-	"$(col "$TMP/min.csv" caller net | xargs)" = "dent_fn+0x10|768 leak_fn+0x10|512 part_fn+0x10|512"
+check "experiment: --min-bytes 500 -f csv: the rows holding 500 bytes or more" test \
+	"$(col "$TMP/min.csv" caller net | xargs)" = \
+	"splice_fn+0x10|2048 rec_fn+0x10|1024 dent_fn+0x10|768 leak_fn+0x10|512 part_fn+0x10|512"
+"$KMA" --leaks --min-bytes 500 --no-db "$E" > "$TMP/min.txt"
+check "experiment: --min-bytes 500 text: the suspect holding 96 bytes is left out, said so" \
+	sh -c "[ \"\$(awk '\$5 == \"suspect\" { print \$6 }' '$TMP/min.txt' | head -3 | xargs)\" = \
+	 'dent_fn+0x10 leak_fn+0x10 part_fn+0x10' ] && ! grep -q gap_fn '$TMP/min.txt' &&
+	 grep -q '^4 suspects (2 high) of 8 rows with live bytes; 3 under --min-bytes 500' '$TMP/min.txt'"
 "$KMA" --min-bytes 5 --no-db "$E" > /dev/null 2> "$TMP/usage.txt"
 check "--min-bytes without --leaks: usage error, exit 2" sh -c \
 	"[ $? = 2 ] && grep -q 'choose the rows of --leaks' '$TMP/usage.txt'"
@@ -107,10 +120,11 @@ check "--min-bytes without --leaks: usage error, exit 2" sh -c \
 #             3's second page (33 s): 0 0 1
 #   warm      2 0 0 (two order-1 blocks in iteration 1): warm-up
 #   trace-cmd 1 1 1: recorder
-"$KMA" --pages --leaks --all --no-db -f csv -g comm "$P" > "$TMP/pages.csv"
+# (-f csv: by live pages, ties by name: warm 4, leaker 3, trace-cmd 3, cacher 1)
+"$KMA" --pages --leaks --no-db -f csv -g comm "$P" > "$TMP/pages.csv"
 check "pages: classes by task, the slab rules" test \
 	"$(col "$TMP/pages.csv" comm class confidence per_iteration live_pages | xargs)" = \
-	"leaker|suspect|high|1 1 1|3 cacher|reclaimable|none|0 0 1|1 warm|warm-up|none|2 0 0|4 trace-cmd|recorder|none|1 1 1|3"
+	"warm|warm-up|none|2 0 0|4 leaker|suspect|high|1 1 1|3 trace-cmd|recorder|none|1 1 1|3 cacher|reclaimable|none|0 0 1|1"
 check "pages: the reclaim's count in words" sh -c \
 	"grep -F 'cacher' '$TMP/pages.csv' | grep -qF 'the reclaim freed 5 of its 6 page allocations live at the reclaim marker'"
 "$KMA" --pages --leaks --no-db -g comm "$P" > "$TMP/pages.txt"

@@ -245,27 +245,30 @@ static void text_summary(FILE *out, const struct kma_leak_line *v, uint32_t n, u
 int kma_report_leak_lines(FILE *out, struct kma_leak_line *v, uint32_t n, const char *key,
 			  int pages, const struct kma_leak_show *s, const char *json_head)
 {
+	int text = s->fmt == KMA_FMT_TEXT;
 	struct kma_table *t;
 	uint32_t i, k = 0;
 	char cols[256];
 	int err = 0;
 
-	qsort(v, n, sizeof(*v), cmp_line);
+	/* the text is the answer, suspects first; CSV and JSON every row, in -s order */
+	if (text)
+		qsort(v, n, sizeof(*v), cmp_line);
 	for (i = 0; i < n; i++)	/* the rows shown, packed at the front in order */
-		if ((v[i].v.suspect || s->all) && v[i].net >= s->min_bytes &&
+		if ((v[i].v.suspect || s->all || !text) && v[i].net >= s->min_bytes &&
 		    (!s->limit || k < s->limit)) {
 			struct kma_leak_line tmp = v[k];
 
 			v[k++] = v[i];
 			v[i] = tmp;
 		}
-	if (s->fmt == KMA_FMT_TEXT) {
+	if (text) {
 		text_summary(out, v, n, k, s);
 		return text_lines(out, v, k, key, pages);
 	}
-	snprintf(cols, sizeof(cols), "%snet:n live:n age_min:t age_med:t age_max:t grew:n run:n "
+	snprintf(cols, sizeof(cols), "%s:n live:n age_min:t age_med:t age_max:t grew:n run:n "
 		 "suspect:s confidence:s %s:s class:s why:s per_iteration:s reclaim_freed:n",
-		 pages ? "live_pages:n " : "", key);
+		 pages ? "live_pages:n live_bytes" : "net", key);
 	t = kma_table_new(cols);
 	for (i = 0; t && !err && i < k; i++)
 		err |= table_row(t, (enum kma_fmt)s->fmt, &v[i], pages);
