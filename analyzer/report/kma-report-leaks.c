@@ -180,11 +180,53 @@ static int digits(uint64_t x)
 	return d;
 }
 
+/*
+ * The reasons ("a; b; c") under their row, indented, as many on a line as fit
+ * in LINE_COLS columns; a reason longer than a line is cut. 1 when one was.
+ */
+static int reasons(FILE *out, const char *why, char *buf, size_t len)
+{
+	const size_t room = LINE_COLS - 4;
+	size_t used = 0;
+	int cuts = 0;
+
+	while (*why) {
+		const char *end = strstr(why, "; ");
+		size_t n = end ? (size_t)(end - why) : strlen(why), w;
+
+		if (n >= len)
+			n = len - 1;
+		memcpy(buf, why, n);
+		buf[n] = '\0';
+		w = kma_text_width(buf);
+		if (used && used + 2 + w > room) {
+			fputc('\n', out);
+			used = 0;
+		}
+		fputs(used ? "; " : "    ", out);
+		used += used ? 2 : 0;
+		if (w > room) {
+			char c[LINE_COLS * 4 + 8];
+
+			cuts = 1;
+			kma_text_str(out, cut(buf, room, 0, c, sizeof(c)));
+			w = room;
+		} else {
+			kma_text_str(out, buf);
+		}
+		used += w;
+		why += n + (end ? 2 : 0);
+	}
+	if (used)
+		fputc('\n', out);
+	return cuts;
+}
+
 /* Text: one line per row within LINE_COLS columns, the reasons on the next, cut. */
 static int text_lines(FILE *out, const struct kma_leak_line *v, uint32_t n, const char *key,
 		      int pages)
 {
-	int wn = 5, wl = 4, wp = 5, fixed, cuts = 0;
+	int wn = 5, wl = 4, wp = 5, wc = 5, fixed, cuts = 0;
 	char buf[1024], t[32];
 	uint32_t i;
 
@@ -192,32 +234,28 @@ static int text_lines(FILE *out, const struct kma_leak_line *v, uint32_t n, cons
 		wn = digits(v[i].net) > wn ? digits(v[i].net) : wn;
 		wl = digits(v[i].live) > wl ? digits(v[i].live) : wl;
 		wp = digits(v[i].pages) > wp ? digits(v[i].pages) : wp;
+		wc = (int)strlen(v[i].v.class) > wc ? (int)strlen(v[i].v.class) : wc;
 	}
 	if (pages)
 		fprintf(out, "%*s  ", wp, "pages");
-	fprintf(out, "%*s  %*s  %11s  %-10s  %-12s  %s\n", wn, "bytes", wl, "live", "age_med",
-		"confidence", "class", key);
-	fixed = (pages ? wp + 2 : 0) + wn + 2 + wl + 2 + 11 + 2 + 10 + 2 + 12 + 2;
+	fprintf(out, "%*s  %*s  %11s  %-10s  %-*s  %s\n", wn, "bytes", wl, "live", "age_med",
+		"confidence", wc, "class", key);
+	fixed = (pages ? wp + 2 : 0) + wn + 2 + wl + 2 + 11 + 2 + 10 + 2 + wc + 2;
 	for (i = 0; i < n; i++) {
 		const struct kma_leak_line *l = &v[i];
 
 		kma_fmt_secs(t, sizeof(t), l->age_med);
 		if (pages)
 			fprintf(out, "%*" PRIu64 "  ", wp, l->pages);
-		fprintf(out, "%*" PRIu64 "  %*" PRIu64 "  %11s  %-10s  %-12s  ", wn, l->net, wl,
-			l->live, l->live ? t : "-", l->v.confidence, l->v.class);
+		fprintf(out, "%*" PRIu64 "  %*" PRIu64 "  %11s  %-10s  %-*s  ", wn, l->net, wl,
+			l->live, l->live ? t : "-", l->v.confidence, wc, l->v.class);
 		kma_text_str(out, cut(l->name, (size_t)(LINE_COLS - fixed), strchr(l->name, ';') != NULL,
 				      buf, sizeof(buf)));
 		fputc('\n', out);
-		if (!l->v.why[0])
-			continue;
-		fputs("    ", out);
-		cuts |= kma_text_width(l->v.why) > LINE_COLS - 4;
-		kma_text_str(out, cut(l->v.why, LINE_COLS - 4, 0, buf, sizeof(buf)));
-		fputc('\n', out);
+		cuts |= reasons(out, l->v.why, buf, sizeof(buf));
 	}
 	if (cuts)
-		fprintf(out, "(reasons cut at %d columns: -f csv, -f json and report.db have them "
+		fprintf(out, "(a reason cut at %d columns: -f csv, -f json and report.db have it "
 			"whole)\n", LINE_COLS);
 	return ferror(out) ? -1 : 0;
 }
