@@ -52,9 +52,12 @@ struct kma_leak_rules {
 	const char		*unit;		/* what live counts: NULL "objects", or "pages" */
 	/*
 	 * The kernel's own count of a cache over the trace (kma-slabinfo markers):
-	 * 0 and its growth in objects in *delta, or -1 when it has no count of it.
+	 * 0 with the change of its live objects by the kernel's count in *kernel
+	 * and by the trace's events in *trace, over the same interval; -1 when
+	 * there is no such count (kma_counters_cache_delta()).
 	 */
-	int			(*kernel_growth)(void *ctx, const char *cache, int64_t *delta);
+	int			(*kernel_growth)(void *ctx, const char *cache, int64_t *kernel,
+						 int64_t *trace);
 	void			*kernel_ctx;
 };
 
