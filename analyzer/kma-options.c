@@ -76,7 +76,7 @@ static const char usage_text[] =
 "      --cache PATTERN    only allocations from caches matching the glob (kmalloc:\n"
 "                         its cache by size and flags, e.g. kmalloc-cg-64)\n"
 "      --exclude-self     leave out the recorder's own allocations (trace-cmd,\n"
-"                         kma-record, kma-analyze, kma-mark; tracing_buffers_*,\n"
+"                         kma-record(-run), kma-analyze, kma-mark; tracing_buffers_*,\n"
 "                         ring_buffer_*, trace_* call sites) and say how many\n"
 "\n"
 "Generations, leaks and time (markers: echo \"kma: LABEL\" > trace_marker, or kma-mark):\n"

@@ -290,7 +290,7 @@ static int recorder(const struct kma_caller *c, const struct kma_leak_rules *r,
 		return 0;
 	out->class = KMA_LEAK_RECORDER;
 	add_reason(out, "%" PRIu64 " of its %" PRIu64 " live %s are the recorder's own "
-		   "(trace-cmd, kma-record, kma-analyze, kma-mark, or the ring buffer's paths)",
+		   "(trace-cmd, kma-record(-run), kma-analyze, kma-mark, or the ring buffer's paths)",
 		   c->self_live, c->live, unit_of(r));
 	return 1;
 }

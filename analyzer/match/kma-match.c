@@ -268,9 +268,10 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 		c->live--;
 		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
 		c->last_free_gen = m->generation + 1;
-		/* made before the reclaim marker, freed by the reclaim: a cache's */
+		/* made before the reclaim marker, freed by the reclaim: a cache's (the
+		 * recorder's own frees then are its own business: its runner's pipes) */
 		if (m->phases.reclaim && m->generation == m->phases.reclaim &&
-		    l->generation < m->phases.reclaim && kind != KMA_FREE_IMPLICIT)
+		    l->generation < m->phases.reclaim && kind != KMA_FREE_IMPLICIT && !l->self)
 			c->reclaim_freed++;
 		if (m->tl && kma_timeline_add(m->tl, fe->ts, l->caller_id, l->bytes_alloc, 1))
 			return -1;

@@ -104,15 +104,18 @@ static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64
 	return 0;
 }
 
+static int page_is_self(const struct kma_pagealloc *m, const struct live_page *lp);
+
 /* An allocation freed (traced or implicitly): its rows were last freed in this generation. */
 int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
 			uint64_t ts)
 {
 	int g;
 
-	/* made before the reclaim marker, freed by the reclaim: a cache's */
+	/* made before the reclaim marker, freed by the reclaim: a cache's (not the recorder's) */
 	int reclaimed = kind == KMA_EV_PAGE_FREE && m->phases.reclaim &&
-			m->generation == m->phases.reclaim && lp->a.generation < m->phases.reclaim;
+			m->generation == m->phases.reclaim && lp->a.generation < m->phases.reclaim &&
+			!page_is_self(m, lp);
 
 	for (g = 0; g < KMA_PG_NR; g++) {
 		m->g[g].rows[lp->row[g]].last_free_gen = m->generation + 1;
