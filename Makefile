@@ -64,6 +64,7 @@ UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/uni
 		   $(O)/tests/unit/test-pagealloc
 UNIT_TESTS	+= $(O)/tests/unit/test-timeline
 UNIT_TESTS	+= $(O)/tests/unit/test-crosscpu
+UNIT_TESTS	+= $(O)/tests/unit/test-counters
 
 .PHONY: bench all deps check-pkgs check test check-fresh unit tools plugin demo install install-user clean fuzz fuzz-v7
 

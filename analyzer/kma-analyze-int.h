@@ -20,6 +20,7 @@ struct kma_top;
 struct kma_html;
 struct kma_pagerun;
 struct kma_cross;
+struct kma_counters;
 
 /* The pipeline: what main() builds, runs and frees. */
 struct run {
@@ -48,6 +49,7 @@ struct run {
 	struct kma_cross	*cross;		/* --cross-cpu, the view's sink */
 	int			*node_map, nr_nodes;	/* CPU -> node, NULL: none */
 	const char		*map_from;		/* where it came from */
+	struct kma_counters	*counters;	/* --counters, else NULL */
 };
 
 /* The report the options ask for, on stdout (after the run is finished). 0 or -1. */

@@ -16,6 +16,7 @@
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
 #include "report/kma-report-cross.h"
+#include "report/kma-report-counters.h"
 #include "report/kma-report-time.h"
 #include "report/kma-table.h"
 #include "report/kma-report-pages.h"
@@ -103,6 +104,10 @@ static int print_leaks(struct run *r, uint64_t lost)
 	struct kma_leak_show show = { .fmt = o->format, .sort = o->sort, .limit = o->limit,
 				      .all = o->leak_all, .min_bytes = o->min_bytes };
 
+	if (r->counters) {	/* the kernel's own counts of the caches */
+		rules.kernel_growth = kma_leak_kernel_counts;
+		rules.kernel_ctx = r->counters;
+	}
 	if (kma_report_leaks(stdout, r->view, key, &rules, &show))
 		return -1;
 	if (!r->sview || !kma_reader_info(r->reader)->stacked)
@@ -162,6 +167,9 @@ int kma_run_print(struct run *r)
 		return kma_report_leftovers(stdout, r->view, o->format);
 	if (o->advice)
 		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
+	if (o->counters)
+		return kma_report_counters(stdout, r->counters, info->first_ts, o->limit,
+					   o->format);
 	if (o->cross_cpu) {
 		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
 		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),

@@ -32,6 +32,7 @@
 #include "report/kma-report-leaks.h"
 #include "report/kma-report-advice.h"
 #include "report/kma-report-cross.h"
+#include "match/kma-counters.h"
 #include "report/kma-report-time.h"
 #include "kma-pagerun.h"
 #include "store/kma-store.h"
@@ -105,6 +106,13 @@ static int feed(void *ctx, const struct kma_event *ev)
 		r->why = "out of memory";	/* page generations */
 		return -1;
 	}
+	/* --counters: kmem events and the counter markers (which go nowhere else) */
+	if (r->counters && kma_counters_event(r->counters, ev)) {
+		r->why = "out of memory";
+		return -1;
+	}
+	if (ev->type == KMA_EV_COUNTER)
+		return 0;
 	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
 		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
 			/* a page row that reaches report.db may fail there */
@@ -386,6 +394,9 @@ static int open_view(struct run *r)
 	struct kma_opts *o = r->o;
 
 	r->filtered = o->generation || o->since || o->until;
+	/* --counters, and the leak verdicts' kernel counts (report.db's, --leaks') */
+	if ((o->counters || o->leaks || r->match) && !(r->counters = kma_counters_alloc()))
+		return oom();
 	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes || o->cross_cpu ||
 	    o->group_by != KMA_GROUP_CALLER || !r->match) {
 		struct kma_match_opts vo = r->mo;
@@ -536,7 +547,8 @@ static int finish_run(struct run *r)
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
-	    (r->html && kma_html_finish(r->html, info->last_ts))) {
+	    (r->html && kma_html_finish(r->html, info->last_ts)) ||
+	    (r->counters && kma_counters_finish(r->counters, kma_sites_group_name, r->sites))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
 			r->store ? kma_store_error(r->store) : "out of memory");
 		return -1;
@@ -575,6 +587,8 @@ static int commit_store(struct run *r)
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
 	run.timeline = kma_match_timeline(r->match);
+	run.counters = o->counters ? r->counters : NULL;
+	run.leak_counters = r->counters;
 	run.cpu_nodes = r->node_map;
 	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
 	if (kma_store_commit(r->store, &run, &why)) {
@@ -631,6 +645,8 @@ static int write_html(struct run *r)
 
 		kma_html_set_pages(r->html, &hp);
 	}
+	if (o->counters && r->counters)
+		kma_html_set_counters(r->html, r->counters);
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
 			   o->cache_growth, filter, why, sizeof(why))) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, why);
@@ -665,6 +681,7 @@ static void close_run(struct run *r)
 	kma_match_free(r->match);
 	kma_list_free(r->list);
 	kma_cross_free(r->cross);
+	kma_counters_free(r->counters);
 	free(r->node_map);
 	kma_match_free(r->sview);
 	kma_html_free(r->html);

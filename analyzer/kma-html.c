@@ -34,6 +34,7 @@ struct kma_html {
 	uint32_t		nr_gl;
 	size_t			cap_gl;
 	struct kma_html_pages	pages;		/* .totals NULL: no page matcher */
+	const struct kma_counters *counters;	/* --counters, else NULL */
 };
 
 /* The caller matcher hands every allocation still live at the end here (free_kind -1). */
@@ -182,6 +183,7 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 		.chartjs = h->chartjs, .app_js = kma_html_app_js,
 		.genlive = h->gl, .nr_genlive = h->nr_gl,
 		.pages = h->pages.totals ? &h->pages : NULL,
+		.counters = h->counters,
 	};
 	FILE *f = h->out;
 	int g, ret;
@@ -207,6 +209,11 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 	free(h->tmp_path);
 	h->tmp_path = NULL;
 	return 0;
+}
+
+void kma_html_set_counters(struct kma_html *h, const struct kma_counters *c)
+{
+	h->counters = c;
 }
 
 void kma_html_set_pages(struct kma_html *h, const struct kma_html_pages *p)

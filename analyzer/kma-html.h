@@ -27,6 +27,8 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 		   uint64_t young_ns, const char * const *growth, const char *filter,
 		   char *why, size_t len);
 /* the page allocations the page shows (copied; the pointers must outlive the write). */
+/* --counters: the page gets their tables (a finished tracker, kept by the caller). */
+void kma_html_set_counters(struct kma_html *h, const struct kma_counters *c);
 void kma_html_set_pages(struct kma_html *h, const struct kma_html_pages *p);
 void kma_html_free(struct kma_html *h);
 

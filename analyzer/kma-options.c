@@ -109,6 +109,9 @@ static const char usage_text[] =
 "      --cpu-nodes LIST   the CPU -> node map for --cross-cpu and report.db, e.g.\n"
 "                         0-3=0,4-7=1 (default: the map kma-record wrote into the\n"
 "                         trace)\n"
+"      --counters         the kernel's own counters kma-record wrote into the trace\n"
+"                         (slabinfo, meminfo, allocinfo at start and end) beside the\n"
+"                         trace's change over the same interval\n"
 "      --pages            the page allocator instead: pages by order, migrate type, gfp\n"
 "                         flags and caller (-g order|migrate|gfp|comm|pid|function|stack|\n"
 "                         generation); with --generations, --leaks, --peak or\n"
@@ -163,7 +166,7 @@ enum {
 	OPT_CACHE_GROWTH,	/* leak verdicts */
 	OPT_HTML,		/* --html FILE */
 	OPT_PAGES,		/* page allocations */
-	OPT_CROSS_CPU, OPT_CPU_NODES,
+	OPT_CROSS_CPU, OPT_CPU_NODES, OPT_COUNTERS,
 	OPT_ALL, OPT_MIN_BYTES,	/* --leaks rows */
 };
 
@@ -193,6 +196,7 @@ static const struct option long_opts[] = {
 	{ "advice",		no_argument,		NULL, OPT_ADVICE },
 	{ "pages",		no_argument,		NULL, OPT_PAGES },
 	{ "cross-cpu",		no_argument,		NULL, OPT_CROSS_CPU },
+	{ "counters",		no_argument,		NULL, OPT_COUNTERS },
 	{ "cpu-nodes",		required_argument,	NULL, OPT_CPU_NODES },
 	{ "live",		no_argument,		NULL, OPT_LIVE },
 	{ "duration",		required_argument,	NULL, OPT_DURATION },
@@ -386,6 +390,9 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 		break;
 	case OPT_CROSS_CPU:
 		o->cross_cpu = 1;
+		break;
+	case OPT_COUNTERS:
+		o->counters = 1;
 		break;
 	case OPT_CACHE_GROWTH:	/* leak verdicts */
 		if (kma_leak_growth_parse(arg, &o->cache_growth))
@@ -604,6 +611,13 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		return usage_error("--cross-cpu is a report of its own: not with --pages, --live, "
 				   "--list, --leaks, --lifetimes, --peak, --generations, "
 				   "--leftovers, --advice, --html, --outstanding or -f folded%s", "");
+	if (o->counters && (o->pages || o->live || o->list || o->leaks || o->lifetimes ||
+			    o->peak || o->generations || o->modules || o->advice || o->cross_cpu ||
+			    o->outstanding || o->folded))
+		return usage_error("--counters is a report of its own: not with --pages, --live, "
+				   "--list, --leaks, --lifetimes, --peak, --generations, "
+				   "--leftovers, --advice, --cross-cpu, --outstanding or -f folded%s",
+				   "");
 	c = check_pages(o);
 	return c == -1 ? check_folded(o) : c;
 }

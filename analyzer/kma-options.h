@@ -80,6 +80,7 @@ struct kma_opts {
 	/* cross-CPU frees and cross-node allocations */
 	int		cross_cpu;	/* --cross-cpu */
 	const char	*cpu_nodes;	/* --cpu-nodes LIST, checked; NULL: the trace's map */
+	int		counters;	/* --counters: the trace beside the kernel's counters */
 };
 
 /*

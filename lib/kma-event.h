@@ -11,6 +11,8 @@
 
 #include <stdint.h>
 
+struct kma_cnt_part;
+
 enum kma_ev_type {
 	KMA_EV_KMALLOC,			/* kmem:kmalloc */
 	KMA_EV_KMALLOC_NODE,		/* kmem:kmalloc_node (kernels < 6.1) */
@@ -34,6 +36,11 @@ enum kma_ev_type {
 	KMA_EV_PAGE_FREE_BATCHED,	/* kmem:mm_page_free_batched: no free of its own */
 	KMA_EV_PAGE_ZONE_LOCKED,	/* kmem:mm_page_alloc_zone_locked: buddy -> pcp list */
 	KMA_EV_PAGE_PCPU_DRAIN,		/* kmem:mm_page_pcpu_drain: pcp list -> buddy */
+	/*
+	 * A kernel counter marker (kma-slabinfo:, kma-meminfo:, kma-allocinfo:),
+	 * parsed: kma_event.counter (lib/kma-cntmark.h). Only --counters reads it.
+	 */
+	KMA_EV_COUNTER,
 };
 
 #define KMA_PAGE_FAILED		UINT64_MAX	/* ptr of a failed page allocation */
@@ -133,6 +140,8 @@ struct kma_event {
 	int		migratetype;	/* -1: field absent */
 	int		page_by_ptr;	/* ptr is a struct page pointer, not a pfn */
 	const char	*gfp_text;	/* gfp_flags as the kernel prints them (interned) */
+	/* KMA_EV_COUNTER only: the parsed marker, valid during the callback only */
+	const struct kma_cnt_part *counter;
 };
 
 #endif /* KMA_EVENT_H */

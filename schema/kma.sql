@@ -13,8 +13,10 @@
 -- Version 4 writes callers.file/line NULL when unknown and names kmalloc caches by family.
 -- Version 5 adds tables and views only (the timeline, the page allocator, CPU -> node map
 -- and cross-node counts); every version 4 table, view and column is unchanged.
+-- Version 6 adds tables only (counters_*: the kernel's own counters beside the trace);
+-- every version 5 table, view and column is unchanged.
 
-PRAGMA user_version = 5;
+PRAGMA user_version = 6;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
 -- KMA_APPLICATION_ID in analyzer/kma-store.h; older kma wrote 0 here.
 PRAGMA application_id = 1802330450;
@@ -645,3 +647,65 @@ CREATE VIEW cross_node_stats AS
 	LEFT JOIN cpu_nodes AS n ON n.cpu = r.alloc_cpu
 	WHERE sh.node IS NOT NULL AND sh.node >= 0 AND EXISTS (SELECT 1 FROM cpu_nodes)
 	GROUP BY sh.caller_id;
+
+-- The kernel's own counters beside the trace (version 6; kma-analyze --counters, empty
+-- without it): kma-record's start and end snapshots of /proc/slabinfo, /proc/meminfo and
+-- /proc/allocinfo (trace markers kma-slabinfo:, kma-meminfo:, kma-allocinfo:), and the
+-- trace's change over the same interval: from the first part of the start snapshot to the
+-- first part of the end snapshot of the same kind. The rows of a kind are there only when
+-- both its snapshots are complete (used = 1 in counters_snapshots).
+CREATE TABLE counters_snapshots (
+	kind		TEXT,		-- 'slabinfo', 'meminfo', 'allocinfo'
+	phase		TEXT,		-- 'start', 'end'
+	ts		INTEGER,	-- its first part's timestamp
+	parts		INTEGER,	-- PARTS as the parts say (meminfo: 1)
+	parts_seen	INTEGER,	-- distinct parts in the trace
+	complete	INTEGER,	-- 1: every part once, none malformed
+	used		INTEGER,	-- 1: both snapshots of the kind complete, start first
+	why		TEXT		-- not complete: why ("part 2/3 missing"); else NULL
+);
+
+-- Per slab cache: slabinfo's active objects at start and end beside the trace's
+-- allocations, frees and implicit frees between them. Every slabinfo cache has a row;
+-- a cache the trace names that slabinfo lacks has one too: state 'merged' (counted in
+-- target, the one slabinfo cache of its object size) or 'merged-unknown'.
+CREATE TABLE counters_slab (
+	cache		TEXT,
+	state		TEXT,		-- 'slabinfo', 'merged', 'merged-unknown'
+	target		TEXT,		-- merged: the slabinfo cache it is counted in
+	objsize		INTEGER,	-- slabinfo's; a trace-only cache's bytes_alloc; NULL: unknown
+	kernel_start	INTEGER,	-- active objects; NULL for trace-only caches
+	kernel_end	INTEGER,
+	kernel_delta	INTEGER,	-- kernel_end - kernel_start
+	trace_allocs	INTEGER,
+	trace_frees	INTEGER,	-- traced frees (kfree, kmem_cache_free)
+	trace_implicit	INTEGER,	-- implicit frees (an allocation at a live pointer)
+	trace_delta	INTEGER,	-- allocs - frees - implicit (+ the caches merged into it)
+	untraced	INTEGER		-- kernel_delta - trace_delta: moved without a kmem event
+);
+
+-- /proc/meminfo's fields in bytes (the kernel's kB x 1024); the Slab row has the
+-- trace's slab bytes allocated - freed between the snapshots beside it.
+CREATE TABLE counters_meminfo (
+	field		TEXT,		-- 'Slab', 'SReclaimable', 'SUnreclaim', 'Percpu', 'VmallocUsed'
+	kernel_start	INTEGER,	-- bytes
+	kernel_end	INTEGER,
+	kernel_delta	INTEGER,
+	trace_delta	INTEGER,	-- Slab only, else NULL
+	untraced	INTEGER		-- Slab only: kernel_delta - trace_delta
+);
+
+-- /proc/allocinfo per function (the tags with its func:NAME summed; an entry absent from
+-- a snapshot counts 0 there) beside kma's net bytes for the call sites in that function.
+-- Functions where nothing changed on either side have no row.
+CREATE TABLE counters_allocinfo (
+	function	TEXT,
+	tags		INTEGER,	-- allocinfo tags of the function
+	kernel_start	INTEGER,	-- bytes
+	kernel_end	INTEGER,
+	kernel_delta	INTEGER,
+	kernel_calls_delta INTEGER,
+	trace_allocs	INTEGER,	-- allocations of its call sites between the snapshots
+	trace_net	INTEGER,	-- their bytes - the bytes of its allocations freed then
+	untraced	INTEGER		-- kernel_delta - trace_net
+);

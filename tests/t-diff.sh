@@ -230,13 +230,13 @@ errcase "not an SQLite file" 1 "$TMP/plain.txt" "$TMP/plain.txt" "$TMP/b.db"
 errcase "missing file" 1 "$TMP/none.db" "$TMP/b.db" "$TMP/none.db"
 cp "$TMP/b.db" "$TMP/v3.db" && sqlite3 "$TMP/v3.db" 'PRAGMA user_version = 3'
 errcase "another schema version" 1 "$TMP/v3.db" "$TMP/b.db" "$TMP/v3.db"
-check "diff error: the version message says the versions read" grep -q "version 3, kma-diff reads versions 4 to 5" "$TMP/e.txt"
-cp "$TMP/b.db" "$TMP/v6.db" && sqlite3 "$TMP/v6.db" 'PRAGMA user_version = 6'
-errcase "a newer schema version" 1 "$TMP/v6.db" "$TMP/b.db" "$TMP/v6.db"
+check "diff error: the version message says the versions read" grep -q "version 3, kma-diff reads versions 4 to 6" "$TMP/e.txt"
+cp "$TMP/b.db" "$TMP/v7.db" && sqlite3 "$TMP/v7.db" 'PRAGMA user_version = 7'
+errcase "a newer schema version" 1 "$TMP/v7.db" "$TMP/b.db" "$TMP/v7.db"
 # version 4 (before the timeline and page tables) has every table kma-diff reads
 cp "$TMP/b.db" "$TMP/v4.db" && sqlite3 "$TMP/v4.db" 'PRAGMA user_version = 4'
 if "$DIFF" -f csv "$TMP/v4.db" "$TMP/b.db" > "$TMP/v4.csv" 2> "$TMP/e.txt"; then
-	check "diff: a version 4 report.db against itself in version 5: every delta 0" \
+	check "diff: a version 4 report.db against itself in version 6: every delta 0" \
 		awk -F, 'NR > 1 { for (i = 1; i <= NF; i++) if (h[i] ~ /^delta_/ && $i != 0) exit 1 }
 			 NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i } END { exit NR < 2 }' "$TMP/v4.csv"
 else

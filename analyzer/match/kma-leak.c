@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "kma-leak.h"
+#include "kma-counters.h"
 
 /*
  * Caches the kernel grows with the workload and shrinks only under memory
@@ -458,6 +459,11 @@ void kma_leak_assess(const struct kma_caller *c, const struct kma_leak_rules *r,
 	}
 	if (out->suspect)
 		out->confidence = confidence(c, r, level, out);
+}
+
+int kma_leak_kernel_counts(void *ctx, const char *cache, int64_t *kernel, int64_t *trace)
+{
+	return kma_counters_cache_delta(ctx, cache, kernel, trace);
 }
 
 int kma_leak_rank(const struct kma_leak *l)

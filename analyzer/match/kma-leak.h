@@ -104,6 +104,12 @@ const char *kma_leak_growth_match(const struct kma_caller *c, const char * const
 void kma_leak_assess(const struct kma_caller *c, const struct kma_leak_rules *r,
 		     struct kma_leak *out);
 
+/*
+ * A kma_leak_rules.kernel_growth over a struct kma_counters (@ctx) after
+ * kma_counters_finish(): kma_counters_cache_delta().
+ */
+int kma_leak_kernel_counts(void *ctx, const char *cache, int64_t *kernel, int64_t *trace);
+
 /* Sort rank of a class: suspects first, then the other classes with reasons. */
 int kma_leak_rank(const struct kma_leak *l);
 

@@ -391,6 +391,24 @@ static const char *dyn_string(struct kma_reader *r, const struct tep_format_fiel
 	return kma_strpool_intern(r->pool, (char *)rec->data + off, len);
 }
 
+/* A marker or module event, its text decoded, to the consumer as @type. */
+static int emit_text(struct kma_reader *r, struct tep_record *rec, struct kma_event *ev, int type)
+{
+	ev->type = type;
+	ev->pid = pid_of(r, rec);
+	ev->comm = comm_of(r, ev->pid);
+	if (!ev->comm) {
+		r->oom = 1;
+		r->stopped = 1;
+		return -1;
+	}
+	if (r->fn(r->ctx, ev)) {
+		r->stopped = 1;
+		return -1;
+	}
+	return 0;
+}
+
 static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_record *rec)
 {
 	struct kma_event ev = { .type = d->type, .ts = rec->ts, .cpu = rec->cpu, .node = -1,
@@ -408,6 +426,18 @@ static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_re
 			return 0;
 		text = (char *)rec->data + d->text->offset;
 		len = strnlen(text, rec->size - d->text->offset);
+	}
+	if (d->type == KMA_EV_MARKER && len > 4 && !strncmp(text, "kma-", 4)) {
+		/* a kernel counter snapshot's part (--counters), never a generation */
+		int ret = kma_reader_counter(r, text, len, &ev.counter);
+
+		if (ret < 0) {
+			r->oom = 1;
+			r->stopped = 1;
+			return -1;
+		}
+		if (ret > 0)
+			return emit_text(r, rec, &ev, KMA_EV_COUNTER);
 	}
 	if (d->type == KMA_EV_MARKER && len > strlen(KMA_TOPOLOGY_PREFIX) &&
 	    !strncmp(text, KMA_TOPOLOGY_PREFIX, strlen(KMA_TOPOLOGY_PREFIX))) {
@@ -433,18 +463,12 @@ static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_re
 			len--;
 	}
 	ev.label = kma_strpool_intern(r->pool, text, len);
-	ev.pid = pid_of(r, rec);
-	ev.comm = comm_of(r, ev.pid);
-	if (!ev.label || !ev.comm) {
+	if (!ev.label) {
 		r->oom = 1;
 		r->stopped = 1;
 		return -1;
 	}
-	if (r->fn(r->ctx, &ev)) {
-		r->stopped = 1;
-		return -1;
-	}
-	return 0;
+	return emit_text(r, rec, &ev, d->type);
 }
 
 /* The fields of a kmem record (of at least d->min_size bytes) into @ev. */

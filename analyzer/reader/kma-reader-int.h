@@ -121,8 +121,20 @@ struct kma_reader {
 	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
 	const char		**gfp_texts;
 	uint32_t		nr_gfp, cap_gfp;
+	/* kernel counter markers (kma-cntmark-parse.c), kept until close */
+	struct kma_cnt_part	**cnt_parts;
+	size_t			nr_cnt_parts, cap_cnt_parts;
 };
 
+
+/*
+ * A counter marker (kma-slabinfo:, kma-meminfo:, kma-allocinfo:) of @len
+ * bytes at @text into *part, kept until kma_reader_close(): 1 with *part
+ * set, 0 when the text is no counter marker, -1 out of memory.
+ */
+int kma_reader_counter(struct kma_reader *r, const char *text, size_t len,
+		       const struct kma_cnt_part **part);
+void kma_reader_counters_free(struct kma_reader *r);
 
 /* A reader with its pools, before its source @ops attaches it to a file or the live buffer. */
 struct kma_reader *kma_reader_new(const struct kma_source_ops *ops);

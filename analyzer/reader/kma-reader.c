@@ -84,6 +84,7 @@ void kma_reader_close(struct kma_reader *r)
 	free(r->info.counts);
 	free(r->info.lost);
 	free(r->stack_buf);
+	kma_reader_counters_free(r);
 	kma_strpool_free(r->pool);
 	free(r);
 }

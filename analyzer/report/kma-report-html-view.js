@@ -454,6 +454,8 @@
 	}
 	if (D.pages)
 		pageCharts();
+	if (D.counters)
+		countersTables();
 	distCharts();
 	callers();
 	generations();

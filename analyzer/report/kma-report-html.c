@@ -426,6 +426,8 @@ int kma_report_html(FILE *out, const struct kma_html_in *in)
 	write_leaks(out, in);
 	write_leftovers(out, in->by[KMA_HTML_CALLER]);
 	kma_html_write_pages(out, in->pages);
+	if (kma_html_write_counters(out, in->counters))
+		return -1;
 	fputs("}</script>\n<script>\n", out);
 	fputs(in->chartjs, out);
 	fputs("\n</script>\n<script>\n", out);

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include "match/kma-match.h"
 #include "match/kma-pagealloc.h"
+#include "match/kma-counters.h"
 #include "reader/kma-reader.h"
 
 /*
@@ -59,6 +60,8 @@ struct kma_html_in {
 	const char			*app_js;	/* the page's script (kma-report-html.js) */
 	/* NULL, or a trace without page allocations: no page section */
 	const struct kma_html_pages	*pages;
+	/* --counters: the kernel's counters beside the trace; NULL: no section */
+	const struct kma_counters	*counters;
 };
 
 /* The Chart.js file to inline: $KMA_CHARTJS, else the first Debian path that exists. */
@@ -68,6 +71,9 @@ char *kma_html_slurp(const char *path);
 
 /* the "pages" member of the page's data (kma-report-html-pages.c); nothing when none. */
 void kma_html_write_pages(FILE *out, const struct kma_html_pages *p);
+
+/* the "counters" member (kma-report-html-counters.c); nothing when NULL. 0, -1 oom. */
+int kma_html_write_counters(FILE *out, const struct kma_counters *c);
 
 /* Writes the page; 0, or -1 on a write error or out of memory. */
 int kma_report_html(FILE *out, const struct kma_html_in *in);

@@ -335,4 +335,43 @@
 		});
 	}
 
+	/*
+	 * "Kernel counters" (D.counters, kma-analyze --counters): the kernel's own
+	 * snapshots beside the trace, the rows of --counters -f csv; untraced is what
+	 * moved through paths with no kmem event. No --counters, no section.
+	 */
+	function countersTables() {
+		var C = D.counters, s = section('kma-counters', 'Kernel counters beside the trace');
+		var cells = function (r) {
+			return r.map(function (v) { return v === null ? '-' : String(v); });
+		};
+
+		if (!C.snapshots.length)
+			add(s, el('p', null, 'No kernel counter snapshots in this trace (kma-record ' +
+				  'writes them).'));
+		C.snapshots.forEach(function (x) {
+			add(s, el('p', { 'class': 'kma-snapshot' }, x[0] + ' ' + x[1] + ' at ' +
+				  secs(x[2] - D.first_ts) + (x[5] === null ? '' : ' (incomplete: ' +
+				  x[5] + ')') + (x[4] ? '' : ': not used')));
+		});
+		if (C.slab.length) {
+			add(s, el('p', null, 'Slab caches: active objects (kernel) beside ' +
+				  'allocations - frees - implicit frees (trace); untraced = kernel delta ' +
+				  '- trace delta: objects that moved without a kmem event (bulk ' +
+				  'allocations and frees, kfree_rcu batches).'));
+			table(s, 'kma-counters-slab', ['cache', 'state', 'merged into', 'objsize',
+				'kernel start', 'kernel end', 'kernel delta', 'allocs', 'frees', 'implicit',
+				'trace delta', 'untraced'], C.slab.map(cells),
+			      [0, 0, 0, 1, 1, 1, 1, 1, 1, 1, 1, 1]);
+		}
+		if (C.meminfo.length)
+			table(s, 'kma-counters-meminfo', ['meminfo field', 'start bytes', 'end bytes',
+				'kernel delta', 'trace slab delta', 'untraced'], C.meminfo.map(cells),
+			      [0, 1, 1, 1, 1, 1]);
+		if (C.allocinfo.length)
+			table(s, 'kma-counters-allocinfo', ['allocinfo function', 'start bytes',
+				'end bytes', 'kernel delta', 'calls delta', 'trace allocs', 'trace net',
+				'untraced', 'tags'], C.allocinfo.map(cells), [0, 1, 1, 1, 1, 1, 1, 1, 1]);
+	}
+
 	/* continued in kma-report-html-view.js: the same function, closed there */

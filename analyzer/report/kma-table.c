@@ -100,6 +100,14 @@ int kma_table_u64(struct kma_table *t, uint64_t v)
 	return add(t, strdup(buf), 0);
 }
 
+int kma_table_i64(struct kma_table *t, int64_t v)
+{
+	char buf[24];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	return add(t, strdup(buf), 0);
+}
+
 int kma_table_str(struct kma_table *t, const char *s)
 {
 	return s ? add(t, strdup(s), 0) : add(t, NULL, 1);

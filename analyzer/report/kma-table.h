@@ -24,6 +24,7 @@ void kma_table_free(struct kma_table *t);
 int kma_table_col(struct kma_table *t, const char *name, int numeric);
 /* Then cells, row by row, left to right. NULL strings are JSON null / empty. */
 int kma_table_u64(struct kma_table *t, uint64_t v);
+int kma_table_i64(struct kma_table *t, int64_t v);
 int kma_table_str(struct kma_table *t, const char *s);
 int kma_table_null(struct kma_table *t);
 

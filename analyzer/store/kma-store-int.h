@@ -106,6 +106,8 @@ int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run);
 int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run);
 /* timeline and timeline_callers (kma-store-timeline.c), from run->timeline */
 int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run);
+/* counters_* from run->counters (kma-store-counters.c; nothing when NULL); 0 or -1. */
+int kma_store_write_counters(sqlite3 *db, const struct kma_store_run *run);
 /* page_trace from run->pages at the commit (nothing when NULL); 0 or -1. */
 int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run);
 /* page_timeline and page_timeline_tasks (kma-store-timeline.c); 0 or -1. */

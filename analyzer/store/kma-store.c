@@ -499,6 +499,10 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 		set_error(s, "writing the timeline");
 		goto out;
 	}
+	if (run->counters && kma_store_write_counters(s->db, run)) {
+		set_error(s, "writing the kernel counters");
+		goto out;
+	}
 	if (run->pages && kma_store_write_pages(s->db, run)) {
 		set_error(s, "writing page allocations");
 		goto out;

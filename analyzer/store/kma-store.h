@@ -11,6 +11,7 @@
 
 #include <stddef.h>
 #include "match/kma-match.h"
+#include "match/kma-counters.h"
 #include "match/kma-pagealloc.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-sites.h"
@@ -89,6 +90,8 @@ struct kma_store_run {
 	uint64_t			temp_ns;	/* threshold of "temporary" */
 	uint64_t			young_ns;	/* leak confidence: young allocations */
 	const char * const		*leak_growth;	/* cache-growth globs (kma-leak.h) */
+	/* the kernel's counts of the caches, for the leak verdicts (NULL: none) */
+	const struct kma_counters	*leak_counters;
 	const char			*marker_prefix;
 	const char			*version;
 	/* symbol, module and source line of each caller (NULL: names only) */
@@ -103,6 +106,8 @@ struct kma_store_run {
 	/* node of CPUs 0..nr_cpu_nodes-1 (-1: not named; NULL: no map) */
 	const int			*cpu_nodes;
 	uint32_t			nr_cpu_nodes;
+	/* --counters: the kernel's counters beside the trace's (NULL: none) */
+	const struct kma_counters	*counters;
 };
 
 /*
