@@ -120,13 +120,10 @@ static void print_filter_line(struct run *r, FILE *out)
 
 	fprintf(out, "# allocations");
 	if (o->generation) {
-		int64_t g = kma_match_selected_generation(r->view);
-
-		/* a label as the trace spells it: escaped like the names */
+		/* a label as the trace spells it: escaped like the names (it exists:
+		 * kma-analyze.c's check_generation refused the run otherwise) */
 		fputs(" made in generation ", out);
 		kma_text_str(out, o->generation);
-		if (g < 0)
-			fprintf(out, " (no such generation in the trace)");
 	}
 	if (o->since)
 		fprintf(out, " since %s", o->since);
@@ -165,15 +162,21 @@ static int print_leaks(struct run *r, uint64_t lost)
 {
 	struct kma_opts *o = r->o;
 	const char *key = kma_group_name(o->group_by);
+	struct kma_leak_rules rules = { .lost = lost, .young_ns = o->young_ns,
+					.growth = o->cache_growth };
+	struct kma_leak_show show = { .fmt = o->format, .sort = o->sort, .limit = o->limit,
+				      .all = o->leak_all, .min_bytes = o->min_bytes };
 
-	if (kma_report_leaks(stdout, r->view, key, lost, o->young_ns, o->cache_growth, o->sort,
-			     o->limit, o->format))
+	if (r->counters) {	/* the kernel's own counts of the caches */
+		rules.kernel_growth = kma_leak_kernel_counts;
+		rules.kernel_ctx = r->counters;
+	}
+	if (kma_report_leaks(stdout, r->view, key, &rules, &show))
 		return -1;
 	if (!r->sview || !kma_reader_info(r->reader)->stacked)
 		return 0;
 	fputc('\n', stdout);
-	return kma_report_leaks(stdout, r->sview, "stack", lost, o->young_ns, o->cache_growth,
-				o->sort, o->limit, o->format);
+	return kma_report_leaks(stdout, r->sview, "stack", &rules, &show);
 }
 
 /* --pages: the tables (--generations: by generation), or its --leaks, --peak, --lifetimes. */
@@ -183,6 +186,7 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 	struct kma_page_report pr = { .info = info, .group = o->page_group, .limit = o->limit,
 				      .fmt = o->format, .sort = o->sort, .young_ns = o->young_ns,
 				      .growth = o->cache_growth,
+				      .show = { .all = o->leak_all, .min_bytes = o->min_bytes },
 				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
 					      o->peak ? KMA_PAGE_REPORT_PEAK :
 					      o->lifetimes ? KMA_PAGE_REPORT_LIFETIMES :
@@ -208,7 +212,8 @@ int kma_run_print(struct run *r)
 	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
 					  o->nr_sel || o->exclude_self))
 		print_filter_line(r, o->folded ? stderr : stdout);
-	if (o->format == KMA_FMT_TEXT && !o->folded)
+	/* --leaks says it per row: class recorder */
+	if (o->format == KMA_FMT_TEXT && !o->folded && !o->leaks)
 		print_self_line(r);
 	if (o->list)
 		return 0;	/* printed by the caller from the list sink */

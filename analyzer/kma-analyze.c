@@ -395,7 +395,8 @@ static int open_view(struct run *r)
 	struct kma_opts *o = r->o;
 
 	r->filtered = o->generation || o->since || o->until;
-	if (o->counters && !(r->counters = kma_counters_alloc()))
+	/* --counters, and the leak verdicts' kernel counts (report.db's, --leaks') */
+	if ((o->counters || o->leaks || r->match) && !(r->counters = kma_counters_alloc()))
 		return oom();
 	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes || o->cross_cpu ||
 	    o->group_by != KMA_GROUP_CALLER || !r->match) {
@@ -480,6 +481,33 @@ static int run_trace(struct run *r)
 	return 0;
 }
 
+/*
+ * --generation names a generation the trace has: else an error listing them
+ * (a report of nothing would read as "nothing was allocated then").
+ */
+static int check_generation(struct run *r)
+{
+	const struct kma_generation *g;
+	uint32_t nr, i;
+	int64_t sel;
+
+	if (!r->o->generation || !r->view)
+		return 0;
+	g = kma_match_generations(r->view, &nr);
+	sel = kma_match_selected_generation(r->view);
+	if (sel >= 0 && sel < (int64_t)nr)
+		return 0;
+	fprintf(stderr, "kma-analyze: %s: no generation '", r->o->input);
+	kma_text_str(stderr, r->o->generation);
+	fprintf(stderr, "' in the trace; it has %u:", nr);
+	for (i = 0; i < nr && i < 32; i++) {
+		fprintf(stderr, "%s %u ", i ? "," : "", i);
+		kma_text_str(stderr, g[i].label ? g[i].label : "");
+	}
+	fprintf(stderr, "%s\n", i < nr ? ", ..." : "");
+	return -1;
+}
+
 /* A trace without kmem events is an error; then the warnings, then the matchers' end. */
 static int finish_run(struct run *r)
 {
@@ -529,7 +557,7 @@ static int finish_run(struct run *r)
 	}
 	if (kma_interrupted)
 		return -1;	/* --live: a second Ctrl-C while finishing abandons the report */
-	return 0;
+	return check_generation(r);
 }
 
 /* The run's tables into report.db, renamed into place. */
@@ -561,7 +589,8 @@ static int commit_store(struct run *r)
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
 	run.timeline = kma_match_timeline(r->match);
-	run.counters = r->counters;
+	run.counters = o->counters ? r->counters : NULL;
+	run.leak_counters = r->counters;
 	run.cpu_nodes = r->node_map;
 	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
 	if (kma_store_commit(r->store, &run, &why)) {
@@ -618,7 +647,7 @@ static int write_html(struct run *r)
 
 		kma_html_set_pages(r->html, &hp);
 	}
-	if (r->counters)
+	if (o->counters && r->counters)
 		kma_html_set_counters(r->html, r->counters);
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
 			   o->cache_growth, filter, why, sizeof(why))) {

@@ -76,7 +76,7 @@ static const char usage_text[] =
 "      --cache PATTERN    only allocations from caches matching the glob (kmalloc:\n"
 "                         its cache by size and flags, e.g. kmalloc-cg-64)\n"
 "      --exclude-self     leave out the recorder's own allocations (trace-cmd,\n"
-"                         kma-record, kma-analyze, kma-mark; tracing_buffers_*,\n"
+"                         kma-record(-run), kma-analyze, kma-mark; tracing_buffers_*,\n"
 "                         ring_buffer_*, trace_* call sites) and say how many\n"
 "\n"
 "Generations, leaks and time (markers: echo \"kma: LABEL\" > trace_marker, or kma-mark):\n"
@@ -88,7 +88,11 @@ static const char usage_text[] =
 "      --outstanding      only allocations still live at the end of the trace\n"
 "      --list             one line per allocation instead of per caller\n"
 "      --generations      per-generation table\n"
-"      --leaks            callers by outstanding bytes, growth over generations, suspects\n"
+"      --leaks            leak suspects by outstanding bytes: growth with each iteration\n"
+"                         (kma-record --repeat), else over generations\n"
+"      --all              --leaks: the rows that are not suspects too (reclaimable,\n"
+"                         recorder, warm-up, cache growth, none)\n"
+"      --min-bytes N      --leaks: leave out rows holding fewer than N bytes\n"
 "      --young T          leak confidence drops when the median age of live\n"
 "                         allocations is under T (default: 1s)\n"
 "      --cache-growth P[,P...]  callers whose cache or function matches a glob P are\n"
@@ -166,6 +170,7 @@ enum {
 	OPT_HTML,		/* --html FILE */
 	OPT_PAGES,		/* page allocations */
 	OPT_CROSS_CPU, OPT_CPU_NODES, OPT_COUNTERS,
+	OPT_ALL, OPT_MIN_BYTES,	/* --leaks rows */
 };
 
 static const struct option long_opts[] = {
@@ -185,6 +190,8 @@ static const struct option long_opts[] = {
 	{ "outstanding",	no_argument,		NULL, OPT_OUTSTANDING },
 	{ "list",		no_argument,		NULL, OPT_LIST },
 	{ "leaks",		no_argument,		NULL, OPT_LEAKS },
+	{ "all",		no_argument,		NULL, OPT_ALL },
+	{ "min-bytes",		required_argument,	NULL, OPT_MIN_BYTES },
 	{ "lifetimes",		no_argument,		NULL, OPT_LIFETIMES },
 	{ "peak",		no_argument,		NULL, OPT_PEAK },
 	{ "generations",	no_argument,		NULL, OPT_GENERATIONS },
@@ -355,6 +362,18 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 	case OPT_LEAKS:
 		o->leaks = 1;
 		break;
+	case OPT_ALL:
+		o->leak_all = 1;
+		break;
+	case OPT_MIN_BYTES: {
+		char *end;
+
+		errno = 0;
+		o->min_bytes = strtoull(arg, &end, 10);
+		if (errno || !*arg || *end || *arg == '-')
+			return usage_error("--min-bytes wants a number, not '%s'", arg);
+		break;
+	}
 	case OPT_LIFETIMES:
 		o->lifetimes = 1;
 		break;
@@ -585,6 +604,8 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		o->input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
+	if ((o->leak_all || o->min_bytes) && !o->leaks)
+		return usage_error("--all and --min-bytes choose the rows of --leaks%s", "");
 	/* the leak-oriented reports rank by what is still held, unless -s says */
 	if (!o->sort_set && (o->leaks || o->outstanding || o->peak))
 		o->sort = KMA_SORT_NET;

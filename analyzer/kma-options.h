@@ -43,6 +43,8 @@ struct kma_opts {
 	int		outstanding;
 	int		list;
 	int		leaks;
+	int		leak_all;	/* --all */
+	uint64_t	min_bytes;	/* --min-bytes */
 	int		lifetimes;
 	uint64_t	exact_lifetimes;	/* KMA_EXACT_LIFETIMES; 0: the default */
 	int		peak;

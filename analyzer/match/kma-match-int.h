@@ -12,6 +12,7 @@
 #include "kma-pairs.h"
 #include "kma-strpool.h"
 #include "kma-timeline.h"
+#include "kma-leak.h"
 
 /* The payload of an allocation in the live set (kma-pairs). */
 struct live {
@@ -32,6 +33,7 @@ struct live {
 	int8_t		accounted;
 	uint8_t		selected;	/* inside the filter */
 	int8_t		kmalloc_type;	/* kma_event.kmalloc_type */
+	uint8_t		self;		/* the recorder's own (KMA_SEL_SELF) */
 	uint32_t	orphan_mod;	/* 1 + index in leftovers when live at its module's unload */
 	uint32_t	size_idx;	/* 1 + index in sizes, 0: not tracked */
 	uint32_t	stack_id;	/* kma_event.stack_id */
@@ -65,6 +67,8 @@ struct kma_match {
 	int			finished;
 	struct kma_timeline	*tl;		/* opts.timeline, else NULL */
 	struct kma_quant_budget	life_budget;	/* opts.keep_lifetimes: exact ones held */
+	struct kma_leak_phases	phases;		/* the leak experiment's generations */
+	uint64_t		*iter_live;	/* [caller * phases.iters + K - 1], at the end */
 };
 
 /* The row of @key (created with @name, or the call site's name when NULL); NULL: no memory. */

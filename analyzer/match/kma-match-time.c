@@ -47,6 +47,13 @@ int kma_gen_marker(struct kma_match *m, const struct kma_event *ev)
 	g->ts = ev->ts;
 	g->label = ev->label;
 	m->generation = m->nr_gens++;
+	kma_leak_phase_add(&m->phases, m->generation, ev->label);
+	if (m->phases.reclaim == m->generation) {	/* what the reclaim may free */
+		uint32_t i;
+
+		for (i = 0; i < m->nr_callers; i++)
+			m->callers[i].reclaim_live = m->callers[i].live;
+	}
 	if (m->opts.filtered && m->sel_gen < 0 && m->opts.filter.gen_label && ev->label &&
 	    !strcmp(m->opts.filter.gen_label, ev->label))
 		m->sel_gen = m->generation;
@@ -205,6 +212,57 @@ static int median_ages(struct kma_match *m, uint64_t end_ts)
 	return 0;
 }
 
+/*
+ * The leak experiment's counts of every caller at the end: the recorder's own
+ * live allocations, and those each iteration left behind.
+ */
+/* Does stack @id go through the recorder's ring-buffer paths? Kept per stack in @map. */
+static uint32_t stack_is_self(struct kma_match *m, struct kma_map *map, uint32_t id)
+{
+	uint32_t *v, self;
+
+	if (!id || !m->opts.stack_name)
+		return 0;
+	v = kma_map_find(map, id);
+	if (v)
+		return *v;
+	self = (uint32_t)kma_leak_recorder_frames(m->opts.stack_name(m->opts.stack_ctx, id));
+	kma_map_put(map, id, self);	/* out of memory: found again next time */
+	return self;
+}
+
+static int experiment_counts(struct kma_match *m)
+{
+	uint32_t n = m->phases.iters, i;
+	const struct live *l;
+	struct kma_map stacks;
+	size_t pos = 0;
+
+	if (n) {
+		m->iter_live = calloc((size_t)m->nr_callers * n + 1, sizeof(*m->iter_live));
+		if (!m->iter_live)
+			return -1;
+		for (i = 0; i < m->nr_callers; i++) {
+			m->callers[i].iter_live = m->iter_live + (size_t)i * n;
+			m->callers[i].nr_iters = n;
+		}
+	}
+	if (kma_map_init(&stacks, 64))
+		return -1;
+	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
+		if (!l->selected)
+			continue;
+		m->callers[l->caller_id].self_live +=
+			l->self || stack_is_self(m, &stacks, l->stack_id);
+		if (n && l->generation >= m->phases.first_iter &&
+		    l->generation < m->phases.first_iter + n)
+			m->iter_live[(size_t)l->caller_id * n + l->generation -
+				     m->phases.first_iter]++;
+	}
+	kma_map_release(&stacks);
+	return 0;
+}
+
 /* The end of the trace: close the last generation, ages, peak holdings, leftovers. */
 int kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 {
@@ -250,5 +308,7 @@ int kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 			c->orphans_live_bytes += l->bytes_alloc;
 		}
 	}
+	if (experiment_counts(m))
+		return -1;
 	return median_ages(m, end_ts);
 }

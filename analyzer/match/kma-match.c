@@ -68,6 +68,7 @@ void kma_match_free(struct kma_match *m)
 	free(m->sizes);
 	free(m->callers);
 	free(m->gens);
+	free(m->iter_live);
 	free(m->modules);
 	free(m->leftovers);
 	kma_strpool_free(m->names);
@@ -280,6 +281,11 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 		c->live--;
 		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
 		c->last_free_gen = m->generation + 1;
+		/* made before the reclaim marker, freed by the reclaim: a cache's (the
+		 * recorder's own frees then are its own business: its runner's pipes) */
+		if (m->phases.reclaim && m->generation == m->phases.reclaim &&
+		    l->generation < m->phases.reclaim && kind != KMA_FREE_IMPLICIT && !l->self)
+			c->reclaim_freed++;
 		if (m->tl && kma_timeline_add(m->tl, fe->ts, l->caller_id, l->bytes_alloc, 1))
 			return -1;
 		m->totals.net -= l->bytes_alloc;
@@ -372,15 +378,17 @@ static int is_selected(struct kma_match *m, uint64_t ts)
  * counted whether --exclude-self then drops them or not; a failed
  * allocation (ptr 0, kma-pairs) is no allocation.
  */
-static int select_alloc(struct kma_match *m, const struct kma_event *ev)
+static int select_alloc(struct kma_match *m, const struct kma_event *ev, int *self)
 {
 	unsigned int sel;
 
+	*self = 0;
 	if (!is_selected(m, ev->ts))
 		return 0;
 	if (!m->opts.select)
 		return 1;
 	sel = m->opts.select(m->opts.select_ctx, ev);
+	*self = !!(sel & KMA_SEL_SELF);
 	if ((sel & KMA_SEL_SELF) && ev->ptr) {
 		m->totals.self_allocs++;
 		m->totals.self_bytes += ev->bytes_alloc;
@@ -395,7 +403,7 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	struct live *l;
 	uint32_t id;
 	uint64_t slack = slack_of(ev->bytes_req, ev->bytes_alloc);
-	int selected = select_alloc(m, ev);
+	int self, selected = select_alloc(m, ev, &self);
 	const char *gname;
 	uint64_t key = group_key(m, ev, &gname);
 
@@ -433,6 +441,7 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->accounted = (int8_t)ev->accounted;
 	l->kmalloc_type = (int8_t)ev->kmalloc_type;
 	l->selected = (uint8_t)selected;
+	l->self = (uint8_t)self;
 	l->orphan_mod = 0;
 	l->size_idx = 0;
 	l->stack_id = ev->stack_id;

@@ -128,6 +128,12 @@ struct kma_caller {
 	uint64_t	tail_live;	/* live at the end and made after the last marker */
 	uint64_t	tail_live_bytes;
 	uint64_t	age_median;	/* median age of its live allocations at the end, ns */
+	/* the leak experiment (kma-leak.h), valid after kma_match_finish */
+	uint64_t	self_live;	/* live at the end, the recorder's own (KMA_SEL_SELF) */
+	uint64_t	reclaim_live;	/* live at the "reclaim" marker */
+	uint64_t	reclaim_freed;	/* of those, freed (traced) in the reclaim phase */
+	const uint64_t	*iter_live;	/* live at the end, made in "iteration K": [K - 1] */
+	uint32_t	nr_iters;	/* 0: no iterations (then iter_live is NULL) */
 	/* private to the matcher */
 	uint64_t	snap_net;
 	uint32_t	grow_run;

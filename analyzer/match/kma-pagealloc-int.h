@@ -11,6 +11,7 @@
 #include "kma-pairs.h"
 #include "kma-pagealloc.h"
 #include "kma-quant.h"
+#include "kma-leak.h"
 
 struct live_page {
 	struct kma_page_alloc	a;
@@ -39,6 +40,9 @@ struct kma_pagealloc {
 	int			keep_life[KMA_PG_NR];
 	/* the exact lifetimes each grouping holds, for all its rows (kma-quant.h) */
 	struct kma_quant_budget	life_budget[KMA_PG_NR];
+	/* the leak experiment: its phases, each row's live allocations per iteration */
+	struct kma_leak_phases	phases;
+	uint64_t		*iter_live[KMA_PG_NR];
 };
 
 /* kma-pageleak.c, called by kma-pagealloc.c */
@@ -48,7 +52,7 @@ void kma_pageleak_free_event(struct kma_pagealloc *m);
 int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
 			uint64_t ts);
 void kma_pageleak_free(struct kma_pagealloc *m);
-void kma_pageleak_end(struct kma_pagealloc *m);
+int kma_pageleak_end(struct kma_pagealloc *m);
 
 /* A row's live pages are about to change: keep what it held at the last peak. */
 static inline void kma_pageleak_touch(const struct kma_pagealloc *m, struct kma_page_row *r)

@@ -266,7 +266,8 @@ int kma_pagealloc_finish(struct kma_pagealloc *m)
 	struct live_page *lp;
 	size_t pos = 0;
 
-	kma_pageleak_end(m);
+	if (kma_pageleak_end(m))
+		return -1;
 	if (!m->o.done)
 		return 0;
 	while ((lp = kma_pairs_next(m->live, &pos, NULL)))

@@ -70,6 +70,12 @@ struct kma_page_row {
 	uint64_t	tail_pages;	/* live at the end, allocated after the last marker */
 	uint64_t	peak_pages;	/* its live pages at the overall peak (after finish) */
 	uint64_t	peak_epoch;
+	/* the leak experiment (match/kma-leak.h), in allocations, after finish */
+	uint64_t	self_live;	/* live at the end, the recorder's own */
+	uint64_t	reclaim_live;	/* live at the "reclaim" marker */
+	uint64_t	reclaim_freed;	/* of those, freed (mm_page_free) in the reclaim phase */
+	const uint64_t	*iter_live;	/* live at the end, made in "iteration K": [K - 1] */
+	uint32_t	nr_iters;
 };
 
 /* A generation: from its marker (generation 0: the trace start) to the next one. */

@@ -13,6 +13,7 @@
 
 #include "kma-grow.h"
 #include "kma-pagealloc-int.h"
+#include "kma-select.h"
 
 int kma_pageleak_init(struct kma_pagealloc *m)
 {
@@ -57,6 +58,16 @@ int kma_pageleak_marker(struct kma_pagealloc *m, const struct kma_event *ev)
 	gen->ts = ev->ts;
 	gen->label = ev->label;
 	m->generation++;
+	kma_leak_phase_add(&m->phases, m->generation, ev->label);
+	if (m->phases.reclaim == m->generation) {	/* what the reclaim may free */
+		size_t i;
+		int g;
+
+		for (g = 0; g < KMA_PG_NR; g++)
+			for (i = 0; i < m->g[g].nr; i++)
+				m->g[g].rows[i].reclaim_live = m->g[g].rows[i].allocs -
+							       m->g[g].rows[i].frees;
+	}
 	return 0;
 }
 
@@ -96,14 +107,23 @@ static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64
 	return 0;
 }
 
+static int page_is_self(const struct kma_pagealloc *m, const struct live_page *lp);
+
 /* An allocation freed (traced or implicitly): its rows were last freed in this generation. */
 int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
 			uint64_t ts)
 {
 	int g;
 
-	for (g = 0; g < KMA_PG_NR; g++)
+	/* made before the reclaim marker, freed by the reclaim: a cache's (not the recorder's) */
+	int reclaimed = kind == KMA_EV_PAGE_FREE && m->phases.reclaim &&
+			m->generation == m->phases.reclaim && lp->a.generation < m->phases.reclaim &&
+			!page_is_self(m, lp);
+
+	for (g = 0; g < KMA_PG_NR; g++) {
 		m->g[g].rows[lp->row[g]].last_free_gen = m->generation + 1;
+		m->g[g].rows[lp->row[g]].reclaim_freed += reclaimed;
+	}
 	if (kind != KMA_EV_PAGE_FREE)
 		return 0;
 	return keep_life(m, lp, ts > lp->a.alloc_ts ? ts - lp->a.alloc_ts : 0);
@@ -126,7 +146,46 @@ void kma_pageleak_free(struct kma_pagealloc *m)
 		for (i = 0; i < m->nr_life[g]; i++)
 			kma_quant_free(&m->life[g][i]);
 		free(m->life[g]);
+		free(m->iter_live[g]);
 	}
+}
+
+/* A live allocation the recorder made: by its task, caller function or stack. */
+static int page_is_self(const struct kma_pagealloc *m, const struct live_page *lp)
+{
+	return kma_select_is_self_comm(m->g[KMA_PG_COMM].rows[lp->row[KMA_PG_COMM]].name) ||
+	       kma_select_is_self_function(m->g[KMA_PG_FUNCTION].rows[lp->row[KMA_PG_FUNCTION]].name) ||
+	       kma_leak_recorder_frames(m->g[KMA_PG_STACK].rows[lp->row[KMA_PG_STACK]].name);
+}
+
+/* The leak experiment's counts of every row: the recorder's own, each iteration's. */
+static int experiment_counts(struct kma_pagealloc *m)
+{
+	uint32_t n = m->phases.iters;
+	const struct live_page *lp;
+	size_t pos = 0, i;
+	int g;
+
+	for (g = 0; n && g < KMA_PG_NR; g++) {
+		m->iter_live[g] = calloc(m->g[g].nr * n + 1, sizeof(uint64_t));
+		if (!m->iter_live[g])
+			return -1;
+		for (i = 0; i < m->g[g].nr; i++) {
+			m->g[g].rows[i].iter_live = m->iter_live[g] + i * n;
+			m->g[g].rows[i].nr_iters = n;
+		}
+	}
+	while ((lp = kma_pairs_next(m->live, &pos, NULL))) {
+		int self = page_is_self(m, lp);
+		uint32_t k = lp->a.generation - m->phases.first_iter;
+
+		for (g = 0; g < KMA_PG_NR; g++) {
+			m->g[g].rows[lp->row[g]].self_live += self;
+			if (n && lp->a.generation >= m->phases.first_iter && k < n)
+				m->iter_live[g][lp->row[g] * n + k]++;
+		}
+	}
+	return 0;
 }
 
 struct kma_quant *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row)
@@ -142,7 +201,7 @@ int kma_pagealloc_lifetimes_bucketed(const struct kma_pagealloc *m, int g)
 }
 
 /* The end of the trace: the last generation's growth, the tail, each generation's lives. */
-void kma_pageleak_end(struct kma_pagealloc *m)
+int kma_pageleak_end(struct kma_pagealloc *m)
 {
 	const struct group *gr = &m->g[KMA_PG_GENERATION];
 	const struct live_page *lp;
@@ -162,12 +221,15 @@ void kma_pageleak_end(struct kma_pagealloc *m)
 		gen->live = r->allocs - r->frees;
 		gen->live_pages = r->pages_live;
 	}
+	if (experiment_counts(m))
+		return -1;
 	if (m->nr_gens < 2)
-		return;
+		return 0;
 	while ((lp = kma_pairs_next(m->live, &pos, NULL)))
 		if (lp->a.generation == m->nr_gens - 1)
 			for (g = 0; g < KMA_PG_NR; g++)
 				m->g[g].rows[lp->row[g]].tail_pages += 1ULL << (lp->a.order & 63);
+	return 0;
 }
 
 const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uint32_t *nr)

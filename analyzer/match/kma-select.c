@@ -43,9 +43,11 @@ struct kma_select {
 
 enum { V_KEEP = 1, V_SELF = 2 };
 
-/* The recorder: trace-cmd, kma-record (a shell script: its comm is its name), kma-analyze
+/* The recorder: trace-cmd, kma-record (a shell script: its comm is its name) and the
+ * process it runs the command from (kma-record-run: markers, the reclaim), kma-analyze
  * --live, kma-mark; and the ring buffer's readers in the kernel, whatever task runs them. */
-static const char * const self_comms[] = { "trace-cmd", "kma-record", "kma-analyze", "kma-mark" };
+static const char * const self_comms[] = { "trace-cmd", "kma-record", "kma-record-run",
+					   "kma-analyze", "kma-mark" };
 static const char * const self_funcs[] = { "tracing_buffers_*", "ring_buffer_*", "trace_*" };
 
 struct kma_select *kma_select_alloc(void)

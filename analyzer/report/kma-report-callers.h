@@ -16,6 +16,15 @@ int kma_sort_parse(const char *s, enum kma_sort *out);
 /* "total", "net", ...: what -s takes, for the headers that say a table's order. */
 const char *kma_sort_name(enum kma_sort sort);
 
+/* What --leaks shows of its rows, slab or pages (kma-report-leaks.h). */
+struct kma_leak_show {
+	int		fmt;		/* enum kma_fmt */
+	enum kma_sort	sort;		/* the order within suspects, and within the others */
+	uint64_t	limit;		/* rows, 0: all */
+	int		all;		/* --all: the rows that are not suspects too */
+	uint64_t	min_bytes;	/* --min-bytes: rows holding fewer bytes left out */
+};
+
 struct kma_report_in {
 	const struct kma_trace_info	*info;
 	const struct kma_totals		*totals;

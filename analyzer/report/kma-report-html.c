@@ -302,6 +302,8 @@ static void write_leaks(FILE *out, const struct kma_html_in *in)
 
 	r.lost = kma_trace_lost(in->info, NULL);
 	g = kma_match_generations(m, &r.gens);
+	for (i = 0; i < r.gens; i++)
+		kma_leak_phase_add(&r.phases, i, g[i].label);
 	if (r.gens > 1 && kma_match_totals(m)->end_ts > g[r.gens - 1].ts)
 		r.tail_ns = kma_match_totals(m)->end_ts - g[r.gens - 1].ts;
 	c = kma_match_callers(m, &n);

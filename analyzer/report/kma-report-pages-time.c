@@ -28,18 +28,16 @@ static int rows_group(const struct kma_page_report *r)
 }
 
 /* One row: the verdict of kma-leak.c on a slab caller made of it. */
-static int leak_row(struct kma_table *t, const struct kma_page_report *r, int g,
-		    const struct kma_page_row *row, const struct kma_page_age *age,
-		    const struct kma_leak_rules *rules)
+static void leak_line(const struct kma_page_report *r, int g, const struct kma_page_row *row,
+		      const struct kma_page_age *age, const struct kma_leak_rules *rules,
+		      struct kma_leak_line *l, char *key, size_t len)
 {
 	uint64_t psz = page_size(r);
 	struct kma_caller c = { 0 };
-	struct kma_leak leak;
-	char key[256];
-	int err = 0;
 
-	kma_report_pages_key(NULL, g, row, key, sizeof(key));
-	c.name = key;
+	kma_report_pages_key(NULL, g, row, key, len);
+	/* the whole name (a folded stack is longer than key), as the cell has it */
+	c.name = row->name && g != KMA_PG_PID && g != KMA_PG_MIGRATE ? row->name : key;
 	c.net = row->pages_live * psz;
 	c.allocs = row->allocs;
 	c.frees = row->frees - row->implicit_frees;
@@ -50,73 +48,82 @@ static int leak_row(struct kma_table *t, const struct kma_page_report *r, int g,
 	c.last_free_gen = row->last_free_gen;
 	c.tail_live_bytes = row->tail_pages * psz;
 	c.age_median = age->median;
-	kma_leak_assess(&c, rules, &leak);
-	err |= kma_table_u64(t, row->pages_live);
-	err |= kma_table_u64(t, row->pages_live * psz);
-	err |= kma_table_u64(t, c.live);
-	err |= kma_table_dur(t, r->fmt, age->min);
-	err |= kma_table_dur(t, r->fmt, age->median);
-	err |= kma_table_dur(t, r->fmt, age->max);
-	err |= kma_table_u64(t, row->grew_gens);
-	err |= kma_table_u64(t, row->max_grow_run);
-	err |= kma_table_str(t, leak.suspect ? "yes" : "no");
-	err |= kma_table_str(t, leak.confidence);
-	err |= kma_report_pages_key(t, g, row, key, sizeof(key));
-	err |= kma_table_str(t, leak.class);
-	err |= kma_table_str(t, leak.why[0] ? leak.why : NULL);
-	return err;
+	c.self_live = row->self_live;
+	c.reclaim_live = row->reclaim_live;
+	c.reclaim_freed = row->reclaim_freed;
+	c.iter_live = row->iter_live;
+	c.nr_iters = row->nr_iters;
+	*l = (struct kma_leak_line){
+		.name = c.name, .net = c.net, .live = c.live, .pages = row->pages_live,
+		.age_min = age->min, .age_med = age->median, .age_max = age->max,
+		.grew = row->grew_gens, .run = row->max_grow_run,
+		.reclaim_freed = row->reclaim_freed, .iter = row->iter_live,
+		.nr_iters = row->nr_iters,
+	};
+	kma_leak_assess(&c, rules, &l->v);
 }
+
+#define KEY_LEN	256
 
 int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 {
 	int g = rows_group(r);
 	struct kma_leak_rules rules = { .lost = kma_trace_lost(r->info, NULL),
-					.young_ns = r->young_ns };
+					.young_ns = r->young_ns, .unit = "page allocations" };
 	const struct kma_page_gen *gens = kma_pagealloc_gens(r->m, &rules.gens);
 	const struct kma_page_row *rows, **ord;
+	struct kma_leak_show show = r->show;
+	struct kma_leak_line *lines;
 	struct kma_page_age *ages;
-	struct kma_table *t;
 	uint32_t nr, i, n = 0;
-	char cols[200], head[200];
-	int err = 0;
+	char head[200], *keys;
+	int err;
 
 	/* the cache-growth names are functions: they say nothing of a task or an order */
-	if (g == KMA_PG_FUNCTION)
+	if (g == KMA_PG_FUNCTION || g == KMA_PG_STACK)
 		rules.growth = r->growth ? r->growth : kma_leak_growth_default;
+	for (i = 0; i < rules.gens; i++)
+		kma_leak_phase_add(&rules.phases, i, gens[i].label);
 	if (rules.gens > 1 && r->info->last_ts > gens[rules.gens - 1].ts)
 		rules.tail_ns = r->info->last_ts - gens[rules.gens - 1].ts;
 	rows = kma_pagealloc_rows(r->m, g, &nr);
 	ord = malloc((nr + 1) * sizeof(*ord));
 	ages = malloc((nr + 1) * sizeof(*ages));
-	snprintf(cols, sizeof(cols), "live_pages:n live_bytes:n live:n age_min:t age_med:t "
-		 "age_max:t grew:n run:n suspect:s confidence:s %s:s class:s why:s",
-		 kma_page_group_name(g));
-	t = kma_table_new(cols);
-	if (!ord || !ages || !t || kma_pagealloc_ages(r->m, g, r->info->last_ts, ages)) {
-		free(ord);
-		free(ages);
-		kma_table_free(t);
-		return -1;
-	}
-	for (i = 0; i < nr; i++)
+	lines = calloc(nr + 1, sizeof(*lines));
+	keys = malloc((size_t)(nr + 1) * KEY_LEN);
+	err = !ord || !ages || !lines || !keys ||
+	      kma_pagealloc_ages(r->m, g, r->info->last_ts, ages);
+	for (i = 0; !err && i < nr; i++)
 		if (rows[i].pages_live)
 			ord[n++] = &rows[i];
-	kma_report_pages_sort(ord, n, r->sort);
-	if (r->fmt == KMA_FMT_TEXT) {
+	if (!err) {
+		kma_report_pages_sort(ord, n, r->sort);
+		for (i = 0; i < n; i++) {
+			leak_line(r, g, ord[i], &ages[ord[i] - rows], &rules, &lines[i],
+				  keys + (size_t)i * KEY_LEN, KEY_LEN);
+			lines[i].order = i;
+		}
+	}
+	if (!err && r->fmt == KMA_FMT_TEXT) {
 		char what[64];
 
 		snprintf(what, sizeof(what), "Pages by %s, live", kma_page_group_name(g));
 		kma_report_leaks_head(out, what, kma_report_pages_sort_name(r->sort), &rules,
 				      "live pages allocated");
 	}
-	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++)
-		err |= leak_row(t, r, g, ord[i], &ages[ord[i] - rows], &rules);
+	snprintf(head, sizeof(head), "\"group\": \"%s\", \"page_size\": %" PRIu64
+		 ", \"generations\": %u, \"iterations\": %u, \"lost_events\": %" PRIu64
+		 ", \"tail_ns\": %" PRIu64, kma_page_group_name(g), page_size(r), rules.gens,
+		 rules.phases.iters, rules.lost, rules.tail_ns);
+	show.fmt = r->fmt;
+	show.limit = r->limit;
+	if (!err)
+		err = kma_report_leak_lines(out, lines, n, kma_page_group_name(g), 1, &show, head);
 	free(ord);
 	free(ages);
-	snprintf(head, sizeof(head), "\"group\": \"%s\", \"page_size\": %" PRIu64
-		 ", \"generations\": %u, \"lost_events\": %" PRIu64 ", \"tail_ns\": %" PRIu64,
-		 kma_page_group_name(g), page_size(r), rules.gens, rules.lost, rules.tail_ns);
-	return kma_table_finish(out, t, r->fmt, "leaks", head, err);
+	free(lines);
+	free(keys);
+	return err ? -1 : 0;
 }
 
 /* Rows by pages held at the peak, then by key. */

@@ -28,6 +28,7 @@ struct kma_page_report {
 	int				what;	/* KMA_PAGE_REPORT_* */
 	uint64_t			young_ns;	/* --young */
 	const char * const		*growth;	/* --cache-growth list */
+	struct kma_leak_show		show;		/* --all, --min-bytes */
 };
 
 enum {

@@ -93,7 +93,14 @@ static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 
 	struct kma_leak_rules rules = { .lost = lost, .young_ns = run->young_ns,
 					.gens = run->nr_gens, .growth = run->leak_growth };
+	uint32_t g;
 
+	for (g = 0; g < run->nr_gens; g++)
+		kma_leak_phase_add(&rules.phases, g, run->gens[g].label);
+	if (run->leak_counters) {
+		rules.kernel_growth = kma_leak_kernel_counts;
+		rules.kernel_ctx = (void *)run->leak_counters;
+	}
 	if (run->nr_gens > 1 && run->totals->end_ts > run->gens[run->nr_gens - 1].ts)
 		rules.tail_ns = run->totals->end_ts - run->gens[run->nr_gens - 1].ts;
 	kma_leak_assess(c, &rules, leak);

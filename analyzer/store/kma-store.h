@@ -90,6 +90,8 @@ struct kma_store_run {
 	uint64_t			temp_ns;	/* threshold of "temporary" */
 	uint64_t			young_ns;	/* leak confidence: young allocations */
 	const char * const		*leak_growth;	/* cache-growth globs (kma-leak.h) */
+	/* the kernel's counts of the caches, for the leak verdicts (NULL: none) */
+	const struct kma_counters	*leak_counters;
 	const char			*marker_prefix;
 	const char			*version;
 	/* symbol, module and source line of each caller (NULL: names only) */

@@ -10,8 +10,11 @@
 # They were regenerated once, for intended changes only, each reviewed: the "Sorted by"
 # lines, times in seconds ('s'; *_ns in CSV/JSON), the order of --lifetimes (-s), the
 # leak verdict columns, --advice ranges, kmalloc-cg/rcl/dma caches, the --list cache of a
-# kmalloc, the -g file hint, report.db version 4 columns; the default per-caller numbers
-# are unchanged. Regenerate only for an intended change, and say so in the commit message.
+# kmalloc, the -g file hint, report.db version 4 columns; the --leaks layout (suspects
+# first within 120 columns, reasons under them; CSV/JSON: per_iteration, reclaim_freed and
+# "iterations"), a --generation the trace lacks (now an error), and in report.db's callers
+# only leak_class/leak_why where the recorder class and 6.18's extent_status apply; the
+# default per-caller numbers are unchanged. Regenerate only for an intended change, and say so in the commit message.
 # KMA and MKTRACE must be absolute paths (generated inputs run from a scratch folder).
 set -u
 KMA=$1 MKTRACE=$2 OUT=$3

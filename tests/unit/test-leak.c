@@ -291,6 +291,222 @@ static void test_growth_parse(void **state)
 	assert_string_equal(kma_leak_growth_default[0], "*inode*");
 }
 
+/* --- the leak experiment (kma-record --repeat) --- */
+
+/* 4 iterations at generations 1-4, the reclaim at 5, settle at 6 */
+static struct kma_leak_rules exp_rules(void)
+{
+	struct kma_leak_rules r = rules(7);
+	static const char * const labels[] = { "start", "iteration 1", "iteration 2",
+		"iteration 3", "iteration 4", "reclaim", "settle" };
+	uint32_t g;
+
+	for (g = 0; g < 7; g++)
+		kma_leak_phase_add(&r.phases, g, labels[g]);
+	return r;
+}
+
+/* a caller with per-iteration counts v (4 of them), 64 B objects */
+static struct kma_caller exp_caller(const uint64_t *v)
+{
+	struct kma_caller c = leaky();
+	uint64_t n = 0;
+	int i;
+
+	for (i = 0; i < 4; i++)
+		n += v[i];
+	c.iter_live = v;
+	c.nr_iters = 4;
+	c.live = c.allocs = n;
+	c.net = 64 * n;
+	c.age_median = 30 * SEC;
+	return c;
+}
+
+static void test_phases(void **state)
+{
+	struct kma_leak_rules r = exp_rules();
+	struct kma_leak_phases p = { 0 };
+
+	assert_int_equal(r.phases.first_iter, 1);
+	assert_int_equal(r.phases.iters, 4);
+	assert_int_equal(r.phases.reclaim, 5);
+	/* out of order or not "iteration K": not the experiment's */
+	kma_leak_phase_add(&p, 1, "iteration 2");
+	kma_leak_phase_add(&p, 2, "iteration 1x");
+	kma_leak_phase_add(&p, 3, "g1");
+	assert_int_equal(p.iters, 0);
+	kma_leak_phase_add(&p, 4, "iteration 1");
+	kma_leak_phase_add(&p, 5, "keep");	/* breaks the run: iteration 2 must be next */
+	kma_leak_phase_add(&p, 6, "iteration 2");
+	assert_int_equal(p.first_iter, 4);
+	assert_int_equal(p.iters, 1);
+	assert_int_equal(p.reclaim, 0);
+}
+
+/* 2 2 2 2: the median of iterations 2-4 is 2, tolerance 1; all in: high */
+static void test_iter_high(void **state)
+{
+	static const uint64_t v[] = { 2, 2, 2, 2 };
+	struct kma_caller c = exp_caller(v);
+	struct kma_leak_rules r = exp_rules();
+	struct kma_leak l;
+
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_SUSPECT);
+	assert_string_equal(l.confidence, "high");
+	assert_string_equal(l.why, "iterations 1-4 left 2, 2, 2, 2 live objects (4 of 4 within "
+			    "2 +- 1); never freed; median age 30.000000s; 0% freed (0 of 8)");
+}
+
+/*
+ * 5 3 2 4: median of 3, 2, 4 is 3, tolerance 1: 5 (the first may be more), 3, 2, 4
+ * all in: high. 1 4 4 4: the first under 4 - 2: 3 of 4, medium. 1 1 0 1: medium.
+ * 3 0 1 0: median 0: warm-up. 1 0 3 0: median 0 but the first is not the most:
+ * none. 0 2 9 2: median 2, tolerance 1: 2 of 4 is not most: none.
+ */
+static void test_iter_rules(void **state)
+{
+	static const uint64_t a[] = { 5, 3, 2, 4 }, b[] = { 1, 4, 4, 4 }, d[] = { 1, 1, 0, 1 },
+		w[] = { 3, 0, 1, 0 }, n[] = { 1, 0, 3, 0 }, x[] = { 0, 2, 9, 2 };
+	struct kma_leak_rules r = exp_rules();
+	struct kma_caller c;
+	struct kma_leak l;
+
+	c = exp_caller(a);
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.confidence, "high");
+	c = exp_caller(b);
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_SUSPECT);
+	assert_string_equal(l.confidence, "medium");
+	c = exp_caller(d);
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.confidence, "medium");
+	assert_non_null(strstr(l.why, "(3 of 4 within 1 +- 0)"));
+	c = exp_caller(w);
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_WARMUP);
+	assert_false(l.suspect);
+	assert_non_null(strstr(l.why, "left 3, 0, 1, 0 live objects: only the first grew (warm-up)"));
+	c = exp_caller(n);
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_NONE);
+	c = exp_caller(x);
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_NONE);
+	assert_non_null(strstr(l.why, "not about as many in most iterations (2 of 4 within 2 +- 1)"));
+}
+
+/* The reclaim freed 6 of 8: reclaimable; 1 of 9: a suspect still, not high. */
+static void test_reclaim(void **state)
+{
+	static const uint64_t v[] = { 2, 2, 2, 2 };
+	struct kma_caller c = exp_caller(v);
+	struct kma_leak_rules r = exp_rules();
+	struct kma_leak l;
+
+	c.reclaim_live = 8;
+	c.reclaim_freed = 6;
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_RECLAIMABLE);
+	assert_string_equal(l.confidence, "none");
+	assert_non_null(strstr(l.why, "the reclaim freed 6 of its 8 objects live at the reclaim "
+				      "marker"));
+	c.reclaim_live = 9;
+	c.reclaim_freed = 4;	/* 4 * 2 < 9 */
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_SUSPECT);
+	assert_string_equal(l.confidence, "medium");
+	/* a dentry row with a reclaim phase: the name list is not asked */
+	c.reclaim_freed = 0;
+	c.cache = "dentry";
+	r.phases.iters = 0;
+	c.nr_iters = 0;
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_SUSPECT);
+}
+
+/* 3 of 4 live objects the recorder's: recorder; 2 of 4: not (half is not most). */
+static void test_recorder(void **state)
+{
+	static const uint64_t v[] = { 1, 1, 1, 1 };
+	struct kma_caller c = exp_caller(v);
+	struct kma_leak_rules r = exp_rules();
+	struct kma_leak l;
+
+	c.self_live = 3;
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_RECORDER);
+	assert_false(l.suspect);
+	assert_non_null(strstr(l.why, "3 of its 4 live objects are the recorder's own"));
+	c.self_live = 2;
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_SUSPECT);
+	/* the same without iterations: the recorder before any growth rule */
+	c.self_live = 4;
+	c.nr_iters = 0;
+	r = rules(5);
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_RECORDER);
+	assert_true(kma_leak_recorder_frames("entry_SYSCALL_64;tracing_buffers_splice_read;x"));
+	assert_true(kma_leak_recorder_frames("ring_buffer_read_page+0x10/0x40"));
+	assert_false(kma_leak_recorder_frames("entry_SYSCALL_64;do_splice;pipe_write"));
+}
+
+/* A stack row matches the name list by any of its frames (6.18's extent cache). */
+static void test_stack_growth(void **state)
+{
+	struct kma_caller c = leaky();
+	struct kma_leak_rules r = rules(5);
+	struct kma_leak l;
+
+	c.name = "entry_SYSCALL_64;ext4_map_blocks;__es_insert_extent;kmem_cache_alloc_noprof";
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_CACHE_GROWTH);
+	assert_non_null(strstr(l.why, "function '__es_insert_extent' matches '__es_insert_extent'"));
+	c.name = "entry_SYSCALL_64;do_read;__filemap_get_folio_mpol;alloc_pages_noprof";
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_CACHE_GROWTH);
+	c.name = "x+0x1";
+	c.cache = "extent_status";
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.class, KMA_LEAK_CACHE_GROWTH);
+}
+
+/* The kernel's count of the cache says it did not grow: one level less, in words. */
+static int kernel_120(void *ctx, const char *cache, int64_t *kernel, int64_t *trace)
+{
+	(void)ctx;
+	if (strcmp(cache, "maple_node") && strcmp(cache, "agree"))
+		return -1;
+	*kernel = strcmp(cache, "agree") ? 120 : 200;	/* 200 * 2 >= 393: agrees */
+	*trace = 393;
+	return 0;
+}
+
+static void test_kernel_count(void **state)
+{
+	static const uint64_t v[] = { 100, 98, 97, 98 };
+	struct kma_caller c = exp_caller(v);
+	struct kma_leak_rules r = exp_rules();
+	struct kma_leak l;
+
+	c.cache = "maple_node";
+	r.kernel_growth = kernel_120;
+	kma_leak_assess(&c, &r, &l);	/* +393 by the trace, +120 by the kernel */
+	assert_string_equal(l.confidence, "medium");
+	assert_non_null(strstr(l.why, "the kernel counts +120 maple_node objects over the trace, "
+				      "the trace +393: objects leave through untraced frees"));
+	c.cache = "other";	/* no count of it: nothing said */
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.confidence, "high");
+	c.cache = "agree";
+	kma_leak_assess(&c, &r, &l);
+	assert_string_equal(l.confidence, "high");
+	assert_null(strstr(l.why, "kernel"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +519,13 @@ int main(void)
 		cmocka_unit_test(test_tail),
 		cmocka_unit_test(test_growth_match),
 		cmocka_unit_test(test_growth_parse),
+		cmocka_unit_test(test_phases),
+		cmocka_unit_test(test_iter_high),
+		cmocka_unit_test(test_iter_rules),
+		cmocka_unit_test(test_reclaim),
+		cmocka_unit_test(test_recorder),
+		cmocka_unit_test(test_stack_growth),
+		cmocka_unit_test(test_kernel_count),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
