@@ -4,8 +4,8 @@
 # task). Every expected class, count and age is worked out from the events the .seq
 # files list (their header comments say what each call site or task does); the rules
 # are kma-analyze(1)'s LEAKS section. One rule set for callers, stacks and pages: the
-# same classes come out of each. On the real recordings of /work/shared-fixtures (or
-# $KMA_EXP_FIXTURES) when they are there: exp-noleak.dat has no "high" suspect;
+# same classes come out of each. On the real recordings tests/fixtures/exp-*.dat (or
+# those of $KMA_EXP_FIXTURES): exp-noleak.dat has no "high" suspect;
 # exp-leak.dat's only "high" ones are the planted pipe and socket allocation sites.
 MKTRACE=$TOP/$B/tests/tools/mktrace
 if [ ! -x "$MKTRACE" ]; then
@@ -168,9 +168,9 @@ check "--generation 6 and --generation reclaim are fine" sh -c \
 
 # The real recordings (kma-record --repeat) of a leak-free workload and of the same with a
 # process keeping about 20 more pipes and sockets per iteration.
-FX=${KMA_EXP_FIXTURES:-/work/shared-fixtures}
+FX=${KMA_EXP_FIXTURES:-$TOP/tests/fixtures}
 if [ -f "$FX/exp-noleak.dat" ] && [ -f "$FX/exp-leak.dat" ]; then
 	. "$TOP/tests/verdicts/real.sh"
 else
-	skip "experiment fixtures" "no $FX/exp-noleak.dat and exp-leak.dat"
+	fail "experiment fixtures" "no $FX/exp-noleak.dat and exp-leak.dat"
 fi
