@@ -1,5 +1,5 @@
 # Sourced by tests/t-verdicts.sh when $FX has the two real kma-record --repeat 5
-# recordings (6.18; /work/shared-fixtures/README.txt says how they were made):
+# recordings (6.18; tests/fixtures/README.md says how they were made):
 # exp-noleak.dat (a leak-free workload) and exp-leak.dat (the same, plus a process
 # that keeps 20 more pipes and 20 more AF_UNIX sockets each iteration).
 # The planted call sites come from trace-cmd report alone (tests/tools/kma-expect.py's
