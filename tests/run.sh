@@ -54,16 +54,68 @@ memo() {
 }
 
 # dump_dom PAGE [#FRAGMENT]: the DOM of PAGE after its scripts ran, as headless
-# Chromium gives it (--dump-dom), once per page content and fragment
+# Chromium gives it (--dump-dom), once per page content and fragment. Starting
+# Chromium costs seconds of CPU, so each test file has one, started at its first
+# page that is not in the memo cache: tests/tools/chrome-dom.py serve, a coprocess
+# that loads every page afresh in a new tab and prints what --dump-dom would
+# (tests/t-html.sh compares the two); it ends with the test file (dom_stop). In a
+# subshell, which cannot reach the coprocess, Chromium runs once per page.
 CHROMIUM=$(command -v chromium || command -v chromium-browser || true)
+CHROME_FLAGS=(--headless --no-sandbox --disable-gpu --disable-background-networking
+	--disable-component-update --disable-sync --no-first-run)
 dump_dom() {
 	local out
 	out=$(mktemp "$TMP/dom.XXXXXX")
-	memo "$out" "chromium-dump-dom $1 ${2:-#}" timeout 120 "$CHROMIUM" --headless \
-		--no-sandbox --disable-gpu --disable-background-networking \
-		--disable-component-update --disable-sync --no-first-run \
-		--user-data-dir="$TMP/chr" --dump-dom "file://$1${2:-}" 2> "$TMP/chr.err" &&
+	memo "$out" "chromium-dump-dom $TOP/tests/tools/chrome-dom.py $1 ${2:-#}" \
+		dom_get "file://$1${2:-}" && cat "$out"
+}
+# dom_get URL: the DOM from the test file's chrome-dom.py (started if need be)
+dom_get() {
+	local out reply
+	if [ "${DOM_OWNER:-}" != "$BASHPID" ]; then
+		timeout 120 "$CHROMIUM" "${CHROME_FLAGS[@]}" --user-data-dir="$TMP/chr" \
+			--dump-dom "$1" 2> "$TMP/chr.err"
+		return
+	fi
+	if [ -z "${DOM_PID:-}" ] || ! kill -0 "$DOM_PID" 2> /dev/null; then
+		coproc DOM { exec python3 "$TOP/tests/tools/chrome-dom.py" --chromium "$CHROMIUM" \
+			--user-data-dir "$TMP/chr-dom" serve 2>> "$TMP/chr.err"; }
+		DOM_SERVER=$DOM_PID
+	fi
+	out=$(mktemp "$TMP/dom.XXXXXX")
+	# the server gives up on a page after 120 s (Chromium's start another 120 s); one
+	# that does not answer at all is stopped after 300 s (the next page starts another)
+	if printf '%s\t%s\n' "$out" "$1" >&"${DOM[1]}" && read -t 300 -r reply <&"${DOM[0]}" &&
+	   [ "$reply" = ok ]; then
+		# KMA_DOM_PROVE=FILE: --dump-dom too, "same URL" or "differ URL" into FILE
+		if [ -n "${KMA_DOM_PROVE:-}" ]; then
+			timeout 120 "$CHROMIUM" "${CHROME_FLAGS[@]}" --user-data-dir="$TMP/chr1" \
+				--dump-dom "$1" 2> /dev/null > "$out.1"
+			echo "$(cmp -s "$out" "$out.1" && echo same || echo differ) $1" >> "$KMA_DOM_PROVE"
+		fi
 		cat "$out"
+		return
+	fi
+	echo "dump_dom: $1: ${reply:-chrome-dom.py did not answer}" >> "$TMP/chr.err"
+	[ "${reply:-}" = "" ] && dom_stop
+	return 1
+}
+# dom_stop: the test file's chrome-dom.py (and its Chromium) ended, if it runs
+dom_stop() {
+	local pid=${DOM_SERVER:-} w=${DOM[1]:-} i
+	[ -n "$pid" ] || return 0
+	# its end of input: it closes Chromium and ends
+	[ -n "$w" ] && exec {w}>&-
+	w=${DOM[0]:-}
+	[ -n "$w" ] && exec {w}<&-
+	for i in $(seq 100); do
+		kill -0 "$pid" 2> /dev/null || break
+		sleep 0.1
+	done
+	kill "$pid" 2> /dev/null
+	wait "$pid" 2> /dev/null
+	DOM_SERVER= DOM_PID=
+	return 0
 }
 
 # Wall time: every test file over 30 s is named with its time, each pass ends
@@ -93,7 +145,9 @@ run_file() {
 		TMP=$(mktemp -d)
 		RUN_FILE=$(basename "$1" .sh) RUN_T0=$EPOCHREALTIME
 		# shellcheck disable=SC1090
+		DOM_OWNER=$BASHPID
 		. "$1"
+		dom_stop
 		rm -rf "$TMP"
 		note_time "$RUN_FILE" "$RUN_T0"
 		echo "$PASSED $FAILED $SKIPPED $DROPPED" > "$2.n"

@@ -188,25 +188,27 @@ check_folded() {
 			return 1
 		fi
 	fi
-	for kind in bytes:total net:net; do
-		sum=$(awk '{ s += $NF } END { print s + 0 }' "$t.folded-${kind%%:*}")
-		want=$(sqlite3 "$db" "SELECT ${kind#*:} FROM summary")
-		if [ "$sum" != "$want" ]; then
-			echo "-f folded --weight ${kind%%:*} adds up to $sum, the summary ${kind#*:} is $want"
-			return 1
-		fi
-	done
+	# both sums against the summary's total and net (one awk, one sqlite3)
+	sum=$(awk '{ s[FILENAME == ARGV[1]] += $NF } END { print s[1] + 0 "|" s[0] + 0 }' \
+		"$t.folded-bytes" "$t.folded-net")
+	want=$(sqlite3 "$db" "SELECT total, net FROM summary")
+	if [ "${sum%|*}" != "${want%|*}" ]; then
+		echo "-f folded --weight bytes adds up to ${sum%|*}, the summary total is ${want%|*}"
+		return 1
+	fi
+	if [ "${sum#*|}" != "${want#*|}" ]; then
+		echo "-f folded --weight net adds up to ${sum#*|}, the summary net is ${want#*|}"
+		return 1
+	fi
 }
 
-# actual DB: summary and caller_stats of a report.db, in the same form
+# actual DB: summary and caller_stats of a report.db, in the same form (one sqlite3:
+# the line's word is part of its first column, as a sed after it would write it)
 actual() {
-	{
-		sqlite3 -separator '|' "$1" "SELECT $(echo "$SUMMARY_COLS" | tr ' ' ',') FROM summary" |
-			sed 's/^/summary /'
-		sqlite3 -separator '|' "$1" \
-			'SELECT caller,total,slack,net,allocs,frees,implicit_frees FROM caller_stats' |
-			sed 's/^/caller /'
-	} | LC_ALL=C sort
+	local first=${SUMMARY_COLS%% *} rest=${SUMMARY_COLS#* }
+	sqlite3 -separator '|' "$1" "SELECT 'summary ' || IFNULL($first, ''), ${rest// /, } FROM summary;
+		SELECT 'caller ' || IFNULL(caller, ''), total, slack, net, allocs, frees,
+		       implicit_frees FROM caller_stats" | LC_ALL=C sort
 }
 
 # check_variant SEQ VARIANT [EXPECT [STACK_KEY [LAYOUT]]]: prints nothing and returns 0,
@@ -218,7 +220,8 @@ check_variant() {
 	gen=${v%%:*}
 	case $v in *:4*) long=4;; esac
 	case $v in *:big) endian=big;; esac
-	dat=$TMP/$(basename "$seq" .seq)-$(echo "$v" | tr ':' '-').dat
+	dat=${seq##*/}
+	dat=$TMP/${dat%.seq}-${v//:/-}.dat
 	db=${dat%.dat}.db
 	t=${dat%.dat}	# scratch files of this variant: variants run in parallel
 	"$MKTRACE" -g "$gen" -l "$long" -E "$endian" ${layout:+-S "$layout"} -o "$dat" "$seq" 2>&1 ||
@@ -320,12 +323,12 @@ if [ -x "$MKTRACE" ]; then
 		fi
 		# the variants in parallel, reported in order
 		for v in $VARIANTS; do
-			o=$TMP/$name-$(echo "$v" | tr ':' '-').out
+			o=$TMP/$name-${v//:/-}.out
 			( check_variant "$seq" "$v" > "$o" 2>&1; echo $? >> "$o.rc" ) &
 		done
 		wait
 		for v in $VARIANTS; do
-			o=$TMP/$name-$(echo "$v" | tr ':' '-').out
+			o=$TMP/$name-${v//:/-}.out
 			if [ "$(cat "$o.rc" 2>/dev/null)" = 0 ]; then
 				pass "kernel formats: $name [$v]"
 			else
@@ -335,7 +338,7 @@ if [ -x "$MKTRACE" ]; then
 		# every variant gives the same numbers and rows (32-bit: low 32 bits of addresses)
 		ref=$TMP/$name-6.18
 		for v in $VARIANTS; do
-			got=$TMP/$name-$(echo "$v" | tr ':' '-')
+			got=$TMP/$name-${v//:/-}
 			if [ ! -f "$got.rows" ] || [ ! -f "$ref.rows" ]; then
 				continue
 			fi
@@ -368,13 +371,15 @@ if [ -x "$MKTRACE" ]; then
 		     /^(event|marker) / { print "stack " $2 " " $3 " " $4 " 0xffffffff80000100 0xffffffff80000200" }' \
 			"$seq" > "$TMP/$name+stacks.seq"
 		for vl in $STACKED; do
-			o=$TMP/$name+stacks-$(echo "${vl%/*}" | tr ':' '-').out
+			l=${vl%/*}
+			o=$TMP/$name+stacks-${l//:/-}.out
 			( check_variant "$TMP/$name+stacks.seq" "${vl%/*}" "$GEN/$name.expect" "$STACK_KEY" \
 				"${vl#*/}" > "$o" 2>&1; echo $? >> "$o.rc" ) &
 		done
 		wait
 		for vl in $STACKED; do
-			o=$TMP/$name+stacks-$(echo "${vl%/*}" | tr ':' '-').out
+			l=${vl%/*}
+			o=$TMP/$name+stacks-${l//:/-}.out
 			if [ "$(cat "$o.rc" 2>/dev/null)" = 0 ]; then
 				pass "stacks: $name with a stack after every event, same numbers [$vl]"
 			else

@@ -162,3 +162,21 @@ assert len(f) > 8' "$z" "$TMP/z.txt"
 	check "--html grouping chosen, filter typed: the hash" \
 		grep -qx "hash #group=function&filter=Alloc" "$TMP/c.txt"
 fi
+
+# dump_dom reads pages through tests/tools/chrome-dom.py, one Chromium for the whole
+# file: what it gives must stay byte for byte what `chromium --dump-dom` prints (a view
+# after clicks and typing, the page's longest script path)
+if [ -n "$CHROME" ] && [ -f "$page" ]; then
+	h="#test-click=$(enc "th:name,frame:asm_exc_page_fault")&test-filter=a"
+	if dump_dom "$page" "$h" > "$TMP/one.dom" &&
+	   timeout 120 "$CHROME" "${CHROME_FLAGS[@]}" --user-data-dir="$TMP/chr" \
+		--dump-dom "file://$page$h" > "$TMP/dump-dom.dom" 2> "$TMP/chr.err"; then
+		check "--html dump_dom (chrome-dom.py) = chromium --dump-dom, byte for byte" \
+			cmp "$TMP/one.dom" "$TMP/dump-dom.dom"
+		check "--html dump_dom = --dump-dom: a view of the page's script, clicked" sh -c \
+			'grep -qx "marker ok" "$1" && grep -q "^hash #" "$1" && grep -q "^row" "$1"' \
+			sh <(python3 "$HDOM" "$TMP/one.dom")
+	else
+		fail "--html dump_dom = chromium --dump-dom" "$(tail -3 "$TMP/chr.err")"
+	fi
+fi

@@ -27,16 +27,18 @@ REPORTS=("" "-g function" "-g module" "-g file" "-g cache" "-g comm" "-g pid"
 	 "--peak" "--leftovers" "--advice" "--outstanding --list" "--generation 1 --list"
 	 "--since 0.001 --until 0.5 -s allocs" "--leaks --young 0")
 
-# section TITLE CMD...: the command's stdout, then its stderr and exit status
+# section TITLE CMD...: the command's stdout, then its stderr and exit status (stdout
+# straight into the output, stderr read only when there is some: ~5,000 fewer cat
+# processes over the inputs, the same bytes)
 section() {
 	local title=$1 rc
 	shift
 	echo "### $title"
-	"$@" > "$SCR/o" 2> "$SCR/e"
+	"$@" 2> "$SCR/e"
 	rc=$?
-	cat "$SCR/o"
 	echo "--- stderr, exit $rc"
-	cat "$SCR/e"
+	[ -s "$SCR/e" ] && cat "$SCR/e"
+	return 0
 }
 
 # The rows of every table of report.db version 1, in the order `sqlite3 .dump` gave them,
@@ -52,6 +54,7 @@ V1_ALLOCATIONS="id, ptr, caller_id, caller, alloc_event, bytes_req, bytes_alloc,
 V1_UNKNOWN_FREES="id, ts, cpu, pid, comm, ptr, caller, address, free_kind"
 rows() {
 	local t order cols
+	local -a q=()
 	echo "### report.db rows"
 	for t in $V1_TABLES; do
 		# tables come in rowid order, as .dump has them; the views by id, the same
@@ -60,8 +63,10 @@ rows() {
 		unknown_frees) order="ORDER BY id" cols=$V1_UNKNOWN_FREES ;;
 		*) order='' cols='*' ;;
 		esac
-		sqlite3 "$1" ".mode insert $t" "SELECT $cols FROM $t $order"
+		q+=(".mode insert $t" "SELECT $cols FROM $t $order")
 	done
+	# one sqlite3 for all the tables: it runs its arguments in turn
+	sqlite3 "$1" "${q[@]}"
 }
 
 one() {
