@@ -156,7 +156,7 @@ EXPECT = {
                       [(b"start", 0)] + [(label, i + 1) for i, (_, label) in enumerate(MARKERS)]),
     "--list": (["caller", "cache", "comm", "bytes"],
                sorted((caller(a), cache(a), COMMS[a[1]], a[6]) for a in ALLOCS)),
-    "--leaks": (["caller", "net"], sorted((caller(a), a[6]) for a in ALLOCS if live(a))),
+    "--leaks --all": (["caller", "net"], sorted((caller(a), a[6]) for a in ALLOCS if live(a))),
     "--lifetimes": (["caller", "frees"], sorted((caller(a), 1) for a in ALLOCS if not live(a))),
     # the peak is after the last allocation, before the only free: everything is held
     "--peak": (["caller", "held"], sorted((caller(a), a[6]) for a in ALLOCS)),
