@@ -26,6 +26,9 @@ struct kma_sel_arg {
 #define KMA_MAX_SEL_ARGS	64
 
 /* Every option in one place; kma_opts_parse() starts from the defaults. */
+/* kma-analyze --help, ending with EXAMPLES (kma-options-help.c). */
+extern const char kma_usage_text[];
+
 struct kma_opts {
 	const char	*input;
 	const char	*buffer;	/* NULL: top-level, else the one instance with kmem */
