@@ -206,6 +206,22 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 				      .show = { .all = o->leak_all, .min_bytes = o->min_bytes },
 				      .what = page_report(o->report) };
 
+	if (o->format == KMA_FMT_TEXT && (o->since || o->until || o->nr_sel || o->exclude_self)) {
+		char desc[1024];
+
+		fputs("# page allocations", stdout);
+		if (o->since)
+			printf(" since %s", o->since);
+		if (o->until)
+			printf(" until %s", o->until);
+		if (o->nr_sel || o->exclude_self) {
+			kma_select_describe(r->select, desc, sizeof(desc));
+			fputs(" (filter: ", stdout);
+			kma_text_str(stdout, desc);
+			fputc(')', stdout);
+		}
+		puts("; unknown frees and lost events are for the whole trace");
+	}
 	return kma_pagerun_print(stdout, r->pages, &pr);
 }
 

@@ -78,6 +78,8 @@ static int set_window(struct run *r)
 		return -1;
 	}
 	kma_match_set_window(r->view, since, until);
+	if (r->pages && r->o->pages)
+		kma_pagerun_set_window(r->pages, since, until);
 	return 0;
 }
 
@@ -297,14 +299,23 @@ static int open_sites(struct run *r)
 static int open_pages(struct run *r)
 {
 	int db = r->o->pages && !r->o->no_db;
+	char why[256];
 
 	if (!r->o->pages && !r->o->html)
 		return 0;
 	r->pages = kma_pagerun_open(r->reader, r->sites, (db ? KMA_PAGERUN_ROWS : 0) |
 				    (db || r->o->html ? KMA_PAGERUN_TIMELINE : 0));
-	if (r->pages && r->o->report == KMA_REPORT_LIFETIMES)	/* the -g one, or both defaults */
+	if (!r->pages)
+		return oom();
+	if (r->o->pages && kma_pagerun_filter(r->pages, r->o->sel, r->o->nr_sel,
+					      r->o->exclude_self, r->o->since || r->o->until,
+					      why, sizeof(why))) {
+		fprintf(stderr, "kma-analyze: %s\n", why);
+		return -1;
+	}
+	if (r->o->report == KMA_REPORT_LIFETIMES)	/* the -g one, or both defaults */
 		kma_pagerun_lifetimes(r->pages, r->o->page_group, r->o->exact_lifetimes);
-	return r->pages ? 0 : oom();
+	return 0;
 }
 
 /* The view's filters, and the pattern-less one that only finds the recorder's own. */

@@ -453,9 +453,14 @@ static const char *page_misfit(const struct kma_opts *o)
 {
 	if (!page_has_report(o->report))
 		return o->report_opt;
+	int i;
+
+	for (i = 0; i < o->nr_sel; i++)
+		if (o->sel[i].kind == KMA_SELK_CACHE)
+			return "--cache (pages are in no slab cache)";
 	return o->live ? "--live" : o->folded ? "-f folded" : o->outstanding ? "--outstanding" :
-	       o->nr_sel || o->generation || o->since || o->until ? "--comm/--pid/--caller, "
-	       "--generation, --since and --until" : NULL;
+	       o->generation ? "--generation (-g generation groups pages by generation)" :
+	       o->kmalloc_only ? "--kmalloc-only" : NULL;
 }
 
 /* --pages takes its own -g and no slab-only report. */
