@@ -391,7 +391,8 @@ static int open_stack_view(struct run *r)
 {
 	struct kma_match_opts vo;
 
-	if (r->o->report != KMA_REPORT_LEAKS || r->o->format != KMA_FMT_TEXT || r->o->group_by == KMA_GROUP_STACK)
+	if (r->o->report != KMA_REPORT_LEAKS || r->o->format != KMA_FMT_TEXT ||
+	    r->o->group_by == KMA_GROUP_STACK)
 		return 0;
 	vo = *kma_match_opts(r->view);	/* the same filter */
 	memset(&vo.sink, 0, sizeof(vo.sink));

@@ -451,10 +451,10 @@ static int page_has_report(enum kma_report kind)
 /* The first option given that has no meaning for page allocations, or NULL. */
 static const char *page_misfit(const struct kma_opts *o)
 {
-	if (!page_has_report(o->report))
-		return o->report_opt;
 	int i;
 
+	if (!page_has_report(o->report))
+		return o->report_opt;
 	for (i = 0; i < o->nr_sel; i++)
 		if (o->sel[i].kind == KMA_SELK_CACHE)
 			return "--cache (pages are in no slab cache)";

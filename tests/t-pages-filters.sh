@@ -131,3 +131,31 @@ refused "--pages --cache refused" --cache --cache 'kmalloc-*'
 refused "--pages --generation refused" --generation --generation 0
 refused "--pages --outstanding refused" --outstanding --outstanding
 refused "--pages -f folded refused" "-f folded" -f folded
+
+# Random sequences (tests/tools/mkpages.py: two tasks, live-pfn reuse, unknown and batched
+# frees, failed allocations) filtered, against pages-from-report.py's filters over
+# trace-cmd report -t (timestamps in ns; the trace starts at 1100 ns)
+if command -v trace-cmd > /dev/null; then
+	python3 "$TOP/tests/tools/mkpages.py" 20000 3 > "$TMP/rand.seq"
+	"$MKTRACE" -o "$TMP/rand.dat" "$TMP/rand.seq" > "$TMP/mk.txt" 2>&1 ||
+		fail "pages random: mktrace" "$(cat "$TMP/mk.txt")"
+	trace-cmd report -t -R "$TMP/rand.dat" > "$TMP/rand.txt" 2> /dev/null
+	for f in "--comm bash|--comm bash" "--pid 200|--pid 200" \
+		 "--since @0.0003 --until @0.0007|--since 300000 --until 700000" \
+		 "--comm cat --since 0.0002|--comm cat --since 201100"; do
+		kargs=${f%%|*}
+		pargs=${f#*|}
+		# shellcheck disable=SC2086
+		python3 "$TOP/tests/tools/pages-from-report.py" $pargs < "$TMP/rand.txt" \
+			> "$TMP/rand.expect"
+		# shellcheck disable=SC2086
+		check "pages random $kargs: = pages-from-report.py over trace-cmd report" \
+			$CHECK "$KMA" "$TMP/rand.dat" "$TMP/rand.expect" $kargs
+	done
+	check "pages random: the filters leave allocations out" \
+		test "$(python3 "$TOP/tests/tools/pages-from-report.py" --comm bash < "$TMP/rand.txt" |
+			head -1)" != "$(python3 "$TOP/tests/tools/pages-from-report.py" < "$TMP/rand.txt" |
+			head -1)"
+else
+	skip "pages random sequences, filtered" "no trace-cmd"
+fi
