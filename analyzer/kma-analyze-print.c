@@ -179,6 +179,23 @@ static int print_leaks(struct run *r, uint64_t lost)
 	return kma_report_leaks(stdout, r->sview, "stack", &rules, &show);
 }
 
+/* The page version of the report the options chose (kma-options.c allows only these). */
+static int page_report(enum kma_report kind)
+{
+	switch (kind) {
+	case KMA_REPORT_LEAKS:
+		return KMA_PAGE_REPORT_LEAKS;
+	case KMA_REPORT_PEAK:
+		return KMA_PAGE_REPORT_PEAK;
+	case KMA_REPORT_LIFETIMES:
+		return KMA_PAGE_REPORT_LIFETIMES;
+	case KMA_REPORT_GENERATIONS:
+		return KMA_PAGE_REPORT_GENERATIONS;
+	default:
+		return KMA_PAGE_REPORT_TABLES;
+	}
+}
+
 /* --pages: the tables (--generations: by generation), or its --leaks, --peak, --lifetimes. */
 static int print_pages(struct run *r, const struct kma_trace_info *info)
 {
@@ -187,57 +204,36 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 				      .fmt = o->format, .sort = o->sort, .young_ns = o->young_ns,
 				      .growth = o->cache_growth,
 				      .show = { .all = o->leak_all, .min_bytes = o->min_bytes },
-				      .what = o->leaks ? KMA_PAGE_REPORT_LEAKS :
-					      o->peak ? KMA_PAGE_REPORT_PEAK :
-					      o->lifetimes ? KMA_PAGE_REPORT_LIFETIMES :
-					      o->generations ? KMA_PAGE_REPORT_GENERATIONS :
-					      KMA_PAGE_REPORT_TABLES };
+				      .what = page_report(o->report) };
 
+	if (o->format == KMA_FMT_TEXT && (o->since || o->until || o->nr_sel || o->exclude_self)) {
+		char desc[1024];
+
+		fputs("# page allocations", stdout);
+		if (o->since)
+			printf(" since %s", o->since);
+		if (o->until)
+			printf(" until %s", o->until);
+		if (o->nr_sel || o->exclude_self) {
+			kma_select_describe(r->select, desc, sizeof(desc));
+			fputs(" (filter: ", stdout);
+			kma_text_str(stdout, desc);
+			fputc(')', stdout);
+		}
+		puts("; unknown frees and lost events are for the whole trace");
+	}
 	return kma_pagerun_print(stdout, r->pages, &pr);
 }
 
-int kma_run_print(struct run *r)
+/* The table by -g (--outstanding: of what is still live), in its format. */
+static int print_callers(struct run *r, const struct kma_trace_info *info)
 {
 	struct kma_opts *o = r->o;
-	const struct kma_trace_info *info = kma_reader_info(r->reader);
 	struct kma_report_in in = { .info = info, .sort = o->sort, .limit = o->limit,
 				    .key = kma_group_name(o->group_by) };
 	struct kma_totals t;
 	struct kma_caller *v = NULL;
-	uint64_t lost = kma_trace_lost(info, NULL);
-	int ret = 0;
-
-	if (o->pages)
-		return print_pages(r, info);
-	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
-					  o->nr_sel || o->exclude_self))
-		print_filter_line(r, o->folded ? stderr : stdout);
-	/* --leaks says it per row: class recorder */
-	if (o->format == KMA_FMT_TEXT && !o->folded && !o->leaks)
-		print_self_line(r);
-	if (o->list)
-		return 0;	/* printed by the caller from the list sink */
-	if (o->generations)
-		return kma_report_generations(stdout, r->view, info->first_ts, o->format);
-	if (o->leaks)
-		return print_leaks(r, lost);
-	if (o->lifetimes)
-		return kma_report_lifetimes(stdout, r->view, o->sort, o->limit, o->format);
-	if (o->peak)
-		return kma_report_peak(stdout, r->view, info->first_ts, o->sort, o->limit,
-				       o->format);
-	if (o->modules)
-		return kma_report_leftovers(stdout, r->view, o->format);
-	if (o->advice)
-		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
-	if (o->counters)
-		return kma_report_counters(stdout, r->counters, info->first_ts, o->limit,
-					   o->format);
-	if (o->cross_cpu) {
-		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
-		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),
-					r->map_from, o->sort, o->limit, o->format);
-	}
+	int ret;
 
 	in.totals = kma_match_totals(r->view);
 	in.callers = kma_match_callers(r->view, &in.nr_callers);
@@ -259,4 +255,46 @@ int kma_run_print(struct run *r)
 		ret = kma_report_table(stdout, &in, o->format);
 	free(v);
 	return ret;
+}
+
+int kma_run_print(struct run *r)
+{
+	struct kma_opts *o = r->o;
+	const struct kma_trace_info *info = kma_reader_info(r->reader);
+
+	if (o->pages)
+		return print_pages(r, info);
+	if (o->format == KMA_FMT_TEXT && (o->generation || o->since || o->until || o->outstanding ||
+					  o->nr_sel || o->exclude_self))
+		print_filter_line(r, o->folded ? stderr : stdout);
+	/* --leaks says it per row: class recorder */
+	if (o->format == KMA_FMT_TEXT && !o->folded && o->report != KMA_REPORT_LEAKS)
+		print_self_line(r);
+	switch (o->report) {
+	case KMA_REPORT_CALLERS:
+		return print_callers(r, info);
+	case KMA_REPORT_LIST:
+		return 0;	/* printed by the caller from the list sink */
+	case KMA_REPORT_GENERATIONS:
+		return kma_report_generations(stdout, r->view, info->first_ts, o->format);
+	case KMA_REPORT_LEAKS:
+		return print_leaks(r, kma_trace_lost(info, NULL));
+	case KMA_REPORT_LIFETIMES:
+		return kma_report_lifetimes(stdout, r->view, o->sort, o->limit, o->format);
+	case KMA_REPORT_PEAK:
+		return kma_report_peak(stdout, r->view, info->first_ts, o->sort, o->limit,
+				       o->format);
+	case KMA_REPORT_LEFTOVERS:
+		return kma_report_leftovers(stdout, r->view, o->format);
+	case KMA_REPORT_ADVICE:
+		return kma_report_advice(stdout, r->view, info->first_ts, o->limit, o->format);
+	case KMA_REPORT_COUNTERS:
+		return kma_report_counters(stdout, r->counters, info->first_ts, o->limit,
+					   o->format);
+	case KMA_REPORT_CROSS_CPU:
+		kma_cross_finish(r->cross, r->node_map, r->nr_nodes);
+		return kma_report_cross(stdout, r->view, r->cross, kma_group_name(o->group_by),
+					r->map_from, o->sort, o->limit, o->format);
+	}
+	return -1;
 }

@@ -78,6 +78,8 @@ static int set_window(struct run *r)
 		return -1;
 	}
 	kma_match_set_window(r->view, since, until);
+	if (r->pages && r->o->pages)
+		kma_pagerun_set_window(r->pages, since, until);
 	return 0;
 }
 
@@ -297,14 +299,23 @@ static int open_sites(struct run *r)
 static int open_pages(struct run *r)
 {
 	int db = r->o->pages && !r->o->no_db;
+	char why[256];
 
 	if (!r->o->pages && !r->o->html)
 		return 0;
 	r->pages = kma_pagerun_open(r->reader, r->sites, (db ? KMA_PAGERUN_ROWS : 0) |
 				    (db || r->o->html ? KMA_PAGERUN_TIMELINE : 0));
-	if (r->pages && r->o->lifetimes)	/* the -g one, or both defaults */
+	if (!r->pages)
+		return oom();
+	if (r->o->pages && kma_pagerun_filter(r->pages, r->o->sel, r->o->nr_sel,
+					      r->o->exclude_self, r->o->since || r->o->until,
+					      why, sizeof(why))) {
+		fprintf(stderr, "kma-analyze: %s\n", why);
+		return -1;
+	}
+	if (r->o->report == KMA_REPORT_LIFETIMES)	/* the -g one, or both defaults */
 		kma_pagerun_lifetimes(r->pages, r->o->page_group, r->o->exact_lifetimes);
-	return r->pages ? 0 : oom();
+	return 0;
 }
 
 /* The view's filters, and the pattern-less one that only finds the recorder's own. */
@@ -380,7 +391,8 @@ static int open_stack_view(struct run *r)
 {
 	struct kma_match_opts vo;
 
-	if (!r->o->leaks || r->o->format != KMA_FMT_TEXT || r->o->group_by == KMA_GROUP_STACK)
+	if (r->o->report != KMA_REPORT_LEAKS || r->o->format != KMA_FMT_TEXT ||
+	    r->o->group_by == KMA_GROUP_STACK)
 		return 0;
 	vo = *kma_match_opts(r->view);	/* the same filter */
 	memset(&vo.sink, 0, sizeof(vo.sink));
@@ -396,15 +408,17 @@ static int open_view(struct run *r)
 
 	r->filtered = o->generation || o->since || o->until;
 	/* --counters, and the leak verdicts' kernel counts (report.db's, --leaks') */
-	if ((o->counters || o->leaks || r->match) && !(r->counters = kma_counters_alloc()))
+	if ((o->report == KMA_REPORT_COUNTERS || o->report == KMA_REPORT_LEAKS || r->match) &&
+	    !(r->counters = kma_counters_alloc()))
 		return oom();
-	if (r->filtered || kma_select_active(r->select) || o->list || o->lifetimes || o->cross_cpu ||
+	if (r->filtered || kma_select_active(r->select) || o->report == KMA_REPORT_LIST ||
+	    o->report == KMA_REPORT_LIFETIMES || o->report == KMA_REPORT_CROSS_CPU ||
 	    o->group_by != KMA_GROUP_CALLER || !r->match) {
 		struct kma_match_opts vo = r->mo;
 
 		vo.select_ctx = r->select;	/* the filters: this view only, never report.db */
 		memset(&vo.sink, 0, sizeof(vo.sink));
-		vo.keep_lifetimes = o->lifetimes;
+		vo.keep_lifetimes = o->report == KMA_REPORT_LIFETIMES;
 		vo.group_by = o->group_by;
 		vo.filtered = r->filtered;
 		vo.filter.generation = -1;
@@ -417,14 +431,14 @@ static int open_view(struct run *r)
 			else
 				vo.filter.generation = g;
 		}
-		if (o->list) {
+		if (o->report == KMA_REPORT_LIST) {
 			r->list = kma_list_alloc(o->outstanding, o->limit);
 			if (!r->list)
 				return oom();
 			vo.sink.ctx = r->list;
 			vo.sink.alloc_done = kma_list_add;
 		}
-		if (o->cross_cpu) {
+		if (o->report == KMA_REPORT_CROSS_CPU) {
 			r->cross = kma_cross_alloc();
 			if (!r->cross)
 				return oom();
@@ -589,7 +603,7 @@ static int commit_store(struct run *r)
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
 	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
 	run.timeline = kma_match_timeline(r->match);
-	run.counters = o->counters ? r->counters : NULL;
+	run.counters = o->report == KMA_REPORT_COUNTERS ? r->counters : NULL;
 	run.leak_counters = r->counters;
 	run.cpu_nodes = r->node_map;
 	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
@@ -647,7 +661,7 @@ static int write_html(struct run *r)
 
 		kma_html_set_pages(r->html, &hp);
 	}
-	if (o->counters && r->counters)
+	if (o->report == KMA_REPORT_COUNTERS && r->counters)
 		kma_html_set_counters(r->html, r->counters);
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
 			   o->cache_growth, filter, why, sizeof(why))) {

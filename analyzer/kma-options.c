@@ -113,6 +113,15 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/* A usage error naming two options, @a and @b. */
+static int usage_pair(const char *fmt, const char *a, const char *b)
+{
+	char line[256];
+
+	snprintf(line, sizeof(line), fmt, a, b);
+	return usage_error("%s", line);
+}
+
 /* -j N: 1..1024 threads. */
 static int parse_jobs(const char *arg, int *jobs)
 {
@@ -210,6 +219,16 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 	return OPT_TAKEN;
 }
 
+/* One report per run: a second, different one is a usage error naming both. */
+static int set_report(struct kma_opts *o, enum kma_report kind, const char *opt)
+{
+	if (o->report_opt && o->report != kind)
+		return usage_pair("%s and %s are two reports: choose one", o->report_opt, opt);
+	o->report = kind;
+	o->report_opt = opt;
+	return OPT_TAKEN;
+}
+
 /* Generations and the choice of report. */
 static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 {
@@ -228,11 +247,9 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 		o->outstanding = 1;
 		break;
 	case OPT_LIST:
-		o->list = 1;
-		break;
+		return set_report(o, KMA_REPORT_LIST, "--list");
 	case OPT_LEAKS:
-		o->leaks = 1;
-		break;
+		return set_report(o, KMA_REPORT_LEAKS, "--leaks");
 	case OPT_ALL:
 		o->leak_all = 1;
 		break;
@@ -246,29 +263,22 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 		break;
 	}
 	case OPT_LIFETIMES:
-		o->lifetimes = 1;
-		break;
+		return set_report(o, KMA_REPORT_LIFETIMES, "--lifetimes");
 	case OPT_PEAK:
-		o->peak = 1;
-		break;
+		return set_report(o, KMA_REPORT_PEAK, "--peak");
 	case OPT_GENERATIONS:
-		o->generations = 1;
-		break;
+		return set_report(o, KMA_REPORT_GENERATIONS, "--generations");
 	case OPT_MODULES:
-		o->modules = 1;
-		break;
+		return set_report(o, KMA_REPORT_LEFTOVERS, "--leftovers");
 	case OPT_ADVICE:
-		o->advice = 1;
-		break;
+		return set_report(o, KMA_REPORT_ADVICE, "--advice");
 	case OPT_PAGES:
 		o->pages = 1;
 		break;
 	case OPT_CROSS_CPU:
-		o->cross_cpu = 1;
-		break;
+		return set_report(o, KMA_REPORT_CROSS_CPU, "--cross-cpu");
 	case OPT_COUNTERS:
-		o->counters = 1;
-		break;
+		return set_report(o, KMA_REPORT_COUNTERS, "--counters");
 	case OPT_CACHE_GROWTH:	/* leak verdicts */
 		if (kma_leak_growth_parse(arg, &o->cache_growth))
 			return usage_error("bad --cache-growth '%s': globs separated by ',', "
@@ -420,18 +430,44 @@ static int check_folded(struct kma_opts *o)
 	if (o->group_set && o->group_by != KMA_GROUP_STACK)
 		return usage_error("-f folded is by call stack: it takes no -g %s",
 				   kma_group_name(o->group_by));
-	if (o->list || o->leaks || o->lifetimes || o->peak || o->generations || o->modules ||
-	    o->advice || o->live)
-		return usage_error("-f folded is the format of the per-stack table only, not of "
-				   "--list, --leaks, --lifetimes, --peak, --generations, "
-				   "--leftovers, --advice or --live%s", "");
+	if (o->report_opt)
+		return usage_error("-f folded is the format of the per-stack table only, not "
+				   "of %s", o->report_opt);
+	if (o->live)
+		return usage_error("-f folded is the format of the per-stack table only, not "
+				   "of %s", "--live");
 	o->group_by = KMA_GROUP_STACK;
 	return -1;
+}
+
+/* The reports --pages has a page version of (kma-report-pages.h). */
+static int page_has_report(enum kma_report kind)
+{
+	return kind == KMA_REPORT_CALLERS || kind == KMA_REPORT_LEAKS ||
+	       kind == KMA_REPORT_PEAK || kind == KMA_REPORT_LIFETIMES ||
+	       kind == KMA_REPORT_GENERATIONS;
+}
+
+/* The first option given that has no meaning for page allocations, or NULL. */
+static const char *page_misfit(const struct kma_opts *o)
+{
+	int i;
+
+	if (!page_has_report(o->report))
+		return o->report_opt;
+	for (i = 0; i < o->nr_sel; i++)
+		if (o->sel[i].kind == KMA_SELK_CACHE)
+			return "--cache (pages are in no slab cache)";
+	return o->live ? "--live" : o->folded ? "-f folded" : o->outstanding ? "--outstanding" :
+	       o->generation ? "--generation (-g generation groups pages by generation)" :
+	       o->kmalloc_only ? "--kmalloc-only" : NULL;
 }
 
 /* --pages takes its own -g and no slab-only report. */
 static int check_pages(struct kma_opts *o)
 {
+	const char *misfit;
+
 	if (!o->pages) {
 		if (o->group_set && kma_group_parse(o->group_arg, &o->group_by))
 			return usage_error("-g %s is a grouping of --pages", o->group_arg);
@@ -440,27 +476,25 @@ static int check_pages(struct kma_opts *o)
 	if (o->group_set && kma_page_group_parse(o->group_arg, &o->page_group))
 		return usage_error("--pages takes -g order, migrate, gfp, comm, pid, function, "
 				   "stack or generation, not '%s'", o->group_arg);
+	misfit = page_misfit(o);
+	if (misfit)
+		return usage_pair("%s does not apply to page allocations: not with %s", misfit,
+				  "--pages");
 	/* --pages --generations is the page table by generation */
-	if (o->generations && o->group_set && o->page_group != KMA_PG_GENERATION)
+	if (o->report == KMA_REPORT_GENERATIONS && o->group_set &&
+	    o->page_group != KMA_PG_GENERATION)
 		return usage_error("--pages --generations is by generation: it takes no -g %s",
 				   o->group_arg);
-	if (o->generations)
+	if (o->report == KMA_REPORT_GENERATIONS)
 		o->page_group = KMA_PG_GENERATION;
 	/* page rows have no slack; peak, lifetimes and generations have an order of their own */
 	if (o->sort_set && o->sort == KMA_SORT_SLACK)
 		return usage_error("--pages has no slack: -s takes total (pages allocated), net "
 				   "(live pages), allocs, frees or caller (the key)%s", "");
-	if (o->sort_set && (o->peak || o->lifetimes || o->generations))
-		return usage_error("--pages --%s has an order of its own: it takes no -s",
-				   o->peak ? "peak" : o->lifetimes ? "lifetimes" : "generations");
-	if (o->leaks + o->generations + o->peak + o->lifetimes > 1)
-		return usage_error("--pages takes one of --generations, --leaks, --peak and "
-				   "--lifetimes%s", "");
-	if (o->list || o->modules ||
-	    o->advice || o->live || o->folded || o->outstanding || o->nr_sel || o->generation ||
-	    o->since || o->until)
-		return usage_error("--pages is a report of its own: it takes -g, --generations, "
-				   "--leaks, --peak, --lifetimes, -f text|csv|json, -n and -o%s", "");
+	if (o->sort_set && (o->report == KMA_REPORT_PEAK || o->report == KMA_REPORT_LIFETIMES ||
+			    o->report == KMA_REPORT_GENERATIONS))
+		return usage_error("--pages %s has an order of its own: it takes no -s",
+				   o->report_opt);
 	return -1;
 }
 
@@ -475,10 +509,11 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		o->input = argv[optind++];
 	if (optind < argc)
 		return usage_error("unexpected argument '%s'", argv[optind]);
-	if ((o->leak_all || o->min_bytes) && !o->leaks)
+	if ((o->leak_all || o->min_bytes) && o->report != KMA_REPORT_LEAKS)
 		return usage_error("--all and --min-bytes choose the rows of --leaks%s", "");
 	/* the leak-oriented reports rank by what is still held, unless -s says */
-	if (!o->sort_set && (o->leaks || o->outstanding || o->peak))
+	if (!o->sort_set && (o->report == KMA_REPORT_LEAKS || o->report == KMA_REPORT_PEAK ||
+			     o->outstanding))
 		o->sort = KMA_SORT_NET;
 	if (o->live && o->html)
 		return usage_error("--html reads a trace.dat, not --live%s", "");
@@ -496,19 +531,19 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 		return usage_error("--live records no stacks: -g stack is for a trace recorded with "
 				   "kma-record --stacks or trace-cmd record -T%s", "");
 
-	if (o->cross_cpu && (o->pages || o->live || o->list || o->leaks || o->lifetimes ||
-			     o->peak || o->generations || o->modules || o->advice || o->html ||
-			     o->outstanding || o->folded))
-		return usage_error("--cross-cpu is a report of its own: not with --pages, --live, "
-				   "--list, --leaks, --lifetimes, --peak, --generations, "
-				   "--leftovers, --advice, --html, --outstanding or -f folded%s", "");
-	if (o->counters && (o->pages || o->live || o->list || o->leaks || o->lifetimes ||
-			    o->peak || o->generations || o->modules || o->advice || o->cross_cpu ||
-			    o->outstanding || o->folded))
-		return usage_error("--counters is a report of its own: not with --pages, --live, "
-				   "--list, --leaks, --lifetimes, --peak, --generations, "
-				   "--leftovers, --advice, --cross-cpu, --outstanding or -f folded%s",
-				   "");
+	if (o->report == KMA_REPORT_CROSS_CPU || o->report == KMA_REPORT_COUNTERS) {
+		const char *with = o->pages ? "--pages" : o->live ? "--live" :
+				   o->outstanding ? "--outstanding" : o->folded ? "-f folded" :
+				   o->html && o->report == KMA_REPORT_CROSS_CPU ? "--html" : NULL;
+
+		if (with)
+			return usage_pair("%s is a report of its own: not with %s", o->report_opt,
+					  with);
+	}
+	/* --outstanding is what is live in the callers table or --list, no other report */
+	if (o->outstanding && o->report != KMA_REPORT_CALLERS && o->report != KMA_REPORT_LIST)
+		return usage_pair("%s is for the callers table and --list, not %s",
+				  "--outstanding", o->report_opt);
 	c = check_pages(o);
 	return c == -1 ? check_folded(o) : c;
 }

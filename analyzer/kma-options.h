@@ -25,6 +25,24 @@ struct kma_sel_arg {
 
 #define KMA_MAX_SEL_ARGS	64
 
+/*
+ * The report a run prints: one, named by the option that chose it (two
+ * different ones are a usage error). --pages has its own tables and its own
+ * --leaks, --peak, --lifetimes and --generations (kma-report-pages.h).
+ */
+enum kma_report {
+	KMA_REPORT_CALLERS,	/* the default: the table by -g (--outstanding: what is live) */
+	KMA_REPORT_LIST,	/* --list */
+	KMA_REPORT_LEAKS,	/* --leaks */
+	KMA_REPORT_LIFETIMES,	/* --lifetimes */
+	KMA_REPORT_PEAK,	/* --peak */
+	KMA_REPORT_GENERATIONS,	/* --generations */
+	KMA_REPORT_LEFTOVERS,	/* --leftovers */
+	KMA_REPORT_ADVICE,	/* --advice */
+	KMA_REPORT_COUNTERS,	/* --counters: the trace beside the kernel's counters */
+	KMA_REPORT_CROSS_CPU,	/* --cross-cpu: cross-CPU frees and cross-node allocations */
+};
+
 /* Every option in one place; kma_opts_parse() starts from the defaults. */
 /* kma-analyze --help, ending with EXAMPLES (kma-options-help.c). */
 extern const char kma_usage_text[];
@@ -44,16 +62,11 @@ struct kma_opts {
 	const char	*marker_prefix;
 	const char	*generation;	/* N or LABEL */
 	int		outstanding;
-	int		list;
-	int		leaks;
+	enum kma_report	report;
+	const char	*report_opt;	/* the option that chose it; NULL: the default */
 	int		leak_all;	/* --all */
 	uint64_t	min_bytes;	/* --min-bytes */
-	int		lifetimes;
 	uint64_t	exact_lifetimes;	/* KMA_EXACT_LIFETIMES; 0: the default */
-	int		peak;
-	int		generations;
-	int		modules;
-	int		advice;
 	int		live;
 	double		duration;
 	double		interval;
@@ -83,9 +96,7 @@ struct kma_opts {
 	int		page_group;	/* -g for --pages (enum kma_page_group), -1: default */
 	const char	*group_arg;	/* -g as given, for a page grouping slabs lack */
 	/* cross-CPU frees and cross-node allocations */
-	int		cross_cpu;	/* --cross-cpu */
 	const char	*cpu_nodes;	/* --cpu-nodes LIST, checked; NULL: the trace's map */
-	int		counters;	/* --counters: the trace beside the kernel's counters */
 };
 
 /*

@@ -2,15 +2,20 @@
 /*
  * kma-pagerun.c - kma-analyze --pages wiring: see kma-pagerun.h.
  */
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "match/kma-match.h"
+#include "match/kma-select.h"
 #include "kma-pagerun.h"
 #include "report/kma-report-pages.h"
 #include "sites/kma-stacks.h"
 
 struct kma_pagerun {
-	struct kma_pagealloc	*m;
+	struct kma_pagealloc	*m;		/* every allocation: report.db, the timeline */
+	struct kma_pagealloc	*view;		/* the report's: == m, or filtered */
+	struct kma_select	*select;	/* the view's filter, or NULL */
 	struct kma_stacks	*stacks;	/* the page events' own */
 	struct kma_store	*db;		/* where finished allocations go, or NULL */
 	struct kma_store_pages	store;
@@ -66,6 +71,7 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 	}
 	p->m = p->stacks && (!(keep & KMA_PAGERUN_TIMELINE) || (p->tl && p->fn_tl)) ?
 	       kma_pagealloc_new(&po) : NULL;
+	p->view = p->m;
 	if (!p->m) {
 		kma_pagerun_free(p);
 		return NULL;
@@ -74,11 +80,55 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 	return p;
 }
 
+/* kma_select's name of a call site: the page matcher's is the interned function name. */
+static const char *page_site_name(void *ctx, uint64_t site)
+{
+	(void)ctx;
+	return (const char *)(uintptr_t)site;
+}
+
+int kma_pagerun_filter(struct kma_pagerun *p, const struct kma_sel_arg *sel, int nr,
+		       int exclude_self, int window, char *why, size_t len)
+{
+	struct kma_page_opts po = {
+		.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
+		.ctx = p->stacks, .select = kma_select_event,
+	};
+	int i;
+
+	if (!nr && !exclude_self && !window)
+		return 0;
+	p->select = kma_select_alloc();
+	if (!p->select)
+		goto oom;
+	kma_select_set_resolve(p->select, page_site_name, NULL);
+	kma_select_exclude_self(p->select, exclude_self);
+	for (i = 0; i < nr; i++)
+		if (kma_select_add(p->select, (enum kma_sel_kind)sel[i].kind, sel[i].arg, why, len))
+			return -1;
+	po.select_ctx = p->select;
+	p->view = kma_pagealloc_new(&po);
+	if (p->view)
+		return 0;
+	p->view = p->m;
+oom:
+	snprintf(why, len, "out of memory");
+	return -1;
+}
+
+void kma_pagerun_set_window(struct kma_pagerun *p, uint64_t since, uint64_t until)
+{
+	kma_pagealloc_set_window(p->view, since, until);
+}
+
 void kma_pagerun_free(struct kma_pagerun *p)
 {
 	if (!p)
 		return;
+	if (p->view != p->m)
+		kma_pagealloc_free(p->view);
 	kma_pagealloc_free(p->m);
+	kma_select_free(p->select);
 	kma_stacks_free(p->stacks);
 	kma_timeline_free(p->tl);
 	kma_timeline_free(p->fn_tl);
@@ -88,11 +138,11 @@ void kma_pagerun_free(struct kma_pagerun *p)
 void kma_pagerun_lifetimes(struct kma_pagerun *p, int g, uint64_t exact)
 {
 	if (g >= 0) {
-		kma_pagealloc_keep_lifetimes(p->m, g, exact);
+		kma_pagealloc_keep_lifetimes(p->view, g, exact);
 		return;
 	}
-	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_FUNCTION, exact);
-	kma_pagealloc_keep_lifetimes(p->m, KMA_PG_COMM, exact);
+	kma_pagealloc_keep_lifetimes(p->view, KMA_PG_FUNCTION, exact);
+	kma_pagealloc_keep_lifetimes(p->view, KMA_PG_COMM, exact);
 }
 
 int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
@@ -102,12 +152,19 @@ int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
 	if (ev->stack_depth &&
 	    kma_stacks_intern(p->stacks, ev->stack, ev->stack_depth, &e.stack_id))
 		return -1;
+	if (p->view != p->m) {
+		/* --caller sees the caller function: its interned name stands for the site */
+		if (e.type == KMA_EV_PAGE_ALLOC)
+			e.call_site = (uintptr_t)kma_stacks_page_caller(p->stacks, e.stack_id);
+		if (kma_pagealloc_event(p->view, &e))
+			return -1;
+	}
 	return kma_pagealloc_event(p->m, &e);
 }
 
 int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts)
 {
-	if (kma_pagealloc_finish(p->m))
+	if (kma_pagealloc_finish(p->m) || (p->view != p->m && kma_pagealloc_finish(p->view)))
 		return -1;
 	if (!p->tl)
 		return 0;
@@ -134,6 +191,6 @@ const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 
 int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, struct kma_page_report *pr)
 {
-	pr->m = p->m;
+	pr->m = p->view;
 	return kma_report_pages(out, pr);
 }

@@ -7,6 +7,8 @@
 #ifndef KMA_PAGERUN_H
 #define KMA_PAGERUN_H
 
+#include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 
 #include "match/kma-pagealloc.h"
@@ -15,6 +17,7 @@
 #include "report/kma-table.h"
 #include "sites/kma-sites.h"
 #include "store/kma-store.h"
+#include "kma-options.h"
 
 struct kma_pagerun;
 
@@ -28,6 +31,17 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 /* With KMA_PAGERUN_ROWS: the store the finished allocations stream to (before the first event). */
 void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db);
 void kma_pagerun_free(struct kma_pagerun *p);
+/*
+ * The report's filter, before the first event: the --comm/--pid/--caller
+ * patterns @sel[0..@nr) (kma-select.h; a page's caller is its caller
+ * function), --exclude-self, and whether a time window will be set. The
+ * report then counts a matcher of its own; report.db and the timeline keep
+ * every allocation. 0, or -1 with the reason in @why.
+ */
+int kma_pagerun_filter(struct kma_pagerun *p, const struct kma_sel_arg *sel, int nr,
+		       int exclude_self, int window, char *why, size_t len);
+/* The report's window, absolute ns (@until 0: no end), before the first page event. */
+void kma_pagerun_set_window(struct kma_pagerun *p, uint64_t since, uint64_t until);
 /*
  * --lifetimes: keep them for grouping @g (-1: function and comm, the defaults),
  * @exact of them exactly (0: the default; kma-quant.h).

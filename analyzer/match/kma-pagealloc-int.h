@@ -27,6 +27,8 @@ struct group {
 struct kma_pagealloc {
 	struct kma_page_opts	o;
 	struct kma_pairs	*live;
+	struct kma_pairs	*out;	/* live allocations the filter left out: pfns only */
+	uint64_t		since, until;	/* kma_pagealloc_set_window */
 	struct group		g[KMA_PG_NR];
 	struct kma_page_totals	t;
 	uint32_t		generation;

@@ -62,10 +62,11 @@ struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o)
 		return NULL;
 	m->o = *o;
 	m->live = kma_pairs_alloc(sizeof(struct live_page), 0);
-	for (g = 0; m->live && g < KMA_PG_NR; g++)
+	m->out = kma_pairs_alloc(1, 0);
+	for (g = 0; m->live && m->out && g < KMA_PG_NR; g++)
 		if (kma_map_init(&m->g[g].map, 16))
 			break;
-	if (!m->live || g < KMA_PG_NR || kma_pageleak_init(m)) {
+	if (!m->live || !m->out || g < KMA_PG_NR || kma_pageleak_init(m)) {
 		kma_pagealloc_free(m);
 		return NULL;
 	}
@@ -83,6 +84,7 @@ void kma_pagealloc_free(struct kma_pagealloc *m)
 		free(m->g[g].rows);
 	}
 	kma_pairs_free(m->live);
+	kma_pairs_free(m->out);
 	kma_pageleak_free(m);
 	free(m->gens);
 	free(m);
@@ -190,6 +192,35 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 	return m->o.done ? m->o.done(m->o.done_ctx, &a) : 0;
 }
 
+void kma_pagealloc_set_window(struct kma_pagealloc *m, uint64_t since, uint64_t until)
+{
+	m->since = since;
+	m->until = until;
+}
+
+/* Inside the window and the filter (kma_page_opts.select). */
+static int is_selected(const struct kma_pagealloc *m, const struct kma_event *ev)
+{
+	if (ev->ts < m->since || (m->until && ev->ts >= m->until))
+		return 0;
+	return !m->o.select || !(m->o.select(m->o.select_ctx, ev) & KMA_SEL_OUT);
+}
+
+/*
+ * An allocation the filter leaves out: its pfn only, so that its free is not
+ * an unknown free. Like any allocation, it ends a counted one live at its pfn.
+ */
+static int leave_out(struct kma_pagealloc *m, const struct kma_event *ev)
+{
+	struct kma_pair p;
+
+	kma_pairs_on_free(m->live, PFN_KEY(ev), &p);
+	if (p.kind == KMA_PAIR_FREED && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
+		return -1;
+	m->t.unselected++;
+	return kma_pairs_on_alloc(m->out, PFN_KEY(ev), &p);
+}
+
 static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 {
 	uint64_t pages = 1ULL << (ev->order & 63);
@@ -201,10 +232,15 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	struct kma_pair p;
 	int g;
 
+	int in = is_selected(m, ev);
+
 	if (ev->ptr == KMA_PAGE_FAILED) {
-		m->t.failed++;
+		m->t.failed += in;
 		return 0;
 	}
+	if (!in)
+		return leave_out(m, ev);
+	kma_pairs_on_free(m->out, PFN_KEY(ev), &p);	/* one left out ends here, uncounted */
 	if (rows_of(m, ev, lp.row) || kma_pairs_on_alloc(m->live, PFN_KEY(ev), &p))
 		return -1;
 	/* the old allocation's payload is a copy, the new slot is ours: close first */
@@ -252,10 +288,15 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 		return on_alloc(m, ev);
 	if (ev->type != KMA_EV_PAGE_FREE)
 		return 0;	/* batched, zone_locked, pcpu_drain: no user's alloc or free */
-	kma_pageleak_free_event(m);
 	kma_pairs_on_free(m->live, PFN_KEY(ev), &p);
-	if (p.kind == KMA_PAIR_FREED)
+	if (p.kind == KMA_PAIR_FREED) {
+		kma_pageleak_free_event(m);
 		return close_alloc(m, p.old, KMA_EV_PAGE_FREE, ev->ts);
+	}
+	kma_pairs_on_free(m->out, PFN_KEY(ev), &p);
+	if (p.kind == KMA_PAIR_FREED)
+		return 0;	/* of an allocation left out: not counted either */
+	kma_pageleak_free_event(m);
 	m->t.unknown_frees++;
 	m->t.unknown_pages += 1ULL << (ev->order & 63);
 	return 0;

@@ -99,6 +99,7 @@ struct kma_page_totals {
 	uint64_t	unknown_pages;	/* pages of the unknown frees, by their own order */
 	uint64_t	peak_pages, peak_ts;
 	uint64_t	stacked;	/* allocations with a stack */
+	uint64_t	unselected;	/* allocations left out by the filter or window */
 	int		by_ptr;		/* keys are struct page pointers */
 };
 
@@ -136,6 +137,15 @@ struct kma_page_opts {
 	 * series by caller function, for a trace with stacks
 	 */
 	struct kma_timeline	*fn_timeline;
+	/*
+	 * the report's filter (--comm, --pid, --caller, --exclude-self): KMA_SEL_*
+	 * bits of kma-match.h for an allocation event, whose call_site is then its
+	 * caller function's interned name (0: none); NULL: every allocation counts.
+	 * An allocation left out is paired all the same, so that its free is no
+	 * unknown free, and neither it nor its free is counted anywhere.
+	 */
+	unsigned int	(*select)(void *ctx, const struct kma_event *ev);
+	void		*select_ctx;
 };
 
 struct kma_pagealloc;
@@ -144,6 +154,11 @@ struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o);
 void kma_pagealloc_free(struct kma_pagealloc *m);
 /* One event (page kinds, and KMA_EV_MARKER: the next generation; others are ignored). 0, or -1 out of memory / sink stop. */
 int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev);
+/*
+ * Counts only the allocations made in [@since, @until) (absolute ns, @until 0:
+ * no end), before the first event; the others are left out as by the filter.
+ */
+void kma_pagealloc_set_window(struct kma_pagealloc *m, uint64_t since, uint64_t until);
 /* The end of the trace: live allocations to the sink as live. 0 or -1. */
 int kma_pagealloc_finish(struct kma_pagealloc *m);
 const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *m);

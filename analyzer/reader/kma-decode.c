@@ -354,6 +354,9 @@ static int lookup_events(struct kma_reader *r)
 		found++;
 	}
 	kma_page_setup(r);
+	/* a trace of page events only is analyzed too (--pages) */
+	for (i = 0; i <= r->max_id; i++)
+		found += kma_ev_is_page(r->by_id[i].type);
 	if (follow_text_event(r, "ftrace", "print", "buf", KMA_EV_MARKER) ||
 	    follow_text_event(r, "module", "module_load", "name", KMA_EV_MODULE_LOAD) ||
 	    follow_text_event(r, "module", "module_free", "name", KMA_EV_MODULE_FREE))

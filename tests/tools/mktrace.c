@@ -43,6 +43,9 @@
  *                            tracing_mark_write's address if kallsyms has it)
  *   stack CPU TS PID ADDR... a kernel_stack record (record -T): up to 64 frames,
  *                            innermost first, numbers (-1 is ULONG_MAX) or SYMBOL[+OFF]
+ *   kmem pages               the kmem system has the page allocator's formats only, as
+ *                            trace-cmd record -e kmem:mm_page_alloc ... writes it (before
+ *                            the events; no slab event may follow)
  *   pagelayout pfn           or page: the page allocator events, see mktrace-page.c
  *   gfplayout new            or old, shuffled, none, as -G (before the events): the gfp
  *                            bits and their print fmt table, see mktrace-formats.c
@@ -116,6 +119,7 @@ static struct item *items;
 static int nr_items;
 static int has_module_events;
 static int has_page_events;	/* the kmem system gets the page allocator's formats */
+static int pages_only;		/* "kmem pages": and no slab formats */
 static uint64_t stats[MAX_CPUS][6];
 static const char * const stat_keys[6] = {
 	"entries", "overrun", "commit_overrun", "bytes", "dropped", "read",
@@ -165,6 +169,8 @@ static int parse_kind(const char *s, int line)
 				has_module_events = 1;
 			if (k >= K_PAGE_ALLOC)
 				has_page_events = 1;
+			if (k < K_PRINT && pages_only)
+				die("line %d: '%s' in a 'kmem pages' trace", line, s);
 			return k;
 		}
 	die("line %d: unknown event '%s'", line, s);
@@ -303,6 +309,10 @@ static void parse_line(char *s, int line, const int set[5])
 			die("line %d: 'gfplayout' must come before the events", line);
 		if (!set[4])
 			tgt.gfp_layout = parse_gfp_layout(w[1]);
+	} else if (!strcmp(w[0], "kmem") && n == 2 && !strcmp(w[1], "pages")) {
+		if (nr_items)
+			die("line %d: 'kmem pages' must come before the events", line);
+		pages_only = 1;
 	} else if (!strcmp(w[0], "pagelayout") && n == 2) {
 		if (nr_items)
 			die("line %d: 'pagelayout' must come before the events", line);
@@ -621,10 +631,12 @@ static void write_file(const char *path)
 	buf_num(&b, &tgt, has_module_events ? 2 : 1, 4);
 	buf_add(&b, "kmem", 5);
 	for (k = 0, n = 0; k < K_NR; k++)
-		n += fmts[k].name && (k < K_PRINT || (k >= K_PAGE_ALLOC && has_page_events));
+		n += fmts[k].name && ((k < K_PRINT && !pages_only) ||
+				      (k >= K_PAGE_ALLOC && has_page_events));
 	buf_num(&b, &tgt, n, 4);
 	for (k = 0; k < K_NR; k++) {
-		if (!fmts[k].name || (k >= K_PRINT && (k < K_PAGE_ALLOC || !has_page_events)))
+		if (!fmts[k].name || (k >= K_PRINT && (k < K_PAGE_ALLOC || !has_page_events)) ||
+		    (k < K_PRINT && pages_only))
 			continue;
 		t.len = 0;
 		format_text(&t, &fmts[k]);

@@ -8,12 +8,21 @@
 # closes the old one (implicit free); mm_page_free of a live pfn closes it (2^order of
 # the allocation back), of any other pfn is an unknown free (2^order of the free);
 # mm_page_free_batched, _zone_locked and _pcpu_drain change nothing.
+#
+# Filters, as kma-analyze(1) describes them for --pages (the timestamps need
+# `trace-cmd report -t`, in ns): --comm NAME, --pid N, --since NS, --until NS (absolute)
+# count only the allocations of that task, pid or time [since, until); the others are
+# still paired, so their frees are neither counted nor unknown, and an allocation of any
+# kind at a counted live pfn closes it. Unknown frees are the whole trace's.
 import re, sys
 
-LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+\S+:\s+(mm_page_alloc|mm_page_free|mm_page_free_batched):\s+(.*)$')
+flt = dict(zip(sys.argv[1::2], sys.argv[2::2]))
+
+LINE = re.compile(r'^\s*(.*)-(\d+)\s+\[(\d+)\]\s+(\S+):\s+(mm_page_alloc|mm_page_free|mm_page_free_batched):\s+(.*)$')
 FAILED = {'-1', 'ffffffffffffffff', '18446744073709551615', 'ffffffff', '4294967295'}
 
 live = {}        # pfn -> (order, comm, pid)
+out = set()      # pfns of live allocations the filter leaves out
 freed = set()    # pfns whose last event was an mm_page_free (kma-analyze(1): batched frees)
 batched = [0, 0]  # mm_page_free_batched records, of those after an mm_page_free of the pfn
 tot = dict(allocs=0, failed=0, frees=0, implicit_frees=0, unknown_frees=0, pages_alloc=0,
@@ -45,7 +54,11 @@ for line in sys.stdin:
     m = LINE.match(line)
     if not m:
         continue
-    comm, pid, ev, rest = m.group(1).strip(), int(m.group(2)), m.group(4), m.group(5)
+    comm, pid, ev, rest = m.group(1).strip(), int(m.group(2)), m.group(5), m.group(6)
+    sec, _, frac = m.group(4).partition('.')
+    ts = int(sec) * 10**9 + int(frac.ljust(9, '0')[:9])
+    sel = (flt.get('--comm', comm) == comm and int(flt.get('--pid', pid)) == pid and
+           int(flt.get('--since', 0)) <= ts and ts < int(flt.get('--until', 1 << 64)))
     f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
     key = f.get('pfn', f.get('page'))
     if ev == 'mm_page_free_batched':
@@ -59,10 +72,14 @@ for line in sys.stdin:
         freed.discard(key)
     if ev == 'mm_page_alloc':
         if key in FAILED or (('page' in f) and int(key, 16) == 0):
-            tot['failed'] += 1
+            tot['failed'] += sel
             continue
         if key in live:
             close(live.pop(key), 1)
+        out.discard(key)
+        if not sel:
+            out.add(key)
+            continue
         pages = 1 << order
         live[key] = (order, comm, pid)
         tot['allocs'] += 1
@@ -76,6 +93,8 @@ for line in sys.stdin:
             r[5] += pages
     elif key in live:
         close(live.pop(key), 0)
+    elif key in out:
+        out.discard(key)
     else:
         tot['unknown_frees'] += 1
         unknown_pages += 1 << order
