@@ -114,8 +114,8 @@ static const char usage_text[] =
 "                         kinds AND-ed)\n"
 "      --generation G     only allocations made in generation G (number or marker\n"
 "                         label) of both runs; --rate: per second of G\n"
-"      --base-generation G, --new-generation G\n"
-"                         only BASE's generation G, only NEW's\n"
+"      --base-generation G  only BASE's generation G (not with --generation)\n"
+"      --new-generation G   only NEW's generation G\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
 "\n"
@@ -131,13 +131,13 @@ static const char usage_text[] =
 "                                          # a CI gate: exit 3 when the patch leaks\n"
 "  kma-diff -o base.db -o new.db base.dat new.dat\n"
 "                                          # keep both report.db files for sqlite3\n"
-"  kma-diff -f json a.db b.db | jq '.summary.delta_net'\n"
 "  kma-diff --exclude-self --comm tar -q --fail-if 'net>0' base.dat new.dat\n"
 "                                          # gate on tar's allocations only\n"
 "  kma-diff -g function -q --fail-if 'net>+0' --key alloc_pipe_info a.db b.db\n"
 "                                          # gate on one function's net\n"
 "  kma-diff --base-generation 1 --new-generation 2 run.dat run.dat\n"
-"                                          # two generations of one run\n";
+"                                          # two generations of one run\n"
+"  kma-diff -f json a.db b.db | jq '.summary.delta_net'\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
