@@ -181,18 +181,22 @@ static int take_gen(int side, const char *arg, struct diff_opts *o)
 
 	if (!*arg)
 		return usage_error("--generation wants a number or a marker's label%s", "");
+	if (side < 0 && o->gen_both)
+		return usage_error("--generation given twice%s", "");
+	if (side < 0 && (o->gen[0] || o->gen[1]))
+		return usage_error("--generation sets both runs' generation: not with %s",
+				   name[o->gen[0] ? 0 : 1]);
+	if (side >= 0 && o->gen_both)
+		return usage_error("%s with --generation, which sets both runs' generation",
+				   name[side]);
+	if (side >= 0 && o->gen[side])
+		return usage_error("%s given twice", name[side]);
 	if (side < 0) {
-		if (o->gen[0] || o->gen[1])
-			return usage_error("--generation sets both runs' generation: given twice, "
-					   "or with %s", o->gen_both ? "--generation" :
-					   name[o->gen[0] ? 0 : 1]);
 		o->gen[0] = o->gen[1] = arg;
 		o->gen_both = 1;
-		return -1;
+	} else {
+		o->gen[side] = arg;
 	}
-	if (o->gen[side])
-		return usage_error("%s given twice, or with --generation", name[side]);
-	o->gen[side] = arg;
 	return -1;
 }
 
