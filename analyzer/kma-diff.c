@@ -3,8 +3,9 @@
  * kma-diff.c - what changed between two runs: kma-diff BASE NEW, each a
  * report.db or a trace.dat (analyzed on the fly by the kma-analyze next to
  * this program). Wiring only: options, operands, then store/kma-diff-load.c
- * (the numbers), match/kma-diff.c (rows, --fail-if) and
- * report/kma-report-diff.c (the output). kma-diff(1) documents it.
+ * (the numbers; kma-diff-scope.c when a filter or a generation narrows them),
+ * match/kma-diff.c (rows, --fail-if) and report/kma-report-diff.c (the
+ * output). kma-diff(1) documents it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -20,6 +21,7 @@
 #include "kma-event.h"
 #include "kma-output.h"
 #include "match/kma-diff.h"
+#include "match/kma-select.h"
 #include "report/kma-report-diff.h"
 #include "report/kma-table.h"
 #include "store/kma-diff-load.h"
@@ -29,6 +31,12 @@
 #endif
 
 #define MAX_CONDS	16
+#define MAX_KEYS	16
+#define MAX_SELS	64
+
+/* The long options without a short one. */
+enum { OPT_COMM = 256, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_SELF, OPT_GEN, OPT_GEN_BASE,
+       OPT_GEN_NEW, OPT_KEY };
 
 /* Every option in one place; parse_opts() starts from the defaults. */
 struct diff_opts {
@@ -44,6 +52,16 @@ struct diff_opts {
 	struct kma_diff_cond	cond[MAX_CONDS];
 	const char		*cond_text[MAX_CONDS];
 	int			nr_conds;
+	const char		*key[MAX_KEYS];	/* --key: the gates test these rows */
+	int			nr_keys;
+	struct {
+		enum kma_sel_kind	kind;
+		const char		*arg;
+	}			sel[MAX_SELS];	/* --comm, --pid, --caller, --cache */
+	int			nr_sels;
+	int			exclude_self;
+	const char		*gen[2];	/* BASE's and NEW's generation, or NULL */
+	int			gen_both;	/* --generation set both */
 };
 
 static const struct diff_opts default_opts = {
@@ -76,9 +94,28 @@ static const char usage_text[] =
 "                         METRIC (total|slack|net|allocs|frees) > or < a signed\n"
 "                         number, then % of the base, KiB, MiB, GiB or nothing\n"
 "                         (bytes, or a count); repeatable: exit 3 when any holds\n"
+"      --key KEY          the --fail-if expressions test KEY's row (in the -g key\n"
+"                         space: caller, function, module, cache or folded stack)\n"
+"                         instead of the whole-trace deltas; repeatable: exit 3\n"
+"                         when any expression holds for any KEY\n"
 "  -o, --output DB        keep the report.db of the first trace.dat operand as DB;\n"
 "                         a second -o keeps the second's\n"
 "  -q, --quiet            print no report (errors and --fail-if verdicts only)\n"
+"\n"
+"Filters and generations, on both runs as kma-analyze's (the summary and the\n"
+"--fail-if deltas then sum the allocations kept; frees: their traced frees;\n"
+"report.db operands are filtered from their allocation rows):\n"
+"      --comm PATTERN     only allocations by tasks whose comm matches the glob\n"
+"      --pid N[,N...]     only allocations by these pids\n"
+"      --caller REGEX     only call sites whose name (sym+0xoff) matches the ERE\n"
+"      --cache PATTERN    only allocations from caches matching the glob\n"
+"      --exclude-self     leave out the recorder's own allocations\n"
+"                         (each repeatable, a leading ! excludes; same kind OR-ed,\n"
+"                         kinds AND-ed)\n"
+"      --generation G     only allocations made in generation G (number or marker\n"
+"                         label) of both runs; --rate: per second of G\n"
+"      --base-generation G  only BASE's generation G (not with --generation)\n"
+"      --new-generation G   only NEW's generation G\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
 "\n"
@@ -94,6 +131,12 @@ static const char usage_text[] =
 "                                          # a CI gate: exit 3 when the patch leaks\n"
 "  kma-diff -o base.db -o new.db base.dat new.dat\n"
 "                                          # keep both report.db files for sqlite3\n"
+"  kma-diff --exclude-self --comm tar -q --fail-if 'net>0' base.dat new.dat\n"
+"                                          # gate on tar's allocations only\n"
+"  kma-diff -g function -q --fail-if 'net>+0' --key alloc_pipe_info a.db b.db\n"
+"                                          # gate on one function's net\n"
+"  kma-diff --base-generation 1 --new-generation 2 run.dat run.dat\n"
+"                                          # two generations of one run\n"
 "  kma-diff -f json a.db b.db | jq '.summary.delta_net'\n";
 
 static int usage_error(const char *fmt, const char *arg)
@@ -131,11 +174,66 @@ static int take_cond(const char *arg, struct diff_opts *o)
 	return -1;
 }
 
+/* --generation (side -1: both), --base-generation (0), --new-generation (1). */
+static int take_gen(int side, const char *arg, struct diff_opts *o)
+{
+	static const char * const name[] = { "--base-generation", "--new-generation" };
+
+	if (!*arg)
+		return usage_error("--generation wants a number or a marker's label%s", "");
+	if (side < 0 && o->gen_both)
+		return usage_error("--generation given twice%s", "");
+	if (side < 0 && (o->gen[0] || o->gen[1]))
+		return usage_error("--generation sets both runs' generation: not with %s",
+				   name[o->gen[0] ? 0 : 1]);
+	if (side >= 0 && o->gen_both)
+		return usage_error("%s with --generation, which sets both runs' generation",
+				   name[side]);
+	if (side >= 0 && o->gen[side])
+		return usage_error("%s given twice", name[side]);
+	if (side < 0) {
+		o->gen[0] = o->gen[1] = arg;
+		o->gen_both = 1;
+	} else {
+		o->gen[side] = arg;
+	}
+	return -1;
+}
+
+/* The filters and --key; -1 to go on, or the exit status. */
+static int take_scope(int c, const char *arg, struct diff_opts *o)
+{
+	switch (c) {
+	case OPT_SELF:
+		o->exclude_self = 1;
+		return -1;
+	case OPT_GEN:
+		return take_gen(-1, arg, o);
+	case OPT_GEN_BASE:
+	case OPT_GEN_NEW:
+		return take_gen(c == OPT_GEN_NEW, arg, o);
+	case OPT_KEY:
+		if (o->nr_keys == MAX_KEYS)
+			return usage_error("more than 16 --key%s", "");
+		o->key[o->nr_keys++] = arg;
+		return -1;
+	default:
+		if (o->nr_sels == MAX_SELS)
+			return usage_error("more than 64 filter patterns%s", "");
+		o->sel[o->nr_sels].kind = c == OPT_COMM ? KMA_SELK_COMM : c == OPT_PID ?
+			KMA_SELK_PID : c == OPT_CALLER ? KMA_SELK_CALLER : KMA_SELK_CACHE;
+		o->sel[o->nr_sels++].arg = arg;
+		return -1;
+	}
+}
+
 /* One option; -1 to go on, or the exit status. */
 static int take_opt(int c, const char *arg, struct diff_opts *o)
 {
 	char *end;
 
+	if (c >= OPT_COMM && c <= OPT_KEY)
+		return take_scope(c, arg, o);
 	switch (c) {
 	case 'g':
 		return take_group(arg, o);
@@ -193,6 +291,15 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 		{ "fail-if",	required_argument,	NULL, 'F' },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "comm",	required_argument,	NULL, OPT_COMM },
+		{ "pid",	required_argument,	NULL, OPT_PID },
+		{ "caller",	required_argument,	NULL, OPT_CALLER },
+		{ "cache",	required_argument,	NULL, OPT_CACHE },
+		{ "exclude-self", no_argument,		NULL, OPT_SELF },
+		{ "generation",	required_argument,	NULL, OPT_GEN },
+		{ "base-generation", required_argument,	NULL, OPT_GEN_BASE },
+		{ "new-generation", required_argument,	NULL, OPT_GEN_NEW },
+		{ "key",	required_argument,	NULL, OPT_KEY },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -213,6 +320,8 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 	if (argc - optind != 2)
 		return usage_error("wants two operands, BASE and NEW (%s)",
 				   argc - optind < 2 ? "too few" : "too many");
+	if (o->nr_keys && !o->nr_conds)
+		return usage_error("--key %s: no --fail-if expression to test on it", o->key[0]);
 	o->operand[0] = argv[optind];
 	o->operand[1] = argv[optind + 1];
 	return -1;
@@ -343,8 +452,12 @@ static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
 	return tmp_db[i];
 }
 
-/* Operand i's numbers into t; 0, or -1 after a one-line error naming the file. */
-static int load_operand(const struct diff_opts *o, int i, int *nkeep, struct kma_diff_table *t)
+/*
+ * Operand i's numbers into t, narrowed to its scope; 0, or -1 after a
+ * one-line error naming the file.
+ */
+static int load_operand(const struct diff_opts *o, int i, int *nkeep,
+			const struct kma_diff_scope *sc, struct kma_diff_table *t)
 {
 	const char *file = o->operand[i], *db = file;
 	char why[512];
@@ -357,7 +470,7 @@ static int load_operand(const struct diff_opts *o, int i, int *nkeep, struct kma
 		fprintf(stderr, "kma-diff: %s: %m\n", file);
 		return -1;
 	}
-	if (kma_diff_load(db, o->group, t, why, sizeof(why))) {
+	if (kma_diff_load(db, o->group, sc, t, why, sizeof(why))) {
 		fprintf(stderr, "kma-diff: %s: %s\n", file, why);
 		return -1;
 	}
@@ -386,8 +499,11 @@ static int check_keep(const struct diff_opts *o)
 	return 0;
 }
 
-/* The --fail-if verdicts on stderr; 3 when one holds, else 0. */
-static int fail_if(const struct diff_opts *o, const struct kma_diff_row *sum)
+/*
+ * The --fail-if verdicts on the row sum (the summary, or --key's row: key not
+ * NULL) on stderr; 3 when one holds, else 0.
+ */
+static int fail_if(const struct diff_opts *o, const struct kma_diff_row *sum, const char *key)
 {
 	char num[48];
 	double seen;
@@ -404,27 +520,77 @@ static int fail_if(const struct diff_opts *o, const struct kma_diff_row *sum)
 			kma_diff_num(num, sizeof(num), seen, o->rate, 1);
 		else
 			kma_diff_inum(num, sizeof(num), sum->idelta[c->metric], 1);
-		fprintf(stderr, "kma-diff: --fail-if '%s' holds: %s changed by %s\n",
-			o->cond_text[i], kma_diff_metric_name(c->metric), num);
+		fprintf(stderr, "kma-diff: --fail-if '%s' holds%s%s: %s changed by %s\n",
+			o->cond_text[i], key ? " for " : "", key ? key : "",
+			kma_diff_metric_name(c->metric), num);
 		ret = 3;
 	}
 	return ret;
 }
 
-static int report(const struct diff_opts *o, const struct kma_diff_table *t)
+/* The row of key, or NULL when neither run has it. */
+static const struct kma_diff_row *find_row(const struct kma_diff_row *rows, size_t nr,
+					   const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < nr; i++)
+		if (!strcmp(rows[i].key, key))
+			return &rows[i];
+	return NULL;
+}
+
+/*
+ * Every --key names a row: a gate on a key in neither run (a typo, another
+ * grouping) would pass whatever changed. 0, or -1 after a one-line error.
+ */
+static int check_keys(const struct diff_opts *o, const struct kma_diff_row *rows, size_t nr)
+{
+	int i;
+
+	for (i = 0; i < o->nr_keys; i++) {
+		if (find_row(rows, nr, o->key[i]))
+			continue;
+		fprintf(stderr, "kma-diff: --key '%s': no %s of that name in %s nor %s%s\n",
+			o->key[i], kma_group_name(o->group), o->operand[0], o->operand[1],
+			o->nr_sels || o->exclude_self || o->gen[0] || o->gen[1] ?
+			" (as filtered)" : "");
+		return -1;
+	}
+	return 0;
+}
+
+/* The gates: on the summary, or on each --key's row; 3 when one holds, else 0. */
+static int gates(const struct diff_opts *o, const struct kma_diff_row *sum,
+		 const struct kma_diff_row *rows, size_t nr)
+{
+	int i, ret = 0;
+
+	if (!o->nr_keys)
+		return fail_if(o, sum, NULL);
+	for (i = 0; i < o->nr_keys; i++)
+		ret |= fail_if(o, find_row(rows, nr, o->key[i]), o->key[i]);
+	return ret;
+}
+
+static int report(const struct diff_opts *o, const struct kma_diff_table *t,
+		  const char *filter)
 {
 	struct kma_diff_report_in in = {
 		.base_name = o->operand[0], .new_name = o->operand[1],
 		.key = kma_group_name(o->group), .sort = o->sort, .limit = o->limit,
 		.rate = o->rate, .base_ns = t[0].duration_ns, .new_ns = t[1].duration_ns,
+		.filter = filter, .gen_label = { t[0].gen_label, t[1].gen_label },
+		.gen = { t[0].generation, t[1].generation },
 	};
 	struct kma_diff_row sum, *rows = NULL;
 	size_t nr = 0;
 	int ret = 1;
 
 	if (o->rate && (!t[0].duration_ns || !t[1].duration_ns)) {
-		fprintf(stderr, "kma-diff: %s: the trace lasts 0 s: no rate (drop --rate)\n",
-			o->operand[t[0].duration_ns ? 1 : 0]);
+		fprintf(stderr, "kma-diff: %s: the %s lasts 0 s: no rate (drop --rate)\n",
+			o->operand[t[0].duration_ns ? 1 : 0],
+			o->gen[t[0].duration_ns ? 1 : 0] ? "generation" : "trace");
 		return 1;
 	}
 	ret = kma_diff_rows(&t[0], &t[1], o->sort, o->rate, &rows, &nr);
@@ -437,6 +603,8 @@ static int report(const struct diff_opts *o, const struct kma_diff_table *t)
 		goto out;
 	}
 	ret = 1;
+	if (check_keys(o, rows, nr))
+		goto out;
 	in.rows = rows;
 	in.nr_rows = nr;
 	in.summary = &sum;
@@ -444,39 +612,92 @@ static int report(const struct diff_opts *o, const struct kma_diff_table *t)
 		fprintf(stderr, "kma-diff: cannot write the report: %m\n");
 		goto out;
 	}
-	ret = fail_if(o, &sum);
+	ret = gates(o, &sum, rows, nr);
 out:
 	free(rows);
 	return ret;
 }
 
+/*
+ * A run's filter, NULL without one: one per run, since kma-select keeps its
+ * verdicts per call-site address, which names another function in the other
+ * run. -1 to go on, or the exit status (a bad pattern is a usage error).
+ */
+static int make_select(const struct diff_opts *o, struct kma_select **out)
+{
+	struct kma_select *s;
+	char why[256];
+	int i;
+
+	*out = NULL;
+	if (!o->nr_sels && !o->exclude_self)
+		return -1;
+	s = kma_select_alloc();
+	if (!s) {
+		fprintf(stderr, "kma-diff: out of memory\n");
+		return 1;
+	}
+	kma_select_exclude_self(s, o->exclude_self);
+	for (i = 0; i < o->nr_sels; i++) {
+		if (kma_select_add(s, o->sel[i].kind, o->sel[i].arg, why, sizeof(why))) {
+			kma_select_free(s);
+			if (!strcmp(why, "out of memory")) {
+				fprintf(stderr, "kma-diff: out of memory\n");
+				return 1;
+			}
+			return usage_error("%s", why);
+		}
+	}
+	*out = s;
+	return -1;
+}
+
 int main(int argc, char **argv)
 {
 	struct kma_diff_table t[2];
+	struct kma_diff_scope sc[2] = { { NULL, NULL }, { NULL, NULL } };
 	struct diff_opts o;
+	char filter[512] = "";
 	int ret, i, nkeep = 0;
 
 	ret = parse_opts(argc, argv, &o);
 	if (ret >= 0)
 		return ret;
+	for (i = 0; i < 2; i++) {
+		ret = make_select(&o, &sc[i].select);
+		if (ret >= 0) {
+			kma_select_free(sc[0].select);
+			return ret;
+		}
+		sc[i].generation = o.gen[i];
+	}
+	if (sc[0].select)
+		kma_select_describe(sc[0].select, filter, sizeof(filter));
 	signal(SIGINT, on_signal);
 	signal(SIGTERM, on_signal);
 	signal(SIGHUP, on_signal);
 	/* each -o keeps a trace's report.db: no more of them than traces */
-	if (o.nr_keep > is_trace_dat(o.operand[0]) + is_trace_dat(o.operand[1]))
-		return usage_error("-o %s: no trace.dat operand left to keep it for",
-				   o.keep[o.nr_keep - 1]);
-	if (check_keep(&o))
-		return 1;
+	if (o.nr_keep > is_trace_dat(o.operand[0]) + is_trace_dat(o.operand[1])) {
+		ret = usage_error("-o %s: no trace.dat operand left to keep it for",
+				  o.keep[o.nr_keep - 1]);
+		goto out;
+	}
+	if (check_keep(&o)) {
+		ret = 1;
+		goto out;
+	}
 	kma_diff_table_init(&t[0]);
 	kma_diff_table_init(&t[1]);
 	ret = 0;
 	for (i = 0; !ret && i < 2; i++)
-		ret = load_operand(&o, i, &nkeep, &t[i]) ? 1 : 0;
+		ret = load_operand(&o, i, &nkeep, &sc[i], &t[i]) ? 1 : 0;
 	remove_tmp();
 	if (!ret)
-		ret = report(&o, t);
+		ret = report(&o, t, filter[0] ? filter : NULL);
 	kma_diff_table_free(&t[0]);
 	kma_diff_table_free(&t[1]);
+out:
+	kma_select_free(sc[0].select);
+	kma_select_free(sc[1].select);
 	return ret;
 }

@@ -62,6 +62,7 @@ void kma_diff_table_free(struct kma_diff_table *t)
 	for (i = 0; i < t->nr; i++)
 		free(t->e[i].key);
 	free(t->e);
+	free(t->gen_label);
 	kma_diff_table_init(t);
 }
 

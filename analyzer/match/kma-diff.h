@@ -33,6 +33,8 @@ struct kma_diff_table {
 	size_t			nr, cap;
 	uint64_t		sum[KMA_DIFF_NR];
 	uint64_t		duration_ns;	/* of the trace, for --rate */
+	char			*gen_label;	/* one generation only: its label, else NULL */
+	int64_t			generation;	/* and its number */
 };
 
 void kma_diff_table_init(struct kma_diff_table *t);

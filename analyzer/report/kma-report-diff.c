@@ -48,6 +48,21 @@ static void pct(char *buf, size_t len, double base, double delta)
 		snprintf(buf, len, delta > 0 ? "new" : "-");
 }
 
+/* "FILE[, generation N 'LABEL'] (DURATION)": one run in the text's head. */
+static void text_run(FILE *out, const struct kma_diff_report_in *in, int i)
+{
+	char buf[64];
+
+	kma_text_str(out, i ? in->new_name : in->base_name);
+	if (in->gen_label[i]) {
+		fprintf(out, ", generation %" PRId64 " '", in->gen[i]);
+		kma_text_str(out, in->gen_label[i]);
+		fputc('\'', out);
+	}
+	kma_fmt_secs(buf, sizeof(buf), i ? in->new_ns : in->base_ns);
+	fprintf(out, " (%s)\n", buf);
+}
+
 static int text_summary(FILE *out, const struct kma_diff_report_in *in)
 {
 	struct kma_table *t = kma_table_new("metric:s base:n new:n delta:n change:n");
@@ -56,12 +71,16 @@ static int text_summary(FILE *out, const struct kma_diff_report_in *in)
 	int m, err = 0;
 
 	fputs("base: ", out);
-	kma_text_str(out, in->base_name);
-	kma_fmt_secs(buf, sizeof(buf), in->base_ns);
-	fprintf(out, " (%s)\nnew:  ", buf);
-	kma_text_str(out, in->new_name);
-	kma_fmt_secs(buf, sizeof(buf), in->new_ns);
-	fprintf(out, " (%s)\n%s\n", buf, in->rate ? "Per second of each trace." : "");
+	text_run(out, in, 0);
+	fputs("new:  ", out);
+	text_run(out, in, 1);
+	if (in->filter) {
+		fputs("filter: ", out);
+		kma_text_str(out, in->filter);
+		fputc('\n', out);
+	}
+	fprintf(out, "%s\n", in->rate ? in->gen_label[0] || in->gen_label[1] ?
+		"Per second of each generation." : "Per second of each trace." : "");
 	for (m = 0; t && !err && m < KMA_DIFF_NR; m++) {
 		err |= kma_table_str(t, kma_diff_metric_name(m));
 		err |= add_num(t, s->base[m], s->ibase[m], in->rate, 0);
@@ -177,6 +196,19 @@ static void summary_num(char *buf, size_t len, double v, int64_t iv, int rate)
 		kma_diff_inum(buf, len, iv, 0);
 }
 
+/* One run: {"file", "duration_ns"[, "generation", "generation_label"]}. */
+static void json_run(FILE *f, const struct kma_diff_report_in *in, int i)
+{
+	fputs("{\"file\": ", f);
+	kma_json_str(f, i ? in->new_name : in->base_name);
+	fprintf(f, ", \"duration_ns\": %" PRIu64, i ? in->new_ns : in->base_ns);
+	if (in->gen_label[i]) {
+		fprintf(f, ", \"generation\": %" PRId64 ", \"generation_label\": ", in->gen[i]);
+		kma_json_str(f, in->gen_label[i]);
+	}
+	fputc('}', f);
+}
+
 /* The JSON members before "rows": the operands and the summary. */
 static char *json_head(const struct kma_diff_report_in *in)
 {
@@ -188,12 +220,17 @@ static char *json_head(const struct kma_diff_report_in *in)
 
 	if (!f)
 		return NULL;
-	fprintf(f, "\"key\": \"%s\", \"rate\": %s, \"base\": {\"file\": ", in->key,
-		in->rate ? "true" : "false");
-	kma_json_str(f, in->base_name);
-	fprintf(f, ", \"duration_ns\": %" PRIu64 "}, \"new\": {\"file\": ", in->base_ns);
-	kma_json_str(f, in->new_name);
-	fprintf(f, ", \"duration_ns\": %" PRIu64 "}, \"summary\": {", in->new_ns);
+	fprintf(f, "\"key\": \"%s\", \"rate\": %s, ", in->key, in->rate ? "true" : "false");
+	if (in->filter) {
+		fputs("\"filter\": ", f);
+		kma_json_str(f, in->filter);
+		fputs(", ", f);
+	}
+	fputs("\"base\": ", f);
+	json_run(f, in, 0);
+	fputs(", \"new\": ", f);
+	json_run(f, in, 1);
+	fputs(", \"summary\": {", f);
 	for (m = 0; m < KMA_DIFF_NR; m++) {
 		const char *n = kma_diff_metric_name(m);
 

@@ -21,6 +21,9 @@ struct kma_diff_report_in {
 	uint64_t			limit;		/* 0: every row */
 	int				rate;		/* numbers are per second */
 	uint64_t			base_ns, new_ns;	/* the traces' durations */
+	const char			*filter;	/* kma_select_describe's, or NULL */
+	const char			*gen_label[2];	/* BASE's, NEW's generation, or NULL */
+	int64_t				gen[2];		/* and its number */
 };
 
 /*
@@ -28,7 +31,9 @@ struct kma_diff_report_in {
  * counts (changed, new, gone, unchanged), then the rows. CSV: the rows, columns
  * key, base_total, new_total, delta_total, ... delta_frees; a side without the
  * key is an empty cell (text "-", JSON null). JSON: {"report": "diff", "key",
- * "rate", "base", "new", "summary": {...}, "rows": [...]}. 0, or -1.
+ * "rate", "base", "new", "summary": {...}, "rows": [...]}; a filter adds "filter"
+ * (its description), a generation "generation" and "generation_label" to
+ * "base" or "new", and the text says them in its head. 0, or -1.
  */
 int kma_report_diff(FILE *out, const struct kma_diff_report_in *in, enum kma_fmt fmt);
 

@@ -13,6 +13,7 @@
 #include <sqlite3.h>
 
 #include "kma-store.h"
+#include "match/kma-select.h"
 #include "kma-diff-load.h"
 
 /*
@@ -210,8 +211,8 @@ static int open_operand(const char *path, sqlite3 **db, char *why, size_t len)
 	return -1;
 }
 
-int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
-		  char *why, size_t len)
+int kma_diff_load(const char *path, enum kma_group g, const struct kma_diff_scope *scope,
+		  struct kma_diff_table *t, char *why, size_t len)
 {
 	const char *sql = group_sql(g);
 	sqlite3 *db = NULL;
@@ -225,6 +226,10 @@ int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
 		goto out;
 	if (check_db(db, g, t, why, len))
 		goto out;
+	if (scope && (scope->generation || (scope->select && kma_select_active(scope->select)))) {
+		err = kma_diff_load_scope(db, g, scope, t, why, len);
+		goto out;
+	}
 	/* the whole trace, as kma-analyze's summary: frees are every free event */
 	if (load_rows(db, "SELECT total, slack, net, allocs, frees FROM summary", t, 1, why, len))
 		goto out;

@@ -17,12 +17,35 @@ int kma_diff_schema_version(void);
 #define KMA_DIFF_OLDEST_VERSION	4
 
 /*
- * Fills t (initialized by the caller) from the report.db at path, grouped by
- * g (caller, function, module, cache or stack). 0, or -1 with why[len] saying
- * what is wrong, in words that follow the file name: not an SQLite database,
- * another schema version, no kmem events, no call stacks for -g stack.
+ * What of a run is compared: the allocations a filter keeps (NULL or inactive:
+ * all, match/kma-select.h), made in one generation (NULL: every one; a number
+ * or a marker's label, as kma-analyze --generation).
  */
-int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
-		  char *why, size_t len);
+struct kma_select;
+struct kma_diff_scope {
+	struct kma_select	*select;	/* one per operand: it caches per call site */
+	const char		*generation;
+};
+
+/*
+ * Fills t (initialized by the caller) from the report.db at path, grouped by
+ * g (caller, function, module, cache or stack), narrowed to scope (NULL: the
+ * whole trace). 0, or -1 with why[len] saying what is wrong, in words that
+ * follow the file name: not an SQLite database, another schema version, no
+ * kmem events, no call stacks for -g stack, no such generation, no allocation
+ * rows to filter.
+ */
+int kma_diff_load(const char *path, enum kma_group g, const struct kma_diff_scope *scope,
+		  struct kma_diff_table *t, char *why, size_t len);
+
+/*
+ * kma_diff_load's numbers with a scope (kma-diff-scope.c), summed from the
+ * allocation rows of the open report.db: t's sums are those of the allocations
+ * in scope (frees: their traced frees), and with a generation t->generation,
+ * t->gen_label and t->duration_ns (the generation's) are set. 0, or -1 with why.
+ */
+struct sqlite3;
+int kma_diff_load_scope(struct sqlite3 *db, enum kma_group g, const struct kma_diff_scope *sc,
+			struct kma_diff_table *t, char *why, size_t len);
 
 #endif /* KMA_DIFF_LOAD_H */
