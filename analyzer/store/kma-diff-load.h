@@ -8,6 +8,7 @@
 #define KMA_DIFF_LOAD_H
 
 #include <stddef.h>
+#include "kma-err.h"
 #include "kma-event.h"
 #include "match/kma-diff.h"
 
@@ -18,11 +19,11 @@ int kma_diff_schema_version(void);
 
 /*
  * Fills t (initialized by the caller) from the report.db at path, grouped by
- * g (caller, function, module, cache or stack). 0, or -1 with why[len] saying
+ * g (caller, function, module, cache or stack). 0, or -1 with @err saying
  * what is wrong, in words that follow the file name: not an SQLite database,
  * another schema version, no kmem events, no call stacks for -g stack.
  */
 int kma_diff_load(const char *path, enum kma_group g, struct kma_diff_table *t,
-		  char *why, size_t len);
+		  struct kma_err *err);
 
 #endif /* KMA_DIFF_LOAD_H */
