@@ -54,7 +54,7 @@ struct kma_store {
 	int			queued;
 	int			done;		/* no more batches will come */
 	int			failed;		/* writer hit an SQLite error */
-	struct kma_err		err;		/* the first reason it failed */
+	struct kma_err		err;		/* why it last failed (kma_store_err) */
 	pthread_t		thread;
 	int			thread_started;
 	int			committed;
