@@ -6,6 +6,7 @@
 #ifndef KMA_ANALYZE_INT_H
 #define KMA_ANALYZE_INT_H
 
+#include "kma-err.h"
 #include "reader/kma-live.h"
 #include "match/kma-match.h"
 
@@ -32,7 +33,7 @@ struct run {
 	struct kma_match	*match;		/* everything: report.db and the default report */
 	struct kma_match	*view;		/* the filtered report, or == match */
 	int			window_set;
-	const char		*why;
+	struct kma_err		err;		/* why feed() stopped the run */
 	struct kma_store	*store;		/* NULL with --no-db */
 	struct kma_list		*list;		/* --list */
 	struct kma_match_opts	mo;		/* of match; view's start from them */

@@ -45,7 +45,7 @@
 #include "kma-analyze-int.h"
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
-static struct kma_store *open_store(const char *path, char *why, size_t len)
+static struct kma_store *open_store(const char *path, struct kma_err *err)
 {
 	struct kma_store *store;
 	sigset_t set, old;
@@ -55,7 +55,7 @@ static struct kma_store *open_store(const char *path, char *why, size_t len)
 	sigaddset(&set, SIGTERM);
 	sigaddset(&set, SIGHUP);
 	pthread_sigmask(SIG_BLOCK, &set, &old);
-	store = kma_store_open(path, why, len);
+	store = kma_store_open(path, err);
 	if (store)
 		kma_signals_arm(KMA_SIGNALS_DB, kma_store_tmp_path(store));
 	pthread_sigmask(SIG_SETMASK, &old, NULL);	/* a pending signal lands here */
@@ -73,10 +73,9 @@ static int set_window(struct run *r)
 		since = abs ? v : first + v;
 	if (r->o->until && !kma_parse_time(r->o->until, &v, &abs))
 		until = abs ? v : first + v;
-	if (r->o->until && until <= since) {
-		r->why = "--until is not after --since: the window is empty";
-		return -1;
-	}
+	if (r->o->until && until <= since)
+		return kma_err_set(&r->err, KMA_ERR_OTHER,
+				   "--until is not after --since: the window is empty");
 	kma_match_set_window(r->view, since, until);
 	if (r->pages && r->o->pages)
 		kma_pagerun_set_window(r->pages, since, until);
@@ -96,6 +95,25 @@ static int feed_all(struct run *r, const struct kma_event *ev)
 	return 0;
 }
 
+/* Why a matcher failed: its sink, report.db's store, said so, else out of memory. */
+static int sink_err(struct run *r, struct kma_err *err)
+{
+	return r->store ? kma_store_err(r->store, err) : kma_err_nomem(err);
+}
+
+/* A matcher of the report failed: report.db named with the reason, in r->err. */
+static int feed_fail(struct run *r)
+{
+	struct kma_err why;
+
+	sink_err(r, &why);
+	return kma_err_set(&r->err, why.kind, "%s: %s", r->o->output, why.msg);
+}
+
+/*
+ * One event to every consumer. Returns -1 with the reason in r->err (the
+ * reader then says none of its own), or -1 alone when interrupted.
+ */
 static int feed(void *ctx, const struct kma_event *ev)
 {
 	struct run *r = ctx;
@@ -104,36 +122,28 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
-	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagerun_feed(r->pages, ev)) {
-		r->why = "out of memory";	/* page generations */
-		return -1;
-	}
+	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagerun_feed(r->pages, ev))
+		return kma_err_nomem(&r->err);	/* page generations */
 	/* --counters: kmem events and the counter markers (which go nowhere else) */
-	if (r->counters && kma_counters_event(r->counters, ev)) {
-		r->why = "out of memory";
-		return -1;
-	}
+	if (r->counters && kma_counters_event(r->counters, ev))
+		return kma_err_nomem(&r->err);
 	if (ev->type == KMA_EV_COUNTER)
 		return 0;
 	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
-		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
-			/* a page row that reaches report.db may fail there */
-			r->why = r->store ? kma_store_error(r->store) : "out of memory";
-			return -1;
-		}
+		/* a page row that reaches report.db may fail there */
+		if (r->pages && kma_pagerun_feed(r->pages, ev))
+			return sink_err(r, &r->err);
 		return 0;
 	}
 	if (ev->stack_depth) {
 		/* the stack is interned once here, for every matcher */
 		struct kma_event e = *ev;
 
-		if (kma_stacks_intern(r->stacks, ev->stack, ev->stack_depth, &e.stack_id)) {
-			r->why = "out of memory";
-			return -1;
-		}
-		return feed_all(r, &e);
+		if (kma_stacks_intern(r->stacks, ev->stack, ev->stack_depth, &e.stack_id))
+			return kma_err_nomem(&r->err);
+		return feed_all(r, &e) ? feed_fail(r) : 0;
 	}
-	return feed_all(r, ev);
+	return feed_all(r, ev) ? feed_fail(r) : 0;
 }
 
 static int oom(void);
@@ -279,7 +289,7 @@ static int open_sites(struct run *r)
 	if (!r->stacks)
 		return oom();
 	if (kma_sites_set_debug(r->sites, o->vmlinux, o->modules_dir,
-				kma_reader_info(r->reader)->release, err.msg, sizeof(err.msg)) &&
+				kma_reader_info(r->reader)->release, &err) &&
 	    (o->vmlinux || o->modules_dir)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->vmlinux ? o->vmlinux : o->modules_dir,
 			err.msg);
@@ -322,7 +332,7 @@ static int open_pages(struct run *r)
 static int open_selects(struct run *r)
 {
 	struct kma_opts *o = r->o;
-	char why[256];
+	struct kma_err err;
 	int i;
 
 	r->select = kma_select_alloc();
@@ -335,8 +345,8 @@ static int open_selects(struct run *r)
 	for (i = 0; i < o->nr_sel; i++) {
 		/* checked by kma-options already: only out of memory is left */
 		if (kma_select_add(r->select, (enum kma_sel_kind)o->sel[i].kind, o->sel[i].arg,
-				   why, sizeof(why))) {
-			fprintf(stderr, "kma-analyze: %s\n", why);
+				   &err)) {
+			fprintf(stderr, "kma-analyze: %s\n", err.msg);
 			return -1;
 		}
 	}
@@ -364,12 +374,11 @@ static int open_match(struct run *r)
 	mo->select_ctx = r->self;
 	if (!o->no_db) {
 		/* -o a symbolic link: its target is replaced */
-		char reason[KMA_STORE_WHY_LEN];
+		struct kma_err err;
 
-		r->store = open_store(r->real_output ? r->real_output : o->output, reason,
-				      sizeof(reason));
+		r->store = open_store(r->real_output ? r->real_output : o->output, &err);
 		if (!r->store) {
-			fprintf(stderr, "kma-analyze: %s: %s\n", o->output, reason);
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->output, err.msg);
 			return -1;
 		}
 		mo->sink.ctx = r->store;
@@ -454,11 +463,14 @@ static int open_view(struct run *r)
 	return open_stack_view(r);
 }
 
-/* Every event through feed(); a signal ends it with -1 and no message. */
+/*
+ * Every event through feed(); a signal ends it with -1 and no message. The
+ * reader's reason names the trace; feed()'s, in r->err, names what it is about.
+ */
 static int run_trace(struct run *r)
 {
 	struct kma_opts *o = r->o;
-	const char *why = NULL;
+	struct kma_err err;
 	int ret;
 
 	r->show_progress = !o->quiet && !o->live && isatty(STDERR_FILENO);
@@ -466,8 +478,9 @@ static int run_trace(struct run *r)
 	/* either source: --live reads until its duration ends or a signal stops it */
 	if (open_top(r))
 		return -1;
+	kma_err_clear(&r->err);
 	ret = kma_reader_run(r->reader, feed, r, r->show_progress ? progress : NULL,
-			     (void *)o->input, &why);
+			     (void *)o->input, &err);
 	if (r->top) {
 		/* the terminal back now: what follows may ask nothing, but is read */
 		kma_top_end(r->top);
@@ -478,13 +491,10 @@ static int run_trace(struct run *r)
 			fputc('\n', stderr);
 		if (kma_interrupted)
 			return -1;
-		if (why)
-			fprintf(stderr, "kma-analyze: %s: %s\n", o->input, why);
-		else if (r->why)
-			fprintf(stderr, "kma-analyze: %s\n", r->why);
+		if (err.kind != KMA_ERR_NONE)
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);
 		else
-			fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
-				r->store ? kma_store_error(r->store) : "out of memory");
+			fprintf(stderr, "kma-analyze: %s\n", r->err.msg);
 		return -1;
 	}
 	if (r->show_progress)
@@ -565,8 +575,8 @@ static int finish_run(struct run *r)
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
 	    (r->html && kma_html_finish(r->html, info->last_ts)) ||
 	    (r->counters && kma_counters_finish(r->counters, kma_sites_group_name, r->sites))) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->output,
-			r->store ? kma_store_error(r->store) : "out of memory");
+		feed_fail(r);
+		fprintf(stderr, "kma-analyze: %s\n", r->err.msg);
 		return -1;
 	}
 	if (kma_interrupted)
@@ -578,7 +588,7 @@ static int finish_run(struct run *r)
 static int commit_store(struct run *r)
 {
 	struct kma_opts *o = r->o;
-	const char *why = NULL;
+	struct kma_err err;
 	struct kma_store_run run;
 
 	if (!r->store)
@@ -607,8 +617,8 @@ static int commit_store(struct run *r)
 	run.leak_counters = r->counters;
 	run.cpu_nodes = r->node_map;
 	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
-	if (kma_store_commit(r->store, &run, &why)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, why);
+	if (kma_store_commit(r->store, &run, &err)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, err.msg);
 		return -1;
 	}
 	kma_signals_arm(KMA_SIGNALS_DB, NULL);	/* renamed into place: a signal now leaves it */
@@ -618,14 +628,14 @@ static int commit_store(struct run *r)
 /* --html: the matchers of the page, with the view's filters; Chart.js read first. */
 static int open_html(struct run *r)
 {
-	char why[512];
+	struct kma_err err;
 
 	if (!r->o->html)
 		return 0;
 	r->html = kma_html_open(kma_match_opts(r->view), r->real_html ? r->real_html : r->o->html,
-				why, sizeof(why));
+				&err);
 	if (!r->html) {
-		fprintf(stderr, "kma-analyze: --html: %s\n", why);
+		fprintf(stderr, "kma-analyze: --html: %s\n", err.msg);
 		return -1;
 	}
 	return 0;
@@ -635,7 +645,8 @@ static int open_html(struct run *r)
 static int write_html(struct run *r)
 {
 	struct kma_opts *o = r->o;
-	char why[512], desc[1024];
+	struct kma_err err;
+	char desc[1024];
 	const char *filter = NULL;
 
 	if (!r->html)
@@ -664,8 +675,8 @@ static int write_html(struct run *r)
 	if (o->report == KMA_REPORT_COUNTERS && r->counters)
 		kma_html_set_counters(r->html, r->counters);
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
-			   o->cache_growth, filter, why, sizeof(why))) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, why);
+			   o->cache_growth, filter, &err)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, err.msg);
 		return -1;
 	}
 	return 0;

@@ -460,7 +460,7 @@ static int load_operand(const struct diff_opts *o, int i, int *nkeep,
 			const struct kma_diff_scope *sc, struct kma_diff_table *t)
 {
 	const char *file = o->operand[i], *db = file;
-	char why[512];
+	struct kma_err err;
 
 	if (is_trace_dat(file)) {
 		db = db_for_trace(o, nkeep, i);
@@ -470,8 +470,8 @@ static int load_operand(const struct diff_opts *o, int i, int *nkeep,
 		fprintf(stderr, "kma-diff: %s: %m\n", file);
 		return -1;
 	}
-	if (kma_diff_load(db, o->group, sc, t, why, sizeof(why))) {
-		fprintf(stderr, "kma-diff: %s: %s\n", file, why);
+	if (kma_diff_load(db, o->group, sc, t, &err)) {
+		fprintf(stderr, "kma-diff: %s: %s\n", file, err.msg);
 		return -1;
 	}
 	return 0;

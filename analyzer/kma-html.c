@@ -85,7 +85,7 @@ static int has_script_end(const char *s)
 }
 
 struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *path,
-			       char *why, size_t len)
+			       struct kma_err *err)
 {
 	struct kma_html *h = calloc(1, sizeof(*h));
 	const char *js = kma_html_chartjs_path();
@@ -93,17 +93,17 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *pa
 
 	if (!h || kma_map_init(&h->gl_map, 256)) {
 		free(h);
-		snprintf(why, len, "out of memory");
+		kma_err_nomem(err);
 		return NULL;
 	}
 	h->chartjs = kma_html_slurp(js);
 	if (!h->chartjs) {
-		snprintf(why, len, "%s: %s (install Debian's libjs-chart.js, or set KMA_CHARTJS "
-			 "to Chart.js's UMD build)", js, strerror(errno));
+		kma_err_set(err, KMA_ERR_OTHER, "%s: %s (install Debian's libjs-chart.js, or set "
+			    "KMA_CHARTJS to Chart.js's UMD build)", js, strerror(errno));
 		goto fail;
 	}
 	if (has_script_end(h->chartjs)) {
-		snprintf(why, len, "%s: contains '</script', cannot be inlined", js);
+		kma_err_set(err, KMA_ERR_OTHER, "%s: contains '</script', cannot be inlined", js);
 		goto fail;
 	}
 	/*
@@ -114,8 +114,7 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *pa
 	h->path = path;
 	fd = kma_tmpfile_beside(path, &h->tmp_path);
 	if (fd < 0 || !(h->out = fdopen(fd, "w"))) {
-		snprintf(why, len, "%s: cannot create a temporary file next to it: %s", path,
-			 strerror(errno));
+		kma_err_errno(err, errno, "%s: cannot create a temporary file next to it", path);
 		if (fd >= 0)
 			close(fd);
 		goto fail;
@@ -137,7 +136,7 @@ struct kma_html *kma_html_open(const struct kma_match_opts *base, const char *pa
 		}
 		h->by[g] = kma_match_alloc(&o);
 		if (!h->by[g]) {
-			snprintf(why, len, "out of memory");
+			kma_err_nomem(err);
 			goto fail;
 		}
 	}
@@ -176,7 +175,7 @@ int kma_html_finish(struct kma_html *h, uint64_t end_ts)
 
 int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 		   uint64_t young_ns, const char * const *growth, const char *filter,
-		   char *why, size_t len)
+		   struct kma_err *err)
 {
 	struct kma_html_in in = {
 		.info = info, .young_ns = young_ns, .growth = growth, .filter = filter,
@@ -197,14 +196,12 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 	ret = kma_report_html(f, &in);
 	if (fclose(f))
 		ret = -1;
-	if (ret) {
-		snprintf(why, len, "%s", errno ? strerror(errno) : "out of memory");
-		return ret;
-	}
-	if (rename(h->tmp_path, h->path)) {
-		snprintf(why, len, "cannot rename %s to it: %s", h->tmp_path, strerror(errno));
-		return -1;
-	}
+	if (ret && errno)
+		return kma_err_set(err, KMA_ERR_OTHER, "%s", strerror(errno));
+	if (ret)
+		return kma_err_nomem(err);
+	if (rename(h->tmp_path, h->path))
+		return kma_err_errno(err, errno, "cannot rename %s to it", h->tmp_path);
 	kma_signals_arm(KMA_SIGNALS_PAGE, NULL);	/* in place: a signal now leaves it */
 	free(h->tmp_path);
 	h->tmp_path = NULL;

@@ -354,7 +354,7 @@ static int parse_filter_opt(int c, const char *arg, struct kma_opts *o)
 		[OPT_CALLER - OPT_COMM] = KMA_SELK_CALLER, [OPT_CACHE - OPT_COMM] = KMA_SELK_CACHE,
 	};
 	struct kma_select *s;
-	char why[256];
+	struct kma_err why;
 	int bad;
 
 	if (c == OPT_EXCLUDE_SELF) {
@@ -368,10 +368,10 @@ static int parse_filter_opt(int c, const char *arg, struct kma_opts *o)
 	s = kma_select_alloc();
 	if (!s)
 		return usage_error("out of memory%s", "");
-	bad = kma_select_add(s, (enum kma_sel_kind)kinds[c - OPT_COMM], arg, why, sizeof(why));
+	bad = kma_select_add(s, (enum kma_sel_kind)kinds[c - OPT_COMM], arg, &why);
 	kma_select_free(s);
 	if (bad)
-		return usage_error("%s", why);
+		return usage_error("%s", why.msg);
 	o->sel[o->nr_sel].kind = kinds[c - OPT_COMM];
 	o->sel[o->nr_sel++].arg = arg;
 	return OPT_TAKEN;

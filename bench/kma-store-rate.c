@@ -143,8 +143,8 @@ int main(int argc, char **argv)
 		.info = &info, .totals = &totals, .callers = callers, .nr_callers = NR_CALLERS,
 		.version = "kma-store-rate",
 	};
-	const char *out = "/tmp/kma-store-rate.db", *why;
-	char err[KMA_STORE_WHY_LEN];
+	const char *out = "/tmp/kma-store-rate.db";
+	struct kma_err err;
 	uint64_t n = 4000000, i, ts = 1000000000000ull;
 	struct kma_alloc_row row;
 	struct kma_store *s;
@@ -175,9 +175,9 @@ int main(int argc, char **argv)
 	unlink(out);
 	c0 = cpu();
 	t0 = now();
-	s = kma_store_open(out, err, sizeof(err));
+	s = kma_store_open(out, &err);
 	if (!s) {
-		fprintf(stderr, "kma-store-rate: %s: %s\n", out, err);
+		fprintf(stderr, "kma-store-rate: %s: %s\n", out, err.msg);
 		return 1;
 	}
 	for (i = 0; i < n; i++) {
@@ -185,8 +185,8 @@ int main(int argc, char **argv)
 		if (kma_store_alloc_row(s, &row))
 			break;
 	}
-	if (i < n || kma_store_commit(s, &run, &why)) {
-		fprintf(stderr, "kma-store-rate: %s\n", kma_store_error(s));
+	if ((i < n && kma_store_err(s, &err)) || kma_store_commit(s, &run, &err)) {
+		fprintf(stderr, "kma-store-rate: %s\n", err.msg);
 		kma_store_free(s);
 		return 1;
 	}

@@ -253,6 +253,26 @@ printf 'cpus 1\nkallsyms ffffffff81000000 T _stext\nkallsyms ffffffff81400000 T 
 check "diff error: a trace without kmem events (exit 1, names the file)" sh -c \
 	"test $? = 1 && grep -qF '$TMP/nokmem.dat' '$TMP/e.txt'"
 errcase "-g stack without stacks" 1 "$TMP/b.db" -g stack "$TMP/b.db" "$FIX/stacks.dat"
+# each reason of the report.db loader, word for word (kma-diff(1), EXIT STATUS)
+errline() {	# errline NAME LINE kma-diff-args...: exit 1 and stderr exactly LINE
+	local name=$1 line=$2
+
+	shift 2
+	"$DIFF" "$@" > /dev/null 2> "$TMP/e.txt"
+	check "diff error text: $name" test "$?:$(cat "$TMP/e.txt")" = "1:kma-diff: $line"
+}
+errline "not an SQLite file" "$TMP/plain.txt: not an SQLite database (nor a trace.dat)" \
+	"$TMP/plain.txt" "$TMP/b.db"
+errline "not a regular file" "$TMP: not a regular file" "$TMP/b.db" "$TMP"
+errline "an SQLite file not from kma" \
+	"$TMP/plain.db: an SQLite database, but no kma report.db (no trace table)" \
+	"$TMP/plain.db" "$TMP/b.db"
+errline "a newer schema version" "$TMP/v7.db: report.db schema version 7, kma-diff reads \
+versions 4 to 6 (analyze the trace again with this kma-analyze)" "$TMP/b.db" "$TMP/v7.db"
+errline "no kmem events" "$TMP/nokmem.db: no kmem allocation or free events in the trace" \
+	"$TMP/nokmem.db" "$TMP/b.db"
+errline "-g stack without stacks" "$TMP/b.db: no call stacks (record with trace-cmd record -T \
+or kma-record --stacks) for -g stack" -g stack "$TMP/b.db" "$TMP/b.db"
 errcase "one operand" 2 "BASE and NEW" "$TMP/b.db"
 errcase "three operands" 2 "BASE and NEW" "$TMP/b.db" "$TMP/b.db" "$TMP/b.db"
 errcase "a grouping kma-diff lacks" 2 "pid" -g pid "$TMP/b.db" "$TMP/b.db"

@@ -56,6 +56,8 @@ check "--since relative seconds = @absolute" cmp \
 	<("$KMA" --no-db --since "$rel_s" "$F" | tail -n +2) <("$KMA" --no-db --since "$abs_s" "$F" | tail -n +2)
 "$KMA" --no-db --since 5 --until 1 "$F" > /dev/null 2> "$TMP/err.txt"; rc=$?
 check "--until before --since is an error" test "$rc" = 1
+check "--until before --since: the one line says the window is empty" test \
+	"$(cat "$TMP/err.txt")" = "kma-analyze: --until is not after --since: the window is empty"
 "$KMA" --no-db --since bogus "$F" > /dev/null 2>&1; rc=$?
 check "--since bogus is a usage error" test "$rc" = 2
 

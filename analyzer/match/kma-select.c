@@ -88,7 +88,7 @@ void kma_select_free(struct kma_select *s)
 }
 
 /* "N[,N...]": every N a decimal pid >= 0. */
-static int parse_pids(struct pat *p, char *why, size_t len)
+static int parse_pids(struct pat *p, struct kma_err *why)
 {
 	const char *q = p->text;
 	char *end;
@@ -97,17 +97,14 @@ static int parse_pids(struct pat *p, char *why, size_t len)
 	do {
 		long *n = realloc(p->pids, (p->nr_pids + 1) * sizeof(*n));
 
-		if (!n) {
-			snprintf(why, len, "out of memory");
-			return -1;
-		}
+		if (!n)
+			return kma_err_nomem(why);
 		p->pids = n;
 		errno = 0;
 		v = strtol(q, &end, 10);
-		if (errno || end == q || v < 0 || v > INT32_MAX || (*end && *end != ',')) {
-			snprintf(why, len, "--pid wants N[,N...], not '%s'", p->text);
-			return -1;
-		}
+		if (errno || end == q || v < 0 || v > INT32_MAX || (*end && *end != ','))
+			return kma_err_set(why, KMA_ERR_OTHER, "--pid wants N[,N...], not '%s'",
+					   p->text);
 		p->pids[p->nr_pids++] = v;
 		q = end + 1;
 	} while (*end);
@@ -115,36 +112,31 @@ static int parse_pids(struct pat *p, char *why, size_t len)
 }
 
 int kma_select_add(struct kma_select *s, enum kma_sel_kind kind, const char *arg,
-		   char *why, size_t len)
+		   struct kma_err *why)
 {
 	struct pat *n, *p;
 	int neg = arg[0] == '!', err;
 
 	n = realloc(s->pats[kind], (s->nr[kind] + 1) * sizeof(*n));
-	if (!n) {
-		snprintf(why, len, "out of memory");
-		return -1;
-	}
+	if (!n)
+		return kma_err_nomem(why);
 	s->pats[kind] = n;
 	p = &n[s->nr[kind]];
 	memset(p, 0, sizeof(*p));
 	p->neg = neg;
 	p->text = strdup(arg + neg);
-	if (!p->text) {
-		snprintf(why, len, "out of memory");
-		return -1;
-	}
+	if (!p->text)
+		return kma_err_nomem(why);
 	s->nr[kind]++;	/* from here on, kma_select_free() frees it */
 	if (kind == KMA_SELK_PID)
-		return parse_pids(p, why, len);
+		return parse_pids(p, why);
 	if (kind == KMA_SELK_CALLER) {
 		err = regcomp(&p->re, p->text, REG_EXTENDED | REG_NOSUB);
 		if (err) {
 			char msg[128];
 
 			regerror(err, &p->re, msg, sizeof(msg));
-			snprintf(why, len, "--caller '%s': %s", p->text, msg);
-			return -1;
+			return kma_err_set(why, KMA_ERR_OTHER, "--caller '%s': %s", p->text, msg);
 		}
 		p->has_re = 1;
 	}

@@ -15,6 +15,7 @@
 #define KMA_SELECT_H
 
 #include <stddef.h>
+#include "kma-err.h"
 #include "kma-match.h"
 
 enum kma_sel_kind { KMA_SELK_COMM, KMA_SELK_PID, KMA_SELK_CALLER, KMA_SELK_CACHE,
@@ -32,7 +33,7 @@ void kma_select_free(struct kma_select *s);
  * with the reason in @why (bad regex, bad pid, out of memory).
  */
 int kma_select_add(struct kma_select *s, enum kma_sel_kind kind, const char *arg,
-		   char *why, size_t len);
+		   struct kma_err *why);
 
 /* Drop the recorder's own allocations (kma_select_is_self_*) too. */
 void kma_select_exclude_self(struct kma_select *s, int on);

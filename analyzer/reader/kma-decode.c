@@ -697,20 +697,16 @@ const char *kma_reader_comm(struct kma_reader *r, int pid)
 }
 
 /* After a run: the event counts named, and whether the run failed. */
-int kma_reader_end(struct kma_reader *r, const char **why)
+int kma_reader_end(struct kma_reader *r, struct kma_err *err)
 {
 	if (!r->oom && kma_reader_count_events(r))
 		r->oom = 1;
-	if (r->oom) {
-		*why = "out of memory";
-		return -1;
-	}
-	if (r->refused[0]) {
-		*why = r->refused;
-		return -1;
-	}
+	if (r->oom)
+		return kma_err_nomem(err);
+	if (r->refused[0])
+		return kma_err_set(err, KMA_ERR_OTHER, "%s", r->refused);
 	if (r->stopped) {
-		*why = NULL;	/* the consumer said why */
+		kma_err_clear(err);	/* the consumer knows why */
 		return -1;
 	}
 	return 0;

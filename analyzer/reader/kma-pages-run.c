@@ -531,7 +531,7 @@ static int prun_init(struct prun *p, struct kma_reader *r, const struct kma_td_b
 	return p->threads ? 0 : -1;
 }
 
-int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why)
+int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, struct kma_err *err)
 {
 	struct prun p;
 	struct worker *wk = NULL;
@@ -556,13 +556,12 @@ int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char *
 		stop_threads(&p);
 	add_damage(&p);
 	if (ret && p.err[0]) {
-		snprintf(r->pages_err, sizeof(r->pages_err), "%s", p.err);
-		*why = r->pages_err;
+		kma_err_set(err, KMA_ERR_OTHER, "%s", p.err);
 		ret = -2;
 	}
 out:
 	if (ret == -2 && !p.err[0])
-		*why = "out of memory";
+		kma_err_nomem(err);
 	free(wk);
 	prun_free(&p);
 	return ret;

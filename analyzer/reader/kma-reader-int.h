@@ -45,9 +45,9 @@ struct kma_reader;
 struct kma_source_ops {
 	/*
 	 * Hands every record to kma_reader_decode() (r->fn is set) until the
-	 * source ends or r->stopped; then kma_reader_end(). 0, or -1 with *why.
+	 * source ends or r->stopped; then kma_reader_end(). 0, or -1 with @err.
 	 */
-	int	(*run)(struct kma_reader *r, const char **why);
+	int	(*run)(struct kma_reader *r, struct kma_err *err);
 	/* Releases what the source holds (handles, its tracefs instance, its tep). */
 	void	(*close)(struct kma_reader *r);
 };
@@ -122,7 +122,6 @@ struct kma_reader {
 	struct kma_td_layout	layout;		/* every buffer's CPU data, from the checks */
 	const struct kma_td_buf	*pages_buf;	/* the buffer read by pages, NULL: libtracecmd */
 	struct kma_pages_file	pages_file;
-	char			pages_err[320];
 	/* page allocator events (kma-decode-page.c) */
 	int			want_pages;	/* hand them to fn (--pages) */
 	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
@@ -167,7 +166,7 @@ void kma_reader_progress(struct kma_reader *r, double fraction);
  * Reads buffer @b by its pages (kma-pages-run.c): 0 at its end, -1 when the
  * decoder stopped it (kma_reader_end() says why), -2 with *why.
  */
-int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why);
+int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, struct kma_err *err);
 /*
  * After the buffer is chosen: whether it is read by pages (r->pages_buf)
  * or through libtracecmd (info.why_libtracecmd), and the v7 page checks
@@ -212,7 +211,7 @@ int kma_reader_pid(struct kma_reader *r, struct tep_record *rec);
 const char *kma_reader_comm(struct kma_reader *r, int pid);
 /* Names the per-id record counts after a run. */
 int kma_reader_count_events(struct kma_reader *r);
-/* After a run: 0, or -1 with *why (NULL when the event consumer stopped it). */
-int kma_reader_end(struct kma_reader *r, const char **why);
+/* After a run: 0, or -1 with @err (KMA_ERR_NONE when the event consumer stopped it). */
+int kma_reader_end(struct kma_reader *r, struct kma_err *err);
 
 #endif /* KMA_READER_INT_H */

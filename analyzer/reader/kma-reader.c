@@ -58,13 +58,14 @@ struct tep_handle *kma_reader_tep(const struct kma_reader *r)
 }
 
 int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
-		   kma_progress_fn progress, void *pctx, const char **why)
+		   kma_progress_fn progress, void *pctx, struct kma_err *err)
 {
 	r->fn = fn;
 	r->ctx = ctx;
 	r->progress = progress;
 	r->pctx = pctx;
-	return r->ops->run(r, why);
+	kma_err_clear(err);
+	return r->ops->run(r, err);
 }
 
 void kma_reader_close(struct kma_reader *r)

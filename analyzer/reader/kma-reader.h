@@ -128,10 +128,11 @@ void kma_reader_close(struct kma_reader *r);
  * Streams every kmem event, kma marker and module load/free, merged across
  * CPUs in timestamp order, to @fn: the whole file, or live (kma_live_open())
  * until the duration ends or *stop is set. Stops when @fn returns non-zero.
- * Returns 0, or -1 with *why set (NULL when @fn stopped it).
+ * Returns 0, or -1 with @err set (KMA_ERR_NONE when @fn stopped it: the
+ * consumer knows why).
  */
 int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
-		   kma_progress_fn progress, void *pctx, const char **why);
+		   kma_progress_fn progress, void *pctx, struct kma_err *err);
 
 /* Trace markers starting with prefix (default "kma:") start a generation. */
 /* Page allocator events go to the run's callback too (kma-analyze --pages); off by default. */

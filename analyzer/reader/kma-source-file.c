@@ -363,7 +363,7 @@ static void file_close(struct kma_reader *r)
 		tracecmd_close(r->top);
 }
 
-static int file_run(struct kma_reader *r, const char **why);
+static int file_run(struct kma_reader *r, struct kma_err *err);
 
 static const struct kma_source_ops file_ops = { .run = file_run, .close = file_close };
 
@@ -701,20 +701,18 @@ static void time_range(struct kma_reader *r)
 		tracecmd_close(f);
 }
 
-static int file_run(struct kma_reader *r, const char **why)
+static int file_run(struct kma_reader *r, struct kma_err *err)
 {
 	kma_event_fn fn = r->fn;
 	void *ctx = r->ctx;
 
-	if (r->top && top_markers(r)) {
-		*why = "out of memory";
-		return -1;
-	}
+	if (r->top && top_markers(r))
+		return kma_err_nomem(err);
 	r->fn = fn;		/* top_markers() queued the markers through its own */
 	r->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	if (r->pages_buf) {
-		int ret = kma_pages_run(r, r->pages_buf, why);
+		int ret = kma_pages_run(r, r->pages_buf, err);
 
 		if (ret == -2)
 			return -1;
@@ -728,5 +726,5 @@ static int file_run(struct kma_reader *r, const char **why)
 	}
 	if (!r->stopped)
 		flush_markers(r, UINT64_MAX);
-	return kma_reader_end(r, why);
+	return kma_reader_end(r, err);
 }

@@ -103,7 +103,7 @@ static void read_topology(struct kma_reader *r)
 }
 
 static void tracefs_close(struct kma_reader *r);
-static int tracefs_run(struct kma_reader *r, const char **why);
+static int tracefs_run(struct kma_reader *r, struct kma_err *err);
 
 static const struct kma_source_ops tracefs_ops = { .run = tracefs_run, .close = tracefs_close };
 
@@ -313,7 +313,7 @@ static void refresh(struct kma_reader *r, double elapsed, int redraw)
 	o->refresh(o->refresh_ctx, &r->info, elapsed, redraw);
 }
 
-static int tracefs_run(struct kma_reader *r, const char **why)
+static int tracefs_run(struct kma_reader *r, struct kma_err *err)
 {
 	const struct kma_live_opts *o = r->src_opts;
 	double start = now_s(), next = start + o->interval;
@@ -343,5 +343,5 @@ static int tracefs_run(struct kma_reader *r, const char **why)
 	/* what is still in the buffer */
 	tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
 	read_stats(r);
-	return kma_reader_end(r, why);
+	return kma_reader_end(r, err);
 }

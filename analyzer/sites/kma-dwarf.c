@@ -250,33 +250,33 @@ static struct elf_file *module(struct kma_dwarf *d, const char *name)
 
 /* ---- API -------------------------------------------------------------- */
 
-/* "what" or "what: strerror(err)" into the caller's @why (@len bytes; may be NULL). */
-static struct kma_dwarf *refuse(char *why, size_t len, const char *what, int err)
+/* "what" or "what: strerror(errnum)" into the caller's @err (may be NULL). */
+static struct kma_dwarf *refuse(struct kma_err *err, const char *what, int errnum)
 {
-	if (why && len && err)
-		snprintf(why, len, "%s: %s", what, strerror(err));
-	else if (why && len)
-		snprintf(why, len, "%s", what);
+	if (errnum)
+		kma_err_errno(err, errnum, "%s", what);
+	else
+		kma_err_set(err, KMA_ERR_OTHER, "%s", what);
 	return NULL;
 }
 
-struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, char *why,
-				 size_t len)
+struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir,
+				 struct kma_err *err)
 {
 	struct kma_dwarf *d;
 	const char *reason;
 	struct stat sb;
 
 	if (!vmlinux && !modules_dir)
-		return refuse(why, len, "no vmlinux and no modules directory", 0);
+		return refuse(err, "no vmlinux and no modules directory", 0);
 	if (vmlinux && stat(vmlinux, &sb))
-		return refuse(why, len, "vmlinux not found", errno);
+		return refuse(err, "vmlinux not found", errno);
 	if (vmlinux && !S_ISREG(sb.st_mode))
-		return refuse(why, len, "vmlinux not found: not a regular file", 0);
+		return refuse(err, "vmlinux not found: not a regular file", 0);
 	if (modules_dir && stat(modules_dir, &sb))
-		return refuse(why, len, "modules directory not found", errno);
+		return refuse(err, "modules directory not found", errno);
 	if (modules_dir && !S_ISDIR(sb.st_mode))
-		return refuse(why, len, "modules directory not found: not a directory", 0);
+		return refuse(err, "modules directory not found: not a directory", 0);
 	d = calloc(1, sizeof(*d));
 	if (!d)
 		goto nomem;
@@ -287,12 +287,13 @@ struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, c
 	/* vmlinux is checked now: a wrong --vmlinux should fail early */
 	if (vmlinux && open_elf(&d->vmlinux, &reason)) {
 		kma_dwarf_free(d);
-		return refuse(why, len, reason, 0);
+		return refuse(err, reason, 0);
 	}
 	return d;
 nomem:
 	kma_dwarf_free(d);
-	return refuse(why, len, "out of memory", 0);
+	kma_err_nomem(err);
+	return NULL;
 }
 
 void kma_dwarf_free(struct kma_dwarf *d)

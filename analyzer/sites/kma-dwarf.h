@@ -27,16 +27,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kma-err.h"
+
 struct kma_dwarf;
 
 /*
  * @vmlinux: ELF with DWARF (or NULL); @modules_dir: directory searched
  * recursively for module files (or NULL). NULL with a one-line reason in
- * the caller's @why (@len bytes, may be NULL) when neither is usable or
- * vmlinux has no DWARF.
+ * the caller's @err (may be NULL) when neither is usable or vmlinux has no
+ * DWARF.
  */
-struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir, char *why,
-				 size_t len);
+struct kma_dwarf *kma_dwarf_open(const char *vmlinux, const char *modules_dir,
+				 struct kma_err *err);
 void kma_dwarf_free(struct kma_dwarf *d);
 
 /*

@@ -86,30 +86,29 @@ const char *kma_sites_source(const struct kma_sites *s)
 }
 
 int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
-			const char *release, char *why, size_t len)
+			const char *release, struct kma_err *err)
 {
 	char *dv = NULL, *dm = NULL;
 
 	if (!vmlinux && !modules_dir) {
 		if (!release || !*release) {
-			snprintf(why, len, "no debug info: the trace does not name its kernel release, "
-				 "so no default path applies (use --vmlinux/--modules)");
-			return -1;
+			return kma_err_set(err, KMA_ERR_OTHER, "no debug info: the trace does not "
+					   "name its kernel release, so no default path applies "
+					   "(use --vmlinux/--modules)");
 		}
 		/* name every path looked at and the package, so the user can act on it */
-		if (kma_dwarf_default_paths(release, &dv, &dm)) {
-			snprintf(why, len, "no debug info for kernel %s: looked for "
-				 "/usr/lib/debug/boot/vmlinux-%s, /usr/lib/debug/lib/modules/%s/vmlinux "
-				 "and /usr/lib/debug/lib/modules/%s/; install linux-image-%s-dbg "
-				 "(Debian) or linux-image-%s-dbgsym (Ubuntu ddebs), or pass "
-				 "--vmlinux/--modules", release, release, release, release, release,
-				 release);
-			return -1;
-		}
+		if (kma_dwarf_default_paths(release, &dv, &dm))
+			return kma_err_set(err, KMA_ERR_OTHER, "no debug info for kernel %s: "
+				"looked for /usr/lib/debug/boot/vmlinux-%s, "
+				"/usr/lib/debug/lib/modules/%s/vmlinux and "
+				"/usr/lib/debug/lib/modules/%s/; install linux-image-%s-dbg "
+				"(Debian) or linux-image-%s-dbgsym (Ubuntu ddebs), or pass "
+				"--vmlinux/--modules", release, release, release, release,
+				release, release);
 		vmlinux = dv;
 		modules_dir = dm;
 	}
-	s->dwarf = kma_dwarf_open(vmlinux, modules_dir, why, len);
+	s->dwarf = kma_dwarf_open(vmlinux, modules_dir, err);
 	free(dv);
 	free(dm);
 	return s->dwarf ? 0 : -1;

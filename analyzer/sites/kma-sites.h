@@ -13,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "kma-err.h"
 #include "kma-event.h"
 
 struct tep_handle;
@@ -41,10 +42,10 @@ void kma_sites_free(struct kma_sites *s);
 /*
  * Source lines: vmlinux / modules_dir, or (both NULL) Debian's debug
  * packages for release when installed. 0, or -1 with a reason (nothing found)
- * in the caller's @why (@len bytes).
+ * in the caller's @err.
  */
 int kma_sites_set_debug(struct kma_sites *s, const char *vmlinux, const char *modules_dir,
-			const char *release, char *why, size_t len);
+			const char *release, struct kma_err *err);
 
 /* Whether kma_sites_set_debug found debug info (file and line columns can be filled). */
 int kma_sites_has_debug(const struct kma_sites *s);

@@ -3,6 +3,7 @@
  * kma-diff-load.c - a report.db's per-key numbers for kma-diff (kma-diff-load.h):
  * the views of kma-report.db(5), read only.
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
@@ -52,7 +53,7 @@ int kma_diff_schema_version(void)
 }
 
 /* The first bytes of every SQLite 3 file (https://sqlite.org/fileformat.html). */
-static int is_sqlite(const char *path, char *why, size_t len)
+static int is_sqlite(const char *path, struct kma_err *why)
 {
 	static const char magic[16] = "SQLite format 3";
 	char h[16];
@@ -62,53 +63,53 @@ static int is_sqlite(const char *path, char *why, size_t len)
 	ssize_t n;
 
 	if (fd < 0) {
-		snprintf(why, len, "cannot open it: %m");
+		kma_err_errno(why, errno, "cannot open it");
 		return 0;
 	}
 	if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
-		snprintf(why, len, "not a regular file");
+		kma_err_set(why, KMA_ERR_OTHER, "not a regular file");
 		close(fd);
 		return 0;
 	}
 	n = read(fd, h, sizeof(h));
 	close(fd);
 	if (n != (ssize_t)sizeof(h) || memcmp(h, magic, sizeof(magic))) {
-		snprintf(why, len, "not an SQLite database (nor a trace.dat)");
+		kma_err_set(why, KMA_ERR_OTHER, "not an SQLite database (nor a trace.dat)");
 		return 0;
 	}
 	return 1;
 }
 
 /* One integer of a one-row query; -1 with why set on failure. */
-static int query_int(sqlite3 *db, const char *sql, int64_t *out, char *why, size_t len)
+static int query_int(sqlite3 *db, const char *sql, int64_t *out, struct kma_err *why)
 {
 	sqlite3_stmt *st;
 	int rc;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
 		return -1;
 	}
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*out = sqlite3_column_int64(st, 0);
 	else
-		snprintf(why, len, "cannot read it: %s",
-			 rc == SQLITE_DONE ? "no row in the trace table" : sqlite3_errmsg(db));
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s",
+			    rc == SQLITE_DONE ? "no row in the trace table" : sqlite3_errmsg(db));
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : -1;
 }
 
 /* The rows of sql (key, then the five numbers) into t; with sum, into t->sum only. */
 static int load_rows(sqlite3 *db, const char *sql, struct kma_diff_table *t, int sum,
-		     char *why, size_t len)
+		     struct kma_err *why)
 {
 	sqlite3_stmt *st;
 	uint64_t v[KMA_DIFF_NR];
 	int rc, m, neg = 0;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
 		return -1;
 	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -120,8 +121,9 @@ static int load_rows(sqlite3 *db, const char *sql, struct kma_diff_table *t, int
 			v[m] = (uint64_t)sqlite3_column_int64(st, m + !sum);
 		}
 		if (neg) {
-			snprintf(why, len, "a negative %s in a kma report.db (damaged, or not "
-				 "written by kma-analyze)", kma_diff_metric_name(m - 1));
+			kma_err_set(why, KMA_ERR_OTHER, "a negative %s in a kma report.db "
+				    "(damaged, or not written by kma-analyze)",
+				    kma_diff_metric_name(m - 1));
 			break;
 		}
 		if (sum) {
@@ -129,56 +131,54 @@ static int load_rows(sqlite3 *db, const char *sql, struct kma_diff_table *t, int
 			continue;
 		}
 		if (kma_diff_table_add(t, key ? key : "[unknown]", v)) {
-			snprintf(why, len, "out of memory");
+			kma_err_nomem(why);
 			break;
 		}
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
-		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
 		return -1;
 	}
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
 /* The checks before the numbers: version, kmem events, stacks for -g stack. */
-static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, char *why,
-		    size_t len)
+static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, struct kma_err *why)
 {
 	int64_t version, n, dur;
 
-	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why, len))
+	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why))
 		return -1;
 	if (!n) {
-		snprintf(why, len, "an SQLite database, but no kma report.db (no trace table)");
+		kma_err_set(why, KMA_ERR_OTHER, "an SQLite database, but no kma report.db "
+			    "(no trace table)");
 		return -1;
 	}
-	if (query_int(db, "PRAGMA user_version", &version, why, len))
+	if (query_int(db, "PRAGMA user_version", &version, why))
 		return -1;
 	/* what kma-diff reads (trace, callers, stacks) has not changed since version 4 */
 	if (version < KMA_DIFF_OLDEST_VERSION || version > kma_diff_schema_version()) {
-		snprintf(why, len, "report.db schema version %lld, kma-diff reads versions %d to %d "
-			 "(analyze the trace again with this kma-analyze)",
-			 (long long)version, KMA_DIFF_OLDEST_VERSION, kma_diff_schema_version());
+		kma_err_set(why, KMA_ERR_OTHER, "report.db schema version %lld, kma-diff reads "
+			    "versions %d to %d (analyze the trace again with this kma-analyze)",
+			    (long long)version, KMA_DIFF_OLDEST_VERSION, kma_diff_schema_version());
 		return -1;
 	}
-	if (query_int(db, "SELECT kmem_events FROM trace", &n, why, len))
+	if (query_int(db, "SELECT kmem_events FROM trace", &n, why))
 		return -1;
 	if (!n) {
-		snprintf(why, len, "no kmem allocation or free events in the trace");
+		kma_err_set(why, KMA_ERR_OTHER, "no kmem allocation or free events in the trace");
 		return -1;
 	}
-	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &dur, why, len))
+	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &dur, why))
 		return -1;
 	t->duration_ns = (uint64_t)dur;
 	if (g == KMA_GROUP_STACK) {
-		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why, len))
+		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why))
 			return -1;
-		if (!n) {
-			snprintf(why, len, "no call stacks (record with trace-cmd record -T or "
-				 "kma-record --stacks) for -g stack");
-			return -1;
-		}
+		if (!n)
+			return kma_err_set(why, KMA_ERR_OTHER, "no call stacks (record with "
+					   "trace-cmd record -T or kma-record --stacks) for -g stack");
 	}
 	return 0;
 }
@@ -189,7 +189,7 @@ static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, cha
  * -wal file with content is already there: then its committed pages live in
  * it, and only a plain read-only open sees them. 0, or -1 with why.
  */
-static int open_operand(const char *path, sqlite3 **db, char *why, size_t len)
+static int open_operand(const char *path, sqlite3 **db, struct kma_err *why)
 {
 	char wal[PATH_MAX];
 	struct stat st;
@@ -207,33 +207,34 @@ static int open_operand(const char *path, sqlite3 **db, char *why, size_t len)
 	}
 	if (rc == SQLITE_OK)
 		return 0;
-	snprintf(why, len, "cannot open it: %s", *db ? sqlite3_errmsg(*db) : "out of memory");
-	return -1;
+	if (!*db)
+		return kma_err_set(why, KMA_ERR_NOMEM, "cannot open it: out of memory");
+	return kma_err_set(why, KMA_ERR_OTHER, "cannot open it: %s", sqlite3_errmsg(*db));
 }
 
 int kma_diff_load(const char *path, enum kma_group g, const struct kma_diff_scope *scope,
-		  struct kma_diff_table *t, char *why, size_t len)
+		  struct kma_diff_table *t, struct kma_err *why)
 {
 	const char *sql = group_sql(g);
 	sqlite3 *db = NULL;
 	int err = -1;
 
 	if (!sql) {
-		snprintf(why, len, "cannot group by %s", kma_group_name(g));
+		kma_err_set(why, KMA_ERR_OTHER, "cannot group by %s", kma_group_name(g));
 		return -1;
 	}
-	if (!is_sqlite(path, why, len) || open_operand(path, &db, why, len))
+	if (!is_sqlite(path, why) || open_operand(path, &db, why))
 		goto out;
-	if (check_db(db, g, t, why, len))
+	if (check_db(db, g, t, why))
 		goto out;
 	if (scope && (scope->generation || (scope->select && kma_select_active(scope->select)))) {
-		err = kma_diff_load_scope(db, g, scope, t, why, len);
+		err = kma_diff_load_scope(db, g, scope, t, why);
 		goto out;
 	}
 	/* the whole trace, as kma-analyze's summary: frees are every free event */
-	if (load_rows(db, "SELECT total, slack, net, allocs, frees FROM summary", t, 1, why, len))
+	if (load_rows(db, "SELECT total, slack, net, allocs, frees FROM summary", t, 1, why))
 		goto out;
-	err = load_rows(db, sql, t, 0, why, len);
+	err = load_rows(db, sql, t, 0, why);
 out:
 	sqlite3_close(db);
 	return err;

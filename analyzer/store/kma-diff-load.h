@@ -8,6 +8,7 @@
 #define KMA_DIFF_LOAD_H
 
 #include <stddef.h>
+#include "kma-err.h"
 #include "kma-event.h"
 #include "match/kma-diff.h"
 
@@ -30,13 +31,13 @@ struct kma_diff_scope {
 /*
  * Fills t (initialized by the caller) from the report.db at path, grouped by
  * g (caller, function, module, cache or stack), narrowed to scope (NULL: the
- * whole trace). 0, or -1 with why[len] saying what is wrong, in words that
+ * whole trace). 0, or -1 with @err saying what is wrong, in words that
  * follow the file name: not an SQLite database, another schema version, no
  * kmem events, no call stacks for -g stack, no such generation, no allocation
  * rows to filter.
  */
 int kma_diff_load(const char *path, enum kma_group g, const struct kma_diff_scope *scope,
-		  struct kma_diff_table *t, char *why, size_t len);
+		  struct kma_diff_table *t, struct kma_err *err);
 
 /*
  * kma_diff_load's numbers with a scope (kma-diff-scope.c), summed from the
@@ -46,6 +47,6 @@ int kma_diff_load(const char *path, enum kma_group g, const struct kma_diff_scop
  */
 struct sqlite3;
 int kma_diff_load_scope(struct sqlite3 *db, enum kma_group g, const struct kma_diff_scope *sc,
-			struct kma_diff_table *t, char *why, size_t len);
+			struct kma_diff_table *t, struct kma_err *why);
 
 #endif /* KMA_DIFF_LOAD_H */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <sqlite3.h>
 
+#include "kma-err.h"
 #include "kma-strpool.h"
 #include "match/kma-match.h"
 #include "match/kma-select.h"
@@ -143,7 +144,7 @@ static int add_sum(uint64_t *sum, const uint64_t *v)
 
 /* Every group in scope into t: its key's entry and the sums. 0, or -1 with why. */
 static int load_groups(sqlite3 *db, sqlite3_stmt *st, const struct kma_diff_scope *sc,
-		       enum kma_group g, struct kma_diff_table *t, char *why, size_t len)
+		       enum kma_group g, struct kma_diff_table *t, struct kma_err *why)
 {
 	struct kma_strpool *pool = kma_strpool_alloc();
 	uint64_t v[KMA_DIFF_NR];
@@ -158,17 +159,17 @@ static int load_groups(sqlite3 *db, sqlite3_stmt *st, const struct kma_diff_scop
 		if (keep <= 0)
 			continue;
 		if (group_values(st, v) || add_sum(t->sum, v)) {
-			snprintf(why, len, "numbers past 2^63 - 1 (damaged, or not written by "
-				 "kma-analyze)");
+			kma_err_set(why, KMA_ERR_OTHER, "numbers past 2^63 - 1 (damaged, or not "
+				    "written by kma-analyze)");
 			err = -2;
 		} else if (kma_diff_table_add(t, group_key(st, g, buf, sizeof(buf)), v)) {
 			err = -1;
 		}
 	}
 	if (err == -1)
-		snprintf(why, len, "out of memory");
+		kma_err_nomem(why);
 	else if (!err && rc != SQLITE_DONE)
-		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
 	kma_strpool_free(pool);
 	return err || rc != SQLITE_DONE ? -1 : 0;
 }
@@ -179,8 +180,10 @@ static int load_groups(sqlite3 *db, sqlite3_stmt *st, const struct kma_diff_scop
  * label and its length for --rate. 0, or -1 with why listing the generations.
  */
 static int find_generation(sqlite3 *db, const char *gen, struct kma_diff_table *t,
-			   char *why, size_t len)
+			   struct kma_err *why)
 {
+	char list[sizeof(why->msg)];
+	size_t len = sizeof(list);
 	sqlite3_stmt *st;
 	char *end;
 	long long n = strtoll(gen, &end, 10);
@@ -192,10 +195,9 @@ static int find_generation(sqlite3 *db, const char *gen, struct kma_diff_table *
 			       "generations AS h WHERE h.id > g.id), t.last_ts) - g.ts "
 			       "FROM generations AS g, trace AS t ORDER BY g.id", -1, &st,
 			       NULL) != SQLITE_OK) {
-		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
-		return -1;
+		return kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
 	}
-	at = (size_t)snprintf(why, len, "no generation '%s' in the trace; it has:", gen);
+	at = (size_t)snprintf(list, len, "no generation '%s' in the trace; it has:", gen);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int64_t id = sqlite3_column_int64(st, 0), dur = sqlite3_column_int64(st, 2);
 		const char *label = text_col(st, 1);
@@ -207,15 +209,15 @@ static int find_generation(sqlite3 *db, const char *gen, struct kma_diff_table *
 			break;
 		}
 		if (at < len)
-			at += (size_t)snprintf(why + at, len - at, "%s %" PRId64 " %s",
+			at += (size_t)snprintf(list + at, len - at, "%s %" PRId64 " %s",
 					       id ? "," : "", id, label ? label : "");
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW)
-		return t->gen_label ? 0 : (snprintf(why, len, "out of memory"), -1);
+		return t->gen_label ? 0 : kma_err_nomem(why);
 	if (rc != SQLITE_DONE)
-		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
-	return -1;
+		return kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
+	return kma_err_set(why, KMA_ERR_OTHER, "%s", list);
 }
 
 /*
@@ -223,7 +225,7 @@ static int find_generation(sqlite3 *db, const char *gen, struct kma_diff_table *
  * (to make it smaller) keeps only whole-trace numbers, which no filter can
  * narrow. 0, or -1 with why.
  */
-static int have_rows(sqlite3 *db, const struct kma_diff_scope *sc, char *why, size_t len)
+static int have_rows(sqlite3 *db, const struct kma_diff_scope *sc, struct kma_err *why)
 {
 	sqlite3_stmt *st;
 	int ok = 0;
@@ -234,30 +236,29 @@ static int have_rows(sqlite3 *db, const struct kma_diff_scope *sc, char *why, si
 		ok = sqlite3_column_int(st, 0) ? 1 : -1;
 	sqlite3_finalize(st);
 	if (!ok)
-		snprintf(why, len, "cannot read its allocation rows: %s", sqlite3_errmsg(db));
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read its allocation rows: %s",
+			    sqlite3_errmsg(db));
 	else if (ok < 0)
-		snprintf(why, len, "no allocation rows (alloc_rows is empty), so no %s: "
+		kma_err_set(why, KMA_ERR_OTHER, "no allocation rows (alloc_rows is empty), so no %s: "
 			 "give the trace.dat, or a report.db kma-analyze -o wrote whole",
 			 sc->select && kma_select_active(sc->select) ? "filter" : "--generation");
 	return ok > 0 ? 0 : -1;
 }
 
 int kma_diff_load_scope(struct sqlite3 *db, enum kma_group g, const struct kma_diff_scope *sc,
-			struct kma_diff_table *t, char *why, size_t len)
+			struct kma_diff_table *t, struct kma_err *why)
 {
 	sqlite3_stmt *st;
 	int err;
 
-	if (have_rows(db, sc, why, len))
+	if (have_rows(db, sc, why))
 		return -1;
-	if (sc->generation && find_generation(db, sc->generation, t, why, len))
+	if (sc->generation && find_generation(db, sc->generation, t, why))
 		return -1;
-	if (sqlite3_prepare_v2(db, groups_sql, -1, &st, NULL) != SQLITE_OK) {
-		snprintf(why, len, "cannot read it: %s", sqlite3_errmsg(db));
-		return -1;
-	}
+	if (sqlite3_prepare_v2(db, groups_sql, -1, &st, NULL) != SQLITE_OK)
+		return kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
 	sqlite3_bind_int64(st, 1, sc->generation ? t->generation : -1);
-	err = load_groups(db, st, sc, g, t, why, len);
+	err = load_groups(db, st, sc, g, t, why);
 	sqlite3_finalize(st);
 	return err;
 }

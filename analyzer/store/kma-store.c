@@ -54,7 +54,7 @@ struct kma_store {
 	int			queued;
 	int			done;		/* no more batches will come */
 	int			failed;		/* writer hit an SQLite error */
-	char			errmsg[256];
+	struct kma_err		err;		/* why it last failed (kma_store_err) */
 	pthread_t		thread;
 	int			thread_started;
 	int			committed;
@@ -103,14 +103,16 @@ static void set_error(struct kma_store *s, const char *what)
 	int err = code == SQLITE_IOERR || code == SQLITE_CANTOPEN ? sqlite3_system_errno(s->db) : 0;
 
 	if (code != SQLITE_OK && code != SQLITE_FULL && err != ENOSPC && fs_full(s)) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "%s: the file system is full: %s", what,
-			 strerror(ENOSPC));
+		kma_err_errno(&s->err, ENOSPC, "%s: the file system is full", what);
 		return;
 	}
 	/* no SQLite error: a dictionary or a batch could not grow */
-	snprintf(s->errmsg, sizeof(s->errmsg), "%s: %s%s%s", what,
-		 s->db && code != SQLITE_OK ? sqlite3_errmsg(s->db) : "out of memory", err ? ": " : "",
-		 err ? strerror(err) : "");
+	if (!s->db || code == SQLITE_OK)
+		kma_err_set(&s->err, KMA_ERR_NOMEM, "%s: out of memory", what);
+	else if (err)
+		kma_err_errno(&s->err, err, "%s: %s", what, sqlite3_errmsg(s->db));
+	else
+		kma_err_set(&s->err, KMA_ERR_OTHER, "%s: %s", what, sqlite3_errmsg(s->db));
 }
 
 static int exec(struct kma_store *s, const char *sql)
@@ -389,17 +391,14 @@ static int prepare_inserts(struct kma_store *s)
 
 /*
  * The temporary file next to path, with the mode any new file would get; 0,
- * or -1 with the reason in why.
+ * or -1 with the reason in @err.
  */
-static int create_tmp(struct kma_store *s, const char *path, char *why, size_t len)
+static int create_tmp(struct kma_store *s, const char *path, struct kma_err *err)
 {
 	int fd = kma_tmpfile_beside(path, &s->tmp_path);
 
-	if (fd < 0) {
-		snprintf(why, len, "cannot create a temporary file next to it: %s",
-			 strerror(errno));
-		return -1;
-	}
+	if (fd < 0)
+		return kma_err_errno(err, errno, "cannot create a temporary file next to it");
 	close(fd);
 	return 0;
 }
@@ -429,33 +428,33 @@ static int open_db(struct kma_store *s)
 	return 0;
 }
 
-struct kma_store *kma_store_open(const char *path, char *why, size_t len)
+struct kma_store *kma_store_open(const char *path, struct kma_err *err)
 {
 	struct kma_store *s = calloc(1, sizeof(*s));
-	int err;
+	int ret;
 
 	if (!s) {
-		snprintf(why, len, "out of memory");
+		kma_err_nomem(err);
 		return NULL;
 	}
 	pthread_mutex_init(&s->lock, NULL);
 	pthread_cond_init(&s->cond, NULL);
 	s->path = strdup(path);
 	if (!s->path) {
-		snprintf(why, len, "out of memory");
+		kma_err_nomem(err);
 		goto fail;
 	}
-	if (create_tmp(s, path, why, len))
+	if (create_tmp(s, path, err))
 		goto fail;
 	if (open_db(s)) {
 		set_error(s, "cannot create the database");
-		/* errmsg lives in s: the caller's buffer survives the free */
-		snprintf(why, len, "%s", s->errmsg);
+		/* s->err goes with s: copied out before the free */
+		kma_err_copy(err, &s->err);
 		goto fail;
 	}
-	err = pthread_create(&s->thread, NULL, writer, s);
-	if (err) {
-		snprintf(why, len, "cannot start the writer thread: %s", strerror(err));
+	ret = pthread_create(&s->thread, NULL, writer, s);
+	if (ret) {
+		kma_err_errno(err, ret, "cannot start the writer thread");
 		goto fail;
 	}
 	s->thread_started = 1;
@@ -479,7 +478,7 @@ static int stop_writer(struct kma_store *s)
 	return s->failed ? -1 : 0;
 }
 
-int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why)
+int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, struct kma_err *err)
 {
 	int ret = -1;
 
@@ -524,15 +523,14 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
 	}
 	s->db = NULL;
 	if (rename(s->tmp_path, s->path)) {
-		snprintf(s->errmsg, sizeof(s->errmsg), "cannot rename %s into place: %s",
-			 s->tmp_path, strerror(errno));
+		kma_err_errno(&s->err, errno, "cannot rename %s into place", s->tmp_path);
 		goto out;
 	}
 	s->committed = 1;
 	ret = 0;
 out:
 	if (ret)
-		*why = s->errmsg;
+		kma_store_err(s, err);
 	return ret;
 }
 
@@ -541,11 +539,13 @@ const char *kma_store_tmp_path(const struct kma_store *s)
 	return s->tmp_path;
 }
 
-const char *kma_store_error(const struct kma_store *s)
+int kma_store_err(const struct kma_store *s, struct kma_err *err)
 {
-	if (!s->errmsg[0])
-		return s->failed ? "cannot write the database" : "out of memory";
-	return s->errmsg;
+	if (s->err.kind == KMA_ERR_NONE && s->failed)
+		return kma_err_set(err, KMA_ERR_OTHER, "cannot write the database");
+	if (s->err.kind == KMA_ERR_NONE)
+		return kma_err_nomem(err);
+	return kma_err_copy(err, &s->err);
 }
 
 void kma_store_free(struct kma_store *s)

@@ -10,6 +10,7 @@
 #define KMA_STORE_H
 
 #include <stddef.h>
+#include "kma-err.h"
 #include "match/kma-match.h"
 #include "match/kma-counters.h"
 #include "match/kma-pagealloc.h"
@@ -23,11 +24,10 @@ struct kma_store;
 #define KMA_APPLICATION_ID	0x6b6d6152u
 
 /*
- * The functions below that fail before there is a store write their reason,
- * one line, into the caller's buffer why[len] (KMA_STORE_WHY_LEN holds every
- * message); once there is a store, kma_store_error() says why.
+ * The functions below that fail set the caller's struct kma_err (kma-err.h);
+ * a sink callback that failed (kma_store_alloc_row() and the like) leaves the
+ * reason with the store, for kma_store_err().
  */
-#define KMA_STORE_WHY_LEN	256
 
 /*
  * Is the existing file at path a report.db written by kma? 1: yes (the
@@ -58,8 +58,8 @@ int kma_tmpfile_beside(const char *path, char **tmp_path);
  */
 int kma_tmpfile_sweep(const char *path);
 
-/* NULL on failure, with the reason in why. */
-struct kma_store *kma_store_open(const char *path, char *why, size_t len);
+/* NULL on failure, with the reason in @err. */
+struct kma_store *kma_store_open(const char *path, struct kma_err *err);
 
 /* Sink callbacks for the matcher (ctx is the store). */
 int kma_store_alloc_row(void *store, const struct kma_alloc_row *row);
@@ -129,9 +129,9 @@ struct kma_store_pages {
 
 /*
  * Writes the remaining tables, commits and renames into place. 0, or -1 with
- * *why pointing at the reason inside s (kma_store_error()).
+ * the reason in @err.
  */
-int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why);
+int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, struct kma_err *err);
 
 /*
  * The temporary file being written (for a signal handler to remove), valid
@@ -139,8 +139,12 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const
  */
 const char *kma_store_tmp_path(const struct kma_store *s);
 
-/* The last error, valid until kma_store_free(). */
-const char *kma_store_error(const struct kma_store *s);
+/*
+ * Why a call on @s failed (a sink callback that returned -1, say) into @err:
+ * the store's reason, "cannot write the database" when the writer thread
+ * failed without one, else out of memory. Returns -1.
+ */
+int kma_store_err(const struct kma_store *s, struct kma_err *err);
 
 /* Discards everything written (temporary file removed); frees s. Safe after commit. */
 void kma_store_free(struct kma_store *s);

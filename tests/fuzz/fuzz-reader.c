@@ -232,7 +232,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_FUNCTION, 64);
 	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_COMM, 64);
 	kma_reader_want_pages(r.reader, 1);
-	if (kma_reader_run(r.reader, feed, &r, NULL, NULL, &why))
+	if (kma_reader_run(r.reader, feed, &r, NULL, NULL, NULL))
 		goto out;
 	info = kma_reader_info(r.reader);
 	for (cpu = 0; cpu < info->cpus; cpu++)

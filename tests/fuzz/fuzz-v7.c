@@ -471,7 +471,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mo.resolve_ctx = sites;
 	mo.module_of = kma_sites_module;
 	m = sites ? kma_match_alloc(&mo) : NULL;
-	if (m && !kma_reader_run(r, feed, m, NULL, NULL, &why) &&
+	if (m && !kma_reader_run(r, feed, m, NULL, NULL, NULL) &&
 	    !kma_match_finish(m, kma_reader_info(r)->last_ts)) {
 		kma_match_callers(m, &nr);
 		kma_match_generations(m, &nr);

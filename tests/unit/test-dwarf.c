@@ -50,28 +50,28 @@ static void touch(const char *p)
 static void test_open_errors(void **state)
 {
 	char dir[] = "/tmp/kma-dwarf-XXXXXX";
-	char why[320] = "";
+	struct kma_err why = { 0 };
 	const char *file = NULL, *inl = NULL;
 	struct kma_dwarf *d;
 	int line = 0;
 
 	assert_non_null(mkdtemp(dir));
-	assert_null(kma_dwarf_open(NULL, NULL, why, sizeof(why)));
-	assert_string_equal(why, "no vmlinux and no modules directory");
-	assert_null(kma_dwarf_open(path(dir, "none"), NULL, why, sizeof(why)));
-	assert_string_equal(why, "vmlinux not found: No such file or directory");
-	assert_null(kma_dwarf_open(dir, NULL, why, sizeof(why)));	/* a directory is no vmlinux */
-	assert_string_equal(why, "vmlinux not found: not a regular file");
-	assert_null(kma_dwarf_open(NULL, path(dir, "none"), why, sizeof(why)));
-	assert_string_equal(why, "modules directory not found: No such file or directory");
+	assert_null(kma_dwarf_open(NULL, NULL, &why));
+	assert_string_equal(why.msg, "no vmlinux and no modules directory");
+	assert_null(kma_dwarf_open(path(dir, "none"), NULL, &why));
+	assert_string_equal(why.msg, "vmlinux not found: No such file or directory");
+	assert_null(kma_dwarf_open(dir, NULL, &why));	/* a directory is no vmlinux */
+	assert_string_equal(why.msg, "vmlinux not found: not a regular file");
+	assert_null(kma_dwarf_open(NULL, path(dir, "none"), &why));
+	assert_string_equal(why.msg, "modules directory not found: No such file or directory");
 	touch(path(dir, "vmlinux"));
-	assert_null(kma_dwarf_open(path(dir, "vmlinux"), NULL, why, sizeof(why)));
-	assert_string_equal(why, "cannot read the ELF file");
+	assert_null(kma_dwarf_open(path(dir, "vmlinux"), NULL, &why));
+	assert_string_equal(why.msg, "cannot read the ELF file");
 
 	/* modules only: vmlinux call sites and missing or broken modules are unknown */
 	assert_int_equal(mkdir(path(dir, "sub"), 0755), 0);
 	touch(path(dir, "sub/broken-mod.ko"));
-	d = kma_dwarf_open(NULL, dir, why, sizeof(why));
+	d = kma_dwarf_open(NULL, dir, &why);
 	assert_non_null(d);
 	assert_int_equal(kma_dwarf_lookup(d, NULL, "kfree", 0x10, &file, &line, &inl), -1);
 	assert_int_equal(kma_dwarf_lookup(d, "absent", "f", 0x10, &file, &line, &inl), -1);
@@ -147,7 +147,7 @@ static char *slurp(const char *p, size_t *len)
 static void test_elf(void **state)
 {
 	const char *dir = getenv("KMA_TEST_ELF");
-	char why[320] = "";
+	struct kma_err why = { 0 };
 	int checked = 0, unknown = 0, inl_seen = 0, mod_seen = 0;
 	struct kma_symtab *st;
 	struct kma_dwarf *d;
@@ -160,9 +160,9 @@ static void test_elf(void **state)
 	text = slurp(path(dir, "kallsyms"), &len);
 	st = kma_symtab_from_text(text, len);
 	assert_non_null(st);
-	d = kma_dwarf_open(path(dir, "vmlinux"), path(dir, "mods"), why, sizeof(why));
+	d = kma_dwarf_open(path(dir, "vmlinux"), path(dir, "mods"), &why);
 	if (!d)
-		fail_msg("kma_dwarf_open: %s", why);
+		fail_msg("kma_dwarf_open: %s", why.msg);
 	f = fopen(path(dir, "expected"), "r");
 	assert_non_null(f);
 	while (fgets(buf, sizeof(buf), f)) {
@@ -233,9 +233,9 @@ static void test_elf(void **state)
 	}
 	kma_dwarf_free(d);
 
-	d = kma_dwarf_open(path(dir, "vmlinux.nodebug"), NULL, why, sizeof(why));
+	d = kma_dwarf_open(path(dir, "vmlinux.nodebug"), NULL, &why);
 	assert_null(d);
-	assert_string_equal(why, "the ELF file has no DWARF debug information");
+	assert_string_equal(why.msg, "the ELF file has no DWARF debug information");
 	kma_symtab_free(st);
 	free(text);
 }

@@ -68,9 +68,9 @@ static struct kma_select *new_select(void)
 
 static void add(struct kma_select *s, enum kma_sel_kind k, const char *arg)
 {
-	char why[128];
+	struct kma_err why;
 
-	assert_int_equal(kma_select_add(s, k, arg, why, sizeof(why)), 0);
+	assert_int_equal(kma_select_add(s, k, arg, &why), 0);
 }
 
 /* No pattern: everything kept; only the recorder's own carry SELF. */
@@ -119,7 +119,7 @@ static void test_exclude_only(void **state)
 static void test_pid_and_kinds(void **state)
 {
 	struct kma_select *s = new_select();
-	char why[128];
+	struct kma_err why;
 
 	add(s, KMA_SELK_PID, "10,20");
 	add(s, KMA_SELK_PID, "30");
@@ -130,11 +130,11 @@ static void test_pid_and_kinds(void **state)
 	assert_int_equal(sel(s, "tar", 20, S_ALLOC, "filp", 8), KMA_SEL_OUT);	/* !20 wins */
 	assert_int_equal(sel(s, "tar", 11, S_ALLOC, "filp", 8), KMA_SEL_OUT);
 	assert_int_equal(sel(s, "cat", 10, S_ALLOC, "filp", 8), KMA_SEL_OUT);	/* comm fails */
-	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "1,x", why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "--pid"));
-	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "", why, sizeof(why)), -1);
-	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "1,", why, sizeof(why)), -1);
-	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "-3", why, sizeof(why)), -1);
+	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "1,x", &why), -1);
+	assert_non_null(strstr(why.msg, "--pid"));
+	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "", &why), -1);
+	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "1,", &why), -1);
+	assert_int_equal(kma_select_add(s, KMA_SELK_PID, "-3", &why), -1);
 	kma_select_free(s);
 }
 
@@ -142,15 +142,15 @@ static void test_pid_and_kinds(void **state)
 static void test_caller(void **state)
 {
 	struct kma_select *s = new_select();
-	char why[128];
+	struct kma_err why;
 
 	add(s, KMA_SELK_CALLER, "thing\\+0x1[0-9]$");
 	add(s, KMA_SELK_CALLER, "^0xffffffff810005");
 	assert_int_equal(sel(s, "a", 1, S_ALLOC, "filp", 8), 0);
 	assert_int_equal(sel(s, "a", 1, S_NONE, "filp", 8), 0);
 	assert_int_equal(sel(s, "a", 1, S_OTHER, "filp", 8), KMA_SEL_OUT);
-	assert_int_equal(kma_select_add(s, KMA_SELK_CALLER, "a(b", why, sizeof(why)), -1);
-	assert_non_null(strstr(why, "a(b"));
+	assert_int_equal(kma_select_add(s, KMA_SELK_CALLER, "a(b", &why), -1);
+	assert_non_null(strstr(why.msg, "a(b"));
 	kma_select_free(s);
 }
 
