@@ -101,6 +101,21 @@ print(" ".join(r[-1] for r in list(csv.reader(sys.stdin))[2:]))' > "$TMP/labels"
 			ed axis kma-chart-live 9223372036854775807
 		layout "--html edge.seq: the marker and peak labels apart" \
 			ed labels kma-chart-live second peak
+		# numbers past 2^53 shown exactly: the summary (edge.seq's arithmetic) and the
+		# caller rows of -f csv, in the page's order
+		python3 "$TOP/tests/tools/html-dom.py" "$TMP/ed.dom" > "$TMP/ed.txt"
+		check "--html edge.seq: total 2^63 - 1 and net 2^61 + 2^62 - 1, every digit" sh -c \
+			'grep -qx "sum total 9223372036854775807" "$1" &&
+			 grep -qx "sum net 6917529027641081855" "$1" && grep -qx "sum slack 612" "$1"' \
+			sh "$TMP/ed.txt"
+		"$KMA" --no-db -f csv "$TMP/edge.dat" > "$TMP/csv-edge"
+		python3 "$TOP/tests/html/view-expect.py" rows "$TMP/csv-edge" total desc "" \
+			> "$TMP/want.txt"
+		awk -F'\t' '$1 == "row" { s = $1; for (i = 2; i < NF; i++) s = s "\t" $i; print s }' \
+			"$TMP/ed.txt" > "$TMP/got.txt"
+		check "--html edge.seq: caller rows = -f csv, every digit, by total" sh -c \
+			'[ -s "$1" ] && grep -q 4611686018427387904 "$1" && diff "$1" "$2"' \
+			sh "$TMP/want.txt" "$TMP/got.txt"
 	else
 		fail "--html edge.seq" "mktrace, kma-analyze or chromium failed"
 	fi

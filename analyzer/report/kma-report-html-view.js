@@ -105,12 +105,17 @@
 	}
 
 	/*
-	 * Ascending order of two cells of column c: numbers as numbers, names by
+	 * Ascending order of two cells of column c: numbers as numbers (exactly), names by
 	 * UTF-16 code unit (ASCII order for kernel symbols), addresses (lower-case
 	 * hex without leading zeros, null outside the caller grouping) by length,
 	 * then text, which is their numeric order.
 	 */
 	function cmpCell(c, x, y) {
+		/* a number past 2^53 (an object, see exact()) by its digits */
+		if (c > 1 && (typeof x === 'object' || typeof y === 'object')) {
+			x = BigInt(String(x));
+			y = BigInt(String(y));
+		}
 		if (c === 1) {
 			x = x || '';
 			y = y || '';
@@ -303,7 +308,8 @@
 		var top = {};
 
 		D.gen_live.forEach(function (e) {
-			(top[e[0]] = top[e[0]] || []).push(e[1] + ' ' + e[3] + ' B/' + e[2]);
+			(top[e[0]] = top[e[0]] || []).push(e[1] + ' ' + String(e[3]) + ' B/' +
+							     String(e[2]));
 		});
 		table(s, 'kma-gen-table', ['generation', 'label', 'start', 'allocs', 'bytes',
 					  'still live', 'still live bytes', 'frees',

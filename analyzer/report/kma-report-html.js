@@ -9,7 +9,25 @@
 (function () {
 	'use strict';
 
-	var D = JSON.parse(document.getElementById('kma-data').textContent);
+	/*
+	 * Integers from 2^53 on (byte sums reach 2^63 - 1) lose digits as doubles: such a
+	 * value becomes a Number object whose text (String(), as cells show it) is the
+	 * JSON's own digits and whose value in arithmetic and comparisons is the nearest
+	 * double (charts, bars). Needs JSON.parse's source text (Chromium 114 on); a
+	 * browser without it shows the doubles.
+	 */
+	function exact(k, v, ctx) {
+		var n;
+
+		if (typeof v !== 'number' || Number.isSafeInteger(v) || !ctx ||
+		    !/^[0-9]+$/.test(ctx.source))
+			return v;
+		n = new Number(v);	/* eslint-disable-line no-new-wrappers */
+		n.toString = function () { return ctx.source; };
+		return n;
+	}
+
+	var D = JSON.parse(document.getElementById('kma-data').textContent, exact);
 	var app = document.getElementById('kma-app');
 	var nrCharts = 0;
 	var COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b',
@@ -378,7 +396,7 @@
 			'pages live', 'live bytes', 'peak pages', 'failed', 'unknown frees'],
 		      [[P.allocs, P.pages_alloc, P.pages_freed, P.pages_live,
 			bytes(P.pages_live * P.page_size), P.peak_pages, P.failed,
-			P.unknown_frees + ' (' + P.unknown_pages + ' pages)'].map(String)],
+			String(P.unknown_frees) + ' (' + String(P.unknown_pages) + ' pages)'].map(String)],
 		      [1, 1, 1, 1, 1, 1, 1, 1]);
 		if (!P.live.length)
 			return;
