@@ -190,8 +190,8 @@
 		td.setAttribute('data-name', name);
 		td.className += ' kma-stack';
 		short.title = f.join('\n');
-		if (f.length < 2)
-			return;
+		if (f.length < 3)
+			return;		/* nothing more to show */
 		btn = add(td, el('button', { 'class': 'kma-fold', type: 'button' }));
 		all = add(td, el('div', { 'class': 'kma-frames' }));
 		f.forEach(function (x) {
