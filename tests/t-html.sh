@@ -149,7 +149,7 @@ for r in sorted(list(csv.reader(sys.stdin))[1:]):
 	fi
 	# every grouping of the table, opened by the page's #group=, against -g KEY -f csv
 	dat=$TOP/tests/fixtures/stacks.dat
-	for g in function module cache comm; do
+	for g in function module cache comm stack; do
 		render "$TMP/stacks.html" "#group=$g" &&
 			rows_csv "$g" "$dat" > "$TMP/want.txt" &&
 			rows_dom "$TMP/stacks.html.dom" > "$TMP/got.txt"

@@ -105,12 +105,17 @@
 	}
 
 	/*
-	 * Ascending order of two cells of column c: numbers as numbers, names by
+	 * Ascending order of two cells of column c: numbers as numbers (exactly), names by
 	 * UTF-16 code unit (ASCII order for kernel symbols), addresses (lower-case
 	 * hex without leading zeros, null outside the caller grouping) by length,
 	 * then text, which is their numeric order.
 	 */
 	function cmpCell(c, x, y) {
+		/* a number past 2^53 (an object, see exact()) by its digits */
+		if (c > 1 && (typeof x === 'object' || typeof y === 'object')) {
+			x = BigInt(String(x));
+			y = BigInt(String(y));
+		}
 		if (c === 1) {
 			x = x || '';
 			y = y || '';
@@ -169,6 +174,47 @@
 			view.filter + '" (the filter ignores case).' : 'No rows.';
 	}
 
+	/*
+	 * A stack's name cell: the leaf end first ("leaf <- its caller"), cut to the
+	 * cell's width so that the numbers stay in view, and a button that unfolds
+	 * every frame, leaf first, one a line (folds again on a second click). The
+	 * folded name (outermost first, as -f folded) is the cell's data-name; open
+	 * holds the unfolded names across sorting and filtering.
+	 */
+	function stackCell(td, name, open) {
+		var f = name.split(';').reverse();
+		var short = add(td, el('span', { 'class': 'kma-short' },
+					f.slice(0, 2).join(' \u2190 ')));
+		var all, btn;
+
+		td.setAttribute('data-name', name);
+		td.className += ' kma-stack';
+		short.title = f.join('\n');
+		if (f.length < 3)
+			return;		/* nothing more to show */
+		btn = add(td, el('button', { 'class': 'kma-fold', type: 'button' }));
+		all = add(td, el('div', { 'class': 'kma-frames' }));
+		f.forEach(function (x) {
+			add(all, el('div', null, x));
+		});
+		function show() {
+			var o = !!open[name];
+
+			short.hidden = o;
+			all.hidden = !o;
+			btn.textContent = o ? 'fold' : f.length + ' frames';
+			btn.setAttribute('aria-expanded', String(o));
+		}
+		btn.addEventListener('click', function () {
+			if (open[name])
+				delete open[name];
+			else
+				open[name] = 1;
+			show();
+		});
+		show();
+	}
+
 	function callers() {
 		var s = section('kma-callers-section', 'Callers');
 		var ctl = add(s, el('div', { 'class': 'controls' }));
@@ -176,11 +222,12 @@
 		var filt = add(ctl, el('input', { id: 'kma-filter', type: 'search',
 						  placeholder: 'filter by name' }));
 		var info = add(ctl, el('span', { id: 'kma-count' }));
-		var t = add(s, el('table', { id: 'kma-callers', 'class': 'kma-table' }));
+		var t = add(scrollBox(s), el('table', { id: 'kma-callers', 'class': 'kma-table' }));
 		var head = add(add(t, el('thead')), el('tr')), body = add(t, el('tbody'));
 		var empty = add(s, el('p', { id: 'kma-empty', hidden: '' }));
-		var key = 2, desc = true;
+		var key = 2, desc = true, open = Object.create(null);
 
+		t.parentNode.id = 'kma-callers-box';
 		groupOptions(sel);
 		COLS.forEach(function (c, i) {
 			var th = add(head, el('th', { 'class': c[2] ? 'num' : '', 'data-col': c[0] },
@@ -207,11 +254,14 @@
 				var tr = add(body, el('tr', { 'class': 'kma-row' }));
 
 				COLS.forEach(function (c) {
+					var stack = c[0] === 'name' && g === 'stack';
 					var td = add(tr, el('td', { 'class': (c[2] ? 'num ' : '') + 'c-' + c[0] },
-							    r[c[1]]));
+							    stack ? null : r[c[1]]));
 
 					if (c[0] === 'address' && g !== 'caller')
 						td.style.display = 'none';
+					if (stack)
+						stackCell(td, r[0], open);
 				});
 			});
 			markSorted(head, key, desc);
@@ -258,7 +308,8 @@
 		var top = {};
 
 		D.gen_live.forEach(function (e) {
-			(top[e[0]] = top[e[0]] || []).push(e[1] + ' ' + e[3] + ' B/' + e[2]);
+			(top[e[0]] = top[e[0]] || []).push(e[1] + ' ' + String(e[3]) + ' B/' +
+							     String(e[2]));
 		});
 		table(s, 'kma-gen-table', ['generation', 'label', 'start', 'allocs', 'bytes',
 					  'still live', 'still live bytes', 'frees',
@@ -412,7 +463,7 @@
 
 	/*
 	 * Tests only (chromium --dump-dom cannot click): #test-group=G,
-	 * #test-filter=TEXT and #test-click=th:COL,frame:PATH,... set the control
+	 * #test-filter=TEXT and #test-click=th:COL,frame:PATH,fold:STACK,... set the control
 	 * and dispatch the change, input and click events a user's choice, typing
 	 * and clicks dispatch, in that order, so the same handlers run.
 	 */
@@ -431,14 +482,17 @@
 		(st['test-click'] || '').split(',').forEach(function (c) {
 			var i = c.indexOf(':'), what = c.slice(0, i), arg = c.slice(i + 1);
 			var q = what === 'th' ? ['#kma-callers th', 'data-col'] :
-				what === 'frame' ? ['#kma-flame .kma-frame', 'data-path'] : null;
+				what === 'frame' ? ['#kma-flame .kma-frame', 'data-path'] :
+				what === 'fold' ? ['#kma-callers td.kma-stack', 'data-name'] : null;
 
 			if (!q)
 				return;
 			Array.prototype.some.call(document.querySelectorAll(q[0]), function (e) {
 				if (e.getAttribute(q[1]) !== arg)
 					return false;
-				e.click();
+				e = what === 'fold' ? e.querySelector('.kma-fold') : e;
+				if (e)
+					e.click();
 				return true;
 			});
 		});

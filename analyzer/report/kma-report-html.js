@@ -9,7 +9,25 @@
 (function () {
 	'use strict';
 
-	var D = JSON.parse(document.getElementById('kma-data').textContent);
+	/*
+	 * Integers from 2^53 on (byte sums reach 2^63 - 1) lose digits as doubles: such a
+	 * value becomes a Number object whose text (String(), as cells show it) is the
+	 * JSON's own digits and whose value in arithmetic and comparisons is the nearest
+	 * double (charts, bars). Needs JSON.parse's source text (Chromium 114 on); a
+	 * browser without it shows the doubles.
+	 */
+	function exact(k, v, ctx) {
+		var n;
+
+		if (typeof v !== 'number' || Number.isSafeInteger(v) || !ctx ||
+		    !/^[0-9]+$/.test(ctx.source))
+			return v;
+		n = new Number(v);	/* eslint-disable-line no-new-wrappers */
+		n.toString = function () { return ctx.source; };
+		return n;
+	}
+
+	var D = JSON.parse(document.getElementById('kma-data').textContent, exact);
 	var app = document.getElementById('kma-app');
 	var nrCharts = 0;
 	var COLORS = ['#1f77b4', '#ff7f0e', '#2ca02c', '#d62728', '#9467bd', '#8c564b',
@@ -62,9 +80,18 @@
 		return s;
 	}
 
+	/*
+	 * A table in a box that scrolls sideways (and down, when max-height is set by
+	 * its class): on a narrow window a wide table scrolls inside the box instead of
+	 * widening the page.
+	 */
+	function scrollBox(parent) {
+		return add(parent, el('div', { 'class': 'kma-scroll' }));
+	}
+
 	/* A plain table: head is a list of column names, rows lists of cells. */
 	function table(parent, id, head, rows, numeric) {
-		var t = add(parent, el('table', { id: id, 'class': 'kma-table' }));
+		var t = add(scrollBox(parent), el('table', { id: id, 'class': 'kma-table' }));
 		var tr = add(add(t, el('thead')), el('tr')), tb = add(t, el('tbody'));
 
 		head.forEach(function (h, i) {
@@ -97,7 +124,14 @@
 			'background:#f2a65a}' +
 			'.kma-frame:hover{background:#e8743b}' +
 			'.controls{margin:6px 0}.controls *{margin-right:8px}' +
-			'#kma-errors{color:#b00;white-space:pre}'));
+			'#kma-errors{color:#b00;white-space:pre}' +
+			'[hidden]{display:none!important}.kma-scroll{overflow:auto;max-width:100%}' +
+			'#kma-callers-box{max-height:80vh}' +
+			'.kma-stack{white-space:nowrap}' +
+			'.kma-short{display:inline-block;max-width:21em;overflow:hidden;' +
+			'text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}' +
+			'.kma-frames{font:12px monospace;white-space:nowrap;overflow-x:auto}' +
+			'.kma-fold{font-size:11px;margin-left:4px;padding:0 4px;cursor:pointer}'));
 	}
 
 	/* --- summary ------------------------------------------------------ */
@@ -151,7 +185,35 @@
 		return (T.start + (i + 1) * T.width - D.first_ts) / 1e9;
 	}
 
-	/* Generation marks and the peak as labelled vertical lines (Chart.js has none). */
+	/*
+	 * A free place for a label of width w at line px: right of the line, or left
+	 * of it where the right runs out of the chart, on the first of LABEL_ROWS rows
+	 * where it overlaps no label already placed; null if none is free.
+	 */
+	var LABEL_ROWS = 4, LABEL_H = 12;
+
+	function labelPlace(rows, px, w, area) {
+		var x = px + 3 + w <= area.right ? px + 3 : px - 3 - w, r;
+		var free = function (b) { return x + w + 2 <= b[0] || b[1] + 2 <= x; };
+
+		if (x < area.left)
+			x = area.left;
+		for (r = 0; r < LABEL_ROWS; r++) {
+			rows[r] = rows[r] || [];
+			if (rows[r].every(free)) {
+				rows[r].push([x, x + w]);
+				return { x: x, y: area.top + 2 + LABEL_H * r };
+			}
+		}
+		return null;
+	}
+
+	/*
+	 * Generation marks and the peak as labelled vertical lines (Chart.js has none).
+	 * Labels never overlap: each takes the first free row (labelPlace); the peak's
+	 * is placed first, and a label with no free place is left out (its line stays;
+	 * the generations table lists every marker).
+	 */
 	var markers = {
 		id: 'kmaMarkers',
 		afterDatasetsDraw: function (chart) {
@@ -159,37 +221,43 @@
 			var marks = D.generations.slice(1).map(function (g) {
 				return { t: (g[1] - D.first_ts) / 1e9, label: g[2], color: '#555' };
 			});
+			var rows = [];
 
 			if (chart.options.kmaPeak && D.peak.bytes)
 				marks.push({ t: (D.peak.ts - D.first_ts) / 1e9, label: 'peak', color: '#d00' });
 			/* many markers: fainter lines, and at most about 30 labels */
 			var every = Math.ceil(marks.length / 30), many = marks.length > 30;
-			var lastPx = -1e9, row = 0;
 
 			marks.sort(function (a, b) { return a.t - b.t; });
-
-			ctx.save();
 			marks.forEach(function (m, i) {
-				var px = x.getPixelForValue(m.t);
-
-				if (px < area.left || px > area.right)
+				m.px = x.getPixelForValue(m.t);
+				m.shown = m.px >= area.left && m.px <= area.right;
+				m.named = m.shown && (!many || !(i % every) || m.color === '#d00');
+			});
+			ctx.save();
+			ctx.setLineDash([4, 3]);
+			marks.forEach(function (m) {
+				if (!m.shown)
 					return;
 				ctx.globalAlpha = many && m.label !== 'peak' ? 0.25 : 1;
 				ctx.strokeStyle = m.color;
-				ctx.setLineDash([4, 3]);
 				ctx.beginPath();
-				ctx.moveTo(px, area.top);
-				ctx.lineTo(px, area.bottom);
+				ctx.moveTo(m.px, area.top);
+				ctx.lineTo(m.px, area.bottom);
 				ctx.stroke();
-				if (many && i % every && m.color !== '#d00')
+			});
+			ctx.globalAlpha = 1;
+			ctx.font = '11px sans-serif';
+			ctx.textBaseline = 'top';
+			marks.filter(function (m) { return m.named && m.color === '#d00'; })
+			     .concat(marks.filter(function (m) { return m.named && m.color !== '#d00'; }))
+			     .forEach(function (m) {
+				var p = labelPlace(rows, m.px, ctx.measureText(m.label).width, area);
+
+				if (!p)
 					return;
-				ctx.globalAlpha = 1;
 				ctx.fillStyle = m.color;
-				ctx.font = '11px sans-serif';
-				/* a label close to the last one goes a line lower */
-				row = px - lastPx < 40 ? (row + 1) % 4 : 0;
-				lastPx = px;
-				ctx.fillText(m.label, px + 3, area.top + 11 + 11 * row);
+				ctx.fillText(m.label, p.x, p.y);
 			});
 			ctx.restore();
 		},
@@ -219,6 +287,57 @@
 			 title: { display: true, text: u[1] + ' from the trace start' } };
 	}
 
+	/*
+	 * A y axis of bytes: ticks at a round step (1, 2 or 5 times a power of ten) of
+	 * the binary unit that suits the largest value, labelled in it ("50 KiB", not
+	 * 51,200). The step is set after the data's limits are known, and the top
+	 * raised to a whole number of steps.
+	 */
+	var UNITS = ['B', 'KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+
+	function byteTicks(axis) {
+		var k = 0, u = 1, m, p, step;
+
+		if (!(axis.min >= 0) || !(axis.max > 0))
+			return;
+		while (k < UNITS.length - 1 && axis.max >= u * 1024) {
+			u *= 1024;
+			k++;
+		}
+		m = axis.max / u / 6;
+		p = Math.pow(10, Math.floor(Math.log10(m)));
+		step = (m <= p ? 1 : m <= 2 * p ? 2 : m <= 5 * p ? 5 : 10) * p;
+		if (!k && step < 1)
+			step = 1;	/* bytes are whole */
+		axis.kmaUnit = [u, UNITS[k], step];
+		axis.min = 0;
+		axis.max = Math.ceil(axis.max / u / step - 1e-9) * step * u;
+	}
+
+	function bytesAxis(title) {
+		return {
+			afterDataLimits: byteTicks,
+			afterBuildTicks: function (axis) {
+				var b = axis.kmaUnit, i, n;
+
+				if (!b)
+					return;
+				n = Math.round(axis.max / b[0] / b[2]);
+				axis.ticks = [];
+				for (i = 0; i <= n; i++)
+					axis.ticks.push({ value: i * b[2] * b[0] });
+			},
+			ticks: {
+				callback: function (v) {
+					var b = this.kmaUnit;
+
+					return b ? +(v / b[0]).toPrecision(12) + ' ' + b[1] : bytes(v);
+				},
+			},
+			title: { display: !!title, text: title },
+		};
+	}
+
 	function xy(arr, scale) {
 		return arr.map(function (v, i) {
 			return { x: binX(i), y: v * (scale || 1) };
@@ -245,7 +364,7 @@
 			type: 'line', data: { datasets: sets }, plugins: [markers],
 			options: { kmaPeak: true, parsing: false, normalized: true,
 				   scales: { x: xAxis(),
-					     y: { title: { display: true, text: 'bytes' } } } },
+					     y: bytesAxis('live bytes') } },
 		});
 		add(s, el('h2', null, 'Allocation and free rates'));
 		chart(s, 'kma-chart-rate', 'chart', {
@@ -277,7 +396,7 @@
 			'pages live', 'live bytes', 'peak pages', 'failed', 'unknown frees'],
 		      [[P.allocs, P.pages_alloc, P.pages_freed, P.pages_live,
 			bytes(P.pages_live * P.page_size), P.peak_pages, P.failed,
-			P.unknown_frees + ' (' + P.unknown_pages + ' pages)'].map(String)],
+			String(P.unknown_frees) + ' (' + String(P.unknown_pages) + ' pages)'].map(String)],
 		      [1, 1, 1, 1, 1, 1, 1, 1]);
 		if (!P.live.length)
 			return;
@@ -320,7 +439,7 @@
 		});
 
 		chart(s, 'kma-chart-slack', 'small', {
-			type: 'bar',
+			type: 'bar', options: { scales: { y: bytesAxis('') } },
 			data: { labels: D.slack.map(function (r) { return kmallocName(r[0]); }),
 				datasets: [{ label: 'kmalloc slack bytes', backgroundColor: '#ff7f0e',
 					     data: D.slack.map(function (r) { return r[3]; }) },

@@ -5,7 +5,8 @@
 #   canvas N            canvas elements (the charts)
 #   scripts N SRC       script elements, and how many have a src attribute
 #   elements TAG...     tags from the trace that became elements (none expected)
-#   row<TAB>CELLS       each row of the caller table, cells tab-separated
+#   row<TAB>CELLS       each row of the caller table, cells tab-separated (a stack's
+#                       name cell: its data-name, the folded stack)
 #   gen LABEL           each generation label of the generations table
 #   genlive N TEXT      generation N's still-live callers, as the table shows them
 #   left<TAB>CELLS      each row of the module leftovers table
@@ -24,7 +25,7 @@ from html.parser import HTMLParser
 
 KNOWN = {'html', 'head', 'meta', 'title', 'style', 'body', 'script', 'div', 'p', 'h1', 'h2',
          'section', 'table', 'thead', 'tbody', 'tr', 'th', 'td', 'canvas', 'select', 'option',
-         'input', 'span', 'pre'}
+         'input', 'span', 'pre', 'button'}
 
 
 class Dom(HTMLParser):
@@ -64,6 +65,8 @@ class Dom(HTMLParser):
             self.row, self.col = [], 0
         if tag == 'td' and self.row is not None:
             self.cell = ''
+            # a stack's cell shows its frames leaf first, folded: its name is data-name
+            self.cellname = a.get('data-name')
             self.cellid = a.get('id')
             self.hidden = 'display: none' in (a.get('style') or '')
         if tag == 'div' and 'kma-frame' in (a.get('class') or '').split():
@@ -86,6 +89,8 @@ class Dom(HTMLParser):
         if tag in ('span', 'p'):
             self.text_id = None
         if tag == 'td' and self.cell is not None:
+            if self.cellname is not None:
+                self.cell = self.cellname
             if self.cellid and self.cellid.startswith('sum-'):
                 self.sums.append((self.cellid[4:], self.cell))
             if not self.hidden:
