@@ -626,7 +626,7 @@ out:
 static int make_select(const struct diff_opts *o, struct kma_select **out)
 {
 	struct kma_select *s;
-	char why[256];
+	struct kma_err why;
 	int i;
 
 	*out = NULL;
@@ -639,13 +639,13 @@ static int make_select(const struct diff_opts *o, struct kma_select **out)
 	}
 	kma_select_exclude_self(s, o->exclude_self);
 	for (i = 0; i < o->nr_sels; i++) {
-		if (kma_select_add(s, o->sel[i].kind, o->sel[i].arg, why, sizeof(why))) {
+		if (kma_select_add(s, o->sel[i].kind, o->sel[i].arg, &why)) {
 			kma_select_free(s);
-			if (!strcmp(why, "out of memory")) {
+			if (why.kind == KMA_ERR_NOMEM) {
 				fprintf(stderr, "kma-diff: out of memory\n");
 				return 1;
 			}
-			return usage_error("%s", why);
+			return usage_error("%s", why.msg);
 		}
 	}
 	*out = s;

@@ -103,9 +103,14 @@ int kma_pagerun_filter(struct kma_pagerun *p, const struct kma_sel_arg *sel, int
 		goto oom;
 	kma_select_set_resolve(p->select, page_site_name, NULL);
 	kma_select_exclude_self(p->select, exclude_self);
-	for (i = 0; i < nr; i++)
-		if (kma_select_add(p->select, (enum kma_sel_kind)sel[i].kind, sel[i].arg, why, len))
+	for (i = 0; i < nr; i++) {
+		struct kma_err e;
+
+		if (kma_select_add(p->select, (enum kma_sel_kind)sel[i].kind, sel[i].arg, &e)) {
+			snprintf(why, len, "%s", e.msg);
 			return -1;
+		}
+	}
 	po.select_ctx = p->select;
 	p->view = kma_pagealloc_new(&po);
 	if (p->view)
