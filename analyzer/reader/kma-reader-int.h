@@ -15,7 +15,7 @@
 
 #include "kma-reader.h"
 #include "kma-layout.h"
-#include "kma-pages.h"
+#include "kma-cpubuf.h"
 #include "kma-map.h"
 #include "kma-strpool.h"
 
@@ -116,12 +116,12 @@ struct kma_reader {
 	uint32_t		cap_stack;
 	char			stack_warn[200];
 	char			kmalloc_warn[240];	/* info.kmalloc_warning */
-	/* the page reader (kma-pages.c, kma-pages-run.c) */
+	/* the page reader (kma-cpubuf.c, kma-cpubuf-run.c) */
 	struct kma_file_opts	fopts;
 	int			jobs;		/* threads, 1: none */
 	struct kma_td_layout	layout;		/* every buffer's CPU data, from the checks */
-	const struct kma_td_buf	*pages_buf;	/* the buffer read by pages, NULL: libtracecmd */
-	struct kma_pages_file	pages_file;
+	const struct kma_td_buf	*cpubuf_buf;	/* the buffer kma-cpubuf reads, NULL: libtracecmd */
+	struct kma_cpubuf_file	cpubuf_file;
 	char			pages_err[320];
 	/* page allocator events (kma-decode-page.c) */
 	int			want_pages;	/* hand them to fn (--pages) */
@@ -164,16 +164,16 @@ int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec);
 /* Progress @fraction, shown from a second after the start on. */
 void kma_reader_progress(struct kma_reader *r, double fraction);
 /*
- * Reads buffer @b by its pages (kma-pages-run.c): 0 at its end, -1 when the
+ * Reads buffer @b by its pages (kma-cpubuf-run.c): 0 at its end, -1 when the
  * decoder stopped it (kma_reader_end() says why), -2 with *why.
  */
-int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why);
+int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why);
 /*
- * After the buffer is chosen: whether it is read by pages (r->pages_buf)
+ * After the buffer is chosen: whether it is read by pages (r->cpubuf_buf)
  * or through libtracecmd (info.why_libtracecmd), and the v7 page checks
  * libtracecmd then needs. 0, or -1 with @err.
  */
-int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err);
+int kma_cpubuf_setup(struct kma_reader *r, const char *path, struct kma_err *err);
 /* Looks ftrace:kernel_stack up (after the kmem events): 0, or -1 out of memory. */
 int kma_stack_setup(struct kma_reader *r);
 /* kma-gfp.c: a kmalloc event's cache-family bits from its print fmt's gfp table. */

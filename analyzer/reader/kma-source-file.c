@@ -526,7 +526,7 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	}
 	if (!r->handle)
 		r->handle = top;
-	if (file_info(r, path, err) || file_events(r, err) || kma_pages_setup(r, path, err))
+	if (file_info(r, path, err) || file_events(r, err) || kma_cpubuf_setup(r, path, err))
 		goto fail;
 	return r;
 fail:
@@ -550,7 +550,7 @@ void kma_reader_progress(struct kma_reader *r, double fraction)
 /* The page reader says its progress by the bytes read; libtracecmd's by time. */
 static void maybe_progress(struct kma_reader *r, uint64_t ts)
 {
-	if (r->progress && !r->pages_buf && r->range_last > r->range_first &&
+	if (r->progress && !r->cpubuf_buf && r->range_last > r->range_first &&
 	    ts >= r->range_first)
 		kma_reader_progress(r, (double)(ts - r->range_first) /
 				       (double)(r->range_last - r->range_first));
@@ -713,8 +713,8 @@ static int file_run(struct kma_reader *r, const char **why)
 	r->fn = fn;		/* top_markers() queued the markers through its own */
 	r->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
-	if (r->pages_buf) {
-		int ret = kma_pages_run(r, r->pages_buf, why);
+	if (r->cpubuf_buf) {
+		int ret = kma_cpubuf_run(r, r->cpubuf_buf, why);
 
 		if (ret == -2)
 			return -1;
