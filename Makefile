@@ -79,7 +79,7 @@ BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
 # kma-diff: two runs compared; its layers' objects, not kma-analyze's pipeline
 DIFF		:= $(O)/analyzer/kma-diff
-DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diff.o report/kma-report-diff.o \
+DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/kma-report-diff.o \
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
 		   store/kma-store-file.o)
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \

@@ -3,7 +3,7 @@
  * kma-diff.c - what changed between two runs: kma-diff BASE NEW, each a
  * report.db or a trace.dat (analyzed on the fly by the kma-analyze next to
  * this program). Wiring only: options, operands, then store/kma-diff-load.c
- * (the numbers), match/kma-diff.c (rows, --fail-if) and
+ * (the numbers), match/kma-diffmatch.c (rows, --fail-if) and
  * report/kma-report-diff.c (the output). kma-diff(1) documents it.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 
 #include "kma-event.h"
 #include "kma-output.h"
-#include "match/kma-diff.h"
+#include "match/kma-diffmatch.h"
 #include "report/kma-report-diff.h"
 #include "report/kma-table.h"
 #include "store/kma-diff-load.h"
