@@ -507,7 +507,7 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	 * tracecmd_open() in two steps: when loading the CPU data fails,
 	 * tracecmd_close() of libtracecmd 1.3 crashes on the half-built handle
 	 * (the CPUs after the bad one are left uninitialized), so it is left
-	 * open; the caller exits on the error anyway. kma-validate.c catches
+	 * open; the caller exits on the error anyway. kma-check-v6.c catches
 	 * the v6 cases earlier, kma-check-v7.c the v7 ones.
 	 */
 	if (tracecmd_init_data(r->handle) < 0) {
