@@ -63,7 +63,7 @@ static struct kma_store *open_store(const char *path, char *why, size_t len)
 }
 
 /* The filter's time window, once the trace's first timestamp is known. */
-static int set_window(struct run *r)
+static int set_window(struct kma_pipeline *r)
 {
 	uint64_t first = kma_reader_info(r->reader)->first_ts, since = 0, until = 0, v;
 	int abs;
@@ -81,7 +81,7 @@ static int set_window(struct run *r)
 	return 0;
 }
 
-static int feed_all(struct run *r, const struct kma_event *ev)
+static int feed_all(struct kma_pipeline *r, const struct kma_event *ev)
 {
 	if (r->match && kma_match_event(r->match, ev))
 		return -1;
@@ -96,7 +96,7 @@ static int feed_all(struct run *r, const struct kma_event *ev)
 
 static int feed(void *ctx, const struct kma_event *ev)
 {
-	struct run *r = ctx;
+	struct kma_pipeline *r = ctx;
 
 	if (kma_interrupted)
 		return -1;
@@ -139,7 +139,7 @@ static int oom(void);
 /* The top-style view, redrawn every interval (and on keys) while tracing live. */
 static void live_refresh(void *ctx, const struct kma_trace_info *info, double elapsed, int redraw)
 {
-	struct run *r = ctx;
+	struct kma_pipeline *r = ctx;
 	struct kma_top_in in = { .elapsed = elapsed, .events = info->events,
 				 .lost = kma_trace_lost(info, NULL), .buffer_kb = info->buffer_kb };
 
@@ -150,13 +150,13 @@ static void live_refresh(void *ctx, const struct kma_trace_info *info, double el
 
 static int live_key(void *ctx, int c)
 {
-	struct run *r = ctx;
+	struct kma_pipeline *r = ctx;
 
 	return kma_top_key(r->top, c);
 }
 
 /* The view's filter, one line for the frame header; the view is open by then. */
-static int open_top(struct run *r)
+static int open_top(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_top_opts to = { .out = stdout, .key_fd = STDIN_FILENO, .sort = o->sort,
@@ -200,7 +200,7 @@ static void sweep_orphans(const char *path)
 }
 
 /* -o and --html: through the output guard (kma-output.h) before any work. */
-static int check_output(struct run *r)
+static int check_output(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const char *inputs[] = { o->live ? NULL : o->input, NULL };
@@ -224,7 +224,7 @@ static int check_output(struct run *r)
 }
 
 /* The trace.dat, or the ring buffer with --live, and the names of call sites. */
-static int open_reader(struct run *r)
+static int open_reader(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_err err;
@@ -262,7 +262,7 @@ static int open_reader(struct run *r)
 }
 
 /* Call sites from the kernel's kallsyms the reader found, DWARF lines when asked. */
-static int open_sites(struct run *r)
+static int open_sites(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const char *ksyms, *why = NULL;
@@ -294,7 +294,7 @@ static int open_sites(struct run *r)
  * --pages: the page matcher; the reader hands page events on. --html runs
  * it too, for its live pages chart (a trace without page events: no section).
  */
-static int open_pages(struct run *r)
+static int open_pages(struct kma_pipeline *r)
 {
 	int db = r->o->pages && !r->o->no_db;
 
@@ -308,7 +308,7 @@ static int open_pages(struct run *r)
 }
 
 /* The view's filters, and the pattern-less one that only finds the recorder's own. */
-static int open_selects(struct run *r)
+static int open_selects(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	char why[256];
@@ -333,7 +333,7 @@ static int open_selects(struct run *r)
 }
 
 /* The matcher of everything, feeding report.db; none with --no-db. */
-static int open_match(struct run *r)
+static int open_match(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_match_opts *mo = &r->mo;
@@ -376,7 +376,7 @@ static int open_match(struct run *r)
 }
 
 /* The text --leaks by caller is followed by the same by stack: a matcher grouped so. */
-static int open_stack_view(struct run *r)
+static int open_stack_view(struct kma_pipeline *r)
 {
 	struct kma_match_opts vo;
 
@@ -390,7 +390,7 @@ static int open_stack_view(struct run *r)
 }
 
 /* A second matcher for a filtered report, a list or exact lifetimes. */
-static int open_view(struct run *r)
+static int open_view(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 
@@ -441,7 +441,7 @@ static int open_view(struct run *r)
 }
 
 /* Every event through feed(); a signal ends it with -1 and no message. */
-static int run_trace(struct run *r)
+static int run_trace(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
@@ -485,7 +485,7 @@ static int run_trace(struct run *r)
  * --generation names a generation the trace has: else an error listing them
  * (a report of nothing would read as "nothing was allocated then").
  */
-static int check_generation(struct run *r)
+static int check_generation(struct kma_pipeline *r)
 {
 	const struct kma_generation *g;
 	uint32_t nr, i;
@@ -509,7 +509,7 @@ static int check_generation(struct run *r)
 }
 
 /* A trace without kmem events is an error; then the warnings, then the matchers' end. */
-static int finish_run(struct run *r)
+static int finish_run(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
@@ -561,7 +561,7 @@ static int finish_run(struct run *r)
 }
 
 /* The run's tables into report.db, renamed into place. */
-static int commit_store(struct run *r)
+static int commit_store(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
@@ -602,7 +602,7 @@ static int commit_store(struct run *r)
 }
 
 /* --html: the matchers of the page, with the view's filters; Chart.js read first. */
-static int open_html(struct run *r)
+static int open_html(struct kma_pipeline *r)
 {
 	char why[512];
 
@@ -618,7 +618,7 @@ static int open_html(struct run *r)
 }
 
 /* --html FILE: the page, after report.db. */
-static int write_html(struct run *r)
+static int write_html(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	char why[512], desc[1024];
@@ -658,7 +658,7 @@ static int write_html(struct run *r)
 }
 
 /* The report (or the list) on stdout, unless -q. */
-static int print_output(struct run *r)
+static int print_output(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
@@ -666,7 +666,7 @@ static int print_output(struct run *r)
 	if (o->quiet)
 		return 0;
 	errno = 0;
-	if (kma_run_print(r) || (r->list && kma_list_print(stdout, r->list, info->last_ts,
+	if (kma_pipeline_print(r) || (r->list && kma_list_print(stdout, r->list, info->last_ts,
 							  o->limit, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "kma-analyze: cannot write the report to stdout: %s\n",
 			errno ? strerror(errno) : "out of memory");
@@ -675,7 +675,7 @@ static int print_output(struct run *r)
 	return 0;
 }
 
-static void close_run(struct run *r)
+static void close_run(struct kma_pipeline *r)
 {
 	kma_store_free(r->store);
 	if (r->view != r->match)
@@ -701,7 +701,7 @@ static void close_run(struct run *r)
 int main(int argc, char **argv)
 {
 	struct kma_opts o;
-	struct run r = { .o = &o };
+	struct kma_pipeline r = { .o = &o };
 	int ret;
 
 	ret = kma_opts_parse(argc, argv, &o);
