@@ -565,11 +565,11 @@ static int commit_store(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const char *why = NULL;
-	struct kma_store_run run;
+	struct kma_store_results run;
 
 	if (!r->store)
 		return 0;
-	run = (struct kma_store_run){
+	run = (struct kma_store_results){
 		.info = kma_reader_info(r->reader),
 		.totals = kma_match_totals(r->match),
 		.kmalloc_only = o->kmalloc_only,

@@ -479,7 +479,7 @@ static int stop_writer(struct kma_store *s)
 	return s->failed ? -1 : 0;
 }
 
-int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why)
+int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, const char **why)
 {
 	int ret = -1;
 

@@ -75,7 +75,7 @@ int kma_store_page_row(struct kma_store *store, const struct kma_page_alloc *a,
 
 struct kma_timeline;
 
-struct kma_store_run {
+struct kma_store_results {
 	const struct kma_trace_info	*info;
 	const struct kma_totals		*totals;
 	const struct kma_caller		*callers;
@@ -131,7 +131,7 @@ struct kma_store_pages {
  * Writes the remaining tables, commits and renames into place. 0, or -1 with
  * *why pointing at the reason inside s (kma_store_error()).
  */
-int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, const char **why);
+int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, const char **why);
 
 /*
  * The temporary file being written (for a signal handler to remove), valid
