@@ -68,7 +68,7 @@ MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-options-help.c \
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
-ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# --pages wiring
+ANALYZE_OBJS	+= $(O)/analyzer/kma-pagepipe.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
 ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output
 

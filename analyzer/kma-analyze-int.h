@@ -18,7 +18,7 @@ struct kma_list;
 struct kma_select;
 struct kma_top;
 struct kma_html;
-struct kma_pagerun;
+struct kma_pagepipe;
 struct kma_cross;
 struct kma_counters;
 
@@ -45,7 +45,7 @@ struct kma_pipeline {
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
-	struct kma_pagerun	*pages;		/* --pages, else NULL */
+	struct kma_pagepipe	*pages;		/* --pages, else NULL */
 	struct kma_cross	*cross;		/* --cross-cpu, the view's sink */
 	int			*node_map, nr_nodes;	/* CPU -> node, NULL: none */
 	const char		*map_from;		/* where it came from */

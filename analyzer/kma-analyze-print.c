@@ -21,7 +21,7 @@
 #include "report/kma-report-time.h"
 #include "report/kma-table.h"
 #include "report/kma-report-pages.h"
-#include "kma-pagerun.h"
+#include "kma-pagepipe.h"
 #include "kma-options.h"
 #include "kma-analyze-int.h"
 
@@ -193,7 +193,7 @@ static int print_pages(struct kma_pipeline *r, const struct kma_trace_info *info
 					      o->generations ? KMA_PAGE_REPORT_GENERATIONS :
 					      KMA_PAGE_REPORT_TABLES };
 
-	return kma_pagerun_print(stdout, r->pages, &pr);
+	return kma_pagepipe_print(stdout, r->pages, &pr);
 }
 
 int kma_pipeline_print(struct kma_pipeline *r)

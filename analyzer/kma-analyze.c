@@ -34,7 +34,7 @@
 #include "report/kma-report-cross.h"
 #include "match/kma-counters.h"
 #include "report/kma-report-time.h"
-#include "kma-pagerun.h"
+#include "kma-pagepipe.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
@@ -102,7 +102,7 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
-	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagerun_feed(r->pages, ev)) {
+	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagepipe_feed(r->pages, ev)) {
 		r->why = "out of memory";	/* page generations */
 		return -1;
 	}
@@ -114,7 +114,7 @@ static int feed(void *ctx, const struct kma_event *ev)
 	if (ev->type == KMA_EV_COUNTER)
 		return 0;
 	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
-		if (r->pages && kma_pagerun_feed(r->pages, ev)) {
+		if (r->pages && kma_pagepipe_feed(r->pages, ev)) {
 			/* a page row that reaches report.db may fail there */
 			r->why = r->store ? kma_store_error(r->store) : "out of memory";
 			return -1;
@@ -300,10 +300,10 @@ static int open_pages(struct kma_pipeline *r)
 
 	if (!r->o->pages && !r->o->html)
 		return 0;
-	r->pages = kma_pagerun_open(r->reader, r->sites, (db ? KMA_PAGERUN_ROWS : 0) |
-				    (db || r->o->html ? KMA_PAGERUN_TIMELINE : 0));
+	r->pages = kma_pagepipe_open(r->reader, r->sites, (db ? KMA_PAGEPIPE_ROWS : 0) |
+				    (db || r->o->html ? KMA_PAGEPIPE_TIMELINE : 0));
 	if (r->pages && r->o->lifetimes)	/* the -g one, or both defaults */
-		kma_pagerun_lifetimes(r->pages, r->o->page_group, r->o->exact_lifetimes);
+		kma_pagepipe_lifetimes(r->pages, r->o->page_group, r->o->exact_lifetimes);
 	return r->pages ? 0 : oom();
 }
 
@@ -363,7 +363,7 @@ static int open_match(struct kma_pipeline *r)
 		}
 		mo->sink.ctx = r->store;
 		if (r->pages)	/* page rows stream through the store's writer */
-			kma_pagerun_stream(r->pages, r->store);
+			kma_pagepipe_stream(r->pages, r->store);
 		mo->sink.alloc_done = kma_store_alloc_row;
 		mo->sink.unknown_free = kma_store_unknown_free;
 		mo->timeline = 1;	/* report.db's timeline table */
@@ -545,7 +545,7 @@ static int finish_run(struct kma_pipeline *r)
 	if (info->topology && !o->cpu_nodes && !r->map_from)
 		fprintf(stderr, "kma-analyze: %s: warning: CPU -> node marker not understood: %s\n",
 			o->input, info->topology);
-	if ((r->pages && kma_pagerun_finish(r->pages, info->last_ts)) ||
+	if ((r->pages && kma_pagepipe_finish(r->pages, info->last_ts)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
@@ -583,7 +583,7 @@ static int commit_store(struct kma_pipeline *r)
 		.stacks = r->stacks,
 	};
 	if (r->pages && o->pages)	/* not --html's own */
-		run.pages = kma_pagerun_store(r->pages, run.info);
+		run.pages = kma_pagepipe_store(r->pages, run.info);
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
@@ -631,7 +631,7 @@ static int write_html(struct kma_pipeline *r)
 		filter = desc;
 	}
 	if (r->pages) {		/* the live pages chart */
-		const struct kma_store_pages *sp = kma_pagerun_store(r->pages,
+		const struct kma_store_pages *sp = kma_pagepipe_store(r->pages,
 								     kma_reader_info(r->reader));
 		struct kma_html_pages hp = {
 			.totals = sp->totals, .tl = sp->timeline, .series = sp->series,
@@ -692,7 +692,7 @@ static void close_run(struct kma_pipeline *r)
 	kma_select_free(r->select);
 	kma_select_free(r->self);
 	kma_top_free(r->top);
-	kma_pagerun_free(r->pages);
+	kma_pagepipe_free(r->pages);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 	free(r->real_html);

@@ -7,7 +7,7 @@
  * reader feeds an unfiltered matcher (whose sink drops the rows, standing in
  * for the store) and a filtered one keeping lifetimes; with --pages too: the
  * page matcher with its stacks, timeline, lifetimes and generations, as
- * kma-pagerun.c sets it up. Only the store and the printing are left out.
+ * kma-pagepipe.c sets it up. Only the store and the printing are left out.
  * Built and run by tests/fuzz/Makefile.
  */
 #include <stddef.h>

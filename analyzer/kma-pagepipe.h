@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-pagepipe.h - kma-analyze --pages wiring: the page matcher, the
+ * page events' own stacks (interned apart, so the slab rows' stack ids do not
+ * move), the finished allocations streamed to report.db, the report.
+ */
+#ifndef KMA_PAGEPIPE_H
+#define KMA_PAGEPIPE_H
+
+#include <stdio.h>
+
+#include "match/kma-pagealloc.h"
+#include "reader/kma-reader.h"
+#include "report/kma-report-pages.h"
+#include "report/kma-table.h"
+#include "sites/kma-sites.h"
+#include "store/kma-store.h"
+
+struct kma_pagepipe;
+
+/* What kma_pagepipe_open keeps besides the totals and rows by grouping. */
+#define KMA_PAGEPIPE_ROWS	1	/* the finished allocations, for report.db */
+#define KMA_PAGEPIPE_TIMELINE	2	/* live pages over time (report.db, --html) */
+
+/* Tells @reader to hand page events on; @keep: KMA_PAGEPIPE_*. NULL: out of memory. */
+struct kma_pagepipe *kma_pagepipe_open(struct kma_reader *reader, struct kma_sites *sites,
+				     int keep);
+/* With KMA_PAGEPIPE_ROWS: the store the finished allocations stream to (before the first event). */
+void kma_pagepipe_stream(struct kma_pagepipe *p, struct kma_store *db);
+void kma_pagepipe_free(struct kma_pagepipe *p);
+/*
+ * --lifetimes: keep them for grouping @g (-1: function and comm, the defaults),
+ * @exact of them exactly (0: the default; kma-quant.h).
+ */
+void kma_pagepipe_lifetimes(struct kma_pagepipe *p, int g, uint64_t exact);
+/* A page event (its raw stack interned here). 0, or -1 out of memory. */
+int kma_pagepipe_feed(struct kma_pagepipe *p, const struct kma_event *ev);
+/* The end of the trace (@end_ts: the timeline's end): live allocations kept as live. 0 or -1. */
+int kma_pagepipe_finish(struct kma_pagepipe *p, uint64_t end_ts);
+/* What report.db gets (valid until kma_pagepipe_free). */
+const struct kma_store_pages *kma_pagepipe_store(struct kma_pagepipe *p,
+					      const struct kma_trace_info *info);
+/* The report @pr asks for (its matcher set here) on @out: 0 or -1. */
+int kma_pagepipe_print(FILE *out, const struct kma_pagepipe *p, struct kma_page_report *pr);
+
+#endif /* KMA_PAGEPIPE_H */
