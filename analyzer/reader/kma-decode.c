@@ -47,36 +47,7 @@ const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const
 	return copy;
 }
 
-/*
- * tep_read_number() is a library call per field; this runs for every field of
- * every record, so read in place and swap only when the file's byte order
- * differs from ours.
- */
-static inline uint64_t num(struct kma_reader *r, const struct tep_format_field *f, void *data)
-{
-	const unsigned char *p = (const unsigned char *)data + f->offset;
-	uint64_t v8;
-	uint32_t v4;
-	uint16_t v2;
-
-	switch (f->size) {
-	case 8:
-		memcpy(&v8, p, 8);
-		return r->swap ? __builtin_bswap64(v8) : v8;
-	case 4:
-		memcpy(&v4, p, 4);
-		return r->swap ? __builtin_bswap32(v4) : v4;
-	case 2:
-		memcpy(&v2, p, 2);
-		return r->swap ? __builtin_bswap16(v2) : v2;
-	case 1:
-		return *p;
-	default:
-		return tep_read_number(r->tep, p, f->size);
-	}
-}
-
-static const char *comm_of(struct kma_reader *r, int pid)
+const char *kma_reader_comm(struct kma_reader *r, int pid)
 {
 	uint32_t *idx;
 	const char *comm;
@@ -96,10 +67,10 @@ static const char *comm_of(struct kma_reader *r, int pid)
 	return comm;
 }
 
-static int pid_of(struct kma_reader *r, struct tep_record *rec)
+int kma_reader_pid(struct kma_reader *r, struct tep_record *rec)
 {
 	if (r->common_pid && r->common_pid->offset + r->common_pid->size <= rec->size)
-		return (int)(int32_t)num(r, r->common_pid, rec->data);
+		return (int)(int32_t)kma_reader_num(r, r->common_pid, rec->data);
 	return tep_data_pid(r->tep, rec);
 }
 
@@ -124,8 +95,6 @@ void kma_reader_cpustats(struct kma_reader *r, const char *s)
 	}
 }
 
-static int check_followed(struct kma_reader *r, struct tep_event *ev);
-
 /* Markers and module events: optional, one text field each; -1 for a bad format. */
 static int follow_text_event(struct kma_reader *r, const char *sys, const char *name,
 			     const char *field, int type)
@@ -133,7 +102,7 @@ static int follow_text_event(struct kma_reader *r, const char *sys, const char *
 	struct tep_event *ev = tep_find_event_by_name(r->tep, sys, name);
 	struct tep_format_field *f;
 
-	if (ev && check_followed(r, ev))
+	if (ev && kma_reader_check_event(r, ev))
 		return -1;
 	f = ev ? tep_find_field(ev, field) : NULL;
 	if (!f || ev->id < 0 || ev->id > r->max_id || r->by_id[ev->id].type >= 0)
@@ -208,7 +177,7 @@ static int check_layout(struct kma_reader *r, struct tep_event *ev)
 }
 
 /* An event kma follows: its format must have parsed (the print format need not). */
-static int check_followed(struct kma_reader *r, struct tep_event *ev)
+int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev)
 {
 	if ((ev->flags & TEP_EVENT_FL_FAILED) && !ev->print_fmt.format) {
 		snprintf(r->bad, sizeof(r->bad), "the format of %s:%s does not parse",
@@ -216,11 +185,6 @@ static int check_followed(struct kma_reader *r, struct tep_event *ev)
 		return -1;
 	}
 	return check_layout(r, ev);
-}
-
-int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev)
-{
-	return check_followed(r, ev);
 }
 
 static int event_name_cmp(const void *a, const void *b)
@@ -345,7 +309,7 @@ static int lookup_events(struct kma_reader *r)
 
 		if (!ev || ev->id < 0 || ev->id > r->max_id)
 			continue;
-		if (check_followed(r, ev) || follow_fields(r, ev, req))
+		if (kma_reader_check_event(r, ev) || follow_fields(r, ev, req))
 			return -2;
 		r->by_id[ev->id].type = t;
 		if (t == KMA_EV_KMALLOC || t == KMA_EV_KMALLOC_NODE)
@@ -380,7 +344,7 @@ int kma_reader_setup(struct kma_reader *r, struct kma_err *err)
 static const char *dyn_string(struct kma_reader *r, const struct tep_format_field *f,
 			      struct tep_record *rec)
 {
-	uint64_t v = num(r, f, rec->data);
+	uint64_t v = kma_reader_num(r, f, rec->data);
 	unsigned int off = v & 0xffff, len = (v >> 16) & 0xffff;
 
 	if (f->flags & TEP_FIELD_IS_RELATIVE)
@@ -397,8 +361,8 @@ static const char *dyn_string(struct kma_reader *r, const struct tep_format_fiel
 static int emit_text(struct kma_reader *r, struct tep_record *rec, struct kma_event *ev, int type)
 {
 	ev->type = type;
-	ev->pid = pid_of(r, rec);
-	ev->comm = comm_of(r, ev->pid);
+	ev->pid = kma_reader_pid(r, rec);
+	ev->comm = kma_reader_comm(r, ev->pid);
 	if (!ev->comm) {
 		r->oom = 1;
 		r->stopped = 1;
@@ -481,22 +445,22 @@ static void decode_fields(struct kma_reader *r, const struct ev_desc *d, struct 
 	ev->type = d->type;
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
-	ev->pid = pid_of(r, rec);
-	ev->comm = comm_of(r, ev->pid);
-	ev->call_site = num(r, d->f[F_CALL_SITE], rec->data);
-	ev->ptr = num(r, d->f[F_PTR], rec->data);
+	ev->pid = kma_reader_pid(r, rec);
+	ev->comm = kma_reader_comm(r, ev->pid);
+	ev->call_site = kma_reader_num(r, d->f[F_CALL_SITE], rec->data);
+	ev->ptr = kma_reader_num(r, d->f[F_PTR], rec->data);
 	ev->node = -1;
 	ev->accounted = -1;
 	if (d->f[F_BYTES_REQ]) {
-		ev->bytes_req = num(r, d->f[F_BYTES_REQ], rec->data);
-		ev->bytes_alloc = num(r, d->f[F_BYTES_ALLOC], rec->data);
+		ev->bytes_req = kma_reader_num(r, d->f[F_BYTES_REQ], rec->data);
+		ev->bytes_alloc = kma_reader_num(r, d->f[F_BYTES_ALLOC], rec->data);
 	}
 	if (d->f[F_GFP])
-		ev->gfp_flags = num(r, d->f[F_GFP], rec->data);
+		ev->gfp_flags = kma_reader_num(r, d->f[F_GFP], rec->data);
 	if (d->f[F_NODE])
-		ev->node = (int)(int32_t)num(r, d->f[F_NODE], rec->data);
+		ev->node = (int)(int32_t)kma_reader_num(r, d->f[F_NODE], rec->data);
 	if (d->f[F_ACCOUNTED])
-		ev->accounted = !!num(r, d->f[F_ACCOUNTED], rec->data);
+		ev->accounted = !!kma_reader_num(r, d->f[F_ACCOUNTED], rec->data);
 	if (d->f[F_NAME])
 		ev->cache = dyn_string(r, d->f[F_NAME], rec);
 	if (d->type == KMA_EV_KMALLOC || d->type == KMA_EV_KMALLOC_NODE)
@@ -676,21 +640,6 @@ void kma_reader_short_record(struct kma_reader *r, int cpu)
 	r->info.bad_records++;
 	if (cpu >= 0 && cpu < r->info.cpus)
 		r->info.damage[cpu].short_records++;
-}
-
-uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data)
-{
-	return num(r, f, data);
-}
-
-int kma_reader_pid(struct kma_reader *r, struct tep_record *rec)
-{
-	return pid_of(r, rec);
-}
-
-const char *kma_reader_comm(struct kma_reader *r, int pid)
-{
-	return comm_of(r, pid);
 }
 
 /* After a run: the event counts named, and whether the run failed. */

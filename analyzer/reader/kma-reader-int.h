@@ -9,6 +9,7 @@
 #ifndef KMA_READER_INT_H
 #define KMA_READER_INT_H
 
+#include <string.h>
 #include <time.h>
 
 #include <traceevent/event-parse.h>
@@ -206,8 +207,38 @@ struct tep_format_field *kma_reader_fixed_field(struct ev_desc *d, struct tep_fo
 void kma_reader_follow_pid(struct kma_reader *r, struct tep_event *ev);
 /* A followed event's record shorter than its fixed fields, on CPU @cpu: counted, skipped. */
 void kma_reader_short_record(struct kma_reader *r, int cpu);
-/* Record fields as numbers in the host's order; the comm of a pid. */
-uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data);
+/*
+ * Record field @f as a number in the host's order. tep_read_number() is a
+ * library call per field; this runs for every field of every record (and is
+ * inline for that), so read in place and swap only when the file's byte
+ * order differs from ours.
+ */
+static inline uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f,
+				      void *data)
+{
+	const unsigned char *p = (const unsigned char *)data + f->offset;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (f->size) {
+	case 8:
+		memcpy(&v8, p, 8);
+		return r->swap ? __builtin_bswap64(v8) : v8;
+	case 4:
+		memcpy(&v4, p, 4);
+		return r->swap ? __builtin_bswap32(v4) : v4;
+	case 2:
+		memcpy(&v2, p, 2);
+		return r->swap ? __builtin_bswap16(v2) : v2;
+	case 1:
+		return *p;
+	default:
+		return tep_read_number(r->tep, p, f->size);
+	}
+}
+
+/* A record's pid (its common_pid); the comm of a pid, interned (NULL: out of memory). */
 int kma_reader_pid(struct kma_reader *r, struct tep_record *rec);
 const char *kma_reader_comm(struct kma_reader *r, int pid);
 /* Names the per-id record counts after a run. */
