@@ -45,6 +45,7 @@ struct stream {
 
 struct cpumerge {
 	struct kma_reader	*r;
+	kma_record_fn		record;		/* where the merged records go */
 	struct kma_cpubuf_file	f;
 	struct stream		*s;
 	int			ns;
@@ -395,7 +396,7 @@ static int merge(struct cpumerge *p)
 		rec.size = (int)pr->size;
 		rec.data = s->cur->bytes + pr->data;
 		rec.cpu = (int)s->cpu;
-		if (kma_reader_file_record(p->r, &rec))
+		if (p->record(p->r, &rec))
 			return -1;
 		if ((++n & 0xffff) == 0 && p->r->progress)
 			progress(p);
@@ -531,7 +532,8 @@ static int cpumerge_init(struct cpumerge *p, struct kma_reader *r, const struct 
 	return p->threads ? 0 : -1;
 }
 
-int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why)
+int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, kma_record_fn record,
+		   const char **why)
 {
 	struct cpumerge p;
 	struct worker *wk = NULL;
@@ -539,6 +541,7 @@ int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, const char 
 
 	memset(&p, 0, sizeof(p));
 	p.r = r;
+	p.record = record;
 	p.f = r->cpubuf_file;
 	if (cpumerge_init(&p, r, b))
 		goto out;

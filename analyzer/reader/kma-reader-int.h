@@ -160,15 +160,17 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec);
 /* A kma marker of another buffer (pages of @page_size) to r->fn, with no bookkeeping. */
 int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 			     unsigned int page_size);
-/* A record of the buffer read from a trace.dat: progress, top-level markers, decode. */
-int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec);
-/* Progress @fraction, shown from a second after the start on. */
+/* Progress @fraction, shown from a second after the start on (kma-reader.c). */
 void kma_reader_progress(struct kma_reader *r, double fraction);
+/* What a source does with one record it read (kma-source-file.c: markers, then decode). */
+typedef int (*kma_record_fn)(struct kma_reader *r, struct tep_record *rec);
 /*
- * Reads buffer @b by its pages (kma-cpubuf-run.c): 0 at its end, -1 when the
- * decoder stopped it (kma_reader_end() says why), -2 with *why.
+ * Reads buffer @b by its pages (kma-cpubuf-run.c), each record in time
+ * order to @record: 0 at its end, -1 when the decoder stopped it
+ * (kma_reader_end() says why), -2 with *why.
  */
-int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, const char **why);
+int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, kma_record_fn record,
+		   const char **why);
 /*
  * After the buffer is chosen: whether it is read by pages (r->cpubuf_buf)
  * or through libtracecmd (info.why_libtracecmd), and the v7 page checks

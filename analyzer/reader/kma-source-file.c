@@ -534,19 +534,6 @@ fail:
 	return NULL;
 }
 
-void kma_reader_progress(struct kma_reader *r, double fraction)
-{
-	struct timespec now;
-
-	if (!r->progress)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!r->progress_on && now.tv_sec - r->start.tv_sec < 1)
-		return;
-	r->progress_on = 1;
-	r->progress(r->pctx, fraction);
-}
-
 /* The page reader says its progress by the bytes read; libtracecmd's by time. */
 static void maybe_progress(struct kma_reader *r, uint64_t ts)
 {
@@ -584,7 +571,7 @@ static int flush_markers(struct kma_reader *r, uint64_t until)
  * A trace marker ("kma: LABEL\n" in the print event's buf, which runs to the
  * end of the record) or a module load/free (name is a __data_loc string).
  */
-int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec)
+static int file_record(struct kma_reader *r, struct tep_record *rec)
 {
 	if (((r->info.events + 1) & 0xffff) == 0)
 		maybe_progress(r, rec->ts);
@@ -609,7 +596,7 @@ static int tc_peek(void *ctx, int cpu, struct tep_record *out)
 
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
-	return kma_reader_file_record(data, rec);
+	return file_record(data, rec);
 }
 
 static int queue_marker(void *ctx, const struct kma_event *ev)
@@ -714,7 +701,7 @@ static int file_run(struct kma_reader *r, const char **why)
 	r->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
 	if (r->cpubuf_buf) {
-		int ret = kma_cpubuf_run(r, r->cpubuf_buf, why);
+		int ret = kma_cpubuf_run(r, r->cpubuf_buf, file_record, why);
 
 		if (ret == -2)
 			return -1;
