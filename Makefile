@@ -68,7 +68,7 @@ MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c
 ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c analyzer/kma-options.c \
 		   analyzer/kma-options-help.c \
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
-ANALYZE_OBJS	+= $(O)/analyzer/kma-pagerun.o	# --pages wiring
+ANALYZE_OBJS	+= $(O)/analyzer/kma-pagepipe.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
 ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output
 
@@ -79,7 +79,7 @@ BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
 # kma-diff: two runs compared; its layers' objects, not kma-analyze's pipeline
 DIFF		:= $(O)/analyzer/kma-diff
-DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diff.o report/kma-report-diff.o \
+DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/kma-report-diff.o \
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
 		   store/kma-store-file.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select

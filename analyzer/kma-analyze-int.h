@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-analyze-int.h - kma-analyze's pipeline (struct run), shared by the
+ * kma-analyze-int.h - kma-analyze's pipeline (struct kma_pipeline), shared by the
  * wiring (kma-analyze.c) and the report dispatch (kma-analyze-print.c).
  */
 #ifndef KMA_ANALYZE_INT_H
@@ -19,12 +19,12 @@ struct kma_list;
 struct kma_select;
 struct kma_top;
 struct kma_html;
-struct kma_pagerun;
+struct kma_pagepipe;
 struct kma_cross;
 struct kma_counters;
 
 /* The pipeline: what main() builds, runs and frees. */
-struct run {
+struct kma_pipeline {
 	struct kma_opts		*o;
 	struct kma_reader	*reader;
 	struct kma_sites	*sites;		/* call-site names: matcher and store */
@@ -46,7 +46,7 @@ struct run {
 	struct kma_select	*self;		/* match's: no pattern, finds the recorder's own */
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
-	struct kma_pagerun	*pages;		/* --pages, else NULL */
+	struct kma_pagepipe	*pages;		/* --pages, else NULL */
 	struct kma_cross	*cross;		/* --cross-cpu, the view's sink */
 	int			*node_map, nr_nodes;	/* CPU -> node, NULL: none */
 	const char		*map_from;		/* where it came from */
@@ -56,6 +56,6 @@ struct run {
 /* Damage found in the trace's ring-buffer data, one warning line per kind, on stderr. */
 void kma_run_warn_damage(const char *input, const struct kma_trace_info *info);
 /* The report the options ask for, on stdout (after the run is finished). 0 or -1. */
-int kma_run_print(struct run *r);
+int kma_pipeline_print(struct kma_pipeline *r);
 
 #endif /* KMA_ANALYZE_INT_H */

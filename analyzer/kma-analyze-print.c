@@ -21,7 +21,7 @@
 #include "report/kma-report-time.h"
 #include "report/kma-table.h"
 #include "report/kma-report-pages.h"
-#include "kma-pagerun.h"
+#include "kma-pagepipe.h"
 #include "kma-options.h"
 #include "kma-analyze-int.h"
 
@@ -114,7 +114,7 @@ static struct kma_caller *outstanding_view(const struct kma_caller *c, uint32_t 
  * The text report's first line: which allocations it counts. Folded output
  * is stacks only (flamegraph.pl rejects other lines): there it goes to stderr.
  */
-static void print_filter_line(struct run *r, FILE *out)
+static void print_filter_line(struct kma_pipeline *r, FILE *out)
 {
 	struct kma_opts *o = r->o;
 
@@ -143,7 +143,7 @@ static void print_filter_line(struct run *r, FILE *out)
 }
 
 /* The recorder's own allocations: what --exclude-self dropped, or that it would. */
-static void print_self_line(struct run *r)
+static void print_self_line(struct kma_pipeline *r)
 {
 	const struct kma_totals *t = kma_match_totals(r->view);
 
@@ -158,7 +158,7 @@ static void print_self_line(struct run *r)
 }
 
 /* --leaks: by the grouping; in text, by stack too when the trace has stacks. */
-static int print_leaks(struct run *r, uint64_t lost)
+static int print_leaks(struct kma_pipeline *r, uint64_t lost)
 {
 	struct kma_opts *o = r->o;
 	const char *key = kma_group_name(o->group_by);
@@ -197,7 +197,7 @@ static int page_report(enum kma_report kind)
 }
 
 /* --pages: the tables (--generations: by generation), or its --leaks, --peak, --lifetimes. */
-static int print_pages(struct run *r, const struct kma_trace_info *info)
+static int print_pages(struct kma_pipeline *r, const struct kma_trace_info *info)
 {
 	struct kma_opts *o = r->o;
 	struct kma_page_report pr = { .info = info, .group = o->page_group, .limit = o->limit,
@@ -222,11 +222,11 @@ static int print_pages(struct run *r, const struct kma_trace_info *info)
 		}
 		puts("; unknown frees and lost events are for the whole trace");
 	}
-	return kma_pagerun_print(stdout, r->pages, &pr);
+	return kma_pagepipe_print(stdout, r->pages, &pr);
 }
 
 /* The table by -g (--outstanding: of what is still live), in its format. */
-static int print_callers(struct run *r, const struct kma_trace_info *info)
+static int print_callers(struct kma_pipeline *r, const struct kma_trace_info *info)
 {
 	struct kma_opts *o = r->o;
 	struct kma_report_in in = { .info = info, .sort = o->sort, .limit = o->limit,
@@ -257,7 +257,7 @@ static int print_callers(struct run *r, const struct kma_trace_info *info)
 	return ret;
 }
 
-int kma_run_print(struct run *r)
+int kma_pipeline_print(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);

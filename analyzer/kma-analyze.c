@@ -34,7 +34,7 @@
 #include "report/kma-report-cross.h"
 #include "match/kma-counters.h"
 #include "report/kma-report-time.h"
-#include "kma-pagerun.h"
+#include "kma-pagepipe.h"
 #include "store/kma-store.h"
 #include "report/kma-table.h"
 #include "kma-options.h"
@@ -63,7 +63,7 @@ static struct kma_store *open_store(const char *path, struct kma_err *err)
 }
 
 /* The filter's time window, once the trace's first timestamp is known. */
-static int set_window(struct run *r)
+static int set_window(struct kma_pipeline *r)
 {
 	uint64_t first = kma_reader_info(r->reader)->first_ts, since = 0, until = 0, v;
 	int abs;
@@ -78,11 +78,11 @@ static int set_window(struct run *r)
 				   "--until is not after --since: the window is empty");
 	kma_match_set_window(r->view, since, until);
 	if (r->pages && r->o->pages)
-		kma_pagerun_set_window(r->pages, since, until);
+		kma_pagepipe_set_window(r->pages, since, until);
 	return 0;
 }
 
-static int feed_all(struct run *r, const struct kma_event *ev)
+static int feed_all(struct kma_pipeline *r, const struct kma_event *ev)
 {
 	if (r->match && kma_match_event(r->match, ev))
 		return -1;
@@ -96,13 +96,13 @@ static int feed_all(struct run *r, const struct kma_event *ev)
 }
 
 /* Why a matcher failed: its sink, report.db's store, said so, else out of memory. */
-static int sink_err(struct run *r, struct kma_err *err)
+static int sink_err(struct kma_pipeline *r, struct kma_err *err)
 {
 	return r->store ? kma_store_err(r->store, err) : kma_err_nomem(err);
 }
 
 /* A matcher of the report failed: report.db named with the reason, in r->err. */
-static int feed_fail(struct run *r)
+static int feed_fail(struct kma_pipeline *r)
 {
 	struct kma_err why;
 
@@ -116,13 +116,13 @@ static int feed_fail(struct run *r)
  */
 static int feed(void *ctx, const struct kma_event *ev)
 {
-	struct run *r = ctx;
+	struct kma_pipeline *r = ctx;
 
 	if (kma_interrupted)
 		return -1;
 	if (!r->window_set && set_window(r))
 		return -1;
-	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagerun_feed(r->pages, ev))
+	if (ev->type == KMA_EV_MARKER && r->pages && kma_pagepipe_feed(r->pages, ev))
 		return kma_err_nomem(&r->err);	/* page generations */
 	/* --counters: kmem events and the counter markers (which go nowhere else) */
 	if (r->counters && kma_counters_event(r->counters, ev))
@@ -131,7 +131,7 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return 0;
 	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
 		/* a page row that reaches report.db may fail there */
-		if (r->pages && kma_pagerun_feed(r->pages, ev))
+		if (r->pages && kma_pagepipe_feed(r->pages, ev))
 			return sink_err(r, &r->err);
 		return 0;
 	}
@@ -151,7 +151,7 @@ static int oom(void);
 /* The top-style view, redrawn every interval (and on keys) while tracing live. */
 static void live_refresh(void *ctx, const struct kma_trace_info *info, double elapsed, int redraw)
 {
-	struct run *r = ctx;
+	struct kma_pipeline *r = ctx;
 	struct kma_top_in in = { .elapsed = elapsed, .events = info->events,
 				 .lost = kma_trace_lost(info, NULL), .buffer_kb = info->buffer_kb };
 
@@ -162,13 +162,13 @@ static void live_refresh(void *ctx, const struct kma_trace_info *info, double el
 
 static int live_key(void *ctx, int c)
 {
-	struct run *r = ctx;
+	struct kma_pipeline *r = ctx;
 
 	return kma_top_key(r->top, c);
 }
 
 /* The view's filter, one line for the frame header; the view is open by then. */
-static int open_top(struct run *r)
+static int open_top(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_top_opts to = { .out = stdout, .key_fd = STDIN_FILENO, .sort = o->sort,
@@ -212,7 +212,7 @@ static void sweep_orphans(const char *path)
 }
 
 /* -o and --html: through the output guard (kma-output.h) before any work. */
-static int check_output(struct run *r)
+static int check_output(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const char *inputs[] = { o->live ? NULL : o->input, NULL };
@@ -236,7 +236,7 @@ static int check_output(struct run *r)
 }
 
 /* The trace.dat, or the ring buffer with --live, and the names of call sites. */
-static int open_reader(struct run *r)
+static int open_reader(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_err err;
@@ -274,7 +274,7 @@ static int open_reader(struct run *r)
 }
 
 /* Call sites from the kernel's kallsyms the reader found, DWARF lines when asked. */
-static int open_sites(struct run *r)
+static int open_sites(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const char *ksyms, *why = NULL;
@@ -306,30 +306,30 @@ static int open_sites(struct run *r)
  * --pages: the page matcher; the reader hands page events on. --html runs
  * it too, for its live pages chart (a trace without page events: no section).
  */
-static int open_pages(struct run *r)
+static int open_pages(struct kma_pipeline *r)
 {
 	int db = r->o->pages && !r->o->no_db;
 	char why[256];
 
 	if (!r->o->pages && !r->o->html)
 		return 0;
-	r->pages = kma_pagerun_open(r->reader, r->sites, (db ? KMA_PAGERUN_ROWS : 0) |
-				    (db || r->o->html ? KMA_PAGERUN_TIMELINE : 0));
+	r->pages = kma_pagepipe_open(r->reader, r->sites, (db ? KMA_PAGEPIPE_ROWS : 0) |
+				    (db || r->o->html ? KMA_PAGEPIPE_TIMELINE : 0));
 	if (!r->pages)
 		return oom();
-	if (r->o->pages && kma_pagerun_filter(r->pages, r->o->sel, r->o->nr_sel,
+	if (r->o->pages && kma_pagepipe_filter(r->pages, r->o->sel, r->o->nr_sel,
 					      r->o->exclude_self, r->o->since || r->o->until,
 					      why, sizeof(why))) {
 		fprintf(stderr, "kma-analyze: %s\n", why);
 		return -1;
 	}
 	if (r->o->report == KMA_REPORT_LIFETIMES)	/* the -g one, or both defaults */
-		kma_pagerun_lifetimes(r->pages, r->o->page_group, r->o->exact_lifetimes);
+		kma_pagepipe_lifetimes(r->pages, r->o->page_group, r->o->exact_lifetimes);
 	return 0;
 }
 
 /* The view's filters, and the pattern-less one that only finds the recorder's own. */
-static int open_selects(struct run *r)
+static int open_selects(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_err err;
@@ -354,7 +354,7 @@ static int open_selects(struct run *r)
 }
 
 /* The matcher of everything, feeding report.db; none with --no-db. */
-static int open_match(struct run *r)
+static int open_match(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_match_opts *mo = &r->mo;
@@ -383,7 +383,7 @@ static int open_match(struct run *r)
 		}
 		mo->sink.ctx = r->store;
 		if (r->pages)	/* page rows stream through the store's writer */
-			kma_pagerun_stream(r->pages, r->store);
+			kma_pagepipe_stream(r->pages, r->store);
 		mo->sink.alloc_done = kma_store_alloc_row;
 		mo->sink.unknown_free = kma_store_unknown_free;
 		mo->timeline = 1;	/* report.db's timeline table */
@@ -396,7 +396,7 @@ static int open_match(struct run *r)
 }
 
 /* The text --leaks by caller is followed by the same by stack: a matcher grouped so. */
-static int open_stack_view(struct run *r)
+static int open_stack_view(struct kma_pipeline *r)
 {
 	struct kma_match_opts vo;
 
@@ -411,7 +411,7 @@ static int open_stack_view(struct run *r)
 }
 
 /* A second matcher for a filtered report, a list or exact lifetimes. */
-static int open_view(struct run *r)
+static int open_view(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 
@@ -467,7 +467,7 @@ static int open_view(struct run *r)
  * Every event through feed(); a signal ends it with -1 and no message. The
  * reader's reason names the trace; feed()'s, in r->err, names what it is about.
  */
-static int run_trace(struct run *r)
+static int run_trace(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_err err;
@@ -509,7 +509,7 @@ static int run_trace(struct run *r)
  * --generation names a generation the trace has: else an error listing them
  * (a report of nothing would read as "nothing was allocated then").
  */
-static int check_generation(struct run *r)
+static int check_generation(struct kma_pipeline *r)
 {
 	const struct kma_generation *g;
 	uint32_t nr, i;
@@ -533,7 +533,7 @@ static int check_generation(struct run *r)
 }
 
 /* A trace without kmem events is an error; then the warnings, then the matchers' end. */
-static int finish_run(struct run *r)
+static int finish_run(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
@@ -569,7 +569,7 @@ static int finish_run(struct run *r)
 	if (info->topology && !o->cpu_nodes && !r->map_from)
 		fprintf(stderr, "kma-analyze: %s: warning: CPU -> node marker not understood: %s\n",
 			o->input, info->topology);
-	if ((r->pages && kma_pagerun_finish(r->pages, info->last_ts)) ||
+	if ((r->pages && kma_pagepipe_finish(r->pages, info->last_ts)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
@@ -585,15 +585,15 @@ static int finish_run(struct run *r)
 }
 
 /* The run's tables into report.db, renamed into place. */
-static int commit_store(struct run *r)
+static int commit_store(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_err err;
-	struct kma_store_run run;
+	struct kma_store_results run;
 
 	if (!r->store)
 		return 0;
-	run = (struct kma_store_run){
+	run = (struct kma_store_results){
 		.info = kma_reader_info(r->reader),
 		.totals = kma_match_totals(r->match),
 		.kmalloc_only = o->kmalloc_only,
@@ -607,7 +607,7 @@ static int commit_store(struct run *r)
 		.stacks = r->stacks,
 	};
 	if (r->pages && o->pages)	/* not --html's own */
-		run.pages = kma_pagerun_store(r->pages, run.info);
+		run.pages = kma_pagepipe_store(r->pages, run.info);
 	run.callers = kma_match_callers(r->match, &run.nr_callers);
 	run.gens = kma_match_generations(r->match, &run.nr_gens);
 	run.modules = kma_match_modules(r->match, &run.nr_modules);
@@ -626,7 +626,7 @@ static int commit_store(struct run *r)
 }
 
 /* --html: the matchers of the page, with the view's filters; Chart.js read first. */
-static int open_html(struct run *r)
+static int open_html(struct kma_pipeline *r)
 {
 	struct kma_err err;
 
@@ -642,7 +642,7 @@ static int open_html(struct run *r)
 }
 
 /* --html FILE: the page, after report.db. */
-static int write_html(struct run *r)
+static int write_html(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_err err;
@@ -656,7 +656,7 @@ static int write_html(struct run *r)
 		filter = desc;
 	}
 	if (r->pages) {		/* the live pages chart */
-		const struct kma_store_pages *sp = kma_pagerun_store(r->pages,
+		const struct kma_store_pages *sp = kma_pagepipe_store(r->pages,
 								     kma_reader_info(r->reader));
 		struct kma_html_pages hp = {
 			.totals = sp->totals, .tl = sp->timeline, .series = sp->series,
@@ -683,7 +683,7 @@ static int write_html(struct run *r)
 }
 
 /* The report (or the list) on stdout, unless -q. */
-static int print_output(struct run *r)
+static int print_output(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
@@ -691,7 +691,7 @@ static int print_output(struct run *r)
 	if (o->quiet)
 		return 0;
 	errno = 0;
-	if (kma_run_print(r) || (r->list && kma_list_print(stdout, r->list, info->last_ts,
+	if (kma_pipeline_print(r) || (r->list && kma_list_print(stdout, r->list, info->last_ts,
 							  o->limit, o->format)) || fflush(stdout)) {
 		fprintf(stderr, "kma-analyze: cannot write the report to stdout: %s\n",
 			errno ? strerror(errno) : "out of memory");
@@ -700,7 +700,7 @@ static int print_output(struct run *r)
 	return 0;
 }
 
-static void close_run(struct run *r)
+static void close_run(struct kma_pipeline *r)
 {
 	kma_store_free(r->store);
 	if (r->view != r->match)
@@ -717,7 +717,7 @@ static void close_run(struct run *r)
 	kma_select_free(r->select);
 	kma_select_free(r->self);
 	kma_top_free(r->top);
-	kma_pagerun_free(r->pages);
+	kma_pagepipe_free(r->pages);
 	kma_reader_close(r->reader);
 	free(r->real_output);
 	free(r->real_html);
@@ -726,7 +726,7 @@ static void close_run(struct run *r)
 int main(int argc, char **argv)
 {
 	struct kma_opts o;
-	struct run r = { .o = &o };
+	struct kma_pipeline r = { .o = &o };
 	int ret;
 
 	ret = kma_opts_parse(argc, argv, &o);

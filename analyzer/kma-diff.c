@@ -4,7 +4,7 @@
  * report.db or a trace.dat (analyzed on the fly by the kma-analyze next to
  * this program). Wiring only: options, operands, then store/kma-diff-load.c
  * (the numbers; kma-diff-scope.c when a filter or a generation narrows them),
- * match/kma-diff.c (rows, --fail-if) and report/kma-report-diff.c (the
+ * match/kma-diffmatch.c (rows, --fail-if) and report/kma-report-diff.c (the
  * output). kma-diff(1) documents it.
  */
 #include <errno.h>
@@ -20,7 +20,7 @@
 
 #include "kma-event.h"
 #include "kma-output.h"
-#include "match/kma-diff.h"
+#include "match/kma-diffmatch.h"
 #include "match/kma-select.h"
 #include "report/kma-report-diff.h"
 #include "report/kma-table.h"

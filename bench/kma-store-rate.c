@@ -139,7 +139,7 @@ int main(int argc, char **argv)
 	static struct kma_caller callers[NR_CALLERS];
 	struct kma_trace_info info = { .file = "synthetic", .file_version = 7, .cpus = 0 };
 	struct kma_totals totals = { 0 };
-	struct kma_store_run run = {
+	struct kma_store_results run = {
 		.info = &info, .totals = &totals, .callers = callers, .nr_callers = NR_CALLERS,
 		.version = "kma-store-rate",
 	};

@@ -573,7 +573,7 @@ CREATE VIEW page_stats AS
 	FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id
 	GROUP BY sh.function, sh.page_order, sh.gfp, sh.migratetype;
 
--- Live pages over time (H2, issues 16+17): the timeline table's bins and rules for page
+-- Live pages over time (kma-analyze --pages): the timeline table's bins and rules for page
 -- allocations. Bin 0 starts at the first page event (any kind); bins are 1 us doubled
 -- until the trace fits in 2048; bin N is [ts, ts + width_ns). An allocation counts in the
 -- bin of its alloc_ts, its free (mm_page_free or implicit) in the bin of its free_ts;

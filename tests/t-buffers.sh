@@ -129,7 +129,7 @@ check "--buffer '': usage error" test "$?|$(head -1 "$TMP/e.err")" = \
 check "--live --buffer: usage error" test "$?" = 2
 check "--help documents --buffer" sh -c "'$KMA' --help | grep -q -e '--buffer NAME'"
 
-# 5. A v6 instance buffer is checked before libtracecmd reads it (kma-validate.c).
+# 5. A v6 instance buffer is checked before libtracecmd reads it (kma-check-v6.c).
 for w in commit:"corrupt trace.dat: bad ring-buffer page" \
 	 size:"truncated trace.dat: CPU 0's event data ends at @END, the file at @SIZE" \
 	 type:"truncated or corrupt trace.dat (an instance buffer's headers)"; do

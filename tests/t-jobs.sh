@@ -1,4 +1,4 @@
-# The page reader (analyzer/reader/kma-pages*.c) gives what libtracecmd gives: on every
+# The page reader (analyzer/reader/kma-cpubuf*.c) gives what libtracecmd gives: on every
 # fixture, every tests/gen sequence (as 6.18 and as 5.10 / 32-bit / big-endian) and a
 # random 8-CPU stress trace (tests/tools/mkstress.py: ties across CPUs, time extends,
 # forced page breaks, missed-event pages, markers) as v6, v7 zstd and v7 uncompressed,

@@ -38,6 +38,28 @@ check "layers: lib/ is pure C (no trace library, SQLite, stdio streams or exit)"
 check "layers: only the reader includes libtracecmd/libtracefs" \
 	sh -c "! grep -lE '#include <(trace-cmd|tracefs)' '$TOP'/lib/*.[ch] '$TOP'/analyzer/*.[ch] \
 		'$TOP'/analyzer/{sites,match,store,report}/*.[ch]"
+# No two files of one folder call each other, directly or round a circle: a file split for
+# size keeps one direction (a function pointer or a shared lower file, not a call back).
+# Read from the objects' symbols: each function defined in one file and used in another.
+cycles=$(for d in lib analyzer/reader analyzer/sites analyzer/match analyzer/store \
+		analyzer/report analyzer; do
+	for c in "$TOP/$d"/*.c; do
+		o="$B/$d/$(basename "$c" .c).o"
+		[ -f "$o" ] && nm "$o" | awk -v f="${c#"$TOP"/}" \
+			'NF == 3 && $2 ~ /^[TDBR]$/ { print "D", f, $3 } $1 == "U" { print "U", f, $2 }'
+	done | awk '$1 == "D" { def[$3] = $2; next } { use[NR] = $2 " " $3 }
+		END { for (i in use) { split(use[i], u, " ")
+			if ((u[2] in def) && def[u[2]] != u[1]) print u[1], def[u[2]] } }' |
+		sort -u | tsort 2>&1 > /dev/null | sed -n 's/^tsort: \([^ ]*\.c\)$/\1/p'
+done)
+nobj=$(ls "$B"/analyzer/reader/*.o 2> /dev/null | wc -l)
+if [ "$nobj" -lt 10 ]; then
+	fail "layers: no circle of calls between the files of a folder" "no objects in $B"
+elif [ -z "$cycles" ]; then
+	pass "layers: no circle of calls between the files of a folder"
+else
+	fail "layers: no circle of calls between the files of a folder" "in a circle: $(echo $cycles)"
+fi
 # make install puts the same commands, plugin and pages in the same places as before the
 # build folder (plain pass: the sanitizer build is not for installing)
 if [ "$LABEL" != asan+ubsan ]; then

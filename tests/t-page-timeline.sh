@@ -1,5 +1,5 @@
-# report.db's page_timeline, page_timeline_tasks and page_timeline_functions (issues
-# 16+17): live pages over time. tests/pages/basic.seq against bins worked out by hand below; the recorded
+# report.db's page_timeline, page_timeline_tasks and page_timeline_functions: live
+# pages over time. tests/pages/basic.seq against bins worked out by hand below; the recorded
 # tests/fixtures/pages.dat against tests/tools/page-timeline-from-db.py (its series
 # computed from the page_allocations view, bin 0 at the first page event of `trace-cmd
 # report`); the check fails on a damaged table; a slab-only trace has no page timeline.

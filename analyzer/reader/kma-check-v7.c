@@ -128,7 +128,7 @@ static int fits(struct check *c, uint64_t off, const char *what)
 /*
  * The commit word of each ring-buffer page must fit the page (with the
  * missed-events count stored after the data): libtraceevent's kbuffer
- * trusts it and reads past the page otherwise. The rule of kma-validate.c.
+ * trusts it and reads past the page otherwise. The rule of kma-check-v6.c.
  */
 static int pages_ok(struct check *c, const unsigned char *buf, uint64_t len)
 {

@@ -5,10 +5,10 @@
  *
  * As trace-cmd's trace-mem.c does: look the kmem events and their fields up
  * once, by name, tolerating the optional ones, then stream every record
- * through one function that dispatches on the event id.
+ * through one function that dispatches on the event id. What it shares
+ * with the page allocator's decoder is in kma-decode-common.c.
  */
 #include <inttypes.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,86 +22,6 @@ static const char * const field_names[F_NR] = {
 /* Fields every event of a kind must have; the others are optional. */
 #define REQ_FREE	((1u << F_CALL_SITE) | (1u << F_PTR))
 #define REQ_ALLOC	(REQ_FREE | (1u << F_BYTES_REQ) | (1u << F_BYTES_ALLOC))
-
-
-/* Interns s into a growable array indexed through a map; returns the stable copy. */
-const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
-			    uint32_t *nr, uint32_t *cap, uint64_t key, const char *s)
-{
-	const char *copy = kma_strpool_intern(r->pool, s, strlen(s));
-
-	if (!copy)
-		return NULL;
-	if (*nr == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 256;
-		const char **n = realloc(*arr, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		*arr = n;
-		*cap = ncap;
-	}
-	if (kma_map_put(map, key, *nr))
-		return NULL;
-	(*arr)[(*nr)++] = copy;
-	return copy;
-}
-
-/*
- * tep_read_number() is a library call per field; this runs for every field of
- * every record, so read in place and swap only when the file's byte order
- * differs from ours.
- */
-static inline uint64_t num(struct kma_reader *r, const struct tep_format_field *f, void *data)
-{
-	const unsigned char *p = (const unsigned char *)data + f->offset;
-	uint64_t v8;
-	uint32_t v4;
-	uint16_t v2;
-
-	switch (f->size) {
-	case 8:
-		memcpy(&v8, p, 8);
-		return r->swap ? __builtin_bswap64(v8) : v8;
-	case 4:
-		memcpy(&v4, p, 4);
-		return r->swap ? __builtin_bswap32(v4) : v4;
-	case 2:
-		memcpy(&v2, p, 2);
-		return r->swap ? __builtin_bswap16(v2) : v2;
-	case 1:
-		return *p;
-	default:
-		return tep_read_number(r->tep, p, f->size);
-	}
-}
-
-static const char *comm_of(struct kma_reader *r, int pid)
-{
-	uint32_t *idx;
-	const char *comm;
-
-	if (pid == r->last_pid && r->last_comm)
-		return r->last_comm;
-	idx = kma_map_find(&r->comm_map, (uint64_t)(uint32_t)pid);
-	if (idx) {
-		comm = r->comms[*idx];
-	} else {
-		comm = pid ? tep_data_comm_from_pid(r->tep, pid) : "<idle>";
-		comm = kma_reader_remember(r, &r->comm_map, &r->comms, &r->nr_comms, &r->cap_comms,
-				(uint64_t)(uint32_t)pid, comm ? comm : "<...>");
-	}
-	r->last_pid = pid;
-	r->last_comm = comm;
-	return comm;
-}
-
-static int pid_of(struct kma_reader *r, struct tep_record *rec)
-{
-	if (r->common_pid && r->common_pid->offset + r->common_pid->size <= rec->size)
-		return (int)(int32_t)num(r, r->common_pid, rec->data);
-	return tep_data_pid(r->tep, rec);
-}
 
 void kma_reader_cpustats(struct kma_reader *r, const char *s)
 {
@@ -124,8 +44,6 @@ void kma_reader_cpustats(struct kma_reader *r, const char *s)
 	}
 }
 
-static int check_followed(struct kma_reader *r, struct tep_event *ev);
-
 /* Markers and module events: optional, one text field each; -1 for a bad format. */
 static int follow_text_event(struct kma_reader *r, const char *sys, const char *name,
 			     const char *field, int type)
@@ -133,7 +51,7 @@ static int follow_text_event(struct kma_reader *r, const char *sys, const char *
 	struct tep_event *ev = tep_find_event_by_name(r->tep, sys, name);
 	struct tep_format_field *f;
 
-	if (ev && check_followed(r, ev))
+	if (ev && kma_reader_check_event(r, ev))
 		return -1;
 	f = ev ? tep_find_field(ev, field) : NULL;
 	if (!f || ev->id < 0 || ev->id > r->max_id || r->by_id[ev->id].type >= 0)
@@ -141,86 +59,6 @@ static int follow_text_event(struct kma_reader *r, const char *sys, const char *
 	r->by_id[ev->id].type = type;
 	r->by_id[ev->id].text = f;
 	return 0;
-}
-
-/*
- * The size a field's C type implies: 0 for a long or a pointer (the
- * trace's long size), -1 when the type does not say (arrays, structs,
- * types kma does not know).
- */
-static int implied_size(const char *type)
-{
-	static const struct { const char *name; int size; } types[] = {
-		{ "bool", 1 }, { "char", 1 }, { "u8", 1 }, { "s8", 1 },
-		{ "short", 2 }, { "unsigned short", 2 }, { "u16", 2 }, { "s16", 2 },
-		{ "int", 4 }, { "unsigned int", 4 }, { "u32", 4 }, { "s32", 4 }, { "gfp_t", 4 },
-		{ "pid_t", 4 }, { "unsigned char", 1 },
-		{ "long", 0 }, { "unsigned long", 0 }, { "size_t", 0 }, { "ssize_t", 0 },
-		{ "long long", 8 }, { "unsigned long long", 8 }, { "u64", 8 }, { "s64", 8 },
-	};
-	size_t i;
-
-	if (!strncmp(type, "const ", 6))
-		type += 6;
-	if (strstr(type, "__data_loc") || strstr(type, "__rel_loc"))
-		return 4;
-	if (strchr(type, '['))
-		return -1;
-	if (strchr(type, '*'))
-		return 0;
-	for (i = 0; i < sizeof(types) / sizeof(types[0]); i++)
-		if (!strcmp(type, types[i].name))
-			return types[i].size;
-	return -1;
-}
-
-/* The fields of a followed event, common ones first: in order, apart, of their types' sizes. */
-static int check_layout(struct kma_reader *r, struct tep_event *ev)
-{
-	struct tep_format_field *lists[2] = { ev->format.common_fields, ev->format.fields };
-	struct tep_format_field *f, *type = tep_find_common_field(ev, "common_type");
-	int i, end = 0, want;
-
-	if (!type || type->offset != 0 || type->size != 2) {
-		snprintf(r->bad, sizeof(r->bad), "%s:%s has no 2-byte common_type field at offset 0",
-			 ev->system, ev->name);
-		return -1;
-	}
-	for (i = 0; i < 2; i++)
-		for (f = lists[i]; f; f = f->next) {
-			want = implied_size(f->type);
-			if (f->offset < end || f->size < 0) {
-				snprintf(r->bad, sizeof(r->bad), "%s:%s's field %.64s (offset %d, "
-					 "size %d) overlaps the field before it",
-					 ev->system, ev->name, f->name, f->offset, f->size);
-				return -1;
-			}
-			if ((want > 0 && f->size != want) ||
-			    (want == 0 && f->size != 4 && f->size != 8)) {
-				snprintf(r->bad, sizeof(r->bad), "%s:%s's field %.64s is %.64s but "
-					 "has size %d", ev->system, ev->name, f->name, f->type,
-					 f->size);
-				return -1;
-			}
-			end = f->offset + f->size;
-		}
-	return 0;
-}
-
-/* An event kma follows: its format must have parsed (the print format need not). */
-static int check_followed(struct kma_reader *r, struct tep_event *ev)
-{
-	if ((ev->flags & TEP_EVENT_FL_FAILED) && !ev->print_fmt.format) {
-		snprintf(r->bad, sizeof(r->bad), "the format of %s:%s does not parse",
-			 ev->system, ev->name);
-		return -1;
-	}
-	return check_layout(r, ev);
-}
-
-int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev)
-{
-	return check_followed(r, ev);
 }
 
 static int event_name_cmp(const void *a, const void *b)
@@ -300,27 +138,6 @@ static int follow_fields(struct kma_reader *r, struct tep_event *ev, unsigned in
 	return 0;
 }
 
-/*
- * The lookups every followed event shares (the slab events above and the
- * page events of kma-decode-page.c): a fixed field widens the record size
- * the event needs, and the first event found gives common_pid.
- */
-struct tep_format_field *kma_reader_fixed_field(struct ev_desc *d, struct tep_format_field *f)
-{
-	if (f && f->offset + f->size > (int)d->min_size)
-		d->min_size = f->offset + f->size;
-	return f;
-}
-
-void kma_reader_follow_pid(struct kma_reader *r, struct tep_event *ev)
-{
-	if (r->common_pid)
-		return;
-	r->common_pid = tep_find_common_field(ev, "common_pid");
-	if (r->common_pid && r->common_pid->size != 4)
-		r->common_pid = NULL;
-}
-
 static int lookup_events(struct kma_reader *r)
 {
 	struct tep_event **all = tep_list_events(r->tep, TEP_EVENT_SORT_ID);
@@ -345,7 +162,7 @@ static int lookup_events(struct kma_reader *r)
 
 		if (!ev || ev->id < 0 || ev->id > r->max_id)
 			continue;
-		if (check_followed(r, ev) || follow_fields(r, ev, req))
+		if (kma_reader_check_event(r, ev) || follow_fields(r, ev, req))
 			return -2;
 		r->by_id[ev->id].type = t;
 		if (t == KMA_EV_KMALLOC || t == KMA_EV_KMALLOC_NODE)
@@ -383,7 +200,7 @@ int kma_reader_setup(struct kma_reader *r, struct kma_err *err)
 static const char *dyn_string(struct kma_reader *r, const struct tep_format_field *f,
 			      struct tep_record *rec)
 {
-	uint64_t v = num(r, f, rec->data);
+	uint64_t v = kma_reader_num(r, f, rec->data);
 	unsigned int off = v & 0xffff, len = (v >> 16) & 0xffff;
 
 	if (f->flags & TEP_FIELD_IS_RELATIVE)
@@ -400,8 +217,8 @@ static const char *dyn_string(struct kma_reader *r, const struct tep_format_fiel
 static int emit_text(struct kma_reader *r, struct tep_record *rec, struct kma_event *ev, int type)
 {
 	ev->type = type;
-	ev->pid = pid_of(r, rec);
-	ev->comm = comm_of(r, ev->pid);
+	ev->pid = kma_reader_pid(r, rec);
+	ev->comm = kma_reader_comm(r, ev->pid);
 	if (!ev->comm) {
 		r->oom = 1;
 		r->stopped = 1;
@@ -484,96 +301,26 @@ static void decode_fields(struct kma_reader *r, const struct ev_desc *d, struct 
 	ev->type = d->type;
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
-	ev->pid = pid_of(r, rec);
-	ev->comm = comm_of(r, ev->pid);
-	ev->call_site = num(r, d->f[F_CALL_SITE], rec->data);
-	ev->ptr = num(r, d->f[F_PTR], rec->data);
+	ev->pid = kma_reader_pid(r, rec);
+	ev->comm = kma_reader_comm(r, ev->pid);
+	ev->call_site = kma_reader_num(r, d->f[F_CALL_SITE], rec->data);
+	ev->ptr = kma_reader_num(r, d->f[F_PTR], rec->data);
 	ev->node = -1;
 	ev->accounted = -1;
 	if (d->f[F_BYTES_REQ]) {
-		ev->bytes_req = num(r, d->f[F_BYTES_REQ], rec->data);
-		ev->bytes_alloc = num(r, d->f[F_BYTES_ALLOC], rec->data);
+		ev->bytes_req = kma_reader_num(r, d->f[F_BYTES_REQ], rec->data);
+		ev->bytes_alloc = kma_reader_num(r, d->f[F_BYTES_ALLOC], rec->data);
 	}
 	if (d->f[F_GFP])
-		ev->gfp_flags = num(r, d->f[F_GFP], rec->data);
+		ev->gfp_flags = kma_reader_num(r, d->f[F_GFP], rec->data);
 	if (d->f[F_NODE])
-		ev->node = (int)(int32_t)num(r, d->f[F_NODE], rec->data);
+		ev->node = (int)(int32_t)kma_reader_num(r, d->f[F_NODE], rec->data);
 	if (d->f[F_ACCOUNTED])
-		ev->accounted = !!num(r, d->f[F_ACCOUNTED], rec->data);
+		ev->accounted = !!kma_reader_num(r, d->f[F_ACCOUNTED], rec->data);
 	if (d->f[F_NAME])
 		ev->cache = dyn_string(r, d->f[F_NAME], rec);
 	if (d->type == KMA_EV_KMALLOC || d->type == KMA_EV_KMALLOC_NODE)
 		ev->kmalloc_type = kma_gfp_type(d, ev->gfp_flags, ev->accounted);
-}
-
-static int __attribute__((format(printf, 3, 4)))
-refuse(struct kma_reader *r, const struct kma_event *ev, const char *fmt, ...)
-{
-	char what[192];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(what, sizeof(what), fmt, ap);
-	va_end(ap);
-	snprintf(r->refused, sizeof(r->refused), "cpu %d, ts %" PRIu64 " ns: %s %s", ev->cpu,
-		 ev->ts, kma_ev_is_page(ev->type) ? kma_page_ev_name(ev->type) :
-		 kma_ev_name(ev->type), what);
-	r->stopped = 1;
-	return -1;
-}
-
-/* The page allocator's share of kma_reader_check_bytes(). */
-static int check_page_bytes(struct kma_reader *r, const struct kma_event *ev)
-{
-	uint64_t max = kma_bytes_max(r->info.long_size), psz = r->info.sys_page_size;
-	uint64_t *sum = ev->type == KMA_EV_PAGE_ALLOC ? &r->page_alloc_sum : &r->page_free_sum;
-	uint64_t bytes;
-
-	if ((ev->type != KMA_EV_PAGE_ALLOC && ev->type != KMA_EV_PAGE_FREE) ||
-	    (ev->type == KMA_EV_PAGE_ALLOC && ev->ptr == KMA_PAGE_FAILED))
-		return 0;
-	if (!psz)
-		psz = 4096;
-	if (ev->order >= 64 || psz > max >> ev->order)
-		return refuse(r, ev, "order %u: 2^%u pages of %" PRIu64 " bytes are more than "
-			      "one allocation of a %d-bit kernel can be (%s bytes)", ev->order,
-			      ev->order, psz, r->info.long_size * 8,
-			      r->info.long_size == 4 ? "2^32 - 1" : "2^56");
-	bytes = psz << ev->order;
-	if (bytes > KMA_SUM_MAX - *sum)
-		return refuse(r, ev, "order %u: the page %s of the trace add up past 2^63 - 1 "
-			      "bytes (8 EiB)", ev->order,
-			      ev->type == KMA_EV_PAGE_ALLOC ? "allocations" : "frees");
-	*sum += bytes;
-	return 0;
-}
-
-int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
-{
-	uint64_t max = kma_bytes_max(r->info.long_size);
-	const char *bits = r->info.long_size == 4 ? "2^32 - 1" : "2^56";
-	int lbits = r->info.long_size * 8;
-	uint64_t big;
-
-	if (kma_ev_is_page(ev->type))
-		return check_page_bytes(r, ev);
-	/* a failed allocation's sizes enter no sum: kmalloc(SIZE_MAX) is traced as it is */
-	if (!kma_ev_is_alloc(ev->type) || !ev->ptr)
-		return 0;
-	if (ev->bytes_alloc > max)
-		return refuse(r, ev, "bytes_alloc %" PRIu64 " is more than one allocation of a "
-			      "%d-bit kernel can be (%s bytes)", ev->bytes_alloc, lbits, bits);
-	if (ev->bytes_req > max)
-		return refuse(r, ev, "bytes_req %" PRIu64 " is more than one allocation of a "
-			      "%d-bit kernel can be (%s bytes)", ev->bytes_req, lbits, bits);
-	/* the larger of the two, so that a sum of either column of report.db fits */
-	big = ev->bytes_alloc > ev->bytes_req ? ev->bytes_alloc : ev->bytes_req;
-	if (big > KMA_SUM_MAX - r->alloc_sum)
-		return refuse(r, ev, "bytes_alloc %" PRIu64 ", bytes_req %" PRIu64 ": the "
-			      "allocations of the trace add up past 2^63 - 1 bytes (8 EiB)",
-			      ev->bytes_alloc, ev->bytes_req);
-	r->alloc_sum += big;
-	return 0;
 }
 
 int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
@@ -672,28 +419,6 @@ int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 	if (id < 0 || id > r->max_id || r->by_id[id].type != KMA_EV_MARKER)
 		return 0;
 	return on_text_record(r, &r->by_id[id], rec);
-}
-
-void kma_reader_short_record(struct kma_reader *r, int cpu)
-{
-	r->info.bad_records++;
-	if (cpu >= 0 && cpu < r->info.cpus)
-		r->info.damage[cpu].short_records++;
-}
-
-uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data)
-{
-	return num(r, f, data);
-}
-
-int kma_reader_pid(struct kma_reader *r, struct tep_record *rec)
-{
-	return pid_of(r, rec);
-}
-
-const char *kma_reader_comm(struct kma_reader *r, int pid)
-{
-	return comm_of(r, pid);
 }
 
 /* After a run: the event counts named, and whether the run failed. */

@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kma-layout.h - where each buffer's per-CPU event data lies in a trace.dat,
- * as the structure checks (kma-validate.c for v6, kma-check-v7.c for v7)
- * find it on their walk. The page reader (kma-pages.c) reads from it.
+ * as the structure checks (kma-check-v6.c for v6, kma-check-v7.c for v7)
+ * find it on their walk. The page reader (kma-cpubuf.c) reads from it.
  */
 #ifndef KMA_LAYOUT_H
 #define KMA_LAYOUT_H

@@ -9,13 +9,14 @@
 #ifndef KMA_READER_INT_H
 #define KMA_READER_INT_H
 
+#include <string.h>
 #include <time.h>
 
 #include <traceevent/event-parse.h>
 
 #include "kma-reader.h"
 #include "kma-layout.h"
-#include "kma-pages.h"
+#include "kma-cpubuf.h"
 #include "kma-map.h"
 #include "kma-strpool.h"
 
@@ -116,12 +117,12 @@ struct kma_reader {
 	uint32_t		cap_stack;
 	char			stack_warn[200];
 	char			kmalloc_warn[240];	/* info.kmalloc_warning */
-	/* the page reader (kma-pages.c, kma-pages-run.c) */
+	/* the page reader (kma-cpubuf.c, kma-cpubuf-run.c) */
 	struct kma_file_opts	fopts;
 	int			jobs;		/* threads, 1: none */
 	struct kma_td_layout	layout;		/* every buffer's CPU data, from the checks */
-	const struct kma_td_buf	*pages_buf;	/* the buffer read by pages, NULL: libtracecmd */
-	struct kma_pages_file	pages_file;
+	const struct kma_td_buf	*cpubuf_buf;	/* the buffer kma-cpubuf reads, NULL: libtracecmd */
+	struct kma_cpubuf_file	cpubuf_file;
 	/* page allocator events (kma-decode-page.c) */
 	int			want_pages;	/* hand them to fn (--pages) */
 	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
@@ -158,21 +159,23 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec);
 /* A kma marker of another buffer (pages of @page_size) to r->fn, with no bookkeeping. */
 int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 			     unsigned int page_size);
-/* A record of the buffer read from a trace.dat: progress, top-level markers, decode. */
-int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec);
-/* Progress @fraction, shown from a second after the start on. */
+/* Progress @fraction, shown from a second after the start on (kma-reader.c). */
 void kma_reader_progress(struct kma_reader *r, double fraction);
+/* What a source does with one record it read (kma-source-file.c: markers, then decode). */
+typedef int (*kma_record_fn)(struct kma_reader *r, struct tep_record *rec);
 /*
- * Reads buffer @b by its pages (kma-pages-run.c): 0 at its end, -1 when the
- * decoder stopped it (kma_reader_end() says why), -2 with *why.
+ * Reads buffer @b by its pages (kma-cpubuf-run.c), each record in time
+ * order to @record: 0 at its end, -1 when the decoder stopped it
+ * (kma_reader_end() says why), -2 with @err.
  */
-int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, struct kma_err *err);
+int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, kma_record_fn record,
+		   struct kma_err *err);
 /*
- * After the buffer is chosen: whether it is read by pages (r->pages_buf)
+ * After the buffer is chosen: whether it is read by pages (r->cpubuf_buf)
  * or through libtracecmd (info.why_libtracecmd), and the v7 page checks
  * libtracecmd then needs. 0, or -1 with @err.
  */
-int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err);
+int kma_cpubuf_setup(struct kma_reader *r, const char *path, struct kma_err *err);
 /* Looks ftrace:kernel_stack up (after the kmem events): 0, or -1 out of memory. */
 int kma_stack_setup(struct kma_reader *r);
 /* kma-gfp.c: a kmalloc event's cache-family bits from its print fmt's gfp table. */
@@ -205,8 +208,38 @@ struct tep_format_field *kma_reader_fixed_field(struct ev_desc *d, struct tep_fo
 void kma_reader_follow_pid(struct kma_reader *r, struct tep_event *ev);
 /* A followed event's record shorter than its fixed fields, on CPU @cpu: counted, skipped. */
 void kma_reader_short_record(struct kma_reader *r, int cpu);
-/* Record fields as numbers in the host's order; the comm of a pid. */
-uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f, void *data);
+/*
+ * Record field @f as a number in the host's order. tep_read_number() is a
+ * library call per field; this runs for every field of every record (and is
+ * inline for that), so read in place and swap only when the file's byte
+ * order differs from ours.
+ */
+static inline uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f,
+				      void *data)
+{
+	const unsigned char *p = (const unsigned char *)data + f->offset;
+	uint64_t v8;
+	uint32_t v4;
+	uint16_t v2;
+
+	switch (f->size) {
+	case 8:
+		memcpy(&v8, p, 8);
+		return r->swap ? __builtin_bswap64(v8) : v8;
+	case 4:
+		memcpy(&v4, p, 4);
+		return r->swap ? __builtin_bswap32(v4) : v4;
+	case 2:
+		memcpy(&v2, p, 2);
+		return r->swap ? __builtin_bswap16(v2) : v2;
+	case 1:
+		return *p;
+	default:
+		return tep_read_number(r->tep, p, f->size);
+	}
+}
+
+/* A record's pid (its common_pid); the comm of a pid, interned (NULL: out of memory). */
 int kma_reader_pid(struct kma_reader *r, struct tep_record *rec);
 const char *kma_reader_comm(struct kma_reader *r, int pid);
 /* Names the per-id record counts after a run. */

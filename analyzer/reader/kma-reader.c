@@ -90,3 +90,17 @@ void kma_reader_close(struct kma_reader *r)
 	kma_strpool_free(r->pool);
 	free(r);
 }
+
+/* Progress, from a second after the start on: the file source and kma-cpubuf-run.c say it. */
+void kma_reader_progress(struct kma_reader *r, double fraction)
+{
+	struct timespec now;
+
+	if (!r->progress)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (!r->progress_on && now.tv_sec - r->start.tv_sec < 1)
+		return;
+	r->progress_on = 1;
+	r->progress(r->pctx, fraction);
+}

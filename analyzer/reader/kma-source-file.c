@@ -507,7 +507,7 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	 * tracecmd_open() in two steps: when loading the CPU data fails,
 	 * tracecmd_close() of libtracecmd 1.3 crashes on the half-built handle
 	 * (the CPUs after the bad one are left uninitialized), so it is left
-	 * open; the caller exits on the error anyway. kma-validate.c catches
+	 * open; the caller exits on the error anyway. kma-check-v6.c catches
 	 * the v6 cases earlier, kma-check-v7.c the v7 ones.
 	 */
 	if (tracecmd_init_data(r->handle) < 0) {
@@ -526,7 +526,7 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	}
 	if (!r->handle)
 		r->handle = top;
-	if (file_info(r, path, err) || file_events(r, err) || kma_pages_setup(r, path, err))
+	if (file_info(r, path, err) || file_events(r, err) || kma_cpubuf_setup(r, path, err))
 		goto fail;
 	return r;
 fail:
@@ -534,23 +534,10 @@ fail:
 	return NULL;
 }
 
-void kma_reader_progress(struct kma_reader *r, double fraction)
-{
-	struct timespec now;
-
-	if (!r->progress)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (!r->progress_on && now.tv_sec - r->start.tv_sec < 1)
-		return;
-	r->progress_on = 1;
-	r->progress(r->pctx, fraction);
-}
-
 /* The page reader says its progress by the bytes read; libtracecmd's by time. */
 static void maybe_progress(struct kma_reader *r, uint64_t ts)
 {
-	if (r->progress && !r->pages_buf && r->range_last > r->range_first &&
+	if (r->progress && !r->cpubuf_buf && r->range_last > r->range_first &&
 	    ts >= r->range_first)
 		kma_reader_progress(r, (double)(ts - r->range_first) /
 				       (double)(r->range_last - r->range_first));
@@ -584,7 +571,7 @@ static int flush_markers(struct kma_reader *r, uint64_t until)
  * A trace marker ("kma: LABEL\n" in the print event's buf, which runs to the
  * end of the record) or a module load/free (name is a __data_loc string).
  */
-int kma_reader_file_record(struct kma_reader *r, struct tep_record *rec)
+static int file_record(struct kma_reader *r, struct tep_record *rec)
 {
 	if (((r->info.events + 1) & 0xffff) == 0)
 		maybe_progress(r, rec->ts);
@@ -609,7 +596,7 @@ static int tc_peek(void *ctx, int cpu, struct tep_record *out)
 
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
-	return kma_reader_file_record(data, rec);
+	return file_record(data, rec);
 }
 
 static int queue_marker(void *ctx, const struct kma_event *ev)
@@ -711,8 +698,8 @@ static int file_run(struct kma_reader *r, struct kma_err *err)
 	r->fn = fn;		/* top_markers() queued the markers through its own */
 	r->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
-	if (r->pages_buf) {
-		int ret = kma_pages_run(r, r->pages_buf, err);
+	if (r->cpubuf_buf) {
+		int ret = kma_cpubuf_run(r, r->cpubuf_buf, file_record, err);
 
 		if (ret == -2)
 			return -1;

@@ -3,7 +3,7 @@
  * kma-tracedat.c - the one walker of the trace.dat structure (v6 and v7):
  * the cursor, the file header, v7 sections and the options chain, and the
  * kallsyms block that kma-symtab.c parses. The checks built on it are in
- * kma-validate.c (v6) and kma-check-v7.c (v7).
+ * kma-check-v6.c (v6) and kma-check-v7.c (v7).
  *
  * The file is read with pread() and every size and offset is checked against
  * the file size before use: a corrupt or cut file gives a reason, never a

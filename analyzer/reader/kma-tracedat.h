@@ -4,7 +4,7 @@
  * a cursor over the file that reads bytes, numbers in the file's byte
  * order, strings, the file header and v7 section headers, every read
  * checked against the file size. The header probe of kma-source-file.c, the
- * v6 checks (kma-validate.c), the v7 checks (kma-check-v7.c) and the
+ * v6 checks (kma-check-v6.c), the v7 checks (kma-check-v7.c) and the
  * kallsyms reading all go through it. See trace-cmd.dat.v6(5) and .v7(5).
  */
 #ifndef KMA_TRACEDAT_H
@@ -171,7 +171,7 @@ int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t
 		    struct kma_td_layout *lay);
 
 /*
- * The v6 structure (kma-validate.c) of the open file @fd, pages included:
+ * The v6 structure (kma-check-v6.c) of the open file @fd, pages included:
  * 0, or -1 with @err. With @lay, every buffer's CPU data is added to it.
  */
 int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err, struct kma_td_layout *lay);

@@ -8,7 +8,7 @@
 #define KMA_REPORT_DIFF_H
 
 #include <stdio.h>
-#include "match/kma-diff.h"
+#include "match/kma-diffmatch.h"
 #include "kma-table.h"
 
 struct kma_diff_report_in {

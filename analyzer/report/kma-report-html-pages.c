@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-report-html-pages.c - the page allocations of the --html page (issues
- * 16+17): a "pages" member of the page's data with the totals of
- * kma-analyze --pages and the live pages timeline (match/kma-timeline.h fed
- * in pages), which kma-report-html.js draws as "Live pages over time". A
- * trace without page allocation events gets no member, and so no section.
+ * kma-report-html-pages.c - the page allocations of the --html page: a
+ * "pages" member of the page's data with the totals of kma-analyze --pages
+ * and the live pages timeline (match/kma-timeline.h fed in pages), which
+ * kma-report-html.js draws as "Live pages over time". A trace without page
+ * allocation events gets no member, and so no section.
  */
 #include <inttypes.h>
 

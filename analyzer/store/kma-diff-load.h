@@ -2,7 +2,7 @@
 /*
  * kma-diff-load.h - one report.db's per-key numbers for kma-diff(1): the rows
  * of a grouping and the whole-trace summary, read through SQLite into a
- * struct kma_diff_table (match/kma-diff.h).
+ * struct kma_diff_table (match/kma-diffmatch.h).
  */
 #ifndef KMA_DIFF_LOAD_H
 #define KMA_DIFF_LOAD_H
@@ -10,7 +10,7 @@
 #include <stddef.h>
 #include "kma-err.h"
 #include "kma-event.h"
-#include "match/kma-diff.h"
+#include "match/kma-diffmatch.h"
 
 /* The schema version kma-analyze writes (PRAGMA user_version of schema/kma.sql). */
 int kma_diff_schema_version(void);

@@ -149,7 +149,7 @@ out:
 	return ret;
 }
 
-int kma_store_write_counters(sqlite3 *db, const struct kma_store_run *run)
+int kma_store_write_counters(sqlite3 *db, const struct kma_store_results *run)
 {
 	const struct kma_counters *c = run->counters;
 

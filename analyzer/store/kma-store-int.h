@@ -101,17 +101,17 @@ int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32
 int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *id);
 
 /* Everything but the streamed rows: callers, generations, modules, losses, trace facts. */
-int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run);
+int kma_store_write_tables(sqlite3 *db, const struct kma_store_results *run);
 /* stacks and stack_frames from run->stacks (nothing when NULL); 0 or -1. */
-int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run);
+int kma_store_write_stacks(sqlite3 *db, const struct kma_store_results *run);
 /* timeline and timeline_callers (kma-store-timeline.c), from run->timeline */
-int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run);
+int kma_store_write_timeline(sqlite3 *db, const struct kma_store_results *run);
 /* counters_* from run->counters (kma-store-counters.c; nothing when NULL); 0 or -1. */
-int kma_store_write_counters(sqlite3 *db, const struct kma_store_run *run);
+int kma_store_write_counters(sqlite3 *db, const struct kma_store_results *run);
 /* page_trace from run->pages at the commit (nothing when NULL); 0 or -1. */
-int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run);
+int kma_store_write_pages(sqlite3 *db, const struct kma_store_results *run);
 /* page_timeline and page_timeline_tasks (kma-store-timeline.c); 0 or -1. */
-int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_run *run);
+int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_results *run);
 
 /* A page allocation as queued for the writer thread (kma_store_page_row()). */
 struct kma_store_page_row {

@@ -139,7 +139,7 @@ static int write_row(sqlite3_stmt *st, const struct kma_page_alloc *a, uint32_t 
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-int kma_store_write_pages(sqlite3 *db, const struct kma_store_run *run)
+int kma_store_write_pages(sqlite3 *db, const struct kma_store_results *run)
 {
 	return write_trace(db, run->pages);
 }

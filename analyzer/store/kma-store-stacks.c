@@ -33,7 +33,7 @@ static int step_reset(sqlite3_stmt *st)
 }
 
 /* The frame at depth d of stack id; 0 or -1. */
-static int write_frame(sqlite3_stmt *st, const struct kma_store_run *run, uint32_t id,
+static int write_frame(sqlite3_stmt *st, const struct kma_store_results *run, uint32_t id,
 		       uint32_t d, uint64_t addr)
 {
 	const struct kma_site *site = run->site_of ? run->site_of(run->site_ctx, addr) : NULL;
@@ -55,7 +55,7 @@ static int write_frame(sqlite3_stmt *st, const struct kma_store_run *run, uint32
 }
 
 /* Stack id's row and its frames; 0 or -1. */
-static int write_stack(struct stack_stmts *q, const struct kma_store_run *run, uint32_t id)
+static int write_stack(struct stack_stmts *q, const struct kma_store_results *run, uint32_t id)
 {
 	struct kma_stack stk;
 	char hash[24];
@@ -77,7 +77,7 @@ static int write_stack(struct stack_stmts *q, const struct kma_store_run *run, u
 	return 0;
 }
 
-int kma_store_write_stacks(sqlite3 *db, const struct kma_store_run *run)
+int kma_store_write_stacks(sqlite3 *db, const struct kma_store_results *run)
 {
 	struct stack_stmts q = { NULL, NULL };
 	uint32_t id, n;

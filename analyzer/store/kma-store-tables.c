@@ -20,7 +20,7 @@ struct row_buf {
 };
 
 /* Binds row i of what run (and lost, for the callers) describe. */
-typedef void (*bind_row_fn)(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+typedef void (*bind_row_fn)(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			    uint64_t lost, struct row_buf *buf);
 
 static void bind_u64_or_null(sqlite3_stmt *st, int i, int valid, uint64_t v)
@@ -33,7 +33,7 @@ static void bind_u64_or_null(sqlite3_stmt *st, int i, int valid, uint64_t v)
 
 /* Prepares sql, then inserts rows 0..n-1 bound by bind; 0 or -1. */
 static int insert_rows(sqlite3 *db, const char *sql, uint32_t n, bind_row_fn bind,
-		       const struct kma_store_run *run, uint64_t lost)
+		       const struct kma_store_results *run, uint64_t lost)
 {
 	sqlite3_stmt *st = NULL;
 	struct row_buf buf;
@@ -69,7 +69,7 @@ static const char callers_sql[] =
 	"?,?,?,?,?,?,?,?,?)";
 
 /* Symbol, module and source line of the caller at addr (columns 31..37). */
-static void bind_site(sqlite3_stmt *st, const struct kma_store_run *run, uint64_t addr)
+static void bind_site(sqlite3_stmt *st, const struct kma_store_results *run, uint64_t addr)
 {
 	const struct kma_site *site = run->site_of ? run->site_of(run->site_ctx, addr) : NULL;
 
@@ -85,7 +85,7 @@ static void bind_site(sqlite3_stmt *st, const struct kma_store_run *run, uint64_
 	kma_bind_text(st, 37, site->line_note);
 }
 
-static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			uint64_t lost, struct row_buf *buf)
 {
 	const struct kma_caller *c = &run->callers[i];
@@ -140,7 +140,7 @@ static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 	bind_site(st, run, c->address);
 }
 
-static void bind_generation(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_generation(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			    uint64_t lost, struct row_buf *buf)
 {
 	const struct kma_generation *g = &run->gens[i];
@@ -155,7 +155,7 @@ static void bind_generation(sqlite3_stmt *st, uint32_t i, const struct kma_store
 	sqlite3_bind_int64(st, 8, I64(g->frees));
 }
 
-static void bind_module(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_module(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			uint64_t lost, struct row_buf *buf)
 {
 	const struct kma_module *mod = &run->modules[i];
@@ -170,7 +170,7 @@ static void bind_module(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 }
 
 /* module_leftovers: a row per unload and call site */
-static void bind_leftover(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_leftover(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			  uint64_t lost, struct row_buf *buf)
 {
 	const struct kma_leftover *e = &run->leftovers[i];
@@ -188,7 +188,7 @@ static void bind_leftover(sqlite3_stmt *st, uint32_t i, const struct kma_store_r
 	sqlite3_bind_int64(st, 9, I64(e->live_bytes));
 }
 
-static void bind_lost(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_lost(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 		      uint64_t lost, struct row_buf *buf)
 {
 	const struct kma_lost *l = &run->info->lost[i];
@@ -202,7 +202,7 @@ static void bind_lost(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *
 	sqlite3_bind_int64(st, 7, I64(kma_lost_total(l)));
 }
 
-static void bind_damage(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_damage(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			uint64_t lost, struct row_buf *buf)
 {
 	static const struct kma_damage none;
@@ -220,7 +220,7 @@ static void bind_damage(sqlite3_stmt *st, uint32_t i, const struct kma_store_run
 	}
 }
 
-static void bind_count(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_count(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 		       uint64_t lost, struct row_buf *buf)
 {
 	sqlite3_bind_text(st, 1, run->info->counts[i].name, -1, SQLITE_STATIC);
@@ -236,7 +236,7 @@ static const char trace_sql[] =
 	" VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)";
 
 /* The one row of the trace table. */
-static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 		       uint64_t lost, struct row_buf *buf)
 {
 	const struct kma_trace_info *info = run->info;
@@ -274,7 +274,7 @@ static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_run 
 }
 
 /* the CPU -> node map; a CPU it does not name has a NULL node. */
-static void bind_cpu_node(sqlite3_stmt *st, uint32_t i, const struct kma_store_run *run,
+static void bind_cpu_node(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			  uint64_t lost, struct row_buf *buf)
 {
 	sqlite3_bind_int(st, 1, (int)i);
@@ -282,7 +282,7 @@ static void bind_cpu_node(sqlite3_stmt *st, uint32_t i, const struct kma_store_r
 		sqlite3_bind_int(st, 2, run->cpu_nodes[i]);
 }
 
-int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)
+int kma_store_write_tables(sqlite3 *db, const struct kma_store_results *run)
 {
 	const struct kma_trace_info *info = run->info;
 	uint64_t lost = kma_trace_lost(info, NULL);

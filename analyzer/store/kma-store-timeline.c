@@ -92,7 +92,7 @@ out:
 /* timeline_callers: caller_id (callers.id) and caller. */
 static void bind_caller(sqlite3_stmt *st, const void *ctx, uint32_t id, int top)
 {
-	const struct kma_store_run *run = ctx;
+	const struct kma_store_results *run = ctx;
 
 	if (top && id < run->nr_callers) {
 		sqlite3_bind_int64(st, 3, id + 1);
@@ -128,7 +128,7 @@ static void bind_function(sqlite3_stmt *st, const void *ctx, uint32_t id, int to
 	kma_bind_text(st, 3, name);
 }
 
-int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run)
+int kma_store_write_timeline(sqlite3 *db, const struct kma_store_results *run)
 {
 	if (!run->timeline)
 		return 0;
@@ -141,7 +141,7 @@ int kma_store_write_timeline(sqlite3 *db, const struct kma_store_run *run)
 	return 0;
 }
 
-int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_run *run)
+int kma_store_write_page_timeline(sqlite3 *db, const struct kma_store_results *run)
 {
 	const struct kma_store_pages *p = run->pages;
 

@@ -478,7 +478,7 @@ static int stop_writer(struct kma_store *s)
 	return s->failed ? -1 : 0;
 }
 
-int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, struct kma_err *err)
+int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, struct kma_err *err)
 {
 	int ret = -1;
 

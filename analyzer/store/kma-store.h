@@ -75,7 +75,7 @@ int kma_store_page_row(struct kma_store *store, const struct kma_page_alloc *a,
 
 struct kma_timeline;
 
-struct kma_store_run {
+struct kma_store_results {
 	const struct kma_trace_info	*info;
 	const struct kma_totals		*totals;
 	const struct kma_caller		*callers;
@@ -131,7 +131,7 @@ struct kma_store_pages {
  * Writes the remaining tables, commits and renames into place. 0, or -1 with
  * the reason in @err.
  */
-int kma_store_commit(struct kma_store *s, const struct kma_store_run *run, struct kma_err *err);
+int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, struct kma_err *err);
 
 /*
  * The temporary file being written (for a signal handler to remove), valid

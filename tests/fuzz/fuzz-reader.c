@@ -7,7 +7,7 @@
  * reader feeds an unfiltered matcher (whose sink drops the rows, standing in
  * for the store) and a filtered one keeping lifetimes; with --pages too: the
  * page matcher with its stacks, timeline, lifetimes and generations, as
- * kma-pagerun.c sets it up. Only the store and the printing are left out.
+ * kma-pagepipe.c sets it up. Only the store and the printing are left out.
  * Built and run by tests/fuzz/Makefile.
  */
 #include <stddef.h>
@@ -25,7 +25,7 @@
 #include "sites/kma-sites.h"
 #include "sites/kma-stacks.h"
 
-struct run {
+struct pipeline {
 	struct kma_reader	*reader;
 	struct kma_match	*match;
 	struct kma_match	*view;
@@ -70,7 +70,7 @@ static int drop_free(void *ctx, const struct kma_free_row *row)
 
 static int feed(void *ctx, const struct kma_event *ev)
 {
-	struct run *r = ctx;
+	struct pipeline *r = ctx;
 
 	if (!r->window_set) {
 		r->window_set = 1;
@@ -99,7 +99,7 @@ static int drop_page(void *ctx, const struct kma_page_alloc *a)
 }
 
 /* What --pages --generations/--leaks/--lifetimes and --html read after the run. */
-static int inspect_pages(struct run *r, uint64_t end_ts)
+static int inspect_pages(struct pipeline *r, uint64_t end_ts)
 {
 	struct kma_page_age *ages;
 	const struct kma_page_row *rows;
@@ -178,7 +178,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct kma_match_opts mo = { 0 }, vo;
 	struct kma_page_opts po = { 0 };
-	struct run r = { 0 };
+	struct pipeline r = { 0 };
 	const struct kma_trace_info *info;
 	const char *why = NULL;
 	struct kma_err err;

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-# report.db's page_timeline, page_timeline_tasks and page_timeline_functions (issues 16+17)
+# report.db's page_timeline, page_timeline_tasks and page_timeline_functions
 # against the same series computed here, independently, from the page_allocations view
 # (functions: only when some allocation has a stack; '[no stack]' for those without one,
 # and an empty table without stacks): the bin width is the

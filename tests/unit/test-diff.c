@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-diff's core (match/kma-diff.c) and output (report/kma-report-diff.c) on
+ * kma-diff's core (match/kma-diffmatch.c) and output (report/kma-report-diff.c) on
  * hand-made tables: the join by key (new, gone, a key given twice summed), the
  * orders, --rate against hand-worked per-second numbers, the --fail-if grammar
  * and verdicts (percent of 0, the boundary), and the CSV/JSON/text cells.
@@ -15,7 +15,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "match/kma-diff.h"
+#include "match/kma-diffmatch.h"
 #include "report/kma-report-diff.h"
 
 /*

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-validate.c - walk the structure of a v6 trace.dat before libtracecmd
+ * kma-check-v6.c - walk the structure of a v6 trace.dat before libtracecmd
  * sees it. libtracecmd 1.3 crashes in its error path on some files cut short
  * or corrupt (tracecmd_close() on a half-built handle when a CPU's first page
  * cannot be loaded), and reads past its buffers on some malformed options or

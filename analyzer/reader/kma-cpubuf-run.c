@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-pages-run.c - a trace.dat buffer read CPU by CPU (kma-pages.c) and
+ * kma-cpubuf-run.c - a trace.dat buffer read CPU by CPU (kma-cpubuf.c) and
  * merged in timestamp order into the one decoder.
  *
  * Worker threads read and inflate the CPUs' pages and cut them into records
@@ -22,12 +22,12 @@
 #include <trace-cmd/trace-cmd.h>
 
 #include "kma-reader-int.h"
-#include "kma-pages.h"
+#include "kma-cpubuf.h"
 #include "kma-tracedat.h"
 #include "kma-tracecmd.h"
 
 struct stream {
-	struct kma_cpu_pages	*src;
+	struct kma_cpubuf	*src;
 	uint32_t		cpu;		/* its id */
 	/* queue of read blocks, guarded by the run's lock */
 	struct kma_pblock	*head, *tail;
@@ -43,9 +43,10 @@ struct stream {
 	int			peek_failed;
 };
 
-struct prun {
+struct cpumerge {
 	struct kma_reader	*r;
-	struct kma_pages_file	f;
+	kma_record_fn		record;		/* where the merged records go */
+	struct kma_cpubuf_file	f;
 	struct stream		*s;
 	int			ns;
 	int			nthreads;	/* 0: the merge reads */
@@ -63,11 +64,11 @@ struct prun {
 };
 
 struct worker {
-	struct prun	*p;
+	struct cpumerge	*p;
 	int		idx;
 };
 
-static struct kma_pblock *take_spare(struct prun *p)
+static struct kma_pblock *take_spare(struct cpumerge *p)
 {
 	struct kma_pblock *b = p->spare;
 
@@ -77,7 +78,7 @@ static struct kma_pblock *take_spare(struct prun *p)
 }
 
 /* The stream of this worker that most needs a block: the one with the fewest ready. */
-static int pick(struct prun *p, int w, int *alive)
+static int pick(struct cpumerge *p, int w, int *alive)
 {
 	int i, best = -1;
 
@@ -95,7 +96,7 @@ static int pick(struct prun *p, int w, int *alive)
 static void *worker_main(void *arg)
 {
 	struct worker *wk = arg;
-	struct prun *p = wk->p;
+	struct cpumerge *p = wk->p;
 	struct kma_pblock *b;
 	int i, alive, ret;
 
@@ -112,7 +113,7 @@ static void *worker_main(void *arg)
 		pthread_mutex_unlock(&p->lock);
 		if (!b)
 			b = calloc(1, sizeof(*b));
-		ret = b ? kma_cpu_pages_next(p->s[i].src, b) : -1;
+		ret = b ? kma_cpubuf_next(p->s[i].src, b) : -1;
 		pthread_mutex_lock(&p->lock);
 		if (ret > 0) {
 			b->next = NULL;
@@ -137,7 +138,7 @@ static void *worker_main(void *arg)
 }
 
 /* The merge's next block of stream @i: 1, or 0 when it ended (s->failed says how). */
-static int next_block(struct prun *p, int i)
+static int next_block(struct cpumerge *p, int i)
 {
 	struct stream *s = &p->s[i];
 	struct kma_pblock *b;
@@ -160,7 +161,7 @@ static int next_block(struct prun *p, int i)
 	if (!p->nthreads) {
 		b = s->cur ? s->cur : calloc(1, sizeof(*b));
 		s->cur = b;
-		ret = b ? kma_cpu_pages_next(s->src, b) : -1;
+		ret = b ? kma_cpubuf_next(s->src, b) : -1;
 		s->failed = ret < 0;
 		s->pos = 0;
 		return ret > 0;
@@ -189,7 +190,7 @@ static int next_block(struct prun *p, int i)
 }
 
 /* Moves stream @i to its next record: 1, or 0 when it has none (-1: it failed). */
-static int advance(struct prun *p, int i)
+static int advance(struct cpumerge *p, int i)
 {
 	struct stream *s = &p->s[i];
 
@@ -205,7 +206,7 @@ static int advance(struct prun *p, int i)
 }
 
 /* Without threads: stream @i's next non-empty block read into s->head; NULL at its end. */
-static struct kma_pblock *read_ahead(struct prun *p, struct stream *s)
+static struct kma_pblock *read_ahead(struct cpumerge *p, struct stream *s)
 {
 	struct kma_pblock *b = s->head;
 	int ret;
@@ -216,7 +217,7 @@ static struct kma_pblock *read_ahead(struct prun *p, struct stream *s)
 	if (!b)
 		b = calloc(1, sizeof(*b));
 	do
-		ret = b ? kma_cpu_pages_next(s->src, b) : -1;
+		ret = b ? kma_cpubuf_next(s->src, b) : -1;
 	while (ret > 0 && !b->nr);
 	if (ret <= 0) {
 		/* next_block() reports the end, or the error, after this record */
@@ -234,7 +235,7 @@ static struct kma_pblock *read_ahead(struct prun *p, struct stream *s)
 }
 
 /* With threads: stream @i's next non-empty queued block, waited for; NULL at its end. */
-static struct kma_pblock *queued_ahead(struct prun *p, struct stream *s)
+static struct kma_pblock *queued_ahead(struct cpumerge *p, struct stream *s)
 {
 	struct kma_pblock *b;
 
@@ -265,7 +266,7 @@ static struct kma_pblock *queued_ahead(struct prun *p, struct stream *s)
  */
 static int peek_next(void *ctx, int cpu, struct tep_record *out)
 {
-	struct prun *p = ctx;
+	struct cpumerge *p = ctx;
 	struct stream *s = NULL;
 	struct kma_pblock *b;
 	struct kma_prec *pr;
@@ -302,13 +303,13 @@ static int peek_next(void *ctx, int cpu, struct tep_record *out)
 }
 
 /* Progress by the bytes of the file the merge has gone through. */
-static void progress(struct prun *p)
+static void progress(struct cpumerge *p)
 {
 	uint64_t done = 0, total = 0, size;
 	int i;
 
 	for (i = 0; i < p->ns; i++) {
-		size = kma_cpu_pages_size(p->s[i].src);
+		size = kma_cpubuf_size(p->s[i].src);
 		total += size;
 		done += p->s[i].ended ? size : p->s[i].cur ? p->s[i].cur->done : 0;
 	}
@@ -316,19 +317,19 @@ static void progress(struct prun *p)
 		kma_reader_progress(p->r, (double)done / (double)total);
 }
 
-static inline uint64_t head_ts(const struct prun *p, int i)
+static inline uint64_t head_ts(const struct cpumerge *p, int i)
 {
 	return p->s[i].cur->recs[p->s[i].pos].ts;
 }
 
-static inline int before(const struct prun *p, int a, int b)
+static inline int before(const struct cpumerge *p, int a, int b)
 {
 	uint64_t ta = head_ts(p, a), tb = head_ts(p, b);
 
 	return ta < tb || (ta == tb && a < b);
 }
 
-static void sift_down(struct prun *p, int k)
+static void sift_down(struct cpumerge *p, int k)
 {
 	int c, t;
 
@@ -347,7 +348,7 @@ static void sift_down(struct prun *p, int k)
 	}
 }
 
-static void sift_up(struct prun *p, int k)
+static void sift_up(struct cpumerge *p, int k)
 {
 	int t;
 
@@ -359,14 +360,14 @@ static void sift_up(struct prun *p, int k)
 	}
 }
 
-static int stream_failed(struct prun *p, int i)
+static int stream_failed(struct cpumerge *p, int i)
 {
-	snprintf(p->err, sizeof(p->err), "%s", kma_cpu_pages_error(p->s[i].src));
+	snprintf(p->err, sizeof(p->err), "%s", kma_cpubuf_error(p->s[i].src));
 	return -1;
 }
 
 /* The merge: every record in (ts, CPU index) order to the decoder. */
-static int merge(struct prun *p)
+static int merge(struct cpumerge *p)
 {
 	struct tep_record rec;
 	struct kma_prec *pr;
@@ -395,7 +396,7 @@ static int merge(struct prun *p)
 		rec.size = (int)pr->size;
 		rec.data = s->cur->bytes + pr->data;
 		rec.cpu = (int)s->cpu;
-		if (kma_reader_file_record(p->r, &rec))
+		if (p->record(p->r, &rec))
 			return -1;
 		if ((++n & 0xffff) == 0 && p->r->progress)
 			progress(p);
@@ -412,17 +413,17 @@ static int merge(struct prun *p)
 	return 0;
 }
 
-static void stop_threads(struct prun *p);
+static void stop_threads(struct cpumerge *p);
 
 /* Each CPU's damage found by its reader, into the trace's (after the readers stopped). */
-static void add_damage(struct prun *p)
+static void add_damage(struct cpumerge *p)
 {
 	const struct kma_damage *d;
 	struct kma_damage *to;
 	int i;
 
 	for (i = 0; i < p->ns; i++) {
-		d = kma_cpu_pages_damage(p->s[i].src);
+		d = kma_cpubuf_damage(p->s[i].src);
 		if (p->s[i].cpu >= (uint32_t)p->r->info.cpus)
 			continue;
 		to = &p->r->info.damage[p->s[i].cpu];
@@ -437,7 +438,7 @@ static void add_damage(struct prun *p)
 }
 
 /* The locks and the workers; on failure nothing is left running. */
-static int start_threads(struct prun *p, struct worker *wk)
+static int start_threads(struct cpumerge *p, struct worker *wk)
 {
 	int i;
 
@@ -465,7 +466,7 @@ static int start_threads(struct prun *p, struct worker *wk)
 	return 0;
 }
 
-static void stop_threads(struct prun *p)
+static void stop_threads(struct cpumerge *p)
 {
 	int i;
 
@@ -490,12 +491,12 @@ static void free_blocks(struct kma_pblock *b)
 	}
 }
 
-static void prun_free(struct prun *p)
+static void cpumerge_free(struct cpumerge *p)
 {
 	int i;
 
 	for (i = 0; p->s && i < p->ns; i++) {
-		kma_cpu_pages_free(p->s[i].src);
+		kma_cpubuf_free(p->s[i].src);
 		free_blocks(p->s[i].head);
 		kma_pblock_free(p->s[i].cur);
 	}
@@ -506,7 +507,7 @@ static void prun_free(struct prun *p)
 }
 
 /* The streams of the buffer's CPUs that have data, in the file's order. */
-static int prun_init(struct prun *p, struct kma_reader *r, const struct kma_td_buf *b)
+static int cpumerge_init(struct cpumerge *p, struct kma_reader *r, const struct kma_td_buf *b)
 {
 	uint32_t i;
 
@@ -518,7 +519,7 @@ static int prun_init(struct prun *p, struct kma_reader *r, const struct kma_td_b
 		if (!b->cpus[i].size)
 			continue;
 		p->s[p->ns].cpu = b->cpus[i].cpu;
-		p->s[p->ns].src = kma_cpu_pages_alloc(&p->f, b, &b->cpus[i]);
+		p->s[p->ns].src = kma_cpubuf_alloc(&p->f, b, &b->cpus[i]);
 		if (!p->s[p->ns++].src)
 			return -1;
 	}
@@ -531,16 +532,18 @@ static int prun_init(struct prun *p, struct kma_reader *r, const struct kma_td_b
 	return p->threads ? 0 : -1;
 }
 
-int kma_pages_run(struct kma_reader *r, const struct kma_td_buf *b, struct kma_err *err)
+int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, kma_record_fn record,
+		   struct kma_err *err)
 {
-	struct prun p;
+	struct cpumerge p;
 	struct worker *wk = NULL;
 	int ret = -2;
 
 	memset(&p, 0, sizeof(p));
 	p.r = r;
-	p.f = r->pages_file;
-	if (prun_init(&p, r, b))
+	p.record = record;
+	p.f = r->cpubuf_file;
+	if (cpumerge_init(&p, r, b))
 		goto out;
 	r->info.jobs = p.nthreads ? p.nthreads : 1;
 	if (p.nthreads) {
@@ -563,7 +566,7 @@ out:
 	if (ret == -2 && !p.err[0])
 		kma_err_nomem(err);
 	free(wk);
-	prun_free(&p);
+	cpumerge_free(&p);
 	return ret;
 }
 
@@ -586,10 +589,10 @@ static int online_cpus(void)
 	return n < 1 ? 1 : n > 1024 ? 1024 : (int)n;
 }
 
-int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err)
+int kma_cpubuf_setup(struct kma_reader *r, const char *path, struct kma_err *err)
 {
 	struct tracecmd_input *h = r->top ? r->top : r->handle;
-	struct kma_pages_file *f = &r->pages_file;
+	struct kma_cpubuf_file *f = &r->cpubuf_file;
 	const char *name = "", *why = why_not_pages(r);
 	const struct kma_td_buf *b = NULL;
 	struct stat st;
@@ -618,6 +621,6 @@ int kma_pages_setup(struct kma_reader *r, const char *path, struct kma_err *err)
 	f->big_endian = tep_is_file_bigendian(r->tep);
 	f->file_size = (uint64_t)st.st_size;
 	r->jobs = r->fopts.jobs > 0 ? r->fopts.jobs : online_cpus();
-	r->pages_buf = b;
+	r->cpubuf_buf = b;
 	return 0;
 }

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-pages.c - one CPU's event data cut into records, a block at a time.
+ * kma-cpubuf.c - one CPU's event data cut into records, a block at a time.
  *
  * libtracecmd 1.3.1 reads compressed CPU data through a list of inflated
  * chunks that it walks on every record free: quadratic in the file. Its
@@ -37,7 +37,7 @@
 #include <traceevent/event-parse.h>
 #include <traceevent/kbuffer.h>
 
-#include "kma-pages.h"
+#include "kma-cpubuf.h"
 #include "kma-tracedat.h"
 #include "kma-tracecmd.h"
 
@@ -47,8 +47,8 @@
 #define MISSED_EVENTS	(1ull << 31)
 #define MISSED_STORED	(1ull << 30)
 
-struct kma_cpu_pages {
-	const struct kma_pages_file *f;
+struct kma_cpubuf {
+	const struct kma_cpubuf_file *f;
 	struct kma_td_cpu	c;
 	uint32_t		page_size;
 	int			compressed;
@@ -72,10 +72,10 @@ struct kma_cpu_pages {
 	char			err[256];
 };
 
-static int fail(struct kma_cpu_pages *p, const char *fmt, ...)
+static int fail(struct kma_cpubuf *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-static int fail(struct kma_cpu_pages *p, const char *fmt, ...)
+static int fail(struct kma_cpubuf *p, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -85,26 +85,26 @@ static int fail(struct kma_cpu_pages *p, const char *fmt, ...)
 	return -1;
 }
 
-const char *kma_cpu_pages_error(const struct kma_cpu_pages *p)
+const char *kma_cpubuf_error(const struct kma_cpubuf *p)
 {
 	return p->err;
 }
 
-const struct kma_damage *kma_cpu_pages_damage(const struct kma_cpu_pages *p)
+const struct kma_damage *kma_cpubuf_damage(const struct kma_cpubuf *p)
 {
 	return &p->damage;
 }
 
-uint64_t kma_cpu_pages_size(const struct kma_cpu_pages *p)
+uint64_t kma_cpubuf_size(const struct kma_cpubuf *p)
 {
 	return p->c.size;
 }
 
-struct kma_cpu_pages *kma_cpu_pages_alloc(const struct kma_pages_file *f,
-					  const struct kma_td_buf *b,
-					  const struct kma_td_cpu *c)
+struct kma_cpubuf *kma_cpubuf_alloc(const struct kma_cpubuf_file *f,
+				    const struct kma_td_buf *b,
+				    const struct kma_td_cpu *c)
 {
-	struct kma_cpu_pages *p = calloc(1, sizeof(*p));
+	struct kma_cpubuf *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
@@ -126,7 +126,7 @@ struct kma_cpu_pages *kma_cpu_pages_alloc(const struct kma_pages_file *f,
 	return p;
 }
 
-void kma_cpu_pages_free(struct kma_cpu_pages *p)
+void kma_cpubuf_free(struct kma_cpubuf *p)
 {
 	if (!p)
 		return;
@@ -149,7 +149,7 @@ void kma_pblock_free(struct kma_pblock *blk)
 	free(blk);
 }
 
-static int reserve(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t bytes)
+static int reserve(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t bytes)
 {
 	char *b;
 
@@ -163,7 +163,7 @@ static int reserve(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t byt
 	return 0;
 }
 
-static int push_rec(struct kma_cpu_pages *p, struct kma_pblock *blk, struct kma_prec **out)
+static int push_rec(struct kma_cpubuf *p, struct kma_pblock *blk, struct kma_prec **out)
 {
 	if (blk->nr == blk->cap) {
 		uint32_t cap = blk->cap ? 2 * blk->cap : 4096;
@@ -184,7 +184,7 @@ static int all_zero(const char *b, uint64_t len)
 }
 
 /* A page's timestamp (0: none, as in an all-zero page). */
-static uint64_t page_ts(const struct kma_cpu_pages *p, const char *page)
+static uint64_t page_ts(const struct kma_cpubuf *p, const char *page)
 {
 	return kma_td_decode(page, 8, p->f->big_endian);
 }
@@ -194,7 +194,7 @@ static uint64_t page_ts(const struct kma_cpu_pages *p, const char *page)
  * CPU's time (see the top of the file); @next: the next page's timestamp,
  * 0 when unknown (the CPU's last page, or a zero page next).
  */
-static int time_jump(const struct kma_cpu_pages *p, uint64_t first, uint64_t last, uint64_t next)
+static int time_jump(const struct kma_cpubuf *p, uint64_t first, uint64_t last, uint64_t next)
 {
 	if (p->have_prev && first < p->prev_last)
 		return 1;
@@ -207,7 +207,7 @@ static int time_jump(const struct kma_cpu_pages *p, uint64_t first, uint64_t las
  * count stored after the data): kbuffer trusts it. @next: the next page's
  * timestamp (0: unknown).
  */
-static int cut_page(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t at, uint64_t next)
+static int cut_page(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t at, uint64_t next)
 {
 	char *page = blk->bytes + at;
 	int ls = p->f->long_size == 8 ? 8 : 4;
@@ -258,7 +258,7 @@ static int cut_page(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t at
 }
 
 /* The pages of a block; @next: the timestamp of the page after them (0: unknown). */
-static int cut_pages(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t len, uint64_t next)
+static int cut_pages(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t len, uint64_t next)
 {
 	uint64_t at;
 
@@ -271,7 +271,7 @@ static int cut_pages(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t l
 }
 
 /* Plain pages: as libtracecmd, a partial last page is read as a whole page. */
-static int next_plain(struct kma_cpu_pages *p, struct kma_pblock *blk)
+static int next_plain(struct kma_cpubuf *p, struct kma_pblock *blk)
 {
 	uint64_t end = p->c.off + p->c.size, want, have, next = 0;
 	unsigned char ts[8];
@@ -302,7 +302,7 @@ static int next_plain(struct kma_cpu_pages *p, struct kma_pblock *blk)
 }
 
 /* The chunk index, its every entry inside the CPU's data. */
-static int load_chunks(struct kma_cpu_pages *p)
+static int load_chunks(struct kma_cpubuf *p)
 {
 	uint64_t end = p->c.off + 4 + p->c.size;
 	int i;
@@ -337,7 +337,7 @@ bad:
  * chunk that inflates to fewer bytes than its header claims would leave the
  * rest of the block's stale bytes to be cut into records.
  */
-static int inflate_chunk(struct kma_cpu_pages *p, const struct tracecmd_compress_chunk *k,
+static int inflate_chunk(struct kma_cpubuf *p, const struct tracecmd_compress_chunk *k,
 			 char *dst)
 {
 	int64_t got = -1;
@@ -356,13 +356,13 @@ static int inflate_chunk(struct kma_cpu_pages *p, const struct tracecmd_compress
 }
 
 /* Chunk @k inflated at @dst (room for its size, at least 1 byte), its size checked. */
-static int inflate(struct kma_cpu_pages *p, struct tracecmd_compress_chunk *k, char *dst)
+static int inflate(struct kma_cpubuf *p, struct tracecmd_compress_chunk *k, char *dst)
 {
 	return inflate_chunk(p, k, dst);
 }
 
 /* Chunk @k into the block at @len: the one inflated ahead, or inflated now. */
-static int take_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t len)
+static int take_chunk(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t len)
 {
 	struct tracecmd_compress_chunk *k = &p->chunks[p->next_chunk];
 
@@ -380,7 +380,7 @@ static int take_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk, uint64_t 
 }
 
 /* The next chunk inflated ahead: its first page's timestamp, 0 when none. */
-static int inflate_ahead(struct kma_cpu_pages *p, uint64_t *next)
+static int inflate_ahead(struct kma_cpubuf *p, uint64_t *next)
 {
 	struct tracecmd_compress_chunk *k = &p->chunks[p->next_chunk];
 	char *b;
@@ -410,7 +410,7 @@ static int inflate_ahead(struct kma_cpu_pages *p, uint64_t *next)
  * block, with a wake-up, every few hundred records), and the chunk after
  * them inflated ahead, for the time check of the block's last page.
  */
-static int next_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk)
+static int next_chunk(struct kma_cpubuf *p, struct kma_pblock *blk)
 {
 	uint64_t want = (uint64_t)PLAIN_PAGES * p->page_size, len = 0, next;
 
@@ -430,7 +430,7 @@ static int next_chunk(struct kma_cpu_pages *p, struct kma_pblock *blk)
 	return cut_pages(p, blk, len, next) ? -1 : 1;
 }
 
-int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk)
+int kma_cpubuf_next(struct kma_cpubuf *p, struct kma_pblock *blk)
 {
 	if (p->err[0])
 		return -1;

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-diff.c - two runs' per-key numbers joined into base / new / delta rows,
- * and the --fail-if conditions (kma-diff.h). No I/O.
+ * kma-diffmatch.c - two runs' per-key numbers joined into base / new / delta rows,
+ * and the --fail-if conditions (kma-diffmatch.h). No I/O.
  */
 #include <ctype.h>
 #include <math.h>
@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "kma-grow.h"
-#include "kma-diff.h"
+#include "kma-diffmatch.h"
 
 static const char * const metric_names[KMA_DIFF_NR] = {
 	"total", "slack", "net", "allocs", "frees",

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-pagerun.h - kma-analyze --pages wiring: the page matcher, the
+ * kma-pagepipe.h - kma-analyze --pages wiring: the page matcher, the
  * page events' own stacks (interned apart, so the slab rows' stack ids do not
  * move), the finished allocations streamed to report.db, the report.
  */
-#ifndef KMA_PAGERUN_H
-#define KMA_PAGERUN_H
+#ifndef KMA_PAGEPIPE_H
+#define KMA_PAGEPIPE_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -19,18 +19,18 @@
 #include "store/kma-store.h"
 #include "kma-options.h"
 
-struct kma_pagerun;
+struct kma_pagepipe;
 
-/* What kma_pagerun_open keeps besides the totals and rows by grouping. */
-#define KMA_PAGERUN_ROWS	1	/* the finished allocations, for report.db */
-#define KMA_PAGERUN_TIMELINE	2	/* live pages over time (report.db, --html) */
+/* What kma_pagepipe_open keeps besides the totals and rows by grouping. */
+#define KMA_PAGEPIPE_ROWS	1	/* the finished allocations, for report.db */
+#define KMA_PAGEPIPE_TIMELINE	2	/* live pages over time (report.db, --html) */
 
-/* Tells @reader to hand page events on; @keep: KMA_PAGERUN_*. NULL: out of memory. */
-struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
+/* Tells @reader to hand page events on; @keep: KMA_PAGEPIPE_*. NULL: out of memory. */
+struct kma_pagepipe *kma_pagepipe_open(struct kma_reader *reader, struct kma_sites *sites,
 				     int keep);
-/* With KMA_PAGERUN_ROWS: the store the finished allocations stream to (before the first event). */
-void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db);
-void kma_pagerun_free(struct kma_pagerun *p);
+/* With KMA_PAGEPIPE_ROWS: the store the finished allocations stream to (before the first event). */
+void kma_pagepipe_stream(struct kma_pagepipe *p, struct kma_store *db);
+void kma_pagepipe_free(struct kma_pagepipe *p);
 /*
  * The report's filter, before the first event: the --comm/--pid/--caller
  * patterns @sel[0..@nr) (kma-select.h; a page's caller is its caller
@@ -38,23 +38,23 @@ void kma_pagerun_free(struct kma_pagerun *p);
  * report then counts a matcher of its own; report.db and the timeline keep
  * every allocation. 0, or -1 with the reason in @why.
  */
-int kma_pagerun_filter(struct kma_pagerun *p, const struct kma_sel_arg *sel, int nr,
+int kma_pagepipe_filter(struct kma_pagepipe *p, const struct kma_sel_arg *sel, int nr,
 		       int exclude_self, int window, char *why, size_t len);
 /* The report's window, absolute ns (@until 0: no end), before the first page event. */
-void kma_pagerun_set_window(struct kma_pagerun *p, uint64_t since, uint64_t until);
+void kma_pagepipe_set_window(struct kma_pagepipe *p, uint64_t since, uint64_t until);
 /*
  * --lifetimes: keep them for grouping @g (-1: function and comm, the defaults),
  * @exact of them exactly (0: the default; kma-quant.h).
  */
-void kma_pagerun_lifetimes(struct kma_pagerun *p, int g, uint64_t exact);
+void kma_pagepipe_lifetimes(struct kma_pagepipe *p, int g, uint64_t exact);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
-int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev);
+int kma_pagepipe_feed(struct kma_pagepipe *p, const struct kma_event *ev);
 /* The end of the trace (@end_ts: the timeline's end): live allocations kept as live. 0 or -1. */
-int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts);
-/* What report.db gets (valid until kma_pagerun_free). */
-const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
+int kma_pagepipe_finish(struct kma_pagepipe *p, uint64_t end_ts);
+/* What report.db gets (valid until kma_pagepipe_free). */
+const struct kma_store_pages *kma_pagepipe_store(struct kma_pagepipe *p,
 					      const struct kma_trace_info *info);
 /* The report @pr asks for (its matcher set here) on @out: 0 or -1. */
-int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, struct kma_page_report *pr);
+int kma_pagepipe_print(FILE *out, const struct kma_pagepipe *p, struct kma_page_report *pr);
 
-#endif /* KMA_PAGERUN_H */
+#endif /* KMA_PAGEPIPE_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-diff.h - what changed between two runs (kma-diff(1)), with no I/O: two
+ * kma-diffmatch.h - what changed between two runs (kma-diff(1)), with no I/O: two
  * tables of per-key numbers (filled by store/kma-diff-load.c from report.db
  * files, or by hand in tests/unit/test-diff.c) joined by key into rows of
  * base / new / delta, sorted; and the --fail-if conditions on the whole-trace
  * sums. Printing is report/kma-report-diff.c.
  */
-#ifndef KMA_DIFF_H
-#define KMA_DIFF_H
+#ifndef KMA_DIFFMATCH_H
+#define KMA_DIFFMATCH_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -114,4 +114,4 @@ int kma_diff_cond_parse(const char *s, struct kma_diff_cond *c, char *why, size_
 int kma_diff_cond_holds(const struct kma_diff_cond *c, const struct kma_diff_row *sum,
 			double *seen);
 
-#endif /* KMA_DIFF_H */
+#endif /* KMA_DIFFMATCH_H */

@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-pages.h - one CPU's event data of a trace.dat, read without
+ * kma-cpubuf.h - one CPU's event data of a trace.dat, read without
  * tracecmd_iterate_events(): pages (plain, or inflated chunk by chunk with
  * libtracecmd's codec and chunk index) are cut into records by libtraceevent's
  * kbuffer, a block at a time. A block holds its pages and the records in
- * them; kma-pages-run.c merges the CPUs' blocks in timestamp order.
+ * them; kma-cpubuf-run.c merges the CPUs' blocks in timestamp order.
  */
-#ifndef KMA_PAGES_H
-#define KMA_PAGES_H
+#ifndef KMA_CPUBUF_H
+#define KMA_CPUBUF_H
 
 #include <stdint.h>
 
@@ -37,7 +37,7 @@ struct kma_pblock {
 };
 
 /* What every CPU of the buffer shares (read only while threads run). */
-struct kma_pages_file {
+struct kma_cpubuf_file {
 	const char	*path;
 	struct tep_handle *tep;
 	const char	*cname, *cver;	/* the codec of a compressed buffer */
@@ -47,24 +47,24 @@ struct kma_pages_file {
 	uint64_t	file_size;
 };
 
-struct kma_cpu_pages;
+struct kma_cpubuf;
 
 /* One CPU's reader over @c of buffer @b; NULL when out of memory. */
-struct kma_cpu_pages *kma_cpu_pages_alloc(const struct kma_pages_file *f,
-					  const struct kma_td_buf *b,
-					  const struct kma_td_cpu *c);
-void kma_cpu_pages_free(struct kma_cpu_pages *p);
+struct kma_cpubuf *kma_cpubuf_alloc(const struct kma_cpubuf_file *f,
+				    const struct kma_td_buf *b,
+				    const struct kma_td_cpu *c);
+void kma_cpubuf_free(struct kma_cpubuf *p);
 /*
  * Fills @blk with the next pages and their records: 1, 0 at the end of the
- * CPU's data, -1 with kma_cpu_pages_error() (a page or chunk that does not
+ * CPU's data, -1 with kma_cpubuf_error() (a page or chunk that does not
  * fit, a read error).
  */
-int kma_cpu_pages_next(struct kma_cpu_pages *p, struct kma_pblock *blk);
-const char *kma_cpu_pages_error(const struct kma_cpu_pages *p);
+int kma_cpubuf_next(struct kma_cpubuf *p, struct kma_pblock *blk);
+const char *kma_cpubuf_error(const struct kma_cpubuf *p);
 /* The damage found in the CPU's pages so far (zero pages, time jumps). */
-const struct kma_damage *kma_cpu_pages_damage(const struct kma_cpu_pages *p);
+const struct kma_damage *kma_cpubuf_damage(const struct kma_cpubuf *p);
 /* Bytes of the CPU's data in the file (for progress). */
-uint64_t kma_cpu_pages_size(const struct kma_cpu_pages *p);
+uint64_t kma_cpubuf_size(const struct kma_cpubuf *p);
 void kma_pblock_free(struct kma_pblock *blk);
 
-#endif /* KMA_PAGES_H */
+#endif /* KMA_CPUBUF_H */

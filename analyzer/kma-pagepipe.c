@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-pagerun.c - kma-analyze --pages wiring: see kma-pagerun.h.
+ * kma-pagepipe.c - kma-analyze --pages wiring: see kma-pagepipe.h.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -8,11 +8,11 @@
 
 #include "match/kma-match.h"
 #include "match/kma-select.h"
-#include "kma-pagerun.h"
+#include "kma-pagepipe.h"
 #include "report/kma-report-pages.h"
 #include "sites/kma-stacks.h"
 
-struct kma_pagerun {
+struct kma_pagepipe {
 	struct kma_pagealloc	*m;		/* every allocation: report.db, the timeline */
 	struct kma_pagealloc	*view;		/* the report's: == m, or filtered */
 	struct kma_select	*select;	/* the view's filter, or NULL */
@@ -30,7 +30,7 @@ struct kma_pagerun {
  */
 static int keep_row(void *ctx, const struct kma_page_alloc *a)
 {
-	struct kma_pagerun *p = ctx;
+	struct kma_pagepipe *p = ctx;
 	const char *fn = NULL, *stack = NULL;
 
 	if (!p->db)
@@ -42,15 +42,15 @@ static int keep_row(void *ctx, const struct kma_page_alloc *a)
 	return kma_store_page_row(p->db, a, fn, stack);
 }
 
-void kma_pagerun_stream(struct kma_pagerun *p, struct kma_store *db)
+void kma_pagepipe_stream(struct kma_pagepipe *p, struct kma_store *db)
 {
 	p->db = db;
 }
 
-struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites *sites,
+struct kma_pagepipe *kma_pagepipe_open(struct kma_reader *reader, struct kma_sites *sites,
 				     int keep)
 {
-	struct kma_pagerun *p = calloc(1, sizeof(*p));
+	struct kma_pagepipe *p = calloc(1, sizeof(*p));
 	struct kma_page_opts po = {
 		.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
 	};
@@ -59,21 +59,21 @@ struct kma_pagerun *kma_pagerun_open(struct kma_reader *reader, struct kma_sites
 		return NULL;
 	p->stacks = kma_stacks_alloc(sites);
 	po.ctx = p->stacks;
-	if (keep & KMA_PAGERUN_ROWS) {
+	if (keep & KMA_PAGEPIPE_ROWS) {
 		po.done = keep_row;
 		po.done_ctx = p;
 	}
-	if (keep & KMA_PAGERUN_TIMELINE) {
+	if (keep & KMA_PAGEPIPE_TIMELINE) {
 		p->tl = kma_timeline_alloc();
 		p->fn_tl = kma_timeline_alloc();
 		po.timeline = p->tl;
 		po.fn_timeline = p->fn_tl;
 	}
-	p->m = p->stacks && (!(keep & KMA_PAGERUN_TIMELINE) || (p->tl && p->fn_tl)) ?
+	p->m = p->stacks && (!(keep & KMA_PAGEPIPE_TIMELINE) || (p->tl && p->fn_tl)) ?
 	       kma_pagealloc_new(&po) : NULL;
 	p->view = p->m;
 	if (!p->m) {
-		kma_pagerun_free(p);
+		kma_pagepipe_free(p);
 		return NULL;
 	}
 	kma_reader_want_pages(reader, 1);
@@ -87,7 +87,7 @@ static const char *page_site_name(void *ctx, uint64_t site)
 	return (const char *)(uintptr_t)site;
 }
 
-int kma_pagerun_filter(struct kma_pagerun *p, const struct kma_sel_arg *sel, int nr,
+int kma_pagepipe_filter(struct kma_pagepipe *p, const struct kma_sel_arg *sel, int nr,
 		       int exclude_self, int window, char *why, size_t len)
 {
 	struct kma_page_opts po = {
@@ -121,12 +121,12 @@ oom:
 	return -1;
 }
 
-void kma_pagerun_set_window(struct kma_pagerun *p, uint64_t since, uint64_t until)
+void kma_pagepipe_set_window(struct kma_pagepipe *p, uint64_t since, uint64_t until)
 {
 	kma_pagealloc_set_window(p->view, since, until);
 }
 
-void kma_pagerun_free(struct kma_pagerun *p)
+void kma_pagepipe_free(struct kma_pagepipe *p)
 {
 	if (!p)
 		return;
@@ -140,7 +140,7 @@ void kma_pagerun_free(struct kma_pagerun *p)
 	free(p);
 }
 
-void kma_pagerun_lifetimes(struct kma_pagerun *p, int g, uint64_t exact)
+void kma_pagepipe_lifetimes(struct kma_pagepipe *p, int g, uint64_t exact)
 {
 	if (g >= 0) {
 		kma_pagealloc_keep_lifetimes(p->view, g, exact);
@@ -150,7 +150,7 @@ void kma_pagerun_lifetimes(struct kma_pagerun *p, int g, uint64_t exact)
 	kma_pagealloc_keep_lifetimes(p->view, KMA_PG_COMM, exact);
 }
 
-int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
+int kma_pagepipe_feed(struct kma_pagepipe *p, const struct kma_event *ev)
 {
 	struct kma_event e = *ev;
 
@@ -167,7 +167,7 @@ int kma_pagerun_feed(struct kma_pagerun *p, const struct kma_event *ev)
 	return kma_pagealloc_event(p->m, &e);
 }
 
-int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts)
+int kma_pagepipe_finish(struct kma_pagepipe *p, uint64_t end_ts)
 {
 	if (kma_pagealloc_finish(p->m) || (p->view != p->m && kma_pagealloc_finish(p->view)))
 		return -1;
@@ -178,7 +178,7 @@ int kma_pagerun_finish(struct kma_pagerun *p, uint64_t end_ts)
 	       kma_pagealloc_finish_timeline(p->m, p->fn_tl, KMA_PG_FUNCTION, end_ts) ? -1 : 0;
 }
 
-const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
+const struct kma_store_pages *kma_pagepipe_store(struct kma_pagepipe *p,
 					      const struct kma_trace_info *info)
 {
 	p->store = (struct kma_store_pages){
@@ -194,7 +194,7 @@ const struct kma_store_pages *kma_pagerun_store(struct kma_pagerun *p,
 	return &p->store;
 }
 
-int kma_pagerun_print(FILE *out, const struct kma_pagerun *p, struct kma_page_report *pr)
+int kma_pagepipe_print(FILE *out, const struct kma_pagepipe *p, struct kma_page_report *pr)
 {
 	pr->m = p->view;
 	return kma_report_pages(out, pr);
