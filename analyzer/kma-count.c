@@ -70,7 +70,6 @@ int kma_count_main(struct kma_opts *o)
 	struct kma_reader *r;
 	struct kma_err err;
 	struct count c = { 0 };
-	const char *why = NULL;
 	int tty = !o->quiet && isatty(STDERR_FILENO), ret;
 
 	r = kma_reader_open_file(o->input, &fo, &err);
@@ -85,14 +84,14 @@ int kma_count_main(struct kma_opts *o)
 	}
 	kma_signals_progress_line(tty);
 	ret = kma_reader_run(r, count_event, &c, tty ? count_progress : NULL,
-			     (void *)o->input, &why);
+			     (void *)o->input, &err);
 	if (tty)
 		fputs("\r\033[K", stderr);
 	kma_signals_progress_line(0);
 	if (ret || kma_interrupted) {
 		if (!kma_interrupted)
 			fprintf(stderr, "kma-analyze: %s: %s\n", o->input,
-				why ? why : "out of memory");
+				err.kind != KMA_ERR_NONE ? err.msg : "out of memory");
 		kma_reader_close(r);
 		return 1;
 	}
