@@ -71,6 +71,7 @@ ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c anal
 ANALYZE_OBJS	+= $(O)/analyzer/kma-pagepipe.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
 ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output
+ANALYZE_OBJS	+= $(O)/analyzer/kma-count.o	# --count
 
 # --html: its wiring, and the page's script compiled in as a string
 ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o

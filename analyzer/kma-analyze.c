@@ -43,6 +43,7 @@
 #include "kma-html.h"
 #include "kma-time.h"
 #include "kma-analyze-int.h"
+#include "kma-count.h"
 
 /* Opens the store with the signals blocked: the writer thread inherits the mask. */
 static struct kma_store *open_store(const char *path, struct kma_err *err)
@@ -733,6 +734,11 @@ int main(int argc, char **argv)
 	if (ret >= 0) {
 		kma_leak_growth_free(o.cache_growth);	/* --cache-growth */
 		return ret;
+	}
+	if (o.count) {
+		kma_signals_catch(0);
+		ret = kma_count_main(&o);
+		goto out;
 	}
 	ret = 1;
 	if (check_output(&r))

@@ -20,6 +20,8 @@ const char kma_usage_text[] =
 "      --force            replace DB or the --html FILE even if it is another file\n"
 "                         (never the input)\n"
 "      --no-db            do not write a database\n"
+"      --count            only count the trace's records: KEY VALUE lines (records,\n"
+"                         kmem, markers, lost, per CPU, per event), nothing else\n"
 "      --html FILE        also write FILE: one self-contained HTML page (charts\n"
 "                         over time, callers, generations, leaks, flame graph)\n"
 "  -s, --sort KEY         total|slack|net|allocs|frees|caller, for every per-caller\n"

@@ -42,6 +42,7 @@ enum {
 	OPT_PAGES,		/* page allocations */
 	OPT_CROSS_CPU, OPT_CPU_NODES, OPT_COUNTERS,
 	OPT_ALL, OPT_MIN_BYTES,	/* --leaks rows */
+	OPT_COUNT,		/* --count */
 };
 
 static const struct option long_opts[] = {
@@ -60,6 +61,7 @@ static const struct option long_opts[] = {
 	{ "generation",		required_argument,	NULL, OPT_GENERATION },
 	{ "outstanding",	no_argument,		NULL, OPT_OUTSTANDING },
 	{ "list",		no_argument,		NULL, OPT_LIST },
+	{ "count",		no_argument,		NULL, OPT_COUNT },
 	{ "leaks",		no_argument,		NULL, OPT_LEAKS },
 	{ "all",		no_argument,		NULL, OPT_ALL },
 	{ "min-bytes",		required_argument,	NULL, OPT_MIN_BYTES },
@@ -248,6 +250,9 @@ static int parse_report_opt(int c, const char *arg, struct kma_opts *o)
 		break;
 	case OPT_LIST:
 		return set_report(o, KMA_REPORT_LIST, "--list");
+	case OPT_COUNT:
+		o->count = 1;
+		break;
 	case OPT_LEAKS:
 		return set_report(o, KMA_REPORT_LEAKS, "--leaks");
 	case OPT_ALL:
@@ -544,6 +549,13 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 	if (o->outstanding && o->report != KMA_REPORT_CALLERS && o->report != KMA_REPORT_LIST)
 		return usage_pair("%s is for the callers table and --list, not %s",
 				  "--outstanding", o->report_opt);
+	if (o->count && (o->report_opt || o->live || o->html || o->pages || o->outstanding ||
+			 o->folded || o->nr_sel || o->generation || o->since || o->until ||
+			 o->sort_set || o->group_set || o->no_db || o->kmalloc_only ||
+			 o->format != default_opts.format || o->limit != default_opts.limit ||
+			 o->output != default_opts.output))
+		return usage_error("--count only counts a trace's events: it takes -B, -j, "
+				   "--libtracecmd, --marker-prefix and -q%s", "");
 	c = check_pages(o);
 	return c == -1 ? check_folded(o) : c;
 }

@@ -57,6 +57,7 @@ struct kma_opts {
 	uint64_t	limit;
 	int		kmalloc_only;
 	int		quiet;
+	int		count;		/* --count: the trace's events counted, nothing else */
 	int		jobs;		/* reader threads, 0: the online CPUs */
 	int		libtracecmd;	/* read through tracecmd_iterate_events() */
 	const char	*marker_prefix;

@@ -90,4 +90,83 @@ else
 	check "kma-record --settle 0: no settle marker" sh -c \
 		"! trace-cmd report -i '$TMP/settle.dat' 2> /dev/null | grep -q 'kma: settle'"
 	rm -f "$TMP/settle.dat"
+
+	# The count of the file written: kma-analyze --count's, as trace-cmd
+	# report counts the kmem lines, and no whole trace-cmd report run for it
+	# (only --stat, which reads the statistics). trace-cmd through a wrapper
+	# that logs its arguments.
+	mkdir -p "$TMP/wrap"
+	printf '#!/bin/sh\necho "$*" >> "%s"\nexec "%s" "$@"\n' "$TMP/tc.log" "$(command -v trace-cmd)" \
+		> "$TMP/wrap/trace-cmd"
+	chmod +x "$TMP/wrap/trace-cmd"
+	PATH=$TMP/wrap:$PATH "$REC" --buffer 8192 --settle 0 -o "$TMP/cnt.dat" -- \
+		sh -c 'ls /usr > /dev/null' > /dev/null 2> "$TMP/cnt.err"
+	check "kma-record ran trace-cmd (the wrapper saw it)" grep -q '^record ' "$TMP/tc.log"
+	check "kma-record counts without a whole trace-cmd report" sh -c \
+		"! grep '^report' '$TMP/tc.log' | grep -vq -- '--stat'"
+	n=$(sed -n 's/^kma-record: wrote .* (\([0-9]*\) kmem events,.*/\1/p' "$TMP/cnt.err")
+	want=$(trace-cmd report -i "$TMP/cnt.dat" 2> /dev/null |
+		grep -cE ' (kmalloc|kmalloc_node|kmem_cache_alloc|kmem_cache_alloc_node|kfree|kmem_cache_free): ')
+	check "kma-record's count of kmem events ($n) = trace-cmd report's ($want)" \
+		test "${n:-none}" = "$want" -a "$want" -gt 0
+	rm -f "$TMP/cnt.dat"
+
+	# the pid list, event-fork and the instances, to be found as they were
+	pidstate() { echo "pids=[$(cat $T/set_event_pid)] fork=$(cat $T/options/event-fork)"; ls $T/instances; }
+	pidstate > "$TMP/pidstate.before"
+
+	# --instance: recorded in an instance of its own, removed after; the
+	# top level untouched; the marker written to the instance's trace_marker
+	I=kma-test-$$
+	"$REC" --buffer 4096 --markers --settle 0 --instance "$I" -o "$TMP/inst.dat" -- \
+		sh -c "echo 'kma: in-instance' > $T/instances/$I/trace_marker; ls /usr > /dev/null" \
+		> /dev/null 2> "$TMP/inst.err"
+	rc=$?
+	check "--instance: exit 0, the instance removed afterwards" sh -c "test $rc = 0 && test ! -e $T/instances/$I"
+	check "--instance: the top-level buffer size untouched" test "$(cut -d' ' -f1 $T/buffer_size_kb)" = "$old_kb"
+	trace-cmd report -i "$TMP/inst.dat" 2> /dev/null > "$TMP/inst.txt"
+	want=$(grep -cE "^$I: .* (kmalloc|kmem_cache_alloc|kfree|kmem_cache_free): " "$TMP/inst.txt")
+	check "--instance: the file's kmem events ($want) and marker are the instance's" bash -c "
+		test $want -gt 0 && grep -q '^$I: .* print: .*kma: in-instance' '$TMP/inst.txt' &&
+		! grep -qE ' (kmalloc|kmem_cache_alloc|kfree|kmem_cache_free): ' <(grep -v '^$I: ' '$TMP/inst.txt')"
+	check "--instance: kma-record's counts = trace-cmd report's" sh -c "
+		grep -q '^kma-record: wrote .* ($want kmem events,' '$TMP/inst.err' &&
+		grep -q '^kma-record: 1 \"kma:\" markers recorded' '$TMP/inst.err'"
+	# an instance that exists is another tracer's: refused, left alone
+	mkdir "$T/instances/$I"
+	"$REC" --settle 0 --instance "$I" -o "$TMP/inst2.dat" -- true > /dev/null 2> "$TMP/inst2.err"
+	rc=$?
+	check "--instance NAME that exists: exit 1, one line, the instance left" sh -c "
+		test $rc = 1 && test \$(wc -l < '$TMP/inst2.err') = 1 &&
+		grep -q 'instance exists already' '$TMP/inst2.err' && test -d $T/instances/$I &&
+		test ! -e '$TMP/inst2.dat'"
+	rmdir "$T/instances/$I"
+	rm -f "$TMP/inst.dat" "$TMP/inst.txt"
+
+	# -P: a process that starts children once recording is on; recorded
+	# until it exits, its kmem events and its children's only (every pid
+	# it started is written down by the process itself)
+	: > "$TMP/kids"
+	sh -c "sleep 2 & echo \$! >> '$TMP/kids'; wait
+		for i in 1 2 3; do ls /usr > /dev/null & echo \$! >> '$TMP/kids'; wait; done
+		sleep 0.3 & echo \$! >> '$TMP/kids'; wait" &
+	tpid=$!
+	"$REC" --buffer 8192 --settle 0 -P "$tpid" -o "$TMP/pid.dat" > /dev/null 2> "$TMP/pid.err"
+	rc=$?
+	wait "$tpid"
+	trace-cmd report -i "$TMP/pid.dat" 2> /dev/null |
+		awk '/ (kmalloc|kmem_cache_alloc|kfree|kmem_cache_free): / { n = split($1, w, "-"); print w[n] }' |
+		sort -u > "$TMP/pid.got"
+	{ echo "$tpid"; cat "$TMP/kids"; } | sort -u > "$TMP/pid.want"
+	check "-P: exit 0 once the process exited" test "$rc" = 0
+	check "-P: kmem events of the process and its children only" sh -c "
+		test -s '$TMP/pid.got' && test -z \"\$(comm -23 '$TMP/pid.got' '$TMP/pid.want')\""
+	# the three ls runs (lines 2-4), started after recording began
+	sed -n 2,4p "$TMP/kids" | sort > "$TMP/pid.ls"
+	check "-P: every ls child's events are in (event-fork)" sh -c "
+		test \$(wc -l < '$TMP/pid.ls') = 3 && test -z \"\$(comm -13 '$TMP/pid.got' '$TMP/pid.ls')\""
+	pidstate > "$TMP/pidstate.after"
+	check "set_event_pid, event-fork and the instances as they were" cmp "$TMP/pidstate.before" "$TMP/pidstate.after"
+	rm -f "$TMP/pid.dat"
+	unset -f pidstate
 fi
