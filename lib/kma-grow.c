@@ -31,3 +31,28 @@ int kma_grow(void *arrp, size_t *cap, size_t nr, size_t elem, size_t first)
 	*cap = n;
 	return 0;
 }
+
+int kma_grow_zero(void *arrp, size_t *cap, size_t want, size_t elem, size_t first)
+{
+	size_t n = *cap ? *cap : first;
+	unsigned char *mem;
+	void *old;
+
+	if (want <= *cap)
+		return 0;
+	while (n < want) {
+		if (n > SIZE_MAX / 2)
+			return -1;
+		n *= 2;
+	}
+	if (!n || !elem || n > SIZE_MAX / elem)
+		return -1;
+	memcpy(&old, arrp, sizeof(old));
+	mem = realloc(old, n * elem);
+	if (!mem)
+		return -1;
+	memset(mem + *cap * elem, 0, (n - *cap) * elem);
+	memcpy(arrp, &mem, sizeof(mem));
+	*cap = n;
+	return 0;
+}

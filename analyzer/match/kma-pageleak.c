@@ -82,16 +82,10 @@ static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64
 
 		if (!m->keep_life[g])
 			continue;
-		if (m->nr_life[g] <= lp->row[g]) {	/* rows made since: cover them */
-			size_t cap = m->nr_life[g], want = m->g[g].nr;
-
-			while (cap < want)	/* kma_grow doubles once a call */
-				if (kma_grow(&m->life[g], &cap, cap, sizeof(*m->life[g]), 16))
-					return -1;
-			memset(m->life[g] + m->nr_life[g], 0,
-			       (cap - m->nr_life[g]) * sizeof(*m->life[g]));
-			m->nr_life[g] = cap;
-		}
+		/* rows made since: cover them */
+		if (m->nr_life[g] <= lp->row[g] &&
+		    kma_grow_zero(&m->life[g], &m->nr_life[g], m->g[g].nr, sizeof(*m->life[g]), 16))
+			return -1;
 		ret = kma_quant_add(&m->life[g][lp->row[g]], life, &m->life_budget[g]);
 		if (ret < 0)
 			return -1;
