@@ -12,7 +12,7 @@
 /* qsort comparator of uint64_t values, ascending. */
 int kma_cmp_u64(const void *a, const void *b);
 
-/* The median of n sorted values: of an even n the mean of the middle two, rounded down; 0 for none. */
+/* Median of n sorted values; of an even n the mean of the middle two rounded down; 0: none. */
 uint64_t kma_median(const uint64_t *sorted, uint64_t n);
 
 /* The 1-based nearest rank of the p-th percentile of n values: ceil(p * n / 100), at least 1. */

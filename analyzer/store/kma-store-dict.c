@@ -328,3 +328,38 @@ int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *i
 		return -1;
 	return added ? insert_shape(d, key, *id) : 0;
 }
+
+/*
+ * kmalloc_caches: the name of every (family, size) the views may ask for,
+ * from kma_kmalloc_cache(), so that the size classes and kmalloc-large are
+ * written in C only. At the commit, when every shape is in alloc_shapes.
+ */
+int kma_dict_kmalloc_caches(sqlite3 *db)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	char name[64];
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT COALESCE(kmalloc_type, 0), bytes_alloc "
+			       "FROM alloc_shapes WHERE cache_id IS NULL OR alloc_event IN (0, 1) "
+			       "ORDER BY 1, 2", -1, &sel, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO kmalloc_caches (kmalloc_type, bytes_alloc, name) "
+			       "VALUES (?,?,?)", -1, &ins, NULL) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int type = sqlite3_column_int(sel, 0);
+		sqlite3_int64 bytes = sqlite3_column_int64(sel, 1);
+
+		kma_kmalloc_cache(name, sizeof(name), type, (uint64_t)bytes);
+		sqlite3_bind_int(ins, 1, type);
+		sqlite3_bind_int64(ins, 2, bytes);
+		sqlite3_bind_text(ins, 3, name, -1, SQLITE_STATIC);	/* stepped before reuse */
+		if (kma_step(ins))
+			goto out;
+	}
+	ret = rc == SQLITE_DONE ? 0 : -1;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	return ret;
+}

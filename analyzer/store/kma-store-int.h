@@ -139,6 +139,8 @@ struct kma_dicts {
 /* Prepares the inserts and writes event_kinds; 0, or -1 (kma_dict_free() cleans up). */
 int kma_dict_open(struct kma_dicts *d, sqlite3 *db);
 void kma_dict_free(struct kma_dicts *d);
+/* kmalloc_caches from the shapes in alloc_shapes, at the commit; 0 or -1. */
+int kma_dict_kmalloc_caches(sqlite3 *db);
 /* Each: 0 with *id set, or -1 (SQLite error or out of memory). */
 int kma_dict_cache(struct kma_dicts *d, const char *name, uint32_t *id);
 int kma_dict_task(struct kma_dicts *d, int pid, const char *comm, uint32_t *id);

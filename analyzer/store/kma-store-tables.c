@@ -298,7 +298,8 @@ int kma_store_write_tables(sqlite3 *db, const struct kma_store_run *run)
 			bind_count, run, lost) ||
 	    insert_rows(db, trace_sql, 1, bind_trace, run, lost) ||
 	    (run->cpu_nodes && insert_rows(db, "INSERT INTO cpu_nodes (cpu, node) VALUES (?,?)",
-					   run->nr_cpu_nodes, bind_cpu_node, run, lost)))
+					   run->nr_cpu_nodes, bind_cpu_node, run, lost)) ||
+	    kma_dict_kmalloc_caches(db))
 		return -1;
 	return 0;
 }
