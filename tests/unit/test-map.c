@@ -223,6 +223,11 @@ static void test_grow_zero(void **state)
 	assert_ptr_equal(a, before);
 	assert_int_equal(cap, 32);
 	free(a);
+	a = NULL;
+	cap = 0;			/* no first size: nothing to double, -1 */
+	assert_int_equal(kma_grow_zero(&a, &cap, 1, sizeof(*a), 0), -1);
+	assert_null(a);
+	assert_int_equal(cap, 0);
 }
 
 int main(void)
