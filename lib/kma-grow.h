@@ -16,4 +16,12 @@
  */
 int kma_grow(void *arrp, size_t *cap, size_t nr, size_t elem, size_t first);
 
+/*
+ * Room for want elements, for an array indexed by an id that may jump ahead
+ * of its last: the slots double (first: the first size) until there are
+ * want, the new ones zeroed. 0, or -1 when out of memory, with the array and
+ * *cap as they were.
+ */
+int kma_grow_zero(void *arrp, size_t *cap, size_t want, size_t elem, size_t first);
+
 #endif /* KMA_GROW_H */

@@ -8,6 +8,7 @@
 
 #include "kma-grow.h"
 #include "kma-quant.h"
+#include "kma-stats.h"
 
 /*
  * g = (1 + a) / (1 - a) with a = 0.9 %: a value in (b / g, b] is within a of
@@ -118,27 +119,18 @@ int kma_quant_add(struct kma_quant *q, uint64_t v, struct kma_quant_budget *b)
 	return went_over;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 uint64_t kma_quant_pct(struct kma_quant *q, unsigned int p)
 {
-	uint64_t rank = (q->n * p + 99) / 100, seen = 0, v;
+	uint64_t rank = kma_pct_rank(q->n, p), seen = 0, v;
 	uint32_t i;
 
 	if (!q->n)
 		return 0;
-	if (!rank)
-		rank = 1;
 	if (!q->bins) {
 		if (!q->sorted)
-			qsort(q->v, q->n, sizeof(*q->v), cmp_u64);
+			qsort(q->v, q->n, sizeof(*q->v), kma_cmp_u64);
 		q->sorted = 1;
-		return q->v[rank - 1];
+		return kma_pct_sorted(q->v, q->n, p);
 	}
 	for (i = 0; i < q->nbins; i++) {
 		seen += q->bins[i];

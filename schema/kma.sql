@@ -209,6 +209,17 @@ CREATE TABLE kmalloc_types (
 INSERT INTO kmalloc_types VALUES (0, 'normal', 'kmalloc-'), (1, 'cgroup', 'kmalloc-cg-'),
 	(2, 'reclaim', 'kmalloc-rcl-'), (3, 'dma', 'dma-kmalloc-');
 
+-- The kmalloc cache of each (family, size) of the shapes without a cache name, and of
+-- every kmalloc shape, named by kma's own rule (rows written by kma at the end, as
+-- event_kinds: the size classes and kmalloc-large are written once, in C).
+-- Added within version 6: a version 6 file written before has no such table.
+CREATE TABLE kmalloc_caches (
+	kmalloc_type	INTEGER NOT NULL,	-- COALESCE(alloc_shapes.kmalloc_type, 0)
+	bytes_alloc	INTEGER NOT NULL,	-- alloc_shapes.bytes_alloc
+	name		TEXT NOT NULL,		-- 'kmalloc-64', 'kmalloc-cg-1k', 'kmalloc-large'
+	PRIMARY KEY (kmalloc_type, bytes_alloc)
+);
+
 -- One row per (non-failed) allocation, in the order they ended (freed, or live at the end).
 CREATE TABLE alloc_rows (
 	id		INTEGER PRIMARY KEY,
@@ -373,14 +384,11 @@ CREATE VIEW file_stats AS
 -- and flags pick (kmalloc-64, kmalloc-cg-64, kmalloc-rcl-64, dma-kmalloc-64, kmalloc-large).
 CREATE VIEW allocation_caches AS
 	SELECT r.id AS id,
-	       CASE WHEN sh.cache_id IS NOT NULL THEN k.name
-		    WHEN sh.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN sh.bytes_alloc >= 1024
-		    THEN COALESCE(kt.prefix, 'kmalloc-') || (sh.bytes_alloc / 1024) || 'k'
-		    ELSE COALESCE(kt.prefix, 'kmalloc-') || sh.bytes_alloc END AS cache
+	       CASE WHEN sh.cache_id IS NOT NULL THEN k.name ELSE kc.name END AS cache
 	FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
 	LEFT JOIN caches AS k ON k.id = sh.cache_id
-	LEFT JOIN kmalloc_types AS kt ON kt.id = sh.kmalloc_type;
+	LEFT JOIN kmalloc_caches AS kc
+	ON kc.kmalloc_type = COALESCE(sh.kmalloc_type, 0) AND kc.bytes_alloc = sh.bytes_alloc;
 
 -- Allocations per shape: how many, still live, closed by a traced free, implicitly freed.
 -- cache_stats and stack_stats start from it.
@@ -403,16 +411,14 @@ CREATE VIEW cache_stats AS
 		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees
 		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
 		GROUP BY sh.cache_id, sh.bytes_alloc, sh.kmalloc_type)
-	SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name
-		    WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN g.bytes_alloc >= 1024
-		    THEN COALESCE(kt.prefix, 'kmalloc-') || (g.bytes_alloc / 1024) || 'k'
-		    ELSE COALESCE(kt.prefix, 'kmalloc-') || g.bytes_alloc END AS cache,
+	SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name ELSE kc.name END AS cache,
 	       SUM(g.total) AS total, SUM(g.slack) AS slack, SUM(g.net) AS net,
 	       SUM(g.allocs) AS allocs, SUM(g.frees) AS frees,
 	       SUM(g.implicit_frees) AS implicit_frees
 	FROM g LEFT JOIN caches AS k ON k.id = g.cache_id
-	LEFT JOIN kmalloc_types AS kt ON kt.id = g.kmalloc_type GROUP BY 1;
+	LEFT JOIN kmalloc_caches AS kc
+	ON kc.kmalloc_type = COALESCE(g.kmalloc_type, 0) AND kc.bytes_alloc = g.bytes_alloc
+	GROUP BY 1;
 
 CREATE VIEW task_stats AS
 	WITH n AS (
@@ -447,11 +453,8 @@ CREATE VIEW sizing_advice AS
 		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
 		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc, sh.kmalloc_type)
 	SELECT c.caller AS caller, g.bytes_req AS bytes_req, g.bytes_alloc AS bytes_alloc,
-	       CASE WHEN g.bytes_alloc > 8192 THEN 'kmalloc-large'
-		    WHEN g.bytes_alloc >= 1024 THEN (SELECT prefix FROM kmalloc_types
-			WHERE id = COALESCE(g.kmalloc_type, 0)) || (g.bytes_alloc / 1024) || 'k'
-		    ELSE (SELECT prefix FROM kmalloc_types WHERE id = COALESCE(g.kmalloc_type, 0))
-			 || g.bytes_alloc END AS kmalloc_cache,
+	       (SELECT name FROM kmalloc_caches WHERE kmalloc_type = COALESCE(g.kmalloc_type, 0)
+		AND bytes_alloc = g.bytes_alloc) AS kmalloc_cache,
 	       g.allocs AS allocs, g.live AS live,
 	       g.allocs * (g.bytes_alloc - g.bytes_req) AS slack,
 	       ((g.bytes_req + 7) / 8) * 8 AS dedicated_size,

@@ -178,3 +178,42 @@ for f in basic basic-v6 markers lost lost-mid stacks; do
 		 a.bytes_req = s.bytes_req AND a.bytes_alloc = s.bytes_alloc AND
 		 c.cache = s.kmalloc_cache)")" = 0
 done
+
+# The size classes at their edges, written once in C: report.db's kmalloc_caches (which
+# the views allocation_caches, cache_stats and sizing_advice read) names each (family,
+# size) as -g cache does. By hand: 96 -> kmalloc-96; 1536 -> 1536 / 1024 = 1 ->
+# kmalloc-1k; 1024 ACCOUNT -> kmalloc-cg-1k; 8192 RECLAIMABLE -> kmalloc-rcl-8k (8192 is
+# the last slab size); 8193 ACCOUNT -> kmalloc-large (over 8192, whatever the flags).
+{ sed -n '/^cpus/,/^cmdline/p' "$SEQ"
+  echo "event 0 1000 100 kmalloc call_site=plain_f+0x10 ptr=0xffff888100001000 bytes_req=90 bytes_alloc=96 gfp_flags=GFP_KERNEL"
+  echo "event 0 2000 100 kmalloc call_site=plain_f+0x10 ptr=0xffff888100002000 bytes_req=1500 bytes_alloc=1536 gfp_flags=GFP_KERNEL"
+  echo "event 0 3000 100 kmalloc call_site=cg_a+0x10 ptr=0xffff888100003000 bytes_req=1000 bytes_alloc=1024 gfp_flags=GFP_KERNEL_ACCOUNT"
+  echo "event 0 4000 100 kmalloc call_site=rcl_b+0x10 ptr=0xffff888100004000 bytes_req=8000 bytes_alloc=8192 gfp_flags=GFP_KERNEL|__GFP_RECLAIMABLE"
+  echo "event 0 5000 100 kmalloc call_site=big_g+0x10 ptr=0xffff888100005000 bytes_req=8193 bytes_alloc=8193 gfp_flags=GFP_KERNEL_ACCOUNT"
+} > "$TMP/edges.seq"
+want_edges='0 96 kmalloc-96
+0 1536 kmalloc-1k
+1 1024 kmalloc-cg-1k
+1 8193 kmalloc-large
+2 8192 kmalloc-rcl-8k'
+if "$MKTRACE" -o "$TMP/edges.dat" "$TMP/edges.seq" > "$TMP/mk.txt" 2>&1 &&
+   "$KMA" -q -o "$TMP/edges.db" "$TMP/edges.dat" 2> "$TMP/edges.err"; then
+	check "size-class edges: report.db kmalloc_caches, by hand" test \
+		"$(sqlite3 -separator ' ' "$TMP/edges.db" "SELECT kmalloc_type, bytes_alloc, name
+			FROM kmalloc_caches ORDER BY 1, 2")" = "$want_edges"
+	check "size-class edges: allocation_caches, by hand" test \
+		"$(sqlite3 "$TMP/edges.db" "SELECT c.cache FROM allocation_caches AS c JOIN allocations
+			AS a USING (id) ORDER BY a.alloc_ts" | xargs)" = \
+		"kmalloc-96 kmalloc-1k kmalloc-cg-1k kmalloc-rcl-8k kmalloc-large"
+	check "size-class edges: cache_stats and -g cache name the same caches" test \
+		"$(stats_rows "$TMP/edges.db" | awk '{print $1}' | xargs)" = \
+		"$(text_rows "$TMP/edges.dat" | awk '{print $1}' | xargs)"
+	check "size-class edges: -g cache, by hand" test \
+		"$(text_rows "$TMP/edges.dat" | awk '{print $1}' | xargs)" = \
+		"kmalloc-1k kmalloc-96 kmalloc-cg-1k kmalloc-large kmalloc-rcl-8k"
+else
+	fail "size-class edges: mktrace or kma-analyze" "$(cat "$TMP/mk.txt" "$TMP/edges.err" 2>/dev/null)"
+fi
+# the SQL outside comments: no size class, no kmalloc-large
+check "the size-class rule is not copied into schema/kma.sql" sh -c \
+	"sed 's/--.*//' '$TOP/schema/kma.sql' | (! grep -n 'kmalloc-large\\|8192')"

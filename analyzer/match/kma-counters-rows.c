@@ -338,6 +338,13 @@ const struct kma_cnt_totals *kma_counters_totals(const struct kma_counters *c)
 	return &c->tot;
 }
 
+const char *kma_cnt_slab_state_name(int state)
+{
+	static const char *const names[] = { "slabinfo", "merged", "merged-unknown" };
+
+	return state >= 0 && state <= KMA_CNT_SLAB_UNKNOWN ? names[state] : "?";
+}
+
 const struct kma_cnt_slab *kma_counters_slab(const struct kma_counters *c, size_t *n)
 {
 	*n = c->nr_slab;

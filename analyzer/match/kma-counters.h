@@ -128,6 +128,8 @@ const struct kma_cnt_snap *kma_counters_snaps(const struct kma_counters *c);
 /* 1 when both snapshots of @kind are complete, start before end. */
 int kma_counters_usable(const struct kma_counters *c, int kind);
 const struct kma_cnt_totals *kma_counters_totals(const struct kma_counters *c);
+/* A row's state as report.db and the reports name it: "slabinfo", "merged", "merged-unknown". */
+const char *kma_cnt_slab_state_name(int state);
 /* Rows in slabinfo's order (then the trace-only caches by name). */
 const struct kma_cnt_slab *kma_counters_slab(const struct kma_counters *c, size_t *n);
 /*

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "kma-match-int.h"
+#include "kma-stats.h"
 
 /*
  * End of a generation: count, for every caller, whether its live bytes grew
@@ -22,15 +23,8 @@ static void snapshot_growth(struct kma_match *m)
 	for (i = 0; i < m->nr_callers; i++) {
 		struct kma_caller *c = &m->callers[i];
 
-		if (c->net > c->snap_net) {
-			c->grew_gens++;
-			c->grow_run++;
-			if (c->grow_run > c->max_grow_run)
-				c->max_grow_run = c->grow_run;
-		} else {
-			c->grow_run = 0;
-		}
-		c->snap_net = c->net;
+		kma_streak_end(c->net, &c->snap_net, &c->grew_gens, &c->grow_run,
+			       &c->max_grow_run);
 	}
 }
 
@@ -150,21 +144,6 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 	return 0;
 }
 
-static int cmp_age(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
-/* The median of n sorted ages; of an even n, the mean of the middle two (rounded down). */
-static uint64_t median_of(const uint64_t *a, uint64_t n)
-{
-	if (n % 2)
-		return a[n / 2];
-	return a[n / 2 - 1] + (a[n / 2] - a[n / 2 - 1]) / 2;
-}
-
 /*
  * The median age of every caller's live allocations at end_ts. The ages are
  * laid out caller by caller in one array (each caller's slice sized by its
@@ -204,8 +183,8 @@ static int median_ages(struct kma_match *m, uint64_t end_ts)
 
 		if (!k)
 			continue;
-		qsort(ages + start[i], k, sizeof(*ages), cmp_age);
-		m->callers[i].age_median = median_of(ages + start[i], k);
+		qsort(ages + start[i], k, sizeof(*ages), kma_cmp_u64);
+		m->callers[i].age_median = kma_median(ages + start[i], k);
 	}
 	free(ages);
 	free(start);

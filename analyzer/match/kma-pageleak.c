@@ -14,6 +14,7 @@
 #include "kma-grow.h"
 #include "kma-pagealloc-int.h"
 #include "kma-select.h"
+#include "kma-stats.h"
 
 int kma_pageleak_init(struct kma_pagealloc *m)
 {
@@ -35,14 +36,8 @@ static void snapshot_growth(struct kma_pagealloc *m)
 		for (i = 0; i < m->g[g].nr; i++) {
 			struct kma_page_row *r = &m->g[g].rows[i];
 
-			if (r->pages_live > r->snap_live) {
-				r->grew_gens++;
-				if (++r->grow_run > r->max_grow_run)
-					r->max_grow_run = r->grow_run;
-			} else {
-				r->grow_run = 0;
-			}
-			r->snap_live = r->pages_live;
+			kma_streak_end(r->pages_live, &r->snap_live, &r->grew_gens,
+				       &r->grow_run, &r->max_grow_run);
 		}
 }
 
@@ -87,16 +82,10 @@ static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64
 
 		if (!m->keep_life[g])
 			continue;
-		if (m->nr_life[g] <= lp->row[g]) {	/* rows made since: cover them */
-			size_t cap = m->nr_life[g], want = m->g[g].nr;
-
-			while (cap < want)	/* kma_grow doubles once a call */
-				if (kma_grow(&m->life[g], &cap, cap, sizeof(*m->life[g]), 16))
-					return -1;
-			memset(m->life[g] + m->nr_life[g], 0,
-			       (cap - m->nr_life[g]) * sizeof(*m->life[g]));
-			m->nr_life[g] = cap;
-		}
+		/* rows made since: cover them */
+		if (m->nr_life[g] <= lp->row[g] &&
+		    kma_grow_zero(&m->life[g], &m->nr_life[g], m->g[g].nr, sizeof(*m->life[g]), 16))
+			return -1;
 		ret = kma_quant_add(&m->life[g][lp->row[g]], life, &m->life_budget[g]);
 		if (ret < 0)
 			return -1;
@@ -238,13 +227,6 @@ const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uin
 	return m->gens;
 }
 
-static int cmp_u64(const void *a, const void *b)
-{
-	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-
-	return x < y ? -1 : x > y;
-}
-
 /*
  * The ages laid out row by row in one array (each row's slice sized by its
  * live allocations), sorted slice by slice: 8 bytes per live allocation.
@@ -282,10 +264,10 @@ int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
 		memset(&out[i], 0, sizeof(out[i]));
 		if (!k)
 			continue;
-		qsort(a, k, sizeof(*a), cmp_u64);
+		qsort(a, k, sizeof(*a), kma_cmp_u64);
 		out[i].min = a[0];
 		out[i].max = a[k - 1];
-		out[i].median = k % 2 ? a[k / 2] : a[k / 2 - 1] + (a[k / 2] - a[k / 2 - 1]) / 2;
+		out[i].median = kma_median(a, k);
 	}
 	free(ages);
 	free(start);

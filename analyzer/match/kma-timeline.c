@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-grow.h"
 #include "kma-match.h"
 #include "kma-timeline.h"
 
@@ -40,7 +41,7 @@ struct kma_timeline {
 	uint32_t		nr_bins;	/* after finish */
 	struct kma_tl_bin	bins[KMA_TL_MAX_BINS];	/* .live: unused until finish */
 	struct tl_series	*delta;		/* per caller id */
-	uint32_t		nr_delta;
+	size_t			nr_delta;
 	uint32_t		nr_top;
 	uint32_t		top[KMA_TL_TOP];
 	uint64_t		*top_live;	/* (nr_top + 1) x nr_bins, after finish */
@@ -155,16 +156,8 @@ int kma_timeline_tick(struct kma_timeline *tl, uint64_t ts)
 
 static struct tl_series *caller_series(struct kma_timeline *tl, uint32_t id)
 {
-	if (id >= tl->nr_delta) {
-		uint32_t n = tl->nr_delta * 2 > id + 64 ? tl->nr_delta * 2 : id + 64;
-		struct tl_series *d = realloc(tl->delta, n * sizeof(*d));
-
-		if (!d)
-			return NULL;
-		memset(d + tl->nr_delta, 0, (n - tl->nr_delta) * sizeof(*d));
-		tl->delta = d;
-		tl->nr_delta = n;
-	}
+	if (kma_grow_zero(&tl->delta, &tl->nr_delta, (size_t)id + 1, sizeof(*tl->delta), 64))
+		return NULL;
 	return &tl->delta[id];
 }
 

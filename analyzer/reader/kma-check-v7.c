@@ -11,6 +11,7 @@
 
 #include "kma-tracedat.h"
 #include "kma-layout.h"
+#include "kma-grow.h"
 
 /* The section an option points to, by the option's id, for messages. */
 static const char *sec_name(uint64_t id)
@@ -41,7 +42,7 @@ struct check {
 	int		defer;		/* leave the pages to a second pass (or the page reader) */
 	/* the sections the options chain reached, for the walk of tail_warning() */
 	struct known	*known;
-	int		nr_known, cap_known;
+	size_t		nr_known, cap_known;
 };
 
 /* A section the options chain points to (or an options section): where it starts. */
@@ -66,15 +67,8 @@ static void add_known(struct check *c, uint64_t off, uint64_t end)
 	struct known *k;
 	unsigned char b[2];
 
-	if (c->nr_known == c->cap_known) {
-		int cap = c->cap_known ? 2 * c->cap_known : 16;
-
-		k = realloc(c->known, cap * sizeof(*k));
-		if (!k)
-			return;
-		c->known = k;
-		c->cap_known = cap;
-	}
+	if (kma_grow(&c->known, &c->cap_known, c->nr_known, sizeof(*c->known), 16))
+		return;
 	if (kma_td_pread(c->t, off, b, 2))
 		return;
 	k = &c->known[c->nr_known++];
@@ -448,7 +442,7 @@ struct tail {
 static const struct known *next_known(const struct check *c, uint64_t off)
 {
 	const struct known *n = NULL;
-	int i;
+	size_t i;
 
 	for (i = 0; i < c->nr_known; i++)
 		if (c->known[i].off > off && (!n || c->known[i].off < n->off))
@@ -459,7 +453,7 @@ static const struct known *next_known(const struct check *c, uint64_t off)
 static uint64_t known_end(const struct check *c)
 {
 	uint64_t end = 0;
-	int i;
+	size_t i;
 
 	for (i = 0; i < c->nr_known; i++)
 		if (c->known[i].end > end)

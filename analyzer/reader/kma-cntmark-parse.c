@@ -12,6 +12,7 @@
 
 #include "kma-reader-int.h"
 #include "kma-cntmark.h"
+#include "kma-grow.h"
 
 static const char *const prefixes[KMA_CNT_KINDS] = {
 	[KMA_CNT_SLAB] = KMA_SLABINFO_PREFIX,
@@ -74,15 +75,8 @@ static int bad(struct parse *ps, const char *fmt, const char *w, size_t len)
 
 static struct kma_cnt_entry *add(struct parse *ps)
 {
-	if (ps->part->n == ps->cap) {
-		size_t cap = ps->cap ? 2 * ps->cap : 64;
-		struct kma_cnt_entry *e = realloc(ps->e, cap * sizeof(*e));
-
-		if (!e)
-			return NULL;
-		ps->e = e;
-		ps->cap = cap;
-	}
+	if (kma_grow(&ps->e, &ps->cap, ps->part->n, sizeof(*ps->e), 64))
+		return NULL;
 	memset(&ps->e[ps->part->n], 0, sizeof(*ps->e));
 	return &ps->e[ps->part->n++];
 }
@@ -233,15 +227,8 @@ static int parse_body(struct parse *ps, int kind, struct cur *c)
 /* Keeps @part (and its entries) until close. 0, or -1 out of memory. */
 static int keep(struct kma_reader *r, struct kma_cnt_part *part)
 {
-	if (r->nr_cnt_parts == r->cap_cnt_parts) {
-		size_t cap = r->cap_cnt_parts ? 2 * r->cap_cnt_parts : 16;
-		struct kma_cnt_part **p = realloc(r->cnt_parts, cap * sizeof(*p));
-
-		if (!p)
-			return -1;
-		r->cnt_parts = p;
-		r->cap_cnt_parts = cap;
-	}
+	if (kma_grow(&r->cnt_parts, &r->cap_cnt_parts, r->nr_cnt_parts, sizeof(*r->cnt_parts), 16))
+		return -1;
 	r->cnt_parts[r->nr_cnt_parts++] = part;
 	return 0;
 }

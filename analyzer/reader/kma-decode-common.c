@@ -14,26 +14,20 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-grow.h"
 #include "kma-reader-int.h"
 
 /* Interns s into a growable array indexed through a map; returns the stable copy. */
 const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
-			    uint32_t *nr, uint32_t *cap, uint64_t key, const char *s)
+			    size_t *nr, size_t *cap, uint64_t key, const char *s)
 {
 	const char *copy = kma_strpool_intern(r->pool, s, strlen(s));
 
 	if (!copy)
 		return NULL;
-	if (*nr == *cap) {
-		uint32_t ncap = *cap ? *cap * 2 : 256;
-		const char **n = realloc(*arr, ncap * sizeof(*n));
-
-		if (!n)
-			return NULL;
-		*arr = n;
-		*cap = ncap;
-	}
-	if (kma_map_put(map, key, *nr))
+	if (kma_grow(arr, cap, *nr, sizeof(**arr), 256))
+		return NULL;
+	if (kma_map_put(map, key, (uint32_t)*nr))
 		return NULL;
 	(*arr)[(*nr)++] = copy;
 	return copy;

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-grow.h"
 #include "kma-reader-int.h"
 
 static const char * const field_names[F_NR] = {

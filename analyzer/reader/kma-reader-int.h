@@ -71,7 +71,7 @@ struct kma_reader {
 	struct kma_strpool	*pool;		/* cache names, symbols, strings */
 	struct kma_map		comm_map;	/* pid -> index in comms */
 	const char		**comms;
-	uint32_t		nr_comms, cap_comms;
+	size_t			nr_comms, cap_comms;
 	/* run state */
 	kma_event_fn		fn;
 	void			*ctx;
@@ -127,7 +127,7 @@ struct kma_reader {
 	int			want_pages;	/* hand them to fn (--pages) */
 	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
 	const char		**gfp_texts;
-	uint32_t		nr_gfp, cap_gfp;
+	size_t			nr_gfp, cap_gfp;
 	/* kernel counter markers (kma-cntmark-parse.c), kept until close */
 	struct kma_cnt_part	**cnt_parts;
 	size_t			nr_cnt_parts, cap_cnt_parts;
@@ -199,7 +199,7 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev);
 /* Interns @s under @key in a map-indexed array (kma-decode.c); the stable copy or NULL. */
 const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
-				uint32_t *nr, uint32_t *cap, uint64_t key, const char *s);
+				size_t *nr, size_t *cap, uint64_t key, const char *s);
 /* A followed event's format parsed and its fields sane: 0, or -1 with r->bad. */
 int kma_reader_check_event(struct kma_reader *r, struct tep_event *ev);
 /* Field @f (or NULL) of a followed event: records shorter than its end are bad. */

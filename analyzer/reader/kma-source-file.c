@@ -19,6 +19,7 @@
 #include <trace-cmd/trace-cmd.h>
 #include "kma-tracecmd.h"
 
+#include "kma-grow.h"
 #include "kma-reader-int.h"
 #include "kma-tracedat.h"
 #include "kma-zlib.h"
@@ -603,16 +604,9 @@ static int queue_marker(void *ctx, const struct kma_event *ev)
 {
 	struct kma_reader *r = ctx;
 
-	if (r->nr_markers == r->cap_markers) {
-		size_t cap = r->cap_markers ? 2 * r->cap_markers : 64;
-		struct kma_event *m = realloc(r->markers, cap * sizeof(*m));
-
-		if (!m) {
-			r->oom = 1;
-			return -1;
-		}
-		r->markers = m;
-		r->cap_markers = cap;
+	if (kma_grow(&r->markers, &r->cap_markers, r->nr_markers, sizeof(*r->markers), 64)) {
+		r->oom = 1;
+		return -1;
 	}
 	r->markers[r->nr_markers++] = *ev;
 	return 0;

@@ -17,8 +17,6 @@
 	     "kernel_delta:n kernel_calls_delta:n trace_allocs:n trace_frees:n " \
 	     "trace_implicit:n trace_delta:n untraced:n"
 
-static const char *const states[] = { "slabinfo", "merged", "merged-unknown" };
-
 static int i64_or_null(struct kma_table *t, int has, int64_t v)
 {
 	return has ? kma_table_i64(t, v) : kma_table_null(t);
@@ -31,7 +29,7 @@ static int slab_cells(struct kma_table *t, const struct kma_cnt_slab *s, int tex
 	if (!text) {
 		err |= kma_table_str(t, "slabinfo");
 		err |= kma_table_str(t, s->cache);
-		err |= kma_table_str(t, states[s->state]);
+		err |= kma_table_str(t, kma_cnt_slab_state_name(s->state));
 		err |= kma_table_str(t, s->target);
 	}
 	err |= s->objsize ? kma_table_u64(t, s->objsize) : kma_table_null(t);

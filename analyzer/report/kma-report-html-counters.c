@@ -50,8 +50,6 @@ static void snaps(FILE *out, const struct kma_counters *c)
 	fputc(']', out);
 }
 
-static const char *const slab_states[] = { "slabinfo", "merged", "merged-unknown" };
-
 /* The rows --counters shows (something changed, or not in slabinfo), in its order. */
 static int slab(FILE *out, const struct kma_counters *c)
 {
@@ -66,7 +64,7 @@ static int slab(FILE *out, const struct kma_counters *c)
 
 		fputs(i ? ",[" : "[", out);
 		str(out, v[i]->cache, 1);
-		str(out, slab_states[v[i]->state], 0);
+		str(out, kma_cnt_slab_state_name(v[i]->state), 0);
 		str(out, v[i]->target, 0);
 		num(out, v[i]->objsize > 0, (int64_t)v[i]->objsize);
 		num(out, k, v[i]->k_start);

@@ -20,6 +20,7 @@
 #include <elfutils/libdwfl.h>
 
 #include "kma-dwarf.h"
+#include "kma-grow.h"
 
 #define MAX_DEPTH	16	/* directory levels searched for modules */
 
@@ -119,16 +120,9 @@ static int open_elf(struct elf_file *e, const char **why)
 		if (!name || !*name || (type != STT_FUNC && type != STT_NOTYPE) ||
 		    shndx == SHN_UNDEF || shndx == SHN_ABS || shndx == (GElf_Word)-1)
 			continue;
-		if (e->nr_syms == cap) {
-			struct esym *s;
-
-			cap = cap ? 2 * cap : 1024;
-			s = realloc(e->syms, cap * sizeof(*s));
-			if (!s) {
-				*why = "out of memory";
-				goto fail;
-			}
-			e->syms = s;
+		if (kma_grow(&e->syms, &cap, e->nr_syms, sizeof(*e->syms), 1024)) {
+			*why = "out of memory";
+			goto fail;
 		}
 		e->syms[e->nr_syms++] = (struct esym){ name, addr, sym.st_size };
 	}
@@ -176,16 +170,9 @@ static int add_module(struct kma_dwarf *d, const char *dir, const char *file)
 		e->rank = (int)i;
 		return asprintf(&e->path, "%s/%s", dir, file) < 0 ? (e->path = NULL, -1) : 0;
 	}
-	if (d->nr_mods == d->cap_mods) {
-		size_t cap = d->cap_mods ? 2 * d->cap_mods : 64;
-
-		e = realloc(d->mods, cap * sizeof(*e));
-		if (!e) {
-			free(name);
-			return -1;
-		}
-		d->mods = e;
-		d->cap_mods = cap;
+	if (kma_grow(&d->mods, &d->cap_mods, d->nr_mods, sizeof(*d->mods), 64)) {
+		free(name);
+		return -1;
 	}
 	e = &d->mods[d->nr_mods];
 	memset(e, 0, sizeof(*e));

@@ -236,19 +236,8 @@ const char *kma_stacks_page_caller(void *ctx, uint32_t id)
 
 	if (!id || id > kma_seqset_count(&st->trimmed))
 		return st->none;
-	if (id > st->cap_page_caller) {
-		size_t cap = st->cap_page_caller ? st->cap_page_caller : 64;
-		const char **p;
-
-		while (cap < id)
-			cap *= 2;
-		p = realloc(st->page_caller, cap * sizeof(*p));
-		if (!p)
-			return NULL;
-		memset(p + st->cap_page_caller, 0, (cap - st->cap_page_caller) * sizeof(*p));
-		st->page_caller = p;
-		st->cap_page_caller = cap;
-	}
+	if (kma_grow_zero(&st->page_caller, &st->cap_page_caller, id, sizeof(*st->page_caller), 64))
+		return NULL;
 	if (st->page_caller[id - 1])
 		return st->page_caller[id - 1];
 	a = kma_seqset_get(&st->trimmed, id, &n);

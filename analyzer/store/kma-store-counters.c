@@ -5,24 +5,6 @@
  */
 #include "kma-store-int.h"
 
-static void bind_i64_or_null(sqlite3_stmt *st, int i, int valid, int64_t v)
-{
-	if (valid)
-		sqlite3_bind_int64(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
-/* Steps a bound statement and makes it ready for the next row: 0 or -1. */
-static int step(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 static int write_snaps(sqlite3 *db, const struct kma_counters *c)
 {
 	const struct kma_cnt_snap *s = kma_counters_snaps(c);
@@ -44,7 +26,7 @@ static int write_snaps(sqlite3 *db, const struct kma_counters *c)
 		sqlite3_bind_int(st, 6, s[i].complete);
 		sqlite3_bind_int(st, 7, kma_counters_usable(c, s[i].kind));
 		kma_bind_text(st, 8, s[i].why);
-		if (step(st))
+		if (kma_step_clear(st))
 			goto out;
 	}
 	ret = 0;
@@ -52,8 +34,6 @@ out:
 	sqlite3_finalize(st);
 	return ret;
 }
-
-static const char *const slab_states[] = { "slabinfo", "merged", "merged-unknown" };
 
 static int write_slab(sqlite3 *db, const struct kma_counters *c)
 {
@@ -71,18 +51,18 @@ static int write_slab(sqlite3 *db, const struct kma_counters *c)
 		int k = r[i].state == KMA_CNT_SLAB_BOTH;
 
 		kma_bind_text(st, 1, r[i].cache);
-		kma_bind_text(st, 2, slab_states[r[i].state]);
+		kma_bind_text(st, 2, kma_cnt_slab_state_name(r[i].state));
 		kma_bind_text(st, 3, r[i].target);
-		bind_i64_or_null(st, 4, r[i].objsize > 0, (int64_t)r[i].objsize);
-		bind_i64_or_null(st, 5, k, r[i].k_start);
-		bind_i64_or_null(st, 6, k, r[i].k_end);
-		bind_i64_or_null(st, 7, k, r[i].k_delta);
+		kma_bind_int_or_null(st, 4, r[i].objsize > 0, (int64_t)r[i].objsize);
+		kma_bind_int_or_null(st, 5, k, r[i].k_start);
+		kma_bind_int_or_null(st, 6, k, r[i].k_end);
+		kma_bind_int_or_null(st, 7, k, r[i].k_delta);
 		sqlite3_bind_int64(st, 8, r[i].allocs);
 		sqlite3_bind_int64(st, 9, r[i].frees);
 		sqlite3_bind_int64(st, 10, r[i].implicit);
 		sqlite3_bind_int64(st, 11, r[i].t_delta);
-		bind_i64_or_null(st, 12, k, r[i].untraced);
-		if (step(st))
+		kma_bind_int_or_null(st, 12, k, r[i].untraced);
+		if (kma_step_clear(st))
 			goto out;
 	}
 	ret = 0;
@@ -107,9 +87,9 @@ static int write_mem(sqlite3 *db, const struct kma_counters *c)
 		sqlite3_bind_int64(st, 2, m[i].k_start * 1024);
 		sqlite3_bind_int64(st, 3, m[i].k_end * 1024);
 		sqlite3_bind_int64(st, 4, m[i].k_delta);
-		bind_i64_or_null(st, 5, m[i].has_trace, m[i].t_delta);
-		bind_i64_or_null(st, 6, m[i].has_trace, m[i].untraced);
-		if (step(st))
+		kma_bind_int_or_null(st, 5, m[i].has_trace, m[i].t_delta);
+		kma_bind_int_or_null(st, 6, m[i].has_trace, m[i].untraced);
+		if (kma_step_clear(st))
 			goto out;
 	}
 	ret = 0;
@@ -140,7 +120,7 @@ static int write_alloc(sqlite3 *db, const struct kma_counters *c)
 		sqlite3_bind_int64(st, 7, a[i].t_allocs);
 		sqlite3_bind_int64(st, 8, a[i].t_net);
 		sqlite3_bind_int64(st, 9, a[i].untraced);
-		if (step(st))
+		if (kma_step_clear(st))
 			goto out;
 	}
 	ret = 0;

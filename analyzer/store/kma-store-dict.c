@@ -19,15 +19,6 @@ static int same_str(const char *a, const char *b)
 	return a == b || (a && b && !strcmp(a, b));
 }
 
-/* INSERT of one dictionary row; the bindings are set by the caller. 0 or -1. */
-static int step(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 int kma_dict_open(struct kma_dicts *d, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
@@ -48,10 +39,9 @@ int kma_dict_open(struct kma_dicts *d, sqlite3 *db)
 			       " free_stack_id, kmalloc_type) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)", -1, &d->ins_shape,
 			       NULL) != SQLITE_OK)
 		return -1;
-	d->shape_slots = calloc(1024, sizeof(*d->shape_slots));
-	if (!d->shape_slots)
+	_Static_assert(sizeof(struct kma_shape) == 48, "struct kma_shape has padding");
+	if (kma_keyset_init(&d->shapes, sizeof(struct kma_shape)))
 		return -1;
-	d->shape_mask = 1023;
 	/* the names come from lib, so the table cannot disagree with the code */
 	if (sqlite3_prepare_v2(db, "INSERT INTO event_kinds (id, name) VALUES (?,?)", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -59,7 +49,7 @@ int kma_dict_open(struct kma_dicts *d, sqlite3 *db)
 	for (i = 0; i <= KMA_FREE_IMPLICIT; i++) {
 		sqlite3_bind_int(st, 1, i);
 		sqlite3_bind_text(st, 2, kma_ev_name(i), -1, SQLITE_STATIC);
-		if (step(st))
+		if (kma_step(st))
 			goto out;
 	}
 	ret = 0;
@@ -80,12 +70,9 @@ void kma_dict_free(struct kma_dicts *d)
 	kma_map_release(&d->site_map);
 	free(d->caches);
 	free(d->tasks);
-	free(d->shape_slots);
-	free(d->shapes);
+	kma_keyset_free(&d->shapes);
 	d->caches = NULL;
 	d->tasks = NULL;
-	d->shape_slots = NULL;
-	d->shapes = NULL;
 }
 
 /*
@@ -114,7 +101,7 @@ int kma_dict_cache(struct kma_dicts *d, const char *name, uint32_t *id)
 			return -1;
 		sqlite3_bind_int64(d->ins_cache, 1, (sqlite3_int64)i + 1);
 		sqlite3_bind_text(d->ins_cache, 2, name, -1, SQLITE_STATIC);
-		if (step(d->ins_cache))
+		if (kma_step(d->ins_cache))
 			return -1;
 		d->caches[d->nr_caches++] = name;
 	}
@@ -158,7 +145,7 @@ int kma_dict_task(struct kma_dicts *d, int pid, const char *comm, uint32_t *id)
 		sqlite3_bind_int64(d->ins_task, 1, t);
 		sqlite3_bind_int(d->ins_task, 2, pid);
 		kma_bind_text(d->ins_task, 3, comm);
-		if (step(d->ins_task))
+		if (kma_step(d->ins_task))
 			return -1;
 		d->tasks[d->nr_tasks].pid = pid;
 		d->tasks[d->nr_tasks++].comm = comm;
@@ -192,7 +179,7 @@ int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32
 		sqlite3_bind_int64(d->ins_site, 1, *id);
 		sqlite3_bind_text(d->ins_site, 2, caller, -1, SQLITE_STATIC);
 		sqlite3_bind_text(d->ins_site, 3, hex, -1, SQLITE_STATIC);
-		if (step(d->ins_site) || kma_map_put(&d->site_map, addr, *id))
+		if (kma_step(d->ins_site) || kma_map_put(&d->site_map, addr, *id))
 			return -1;
 	}
 	d->last_site = addr;
@@ -200,45 +187,96 @@ int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32
 	return 0;
 }
 
-static size_t shape_hash(const struct kma_shape *k)
+/* Multiplicative hashing of the key's words (key_size is a multiple of 8). */
+static size_t key_hash(const struct kma_keyset *s, const void *key)
 {
-	uint64_t w[sizeof(*k) / 8], h = 0;
+	const unsigned char *p = key;
+	uint64_t w, h = 0;
 	size_t i;
 
-	_Static_assert(sizeof(*k) == sizeof(w), "struct kma_shape has padding");
-	memcpy(w, k, sizeof(w));
-	for (i = 0; i < sizeof(w) / sizeof(w[0]); i++)
-		h = (h ^ w[i]) * 0x9e3779b97f4a7c15ull;
+	for (i = 0; i < s->key_size; i += 8) {
+		memcpy(&w, p + i, 8);
+		h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+	}
 	return (size_t)(h ^ h >> 29);
 }
 
-/* The slot of key: its id's, or the empty one where it would go. */
-static uint32_t *shape_slot(const struct kma_dicts *d, const struct kma_shape *k)
+static const void *key_of(const struct kma_keyset *s, uint32_t id)
 {
-	size_t i = shape_hash(k) & d->shape_mask;
+	return s->keys + (id - 1) * s->key_size;
+}
 
-	while (d->shape_slots[i] && memcmp(&d->shapes[d->shape_slots[i] - 1], k, sizeof(*k)))
-		i = (i + 1) & d->shape_mask;
-	return &d->shape_slots[i];
+/* The slot of key: its id's, or the empty one where it would go. */
+static uint32_t *key_slot(const struct kma_keyset *s, const void *key)
+{
+	size_t i = key_hash(s, key) & s->mask;
+
+	while (s->slots[i] && memcmp(key_of(s, s->slots[i]), key, s->key_size))
+		i = (i + 1) & s->mask;
+	return &s->slots[i];
 }
 
 /* Doubles the slots when half full (a few hundred shapes: it rarely runs). */
-static int shape_rehash(struct kma_dicts *d)
+static int key_rehash(struct kma_keyset *s)
 {
-	size_t n = (d->shape_mask + 1) * 2;
-	uint32_t *old = d->shape_slots;
-	size_t i;
+	size_t n = (s->mask + 1) * 2;
+	uint32_t *old = s->slots, i;
 
-	d->shape_slots = calloc(n, sizeof(*d->shape_slots));
-	if (!d->shape_slots) {
-		d->shape_slots = old;
+	s->slots = calloc(n, sizeof(*s->slots));
+	if (!s->slots) {
+		s->slots = old;
 		return -1;
 	}
-	d->shape_mask = n - 1;
-	for (i = 0; i < d->nr_shapes; i++)
-		*shape_slot(d, &d->shapes[i]) = (uint32_t)i + 1;
+	s->mask = n - 1;
+	for (i = 1; i <= s->nr; i++)
+		*key_slot(s, key_of(s, i)) = i;
 	free(old);
 	return 0;
+}
+
+int kma_keyset_init(struct kma_keyset *s, size_t key_size)
+{
+	memset(s, 0, sizeof(*s));
+	if (!key_size || key_size % 8)
+		return -1;
+	s->key_size = key_size;
+	s->slots = calloc(1024, sizeof(*s->slots));
+	if (!s->slots)
+		return -1;
+	s->mask = 1023;
+	return 0;
+}
+
+int kma_keyset_id(struct kma_keyset *s, const void *key, uint32_t *id, int *added)
+{
+	uint32_t *slot;
+
+	*added = 0;
+	if (s->last_id && !memcmp(key_of(s, s->last_id), key, s->key_size)) {
+		*id = s->last_id;
+		return 0;
+	}
+	slot = key_slot(s, key);
+	if (!*slot) {
+		/* half full: double first, so that the new key's slot stays valid */
+		if (s->nr + 1 > (s->mask + 1) / 2 && key_rehash(s))
+			return -1;
+		if (kma_grow(&s->keys, &s->cap, s->nr, s->key_size, 256))
+			return -1;
+		slot = key_slot(s, key);
+		memcpy(s->keys + s->nr * s->key_size, key, s->key_size);
+		*slot = (uint32_t)++s->nr;
+		*added = 1;
+	}
+	*id = s->last_id = *slot;
+	return 0;
+}
+
+void kma_keyset_free(struct kma_keyset *s)
+{
+	free(s->slots);
+	free(s->keys);
+	memset(s, 0, sizeof(*s));
 }
 
 static int insert_shape(struct kma_dicts *d, const struct kma_shape *k, uint32_t id)
@@ -275,7 +313,7 @@ static int insert_shape(struct kma_dicts *d, const struct kma_shape *k, uint32_t
 		sqlite3_bind_int(st, 12, k->kmalloc_type);
 	else
 		sqlite3_bind_null(st, 12);
-	return step(st);
+	return kma_step(st);
 }
 
 /*
@@ -284,25 +322,44 @@ static int insert_shape(struct kma_dicts *d, const struct kma_shape *k, uint32_t
  */
 int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *id)
 {
-	uint32_t *slot;
+	int added;
 
-	if (d->last_shape_id &&
-	    !memcmp(&d->shapes[d->last_shape_id - 1], key, sizeof(*key))) {
-		*id = d->last_shape_id;
-		return 0;
+	if (kma_keyset_id(&d->shapes, key, id, &added))
+		return -1;
+	return added ? insert_shape(d, key, *id) : 0;
+}
+
+/*
+ * kmalloc_caches: the name of every (family, size) the views may ask for,
+ * from kma_kmalloc_cache(), so that the size classes and kmalloc-large are
+ * written in C only. At the commit, when every shape is in alloc_shapes.
+ */
+int kma_dict_kmalloc_caches(sqlite3 *db)
+{
+	sqlite3_stmt *sel = NULL, *ins = NULL;
+	char name[64];
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT COALESCE(kmalloc_type, 0), bytes_alloc "
+			       "FROM alloc_shapes WHERE cache_id IS NULL OR alloc_event IN (0, 1) "
+			       "ORDER BY 1, 2", -1, &sel, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO kmalloc_caches (kmalloc_type, bytes_alloc, name) "
+			       "VALUES (?,?,?)", -1, &ins, NULL) != SQLITE_OK)
+		goto out;
+	while ((rc = sqlite3_step(sel)) == SQLITE_ROW) {
+		int type = sqlite3_column_int(sel, 0);
+		sqlite3_int64 bytes = sqlite3_column_int64(sel, 1);
+
+		kma_kmalloc_cache(name, sizeof(name), type, (uint64_t)bytes);
+		sqlite3_bind_int(ins, 1, type);
+		sqlite3_bind_int64(ins, 2, bytes);
+		sqlite3_bind_text(ins, 3, name, -1, SQLITE_STATIC);	/* stepped before reuse */
+		if (kma_step(ins))
+			goto out;
 	}
-	slot = shape_slot(d, key);
-	if (!*slot) {
-		if (kma_grow(&d->shapes, &d->cap_shapes, d->nr_shapes, sizeof(*d->shapes), 256))
-			return -1;
-		if (insert_shape(d, key, (uint32_t)d->nr_shapes + 1))
-			return -1;
-		d->shapes[d->nr_shapes++] = *key;
-		*slot = (uint32_t)d->nr_shapes;
-		*id = d->last_shape_id = *slot;
-		/* after the id is taken: the rehash moves the slots */
-		return d->nr_shapes * 2 > d->shape_mask ? shape_rehash(d) : 0;
-	}
-	*id = d->last_shape_id = *slot;
-	return 0;
+	ret = rc == SQLITE_DONE ? 0 : -1;
+out:
+	sqlite3_finalize(sel);
+	sqlite3_finalize(ins);
+	return ret;
 }

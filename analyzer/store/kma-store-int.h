@@ -38,6 +38,56 @@ static inline void kma_bind_text(sqlite3_stmt *st, int i, const char *t)
 		sqlite3_bind_null(st, i);
 }
 
+/* v in column i when valid, else NULL (a u64 is stored as its 64 bits, signed). */
+static inline void kma_bind_int_or_null(sqlite3_stmt *st, int i, int valid, sqlite3_int64 v)
+{
+	if (valid)
+		sqlite3_bind_int64(st, i, v);
+	else
+		sqlite3_bind_null(st, i);
+}
+
+/* Steps a bound INSERT and makes it ready for the next row, bindings kept: 0 or -1. */
+static inline int kma_step(sqlite3_stmt *st)
+{
+	int rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* kma_step, the bindings cleared: a column the next row leaves unbound stores NULL. */
+static inline int kma_step_clear(sqlite3_stmt *st)
+{
+	int rc = kma_step(st);
+
+	sqlite3_clear_bindings(st);
+	return rc;
+}
+
+/*
+ * The shape dictionary of alloc_shapes and page_shapes (kma-store-dict.c):
+ * fixed-size keys compared with memcmp (the caller zeroes any padding), ids
+ * from 1 in the order first seen, found again through the last id or a hash.
+ */
+struct kma_keyset {
+	size_t		key_size;	/* a multiple of 8: hashed as words */
+	unsigned char	*keys;		/* the key of id i at (i - 1) * key_size */
+	size_t		nr, cap;
+	uint32_t	*slots;		/* open addressing: slot -> id (0 empty), probed linearly */
+	size_t		mask;
+	uint32_t	last_id;
+};
+
+/* 0, or -1 when out of memory. */
+int kma_keyset_init(struct kma_keyset *s, size_t key_size);
+/*
+ * *id of key; *added 1 when it was new (the caller then writes its row).
+ * 0, or -1 when out of memory (s as it was).
+ */
+int kma_keyset_id(struct kma_keyset *s, const void *key, uint32_t *id, int *added);
+void kma_keyset_free(struct kma_keyset *s);
+
 /*
  * The dictionaries an allocation row points into (kma-store-dict.c): ids from
  * 1, each new one inserted into its table at once. Used by the writer thread
@@ -83,17 +133,14 @@ struct kma_dicts {
 	uint32_t		nr_sites;
 	uint64_t		last_site;
 	uint32_t		last_site_id;
-	/* open addressing: slot -> shape id (0 empty), probed linearly */
-	uint32_t		*shape_slots;
-	size_t			shape_mask;
-	struct kma_shape	*shapes;	/* shapes[id - 1] */
-	size_t			nr_shapes, cap_shapes;
-	uint32_t		last_shape_id;
+	struct kma_keyset	shapes;		/* of struct kma_shape */
 };
 
 /* Prepares the inserts and writes event_kinds; 0, or -1 (kma_dict_free() cleans up). */
 int kma_dict_open(struct kma_dicts *d, sqlite3 *db);
 void kma_dict_free(struct kma_dicts *d);
+/* kmalloc_caches from the shapes in alloc_shapes, at the commit; 0 or -1. */
+int kma_dict_kmalloc_caches(sqlite3 *db);
 /* Each: 0 with *id set, or -1 (SQLite error or out of memory). */
 int kma_dict_cache(struct kma_dicts *d, const char *name, uint32_t *id);
 int kma_dict_task(struct kma_dicts *d, int pid, const char *comm, uint32_t *id);

@@ -22,74 +22,32 @@ struct shape {
 	const char	*gfp_text, *comm, *function, *stack;	/* interned: compared by pointer */
 };
 
-struct shapes {
-	struct kma_map	map;	/* hash -> index; a collision probes hash + 1 */
-	struct shape	*v;
-	size_t		nr, cap;
-	sqlite3_stmt	*ins;
-};
-
 struct kma_page_writer {
-	struct shapes	sh;
-	sqlite3_stmt	*row;
+	struct kma_keyset	shapes;		/* of struct shape */
+	sqlite3_stmt		*ins_shape, *row;
 };
 
-static uint64_t shape_hash(const struct shape *s)
+/* The id of shape @k, its page_shapes row written on first sight: > 0, or 0 on error. */
+static uint32_t shape_id(struct kma_page_writer *w, const struct shape *k)
 {
-	uint64_t h = 1469598103934665603ULL, w[8] = {
-		s->order, (uint64_t)(int64_t)s->migratetype, (uint64_t)(int64_t)s->pid, s->gfp,
-		(uintptr_t)s->gfp_text, (uintptr_t)s->comm, (uintptr_t)s->function,
-		(uintptr_t)s->stack,
-	};
-	int i;
+	sqlite3_stmt *st = w->ins_shape;
+	uint32_t id;
+	int added;
 
-	for (i = 0; i < 8; i++)
-		h = (h ^ w[i]) * 1099511628211ULL;
-	return h;
-}
-
-static int bind_text(sqlite3_stmt *st, int i, const char *s)
-{
-	return s ? sqlite3_bind_text(st, i, s, -1, SQLITE_STATIC) : sqlite3_bind_null(st, i);
-}
-
-/* The id of shape @k, inserted on first sight: > 0, or 0 on error. */
-static uint32_t shape_id(struct shapes *sh, const struct shape *k)
-{
-	uint64_t h = shape_hash(k);
-	uint32_t *idx;
-	sqlite3_stmt *st = sh->ins;
-	int rc;
-
-	while ((idx = kma_map_find(&sh->map, h))) {
-		if (!memcmp(&sh->v[*idx], k, sizeof(*k)))
-			return *idx + 1;
-		h++;
-	}
-	if (sh->nr == sh->cap) {
-		size_t cap = sh->cap ? sh->cap * 2 : 64;
-		struct shape *n = realloc(sh->v, cap * sizeof(*n));
-
-		if (!n)
-			return 0;
-		sh->v = n;
-		sh->cap = cap;
-	}
-	if (kma_map_put(&sh->map, h, (uint32_t)sh->nr))
+	if (kma_keyset_id(&w->shapes, k, &id, &added))
 		return 0;
-	sh->v[sh->nr++] = *k;
-	sqlite3_bind_int64(st, 1, I64(sh->nr));
+	if (!added)
+		return id;
+	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, k->order);
 	sqlite3_bind_int64(st, 3, I64(k->gfp));
-	bind_text(st, 4, k->gfp_text);
+	kma_bind_text(st, 4, k->gfp_text);
 	sqlite3_bind_int64(st, 5, k->migratetype);
 	sqlite3_bind_int64(st, 6, k->pid);
-	bind_text(st, 7, k->comm);
-	bind_text(st, 8, k->function);
-	bind_text(st, 9, k->stack);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? (uint32_t)sh->nr : 0;
+	kma_bind_text(st, 7, k->comm);
+	kma_bind_text(st, 8, k->function);
+	kma_bind_text(st, 9, k->stack);
+	return kma_step(st) ? 0 : id;
 }
 
 static int write_trace(sqlite3 *db, const struct kma_store_pages *p)
@@ -121,8 +79,6 @@ static int write_trace(sqlite3 *db, const struct kma_store_pages *p)
 
 static int write_row(sqlite3_stmt *st, const struct kma_page_alloc *a, uint32_t shape)
 {
-	int rc;
-
 	sqlite3_bind_int64(st, 1, I64(a->alloc_ts));
 	if (a->free_kind < 0) {
 		sqlite3_bind_null(st, 2);
@@ -134,9 +90,7 @@ static int write_row(sqlite3_stmt *st, const struct kma_page_alloc *a, uint32_t 
 	sqlite3_bind_int64(st, 3, I64(a->pfn));
 	sqlite3_bind_int64(st, 5, shape);
 	sqlite3_bind_int64(st, 6, a->generation);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	return kma_step(st);
 }
 
 int kma_store_write_pages(sqlite3 *db, const struct kma_store_results *run)
@@ -148,10 +102,9 @@ void kma_store_page_writer_free(struct kma_page_writer *w)
 {
 	if (!w)
 		return;
-	sqlite3_finalize(w->sh.ins);
+	sqlite3_finalize(w->ins_shape);
 	sqlite3_finalize(w->row);
-	kma_map_release(&w->sh.map);
-	free(w->sh.v);
+	kma_keyset_free(&w->shapes);
 	free(w);
 }
 
@@ -161,9 +114,9 @@ static struct kma_page_writer *page_writer(sqlite3 *db)
 
 	if (!w)
 		return NULL;
-	if (kma_map_init(&w->sh.map, 64) ||
+	if (kma_keyset_init(&w->shapes, sizeof(struct shape)) ||
 	    sqlite3_prepare_v2(db, "INSERT INTO page_shapes VALUES (?,?,?,?,?,?,?,?,?)", -1,
-			       &w->sh.ins, NULL) != SQLITE_OK ||
+			       &w->ins_shape, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO page_alloc_rows VALUES (?,?,?,?,?,?)", -1,
 			       &w->row, NULL) != SQLITE_OK) {
 		kma_store_page_writer_free(w);
@@ -194,7 +147,7 @@ int kma_store_page_rows(sqlite3 *db, struct kma_page_writer **pw,
 		k.comm = a->comm;
 		k.function = rows[i].function;
 		k.stack = rows[i].stack;
-		id = shape_id(&(*pw)->sh, &k);
+		id = shape_id(*pw, &k);
 		if (!id || write_row((*pw)->row, a, id))
 			return -1;
 	}

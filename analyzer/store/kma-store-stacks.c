@@ -24,14 +24,6 @@ struct stack_stmts {
 	sqlite3_stmt	*frame;
 };
 
-static int step_reset(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 /* The frame at depth d of stack id; 0 or -1. */
 static int write_frame(sqlite3_stmt *st, const struct kma_store_results *run, uint32_t id,
 		       uint32_t d, uint64_t addr)
@@ -51,7 +43,7 @@ static int write_frame(sqlite3_stmt *st, const struct kma_store_results *run, ui
 		sqlite3_bind_null(st, 4);
 		sqlite3_bind_null(st, 5);
 	}
-	return step_reset(st);
+	return kma_step(st);
 }
 
 /* Stack id's row and its frames; 0 or -1. */
@@ -69,7 +61,7 @@ static int write_stack(struct stack_stmts *q, const struct kma_store_results *ru
 	sqlite3_bind_int64(q->stack, 2, stk.depth);
 	sqlite3_bind_text(q->stack, 3, hash, -1, SQLITE_STATIC);
 	sqlite3_bind_text(q->stack, 4, stk.folded ? stk.folded : "", -1, SQLITE_STATIC);
-	if (step_reset(q->stack))
+	if (kma_step(q->stack))
 		return -1;
 	for (d = 0; d < stk.depth; d++)
 		if (write_frame(q->frame, run, id, d, stk.addrs[d]))

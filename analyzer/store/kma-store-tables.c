@@ -23,14 +23,6 @@ struct row_buf {
 typedef void (*bind_row_fn)(sqlite3_stmt *st, uint32_t i, const struct kma_store_results *run,
 			    uint64_t lost, struct row_buf *buf);
 
-static void bind_u64_or_null(sqlite3_stmt *st, int i, int valid, uint64_t v)
-{
-	if (valid)
-		sqlite3_bind_int64(st, i, I64(v));
-	else
-		sqlite3_bind_null(st, i);
-}
-
 /* Prepares sql, then inserts rows 0..n-1 bound by bind; 0 or -1. */
 static int insert_rows(sqlite3 *db, const char *sql, uint32_t n, bind_row_fn bind,
 		       const struct kma_store_results *run, uint64_t lost)
@@ -38,17 +30,13 @@ static int insert_rows(sqlite3 *db, const char *sql, uint32_t n, bind_row_fn bin
 	sqlite3_stmt *st = NULL;
 	struct row_buf buf;
 	uint32_t i;
-	int ret = -1, rc;
+	int ret = -1;
 
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		goto out;
 	for (i = 0; i < n; i++) {
 		bind(st, i, run, lost, &buf);
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-		/* a row that leaves a column unbound stores NULL there */
-		sqlite3_clear_bindings(st);
-		if (rc != SQLITE_DONE)
+		if (kma_step_clear(st))
 			goto out;
 	}
 	ret = 0;
@@ -76,10 +64,10 @@ static void bind_site(sqlite3_stmt *st, const struct kma_store_results *run, uin
 	if (!site)
 		return;
 	kma_bind_text(st, 31, site->symbol);
-	bind_u64_or_null(st, 32, site->symbol != NULL, site->offset);
+	kma_bind_int_or_null(st, 32, site->symbol != NULL, site->offset);
 	/* an unknown file is NULL, never '': queries test "file IS NULL" */
 	kma_bind_text(st, 33, site->file && *site->file ? site->file : NULL);
-	bind_u64_or_null(st, 34, site->file && *site->file, (uint64_t)site->line);
+	kma_bind_int_or_null(st, 34, site->file && *site->file, (uint64_t)site->line);
 	kma_bind_text(st, 35, site->inlined);
 	kma_bind_text(st, 36, site->note);
 	kma_bind_text(st, 37, site->line_note);
@@ -119,20 +107,20 @@ static void bind_caller(sqlite3_stmt *st, uint32_t i, const struct kma_store_res
 	sqlite3_bind_int64(st, 12, I64(c->live_slack));
 	kma_bind_text(st, 13, c->module);
 	sqlite3_bind_int64(st, 14, I64(c->temporary));
-	bind_u64_or_null(st, 15, c->life_n > 0, c->life_min);
-	bind_u64_or_null(st, 16, c->life_n > 0, c->life_n ? (uint64_t)(c->life_sum / c->life_n) : 0);
-	bind_u64_or_null(st, 17, c->life_n > 0, c->life_max);
+	kma_bind_int_or_null(st, 15, c->life_n > 0, c->life_min);
+	kma_bind_int_or_null(st, 16, c->life_n > 0, c->life_n ? (uint64_t)(c->life_sum / c->life_n) : 0);
+	kma_bind_int_or_null(st, 17, c->life_n > 0, c->life_max);
 	sqlite3_bind_int64(st, 18, I64(c->net_at_peak));
-	bind_u64_or_null(st, 19, c->live > 0, c->age_min);
-	bind_u64_or_null(st, 20, c->live > 0, c->live ? (uint64_t)(c->age_sum / c->live) : 0);
-	bind_u64_or_null(st, 21, c->live > 0, c->age_max);
+	kma_bind_int_or_null(st, 19, c->live > 0, c->age_min);
+	kma_bind_int_or_null(st, 20, c->live > 0, c->live ? (uint64_t)(c->age_sum / c->live) : 0);
+	kma_bind_int_or_null(st, 21, c->live > 0, c->age_max);
 	sqlite3_bind_int64(st, 22, c->grew_gens);
 	sqlite3_bind_int64(st, 23, c->max_grow_run);
 	sqlite3_bind_int(st, 24, leak->suspect);
 	sqlite3_bind_text(st, 25, leak->confidence, -1, SQLITE_STATIC);
 	kma_bind_text(st, 26, leak->why[0] ? leak->why : NULL);
 	sqlite3_bind_text(st, 38, leak->class, -1, SQLITE_STATIC);
-	bind_u64_or_null(st, 39, c->live > 0, c->age_median);
+	kma_bind_int_or_null(st, 39, c->live > 0, c->age_median);
 	sqlite3_bind_int64(st, 27, I64(c->orphans));
 	sqlite3_bind_int64(st, 28, I64(c->orphan_bytes));
 	sqlite3_bind_int64(st, 29, I64(c->orphans_live));
@@ -161,8 +149,8 @@ static void bind_module(sqlite3_stmt *st, uint32_t i, const struct kma_store_res
 	const struct kma_module *mod = &run->modules[i];
 
 	sqlite3_bind_text(st, 1, mod->name, -1, SQLITE_STATIC);
-	bind_u64_or_null(st, 2, mod->load_ts != 0, mod->load_ts);
-	bind_u64_or_null(st, 3, mod->free_ts != 0, mod->free_ts);
+	kma_bind_int_or_null(st, 2, mod->load_ts != 0, mod->load_ts);
+	kma_bind_int_or_null(st, 3, mod->free_ts != 0, mod->free_ts);
 	sqlite3_bind_int64(st, 4, I64(mod->left));
 	sqlite3_bind_int64(st, 5, I64(mod->left_bytes));
 	sqlite3_bind_int64(st, 6, I64(mod->left_live));
@@ -262,7 +250,7 @@ static void bind_trace(sqlite3_stmt *st, uint32_t i, const struct kma_store_resu
 	sqlite3_bind_int64(st, 18, I64(t->null_frees));
 	sqlite3_bind_int64(st, 19, I64(t->failed_allocs));
 	sqlite3_bind_int64(st, 20, I64(t->peak_net));
-	bind_u64_or_null(st, 21, t->peak_net > 0, t->peak_ts);
+	kma_bind_int_or_null(st, 21, t->peak_net > 0, t->peak_ts);
 	sqlite3_bind_int64(st, 22, I64(run->temp_ns));
 	kma_bind_text(st, 23, run->marker_prefix);
 	sqlite3_bind_text(st, 24, run->version, -1, SQLITE_STATIC);
@@ -310,7 +298,8 @@ int kma_store_write_tables(sqlite3 *db, const struct kma_store_results *run)
 			bind_count, run, lost) ||
 	    insert_rows(db, trace_sql, 1, bind_trace, run, lost) ||
 	    (run->cpu_nodes && insert_rows(db, "INSERT INTO cpu_nodes (cpu, node) VALUES (?,?)",
-					   run->nr_cpu_nodes, bind_cpu_node, run, lost)))
+					   run->nr_cpu_nodes, bind_cpu_node, run, lost)) ||
+	    kma_dict_kmalloc_caches(db))
 		return -1;
 	return 0;
 }

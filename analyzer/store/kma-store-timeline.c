@@ -11,14 +11,6 @@
 
 #define I64(v)	((sqlite3_int64)(v))
 
-static int step(sqlite3_stmt *st)
-{
-	int rc = sqlite3_step(st);
-
-	sqlite3_reset(st);
-	return rc == SQLITE_DONE ? 0 : -1;
-}
-
 /*
  * Every bin through @sql's nine columns (bin, ts, width, allocs, alloc
  * amount, frees, free amount, live, live max); with @bytes, a tenth: live
@@ -47,7 +39,7 @@ static int write_bins(sqlite3 *db, const struct kma_timeline *tl, const char *sq
 		sqlite3_bind_int64(st, 9, I64(b[i].live_max));
 		if (bytes)
 			sqlite3_bind_int64(st, 10, I64(b[i].live * scale));
-		if (step(st))
+		if (kma_step(st))
 			goto out;
 	}
 	ret = 0;
@@ -79,7 +71,7 @@ static int write_series(sqlite3 *db, const struct kma_timeline *tl, const char *
 			sqlite3_bind_int64(st, 2, k);
 			bind(st, ctx, k < nr_top ? top[k] : 0, k < nr_top);
 			sqlite3_bind_int64(st, live_col, I64(kma_timeline_live(tl, k, i)));
-			if (step(st))
+			if (kma_step(st))
 				goto out;
 		}
 	}

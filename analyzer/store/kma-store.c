@@ -124,14 +124,6 @@ static int exec(struct kma_store *s, const char *sql)
 	return 0;
 }
 
-static void bind_or_null(sqlite3_stmt *st, int i, int valid, sqlite3_int64 v)
-{
-	if (valid)
-		sqlite3_bind_int64(st, i, v);
-	else
-		sqlite3_bind_null(st, i);
-}
-
 /* alloc_shapes.id of row a; 0 or -1. */
 static int row_shape(struct kma_store *s, const struct kma_alloc_row *a, uint32_t *id)
 {
@@ -184,11 +176,11 @@ static int bind_alloc(struct kma_store *s, sqlite3_stmt *st, int base,
 	sqlite3_bind_int64(st, base + 5, task);
 	sqlite3_bind_int64(st, base + 6, a->generation);
 	/* unsigned difference: exact also when the free's timestamp is the smaller */
-	bind_or_null(st, base + 7, freed, (sqlite3_int64)(a->free_ts - a->alloc_ts));
-	bind_or_null(st, base + 8, freed && a->free_cpu != a->alloc_cpu, a->free_cpu);
-	bind_or_null(st, base + 9, freed && a->free_pid != a->pid, a->free_pid);
-	bind_or_null(st, base + 10, site != 0, site);
-	bind_or_null(st, base + 11, freed, a->free_kind - KMA_EV_KFREE);
+	kma_bind_int_or_null(st, base + 7, freed, (sqlite3_int64)(a->free_ts - a->alloc_ts));
+	kma_bind_int_or_null(st, base + 8, freed && a->free_cpu != a->alloc_cpu, a->free_cpu);
+	kma_bind_int_or_null(st, base + 9, freed && a->free_pid != a->pid, a->free_pid);
+	kma_bind_int_or_null(st, base + 10, site != 0, site);
+	kma_bind_int_or_null(st, base + 11, freed, a->free_kind - KMA_EV_KFREE);
 	return 0;
 }
 
@@ -197,7 +189,6 @@ static int write_allocs(struct kma_store *s, const struct kma_alloc_row *a, uint
 {
 	sqlite3_stmt *st;
 	uint32_t rows, j;
-	int rc;
 
 	while (n) {
 		rows = n >= KMA_MULTI ? KMA_MULTI : 1;
@@ -205,9 +196,7 @@ static int write_allocs(struct kma_store *s, const struct kma_alloc_row *a, uint
 		for (j = 0; j < rows; j++)
 			if (bind_alloc(s, st, (int)j * KMA_ALLOC_COLS, &a[j]))
 				goto fail;
-		rc = sqlite3_step(st);
-		sqlite3_reset(st);
-		if (rc != SQLITE_DONE)
+		if (kma_step(st))
 			goto fail;
 		a += rows;
 		n -= rows;
@@ -222,7 +211,6 @@ static int write_free(struct kma_store *s, const struct kma_free_row *f)
 {
 	sqlite3_stmt *st = s->ins_free;
 	uint32_t task, site;
-	int rc;
 
 	if (kma_dict_task(&s->dicts, f->pid, f->comm, &task) ||
 	    kma_dict_site(&s->dicts, f->call_site, f->caller, &site))
@@ -233,10 +221,8 @@ static int write_free(struct kma_store *s, const struct kma_free_row *f)
 	sqlite3_bind_int64(st, 4, (sqlite3_int64)f->ptr);
 	sqlite3_bind_int64(st, 5, site);
 	sqlite3_bind_int(st, 6, f->kind);
-	bind_or_null(st, 7, f->stack_id != 0, f->stack_id);
-	rc = sqlite3_step(st);
-	sqlite3_reset(st);
-	if (rc == SQLITE_DONE)
+	kma_bind_int_or_null(st, 7, f->stack_id != 0, f->stack_id);
+	if (!kma_step(st))
 		return 0;
 fail:
 	set_error(s, "writing unknown_frees");

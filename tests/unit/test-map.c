@@ -195,6 +195,41 @@ static void test_grow(void **state)
 	(void)state;
 }
 
+/* kma_grow_zero: doubling up to an index that jumps, new slots zeroed, old kept. */
+static void test_grow_zero(void **state)
+{
+	uint32_t *a = NULL, *before;
+	size_t cap = 0, i, big;
+
+	(void)state;
+	assert_int_equal(kma_grow_zero(&a, &cap, 0, sizeof(*a), 4), 0);	/* nothing wanted */
+	assert_null(a);
+	assert_int_equal(kma_grow_zero(&a, &cap, 3, sizeof(*a), 4), 0);
+	assert_int_equal(cap, 4);		/* the first size covers 3 */
+	for (i = 0; i < 4; i++)
+		assert_int_equal(a[i], 0);
+	a[3] = 33;
+	assert_int_equal(kma_grow_zero(&a, &cap, 20, sizeof(*a), 4), 0);
+	assert_int_equal(cap, 32);		/* 4 -> 8 -> 16 -> 32 at once */
+	assert_int_equal(a[3], 33);
+	for (i = 4; i < 32; i++)
+		assert_int_equal(a[i], 0);
+	before = a;
+	assert_int_equal(kma_grow_zero(&a, &cap, 32, sizeof(*a), 4), 0);	/* room: no move */
+	assert_ptr_equal(a, before);
+	assert_int_equal(cap, 32);
+	big = SIZE_MAX / 2 + 1;			/* cannot double: -1, as it was */
+	assert_int_equal(kma_grow_zero(&a, &cap, big + 1, sizeof(*a), 4), -1);
+	assert_ptr_equal(a, before);
+	assert_int_equal(cap, 32);
+	free(a);
+	a = NULL;
+	cap = 0;			/* no first size: nothing to double, -1 */
+	assert_int_equal(kma_grow_zero(&a, &cap, 1, sizeof(*a), 0), -1);
+	assert_null(a);
+	assert_int_equal(cap, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -203,6 +238,7 @@ int main(void)
 		cmocka_unit_test(test_walk_repeatable),
 		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_grow),
+		cmocka_unit_test(test_grow_zero),
 	};
 
 	return cmocka_run_group_tests_name("map", tests, NULL, NULL);
