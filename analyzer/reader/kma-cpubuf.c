@@ -38,6 +38,7 @@
 #include <traceevent/kbuffer.h>
 
 #include "kma-cpubuf.h"
+#include "kma-grow.h"
 #include "kma-tracedat.h"
 #include "kma-tracecmd.h"
 
@@ -165,15 +166,8 @@ static int reserve(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t bytes)
 
 static int push_rec(struct kma_cpubuf *p, struct kma_pblock *blk, struct kma_prec **out)
 {
-	if (blk->nr == blk->cap) {
-		uint32_t cap = blk->cap ? 2 * blk->cap : 4096;
-		struct kma_prec *r = realloc(blk->recs, cap * sizeof(*r));
-
-		if (!r)
-			return fail(p, "out of memory");
-		blk->recs = r;
-		blk->cap = cap;
-	}
+	if (kma_grow(&blk->recs, &blk->cap, blk->nr, sizeof(*blk->recs), 4096))
+		return fail(p, "out of memory");
 	*out = &blk->recs[blk->nr++];
 	return 0;
 }

@@ -9,6 +9,7 @@
 #ifndef KMA_CPUBUF_H
 #define KMA_CPUBUF_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "kma-layout.h"
@@ -33,7 +34,8 @@ struct kma_pblock {
 	uint64_t	base;		/* offset of bytes[0] in the CPU's (inflated) data */
 	uint64_t	done;		/* bytes of the CPU's data in the file read through it */
 	struct kma_prec	*recs;
-	uint32_t	nr, cap;
+	uint32_t	nr;
+	size_t		cap;
 };
 
 /* What every CPU of the buffer shares (read only while threads run). */
