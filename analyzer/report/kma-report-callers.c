@@ -79,9 +79,11 @@ int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt
 			", \"net\": %" PRIu64 ", \"allocs\": %" PRIu64 ", \"frees\": %" PRIu64
 			", \"unknown_frees\": %" PRIu64 ", \"null_frees\": %" PRIu64
 			", \"implicit_frees\": %" PRIu64 ", \"failed_allocs\": %" PRIu64
-			", \"callers\": %" PRIu64 ", \"lost_events\": %" PRIu64 "},\n\"rows\": ",
+			", \"callers\": %" PRIu64 ", \"lost_events\": %" PRIu64
+			", \"unknown_frees_scope\": \"%s\"},\n\"rows\": ",
 			t->total, t->slack, t->net, t->allocs, t->frees, t->unknown_frees,
-			t->null_frees, t->implicit_frees, t->failed_allocs, t->callers, lost);
+			t->null_frees, t->implicit_frees, t->failed_allocs, t->callers, lost,
+			kma_free_scope_name(t->free_scope));
 		err = kma_table_print(out, tab, fmt);
 		fputs("}\n", out);
 	} else if (!err) {
@@ -111,6 +113,7 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	const struct kma_caller **rows;
 	uint64_t lost, unknown_pages, nr = 0, i;
 	int wt = 5, ws = 5, wn = 3, wa = 1, wf = 1;
+	const char *whole;
 	char af[48];
 
 	lost = kma_trace_lost(in->info, &unknown_pages);
@@ -128,8 +131,10 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	if (in->key && !strcmp(in->key, "stack"))
 		fprintf(out, "kmem events with a stack: %" PRIu64 " of %" PRIu64 "\n",
 			in->info->stacked, in->info->kmem_events);
-	fprintf(out, "number of unknown frees: %" PRIu64 "\n", t->unknown_frees);
-	fprintf(out, "number of null frees: %" PRIu64 "\n", t->null_frees);
+	/* a --caller/--cache filter cannot select them: say that they are not the filter's */
+	whole = t->free_scope == KMA_FREES_WHOLE ? " (whole trace)" : "";
+	fprintf(out, "number of unknown frees%s: %" PRIu64 "\n", whole, t->unknown_frees);
+	fprintf(out, "number of null frees%s: %" PRIu64 "\n", whole, t->null_frees);
 	fprintf(out, "number of implicit frees: %" PRIu64 "\n", t->implicit_frees);
 	fprintf(out, "number of failed allocs: %" PRIu64 "\n", t->failed_allocs);
 	fprintf(out, "number of lost events: %" PRIu64 "\n", lost);
