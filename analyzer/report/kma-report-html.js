@@ -41,8 +41,11 @@
 		return (i ? n.toFixed(1) : String(n)) + ' ' + u[i];
 	}
 
+	// rounded half up to the microsecond, as kma's text and trace-cmd print times
 	function secs(ns) {
-		return (ns / 1e9).toFixed(6) + ' s';
+		var us = Math.round(ns / 1000), f = String(us % 1e6);
+
+		return Math.floor(us / 1e6) + '.' + '000000'.slice(f.length) + f + ' s';
 	}
 
 	function dur(ns) {
