@@ -125,6 +125,22 @@ void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc)
 }
 
 /* The row an allocation is accounted in: key and name by opts.group_by. */
+/*
+ * -g accounted: what the event prints as accounted= (6.0 on: __GFP_ACCOUNT
+ * or a SLAB_ACCOUNT cache); before 6.0, only __GFP_ACCOUNT in gfp_flags,
+ * which misses the SLAB_ACCOUNT caches: the rows say which they are.
+ */
+static const char *accounted_name(struct kma_match *m, const struct kma_event *ev)
+{
+	const char *s = NULL;
+
+	if (ev->charged >= 0)
+		s = ev->charged ? "accounted" : "not accounted";
+	else if (ev->gfp_account >= 0)
+		s = ev->gfp_account ? "__GFP_ACCOUNT" : "no __GFP_ACCOUNT";
+	return s ? kma_strpool_intern(m->names, s, strlen(s)) : NULL;
+}
+
 static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const char **name)
 {
 	char buf[32];
@@ -155,6 +171,12 @@ static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const
 			*name = m->opts.stack_name(m->opts.stack_ctx, ev->stack_id);
 		else if (!ev->stack_id)
 			*name = kma_strpool_intern(m->names, "[no stack]", 10);
+		break;
+	case KMA_GROUP_GFP:
+		*name = ev->gfp_text;
+		break;
+	case KMA_GROUP_ACCOUNTED:
+		*name = accounted_name(m, ev);
 		break;
 	case KMA_GROUP_PID:
 		snprintf(buf, sizeof(buf), "%d", ev->pid);
