@@ -140,12 +140,18 @@ static void print_filter_line(struct run *r, FILE *out)
 		fputc(')', out);
 	}
 	/* kma_free_scope: what can select a free whose allocation is not in the trace */
-	if (kma_match_totals(r->view)->free_scope == KMA_FREES_WHOLE)
-		fprintf(out, "; unknown/null frees (no --caller/--cache applies to them) and "
-			"lost events are for the whole trace\n");
-	else
+	switch (kma_match_totals(r->view)->free_scope) {
+	case KMA_FREES_FILTERED:
 		fprintf(out, "; unknown/null frees by the freeing task and time; lost events "
 			"are for the whole trace\n");
+		break;
+	case KMA_FREES_WHOLE:
+		fprintf(out, "; unknown/null frees (no --caller/--cache applies to them) and "
+			"lost events are for the whole trace\n");
+		break;
+	default:	/* --outstanding alone: nothing selects frees */
+		fprintf(out, "; unknown/null frees and lost events are for the whole trace\n");
+	}
 }
 
 /* The recorder's own allocations: what --exclude-self dropped, or that it would. */

@@ -94,6 +94,10 @@ check "freescope: --caller: the header says why" \
 "$KMA" --no-db --comm tar "$S/f.dat" > "$S/comm.txt" 2>&1
 check "freescope: --comm: the header says they follow the task and time" \
 	grep -q '; unknown/null frees by the freeing task and time; lost events are for the whole trace$' "$S/comm.txt"
+"$KMA" --no-db --outstanding "$S/f.dat" > "$S/out.txt" 2>&1
+check "freescope: --outstanding alone: the whole trace's, as the header says" sh -c \
+	"grep -q '; unknown/null frees and lost events are for the whole trace\$' '$S/out.txt' &&
+	 grep -q '^number of unknown frees: 3\$' '$S/out.txt'"
 check "freescope: --comm: no whole-trace label" \
 	test "$(grep -c 'whole trace)' "$S/comm.txt")" = 0
 
