@@ -139,7 +139,19 @@ static void print_filter_line(struct kma_pipeline *r, FILE *out)
 		kma_text_str(out, desc);
 		fputc(')', out);
 	}
-	fprintf(out, "; unknown/null frees and lost events are for the whole trace\n");
+	/* kma_free_scope: what can select a free whose allocation is not in the trace */
+	switch (kma_match_totals(r->view)->free_scope) {
+	case KMA_FREES_FILTERED:
+		fprintf(out, "; unknown/null frees by the freeing task and time; lost events "
+			"are for the whole trace\n");
+		break;
+	case KMA_FREES_WHOLE:
+		fprintf(out, "; unknown/null frees (no --caller/--cache applies to them) and "
+			"lost events are for the whole trace\n");
+		break;
+	default:	/* --outstanding alone: nothing selects frees */
+		fprintf(out, "; unknown/null frees and lost events are for the whole trace\n");
+	}
 }
 
 /* The recorder's own allocations: what --exclude-self dropped, or that it would. */
@@ -243,6 +255,7 @@ static int print_callers(struct kma_pipeline *r, const struct kma_trace_info *in
 			return -1;
 		t.unknown_frees = in.totals->unknown_frees;
 		t.null_frees = in.totals->null_frees;
+		t.free_scope = in.totals->free_scope;
 		t.failed_allocs = in.totals->failed_allocs;
 		in.totals = &t;
 		in.callers = v;

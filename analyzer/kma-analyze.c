@@ -431,6 +431,11 @@ static int open_view(struct kma_pipeline *r)
 		vo.keep_lifetimes = o->report == KMA_REPORT_LIFETIMES;
 		vo.group_by = o->group_by;
 		vo.filtered = r->filtered;
+		if (r->filtered || kma_select_active(r->select)) {
+			vo.free_scope = kma_select_frees_apply(r->select) ? KMA_FREES_FILTERED :
+									    KMA_FREES_WHOLE;
+			vo.select_free = kma_select_free_event;
+		}
 		vo.filter.generation = -1;
 		if (o->generation) {
 			char *end;

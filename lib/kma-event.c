@@ -51,6 +51,7 @@ static const char * const group_names[] = {
 	[KMA_GROUP_CALLER] = "caller", [KMA_GROUP_FUNCTION] = "function",
 	[KMA_GROUP_MODULE] = "module", [KMA_GROUP_FILE] = "file", [KMA_GROUP_CACHE] = "cache",
 	[KMA_GROUP_COMM] = "comm", [KMA_GROUP_PID] = "pid", [KMA_GROUP_STACK] = "stack",
+	[KMA_GROUP_GFP] = "gfp", [KMA_GROUP_ACCOUNTED] = "accounted",
 };
 
 int kma_group_parse(const char *s, enum kma_group *out)

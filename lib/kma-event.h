@@ -108,6 +108,8 @@ enum kma_group {
 	KMA_GROUP_COMM,		/* task name */
 	KMA_GROUP_PID,
 	KMA_GROUP_STACK,	/* the allocation's call stack, by function names (folded) */
+	KMA_GROUP_GFP,		/* gfp_flags as the kernel prints them */
+	KMA_GROUP_ACCOUNTED,	/* charged to a memory cgroup or not (kma_event.accounted) */
 };
 
 /* "caller", "function", ... as -g takes them; 0, or -1 for an unknown name. */
@@ -147,6 +149,15 @@ struct kma_event {
 	int		pid;
 	int		node;		/* -1: NUMA_NO_NODE or field absent */
 	int		accounted;	/* 0/1, -1: field absent */
+	/* alloc only: __GFP_ACCOUNT in gfp_flags 0/1, -1: the trace's flag table lacks it */
+	int		gfp_account;
+	/*
+	 * alloc only: charged to a memory cgroup, as the event prints it
+	 * (accounted=): its accounted field (kmem_cache_alloc, 6.0 on), or
+	 * __GFP_ACCOUNT where the print fmt computes accounted= from gfp_flags
+	 * (kmalloc, 6.0 on); -1: the event says nothing of it (before 6.0).
+	 */
+	int		charged;
 	int		kmalloc_type;	/* enum kma_kmalloc_type; kmalloc events only */
 	/*
 	 * The ftrace:kernel_stack record that followed the event on its CPU:
@@ -161,7 +172,8 @@ struct kma_event {
 	uint32_t	order;
 	int		migratetype;	/* -1: field absent */
 	int		page_by_ptr;	/* ptr is a struct page pointer, not a pfn */
-	const char	*gfp_text;	/* gfp_flags as the kernel prints them (interned) */
+	const char	*gfp_text;	/* gfp_flags as the kernel prints them (interned; page
+					 * and slab allocations; NULL: out of memory) */
 	/* KMA_EV_COUNTER only: the parsed marker, valid during the callback only */
 	const struct kma_cnt_part *counter;
 };

@@ -12,15 +12,29 @@
 
 #include "kma-time.h"
 
+/*
+ * Microseconds rounded half up, as libtraceevent's print_event_time() does for
+ * trace-cmd report's "%6.1000d" (time += div / 2; time /= div): a time kma
+ * prints is the one trace-cmd prints for the same event. In two parts so
+ * that a time near UINT64_MAX does not wrap.
+ */
+static uint64_t round_us(uint64_t ns)
+{
+	return ns / 1000 + (ns % 1000 >= 500);
+}
+
 void kma_fmt_ts(char *buf, size_t len, uint64_t ns)
 {
-	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, ns / 1000000000, ns % 1000000000 / 1000);
+	uint64_t us = round_us(ns);
+
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64, us / 1000000, us % 1000000);
 }
 
 void kma_fmt_secs(char *buf, size_t len, uint64_t ns)
 {
-	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 "s", ns / 1000000000,
-		 ns % 1000000000 / 1000);
+	uint64_t us = round_us(ns);
+
+	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 "s", us / 1000000, us % 1000000);
 }
 
 void kma_fmt_dur(char *buf, size_t len, uint64_t ns)
@@ -60,8 +74,56 @@ int kma_parse_dur(const char *s, uint64_t *ns)
 	return -1;
 }
 
+/*
+ * "S[.F]" seconds, F up to 9 digits, read exactly (a double loses
+ * nanoseconds past 2^53 ns, 104 days of uptime); *digits receives F's
+ * length. 0, -1 if s is not of that form, -2 if F is longer (nothing
+ * below a nanosecond has a meaning).
+ */
+static int parse_secs_exact(const char *s, uint64_t *ns, int *digits)
+{
+	uint64_t sec = 0, frac = 0;
+	int n = 0;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		if (sec > (UINT64_MAX / 1000000000 - 9) / 10)
+			return -1;
+		sec = sec * 10 + (uint64_t)(*s - '0');
+	}
+	if (*s == '.')
+		for (s++; *s >= '0' && *s <= '9'; s++, n++) {
+			if (n == 9)
+				return -2;
+			frac = frac * 10 + (uint64_t)(*s - '0');
+		}
+	if (*s && strcmp(s, "s"))
+		return -1;
+	*digits = n;
+	for (; n < 9; n++)
+		frac *= 10;
+	*ns = sec * 1000000000 + frac;
+	return 0;
+}
+
 int kma_parse_time(const char *s, uint64_t *ns, int *absolute)
 {
+	int digits, ret;
+
 	*absolute = *s == '@';
-	return kma_parse_dur(s + *absolute, ns);
+	if (!*absolute)
+		return kma_parse_dur(s, ns);
+	ret = parse_secs_exact(s + 1, ns, &digits);
+	if (ret == -2)
+		return -1;
+	if (ret)	/* another unit: "@421090ms" */
+		return kma_parse_dur(s + 1, ns);
+	/*
+	 * A timestamp as kma and trace-cmd print it, to the microsecond, names
+	 * every event printed with it: those from half a microsecond before.
+	 */
+	if (digits <= 6)
+		*ns = *ns >= 500 ? *ns - 500 : 0;
+	return 0;
 }

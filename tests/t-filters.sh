@@ -79,7 +79,7 @@ check "no self line when there is none" sh -c \
 	"! '$KMA' --no-db --comm bash '$G' | grep -q \"recorder's own\""
 check "the header states the filter" test \
 	"$("$KMA" --no-db --comm tar --caller '!ring_buffer' --pid 1,2 --exclude-self "$G" | head -1)" = \
-	"# allocations (filter: comm 'tar', pid 1,2, caller !~ 'ring_buffer', not the recorder's own); unknown/null frees and lost events are for the whole trace"
+	"# allocations (filter: comm 'tar', pid 1,2, caller !~ 'ring_buffer', not the recorder's own); unknown/null frees (no --caller/--cache applies to them) and lost events are for the whole trace"
 # report.db always holds the whole trace
 "$KMA" -q -o "$TMP/f.db" --comm tar --exclude-self "$G"
 check "report.db: the whole trace whatever the filter" test \

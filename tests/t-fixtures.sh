@@ -65,11 +65,11 @@ fi
 # Sorting and limits: rows in the order of the key, at most N.
 dat=$FIX/basic.dat
 for key in total slack net allocs frees; do
-	col=$(case $key in total) echo 1;; slack) echo 2;; net) echo 3;; *) echo 4;; esac)
+	col=$(case $key in total) echo 1;; slack) echo 2;; net) echo 4;; *) echo 5;; esac)
 	"$KMA" --no-db -s $key -n 15 "$dat" > "$TMP/sorted.txt" 2>&1
 	rows=$(sed -n '/alloc\/free/,$p' "$TMP/sorted.txt" | tail -n +2)
-	if [ "$key" = allocs ]; then vals=$(echo "$rows" | awk '{split($4, a, "/"); print a[1]}')
-	elif [ "$key" = frees ]; then vals=$(echo "$rows" | awk '{split($4, a, "/"); print a[2]}')
+	if [ "$key" = allocs ]; then vals=$(echo "$rows" | awk '{split($5, a, "/"); print a[1]}')
+	elif [ "$key" = frees ]; then vals=$(echo "$rows" | awk '{split($5, a, "/"); print a[2]}')
 	else vals=$(echo "$rows" | awk -v c=$col '{print $c}'); fi
 	if [ "$(echo "$rows" | wc -l)" -eq 15 ] && [ "$vals" = "$(echo "$vals" | sort -rn)" ]; then
 		pass "--sort $key -n 15"
@@ -77,7 +77,7 @@ for key in total slack net allocs frees; do
 		fail "--sort $key -n 15" "rows not sorted or not 15: $vals"
 	fi
 done
-"$KMA" --no-db -s caller "$dat" 2>&1 | sed -n '/alloc\/free/,$p' | tail -n +2 | awk '{print $5}' > "$TMP/c.txt"
+"$KMA" --no-db -s caller "$dat" 2>&1 | sed -n '/alloc\/free/,$p' | tail -n +2 | awk '{print $6}' > "$TMP/c.txt"
 check "--sort caller" sh -c "LC_ALL=C sort -c '$TMP/c.txt' && test \$(wc -l < '$TMP/c.txt') = \
 	\$(sqlite3 '$TMP/basic.db' 'SELECT callers FROM summary')"
 

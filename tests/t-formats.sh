@@ -17,7 +17,7 @@ for r in json.load(open('$TMP/r.json'))['rows']:
 check "csv imports into sqlite3 and = caller_stats" test \
 	"$(sqlite3 :memory: ".import --csv '$TMP/r.csv' t" "SELECT caller, address, total, slack, net, allocs,
 	   frees, implicit_frees FROM t" | sort)" = "$(sqlite3 "$TMP/f.db" 'SELECT * FROM caller_stats' | sort)"
-check "csv has one header row" test "$(head -1 "$TMP/r.csv")" = "caller,address,total,slack,net,allocs,frees,implicit_frees"
+check "csv has one header row" test "$(head -1 "$TMP/r.csv")" = "caller,address,total,slack,slack_pct,net,allocs,frees,implicit_frees"
 for rep in --leaks --generations --lifetimes --peak --leftovers "--outstanding --list" "-g cache" "-g comm"; do
 	# shellcheck disable=SC2086
 	"$KMA" --no-db -f json $rep "$F" > "$TMP/x.json" 2> "$TMP/err.txt"

@@ -24,7 +24,7 @@ check "--generation 1 = --generation gen1" \
 	    <(tail -n +2 "$TMP/list.txt")
 "$KMA" --no-db --generation gen1 --outstanding "$F" > "$TMP/out.txt"
 check "--outstanding table: shmem row = live count and bytes of gen1" test \
-	"$(awk '$5 == "shmem_alloc_inode+0x1d" {print $1, $4}' "$TMP/out.txt")" = \
+	"$(awk '$6 == "shmem_alloc_inode+0x1d" {print $1, $5}' "$TMP/out.txt")" = \
 	"$(q "SELECT SUM(bytes_alloc) || ' ' || COUNT(*) || '/0' FROM allocations
 	      WHERE generation = 1 AND free_ts IS NULL AND caller = 'shmem_alloc_inode+0x1d'")"
 check "--generation keep-done totals = SQL over its allocations" test \

@@ -2,10 +2,10 @@
 # the allocations, which t-fixtures.sh checks against kma-expect.py).
 F=$TOP/tests/fixtures/markers.dat
 "$KMA" -q -o "$TMP/g.db" "$F"
-rows() {	# the table of a text report: total slack net allocs frees name
+rows() {	# the table of a text report: total slack net allocs frees name (not slack%)
 	sed -n '/alloc\/free/,$p' | tail -n +2 |
-		awk '{split($4, a, "/"); n = $5; for (i = 6; i <= NF; i++) n = n " " $i;
-		      print $1, $2, $3, a[1], a[2], n}' | LC_ALL=C sort
+		awk '{split($5, a, "/"); n = $6; for (i = 7; i <= NF; i++) n = n " " $i;
+		      print $1, $2, $4, a[1], a[2], n}' | LC_ALL=C sort
 }
 for g in function module cache comm pid; do
 	case $g in

@@ -13,12 +13,14 @@ render() {
 	dump_dom "$1" "${2:-}" > "$1.dom"
 }
 
-# rows_csv GROUP TRACE: kma-analyze -g GROUP -f csv, tab-separated, sorted
+# rows_csv GROUP TRACE: kma-analyze -g GROUP -f csv, tab-separated, sorted; without
+# slack_pct, which the page does not show
 rows_csv() {
 	"$KMA" --no-db -f csv -g "$1" "$2" | python3 -c '
 import csv, sys
-r = list(csv.reader(sys.stdin))[1:]
-print("\n".join(sorted("\t".join(x) for x in r)))'
+r = list(csv.reader(sys.stdin))
+i = r[0].index("slack_pct")
+print("\n".join(sorted("\t".join(x[:i] + x[i + 1:]) for x in r[1:])))'
 }
 
 # rows_dom DOM CALLER: the page's rows, without the live column (not in -f csv)

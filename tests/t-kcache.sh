@@ -62,7 +62,7 @@ text_rows() {
 	local f=$1
 	shift
 	"$KMA" --no-db -g cache "$@" "$f" 2> /dev/null | sed -n '/alloc\/free/,$p' | tail -n +2 |
-		awk '{split($4, a, "/"); print $5, $1, a[1], a[2], $3}' | LC_ALL=C sort
+		awk '{split($5, a, "/"); print $6, $1, a[1], a[2], $4}' | LC_ALL=C sort
 }
 db_rows() {	# DB: allocation_caches over the allocations
 	sqlite3 -separator ' ' "$1" "SELECT c.cache, SUM(a.bytes_alloc), COUNT(*),

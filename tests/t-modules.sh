@@ -122,8 +122,8 @@ assert sorted(map(norm, rows)) == sorted(map(norm, js)), (rows, js)"
 	# -g module: text rows and JSON
 	"$KMA" --no-db -g module "$dat" > "$TMP/g.txt" 2>&1
 	check "modules [$v]: -g module rows = modleft.expect" test \
-		"$(awk '$NF ~ /^(mymod|othermod|vmlinux)$/ { split($4, af, "/")
-			print $5, $1, $2, $3, af[1], af[2] }' "$TMP/g.txt" | LC_ALL=C sort)" = \
+		"$(awk '$NF ~ /^(mymod|othermod|vmlinux)$/ { split($5, af, "/")
+			print $6, $1, $2, $4, af[1], af[2] }' "$TMP/g.txt" | LC_ALL=C sort)" = \
 		"$(exp group_module | cut -d' ' -f1-6 | LC_ALL=C sort)"
 	"$KMA" --no-db -g module -f json "$dat" > "$TMP/g.json" 2>&1
 	check "modules [$v]: -g module -f json = modleft.expect" test "$(python3 -c "
@@ -156,7 +156,7 @@ if [ -x "$MKTRACE" ]; then
 			"$(sqlite3 "$TMP/nomod.db" 'SELECT COUNT(*) FROM modules')" = 0
 		# module.expect: mod_alloc+0x1c 512 freed, mod_alloc+0x40 80 live
 		check "modules: without module events -g module has mymod from kallsyms" test \
-			"$("$KMA" --no-db -g module "$TMP/nomod.dat" | awk '$NF == "mymod" { print $1, $3 }')" \
+			"$("$KMA" --no-db -g module "$TMP/nomod.dat" | awk '$NF == "mymod" { print $1, $4 }')" \
 			= "592 80"
 	else
 		fail "modules: kma-analyze on module.seq" "$(tail -3 "$TMP/nomod.txt")"

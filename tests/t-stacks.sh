@@ -148,7 +148,14 @@ done
 
 # -g stack -f csv: the same rows (kma sorts by total, the script by stack)
 cp "$TMP/p/stacks.csv" "$TMP/p.csv"
-{ head -1 "$TMP/k.csv"; tail -n +2 "$TMP/k.csv" | LC_ALL=C sort; } > "$TMP/k-sorted.csv"
+# (slack_pct, a ratio of two of the columns, is not in the script's output: t-slack-groups.sh)
+python3 -c '
+import csv, sys
+w = csv.writer(sys.stdout, lineterminator="\n")
+r = list(csv.reader(open(sys.argv[1])))
+i = r[0].index("slack_pct")
+w.writerows(x[:i] + x[i + 1:] for x in r)' "$TMP/k.csv" > "$TMP/k-nopct.csv"
+{ head -1 "$TMP/k-nopct.csv"; tail -n +2 "$TMP/k-nopct.csv" | LC_ALL=C sort; } > "$TMP/k-sorted.csv"
 { head -1 "$TMP/p.csv"; tail -n +2 "$TMP/p.csv" | LC_ALL=C sort; } > "$TMP/p-sorted.csv"
 check "stacks: -g stack -f csv rows = trace-cmd report" \
 	diff "$TMP/k-sorted.csv" "$TMP/p-sorted.csv"

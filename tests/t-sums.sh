@@ -80,8 +80,8 @@ for variant in "${variants[@]}"; do
 			/^number of frees/ { f = $2 } /^number of failed/ { x = $2 }
 			END { print t, s, n, a, f, x }' "$TMP/out" > "$TMP/got"
 		same "$v: text summary" "$TMP/want.sum" "$TMP/got"
-		awk '/^Sorted by/ { on = 1; next } on && NF == 5 && $1 ~ /^[0-9]+$/ {
-			split($4, af, "/"); print $5, $1, $2, $3, af[1], af[2] }' "$TMP/out" |
+		awk '/^Sorted by/ { on = 1; next } on && NF == 6 && $1 ~ /^[0-9]+$/ {
+			split($5, af, "/"); print $6, $1, $2, $4, af[1], af[2] }' "$TMP/out" |
 			sort > "$TMP/got"
 		same "$v: text callers" "$TMP/want.callers" "$TMP/got"
 	else
@@ -89,7 +89,7 @@ for variant in "${variants[@]}"; do
 	fi
 	# CSV
 	if kma_run 0 "$KMA" --no-db -f csv "$T"; then
-		awk -F, 'NR > 1 { print $1, $3, $4, $5, $6, $7 }' "$TMP/out" | sort > "$TMP/got"
+		awk -F, 'NR > 1 { print $1, $3, $4, $6, $7, $8 }' "$TMP/out" | sort > "$TMP/got"
 		same "$v: CSV callers" "$TMP/want.callers" "$TMP/got"
 	else
 		fail "sums: $v: -f csv" "$WHY"
@@ -127,7 +127,7 @@ T=$TMP/edge-6.18.dat
 DB=$TMP/edge-6.18.db
 grep '^comm' "$TMP/edge.exp" | cut -d' ' -f2-7 > "$TMP/want"
 if kma_run 0 "$KMA" --no-db -f csv -g comm "$T"; then
-	awk -F, 'NR > 1 { print $1, $2, $3, $4, $5, $6 }' "$TMP/out" | sort > "$TMP/got"
+	awk -F, 'NR > 1 { print $1, $2, $3, $5, $6, $7 }' "$TMP/out" | sort > "$TMP/got"
 	same "-g comm CSV" "$TMP/want" "$TMP/got"
 else
 	fail "sums: -g comm" "$WHY"
@@ -137,7 +137,7 @@ sqlite3 -separator ' ' "$DB" "SELECT comm, total, slack, net, allocs, frees FROM
 same "report.db task_stats" "$TMP/want" "$TMP/got"
 grep '^summary' "$TMP/edge.exp" | awk '{ print "kmalloc-large", $2, $3, $4, $5, $6 }' > "$TMP/want"
 if kma_run 0 "$KMA" --no-db -f csv -g cache "$T"; then
-	awk -F, 'NR > 1 { print $1, $2, $3, $4, $5, $6 }' "$TMP/out" > "$TMP/got"
+	awk -F, 'NR > 1 { print $1, $2, $3, $5, $6, $7 }' "$TMP/out" > "$TMP/got"
 	same "-g cache CSV: one row of every allocation" "$TMP/want" "$TMP/got"
 else
 	fail "sums: -g cache" "$WHY"

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-time.h"
 #include "kma-leak.h"
 #include "kma-counters.h"
 
@@ -204,8 +205,7 @@ static void add_reason(struct kma_leak *out, const char *fmt, ...)
 /* Seconds with the unit, as the text reports print times. */
 static void secs(char *buf, size_t len, uint64_t ns)
 {
-	snprintf(buf, len, "%" PRIu64 ".%06" PRIu64 "s", ns / 1000000000,
-		 ns % 1000000000 / 1000);
+	kma_fmt_secs(buf, len, ns);
 }
 
 static const char *unit_of(const struct kma_leak_rules *r)

@@ -31,6 +31,7 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 		m->opts.exact_lifetimes = KMA_QUANT_EXACT_MAX;
 	m->life_budget.max = m->opts.exact_lifetimes;
 	m->sel_gen = m->opts.filtered ? m->opts.filter.generation : -1;
+	m->totals.free_scope = m->opts.free_scope;
 	m->names = kma_strpool_alloc();
 	m->gens = calloc(16, sizeof(*m->gens));
 	m->cap_gens = 16;
@@ -46,6 +47,11 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 		return NULL;
 	}
 	return m;
+}
+
+const char *kma_free_scope_name(int scope)
+{
+	return scope == KMA_FREES_FILTERED ? "filter" : "trace";
 }
 
 const struct kma_match_opts *kma_match_opts(const struct kma_match *m)
@@ -119,6 +125,22 @@ void kma_kmalloc_class(char *buf, size_t len, uint64_t bytes_alloc)
 }
 
 /* The row an allocation is accounted in: key and name by opts.group_by. */
+/*
+ * -g accounted: what the event prints as accounted= (6.0 on: __GFP_ACCOUNT
+ * or a SLAB_ACCOUNT cache); before 6.0, only __GFP_ACCOUNT in gfp_flags,
+ * which misses the SLAB_ACCOUNT caches: the rows say which they are.
+ */
+static const char *accounted_name(struct kma_match *m, const struct kma_event *ev)
+{
+	const char *s = NULL;
+
+	if (ev->charged >= 0)
+		s = ev->charged ? "accounted" : "not accounted";
+	else if (ev->gfp_account >= 0)
+		s = ev->gfp_account ? "__GFP_ACCOUNT" : "no __GFP_ACCOUNT";
+	return s ? kma_strpool_intern(m->names, s, strlen(s)) : NULL;
+}
+
 static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const char **name)
 {
 	char buf[32];
@@ -149,6 +171,12 @@ static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const
 			*name = m->opts.stack_name(m->opts.stack_ctx, ev->stack_id);
 		else if (!ev->stack_id)
 			*name = kma_strpool_intern(m->names, "[no stack]", 10);
+		break;
+	case KMA_GROUP_GFP:
+		*name = ev->gfp_text;
+		break;
+	case KMA_GROUP_ACCOUNTED:
+		*name = accounted_name(m, ev);
 		break;
 	case KMA_GROUP_PID:
 		snprintf(buf, sizeof(buf), "%d", ev->pid);
@@ -483,6 +511,17 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	return 0;
 }
 
+/* Does a filtered report count an unknown or null free (kma_free_scope)? */
+static int free_selected(struct kma_match *m, const struct kma_event *ev)
+{
+	if (m->opts.free_scope != KMA_FREES_FILTERED)
+		return 1;
+	if (!is_selected(m, ev->ts))
+		return 0;
+	return !m->opts.select_free ||
+	       !(m->opts.select_free(m->opts.select_ctx, ev) & KMA_SEL_OUT);
+}
+
 static int do_free(struct kma_match *m, const struct kma_event *ev)
 {
 	struct kma_pair pr;
@@ -498,8 +537,12 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 		}
 		return close_live(m, l, ev, ev->type);
 	}
-	m->totals.frees++;
-	m->gens[m->generation].frees++;
+	if (!free_selected(m, ev))
+		return 0;
+	if (m->opts.free_scope != KMA_FREES_WHOLE) {
+		m->totals.frees++;
+		m->gens[m->generation].frees++;
+	}
 	if (pr.kind == KMA_PAIR_NULL) {
 		m->totals.null_frees++;
 		return 0;

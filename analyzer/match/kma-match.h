@@ -158,6 +158,11 @@ struct kma_totals {
 	uint64_t	net;
 	uint64_t	allocs;
 	uint64_t	frees;		/* every free event: matched + unknown + null */
+	/*
+	 * Whose unknown and null frees unknown_frees and null_frees count (and
+	 * frees with them): kma_match_opts.free_scope.
+	 */
+	int		free_scope;
 	uint64_t	matched_frees;
 	uint64_t	unknown_frees;
 	uint64_t	null_frees;
@@ -217,6 +222,21 @@ struct kma_leftover {
 	uint64_t	live_bytes;
 };
 
+/*
+ * A filtered report's unknown and null frees: no allocation of theirs is in
+ * the trace, so only what the freeing event says can select them (its task,
+ * its time and generation).
+ */
+enum kma_free_scope {
+	KMA_FREES_ALL,		/* no filter: the whole trace's */
+	KMA_FREES_FILTERED,	/* the filter's, by the free's time, generation and select_free */
+	KMA_FREES_WHOLE,	/* a filter that cannot apply to them (--caller, --cache): the
+				 * whole trace's, counted apart, never in frees */
+};
+
+/* "filter" (KMA_FREES_FILTERED) or "trace": the reports' name of a free scope. */
+const char *kma_free_scope_name(int scope);
+
 /* Which allocations a report is about; the others are matched but not counted. */
 struct kma_filter {
 	int64_t		generation;	/* -1: any */
@@ -238,6 +258,9 @@ struct kma_match_opts {
 	struct kma_filter filter;
 	kma_select_fn	select;		/* NULL: every allocation is selected */
 	void		*select_ctx;
+	enum kma_free_scope free_scope;
+	kma_select_fn	select_free;	/* KMA_FREES_FILTERED: an unknown or null free, by
+					 * its task (select_ctx); NULL: every one */
 	uint64_t	temp_ns;	/* "temporary" threshold, ns (0: 1 ms) */
 	int		keep_lifetimes;	/* keep lifetimes for percentiles (kma-quant.h) */
 	uint64_t	exact_lifetimes; /* of them kept exactly (0: KMA_QUANT_EXACT_MAX) */

@@ -318,6 +318,23 @@ unsigned int kma_select_event(void *ctx, const struct kma_event *ev)
 	return KMA_SEL_SELF | (s->exclude_self ? KMA_SEL_OUT : 0);
 }
 
+unsigned int kma_select_free_event(void *ctx, const struct kma_event *ev)
+{
+	struct kma_select *s = ctx;
+	uint32_t comm = cached(s, &s->comms, (uint64_t)(uintptr_t)ev->comm, comm_verdict, ev);
+
+	if (!(comm & V_KEEP) || (s->nr[KMA_SELK_PID] && !pid_keeps(s, ev->pid)))
+		return KMA_SEL_OUT;
+	if (!(comm & V_SELF))
+		return 0;
+	return KMA_SEL_SELF | (s->exclude_self ? KMA_SEL_OUT : 0);
+}
+
+int kma_select_frees_apply(const struct kma_select *s)
+{
+	return !s->nr[KMA_SELK_CALLER] && !s->nr[KMA_SELK_CACHE];
+}
+
 /* snprintf into buf at *at, never past len; *at keeps the length it needed. */
 static void put(char *buf, size_t len, size_t *at, const char *fmt, const char *a,
 		const char *b)

@@ -52,6 +52,16 @@ int kma_select_active(const struct kma_select *s);
  */
 unsigned int kma_select_event(void *ctx, const struct kma_event *ev);
 
+/*
+ * A kma_select_fn for a free kma cannot pair (unknown or null), by its
+ * freeing task only: --comm, --pid, and --exclude-self by the recorder's
+ * comms (a free's call site says nothing of the allocation's).
+ */
+unsigned int kma_select_free_event(void *ctx, const struct kma_event *ev);
+
+/* Non-zero when no --caller or --cache is set: kma_select_free says all the filter says. */
+int kma_select_frees_apply(const struct kma_select *s);
+
 /* The recorder's own tasks and call-site functions (globs). */
 int kma_select_is_self_comm(const char *comm);
 int kma_select_is_self_function(const char *caller);

@@ -112,7 +112,7 @@ static void render_gfp(const struct tep_print_arg_flags *fl, uint64_t v, char *b
 		snprintf(buf + n, len - n, "%s0x%" PRIx64, n ? "|" : "", v);
 }
 
-static const char *gfp_text(struct kma_reader *r, const struct ev_desc *d, uint64_t v)
+const char *kma_gfp_text(struct kma_reader *r, const struct ev_desc *d, uint64_t v)
 {
 	uint32_t *idx;
 	char buf[512];
@@ -152,7 +152,7 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 		ev.migratetype = (int)(int32_t)kma_reader_num(r, d->pg[PG_MIGRATE], rec->data);
 	if (d->pg[PG_GFP]) {
 		ev.gfp_flags = kma_reader_num(r, d->pg[PG_GFP], rec->data);
-		ev.gfp_text = gfp_text(r, d, ev.gfp_flags);
+		ev.gfp_text = kma_gfp_text(r, d, ev.gfp_flags);
 		if (!ev.gfp_text)
 			r->oom = 1;
 	}

@@ -168,6 +168,8 @@ static int lookup_events(struct kma_reader *r)
 		r->by_id[ev->id].type = t;
 		if (t == KMA_EV_KMALLOC || t == KMA_EV_KMALLOC_NODE)
 			kma_gfp_setup(r, ev, &r->by_id[ev->id]);
+		if (kma_ev_is_alloc(t))
+			kma_gfp_slab_setup(ev, &r->by_id[ev->id]);
 		kma_reader_follow_pid(r, ev);
 		found++;
 	}
@@ -312,12 +314,20 @@ static void decode_fields(struct kma_reader *r, const struct ev_desc *d, struct 
 		ev->bytes_req = kma_reader_num(r, d->f[F_BYTES_REQ], rec->data);
 		ev->bytes_alloc = kma_reader_num(r, d->f[F_BYTES_ALLOC], rec->data);
 	}
-	if (d->f[F_GFP])
+	ev->gfp_account = -1;
+	ev->charged = -1;
+	if (d->f[F_GFP]) {
 		ev->gfp_flags = kma_reader_num(r, d->f[F_GFP], rec->data);
+		/* out of memory: NULL, -g gfp's [unknown] */
+		ev->gfp_text = kma_gfp_text(r, d, ev->gfp_flags);
+		if (d->account_bit)
+			ev->gfp_account = !!(ev->gfp_flags & d->account_bit);
+	}
 	if (d->f[F_NODE])
 		ev->node = (int)(int32_t)kma_reader_num(r, d->f[F_NODE], rec->data);
 	if (d->f[F_ACCOUNTED])
 		ev->accounted = !!kma_reader_num(r, d->f[F_ACCOUNTED], rec->data);
+	ev->charged = d->acct_fmt ? ev->gfp_account : ev->accounted;
 	if (d->f[F_NAME])
 		ev->cache = dyn_string(r, d->f[F_NAME], rec);
 	if (d->type == KMA_EV_KMALLOC || d->type == KMA_EV_KMALLOC_NODE)

@@ -145,6 +145,23 @@ void kma_gfp_setup(struct kma_reader *r, struct tep_event *ev, struct ev_desc *d
 	}
 }
 
+/*
+ * Any release's __GFP_ACCOUNT: before 6.0 the allocation events have no
+ * accounted field, and the flag is all the trace says of memcg charging.
+ */
+void kma_gfp_slab_setup(struct tep_event *ev, struct ev_desc *d)
+{
+	d->gfp_table = kma_gfp_table(ev->print_fmt.args);
+	d->account_bit = d->gfp_table ? flag_value(d->gfp_table, "__GFP_ACCOUNT") : 0;
+	/*
+	 * 6.0's kmalloc has no accounted field: its print fmt says accounted=
+	 * from IS_ENABLED(CONFIG_MEMCG) && (gfp_flags & __GFP_ACCOUNT). kma
+	 * assumes CONFIG_MEMCG, as for kmalloc-cg-N above.
+	 */
+	d->acct_fmt = !tep_find_field(ev, "accounted") && d->account_bit &&
+		      ev->print_fmt.format && strstr(ev->print_fmt.format, "accounted=");
+}
+
 /* kmalloc_type(): __GFP_DMA, then __GFP_RECLAIMABLE, then __GFP_ACCOUNT. */
 int kma_gfp_type(const struct ev_desc *d, uint64_t gfp, int accounted)
 {

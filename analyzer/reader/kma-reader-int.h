@@ -38,6 +38,8 @@ struct ev_desc {
 	/* page events (kma-decode-page.c): pfn or page, order, gfp_flags, migratetype */
 	struct tep_format_field	*pg[4];
 	const struct tep_print_arg_flags *gfp_table;	/* gfp_flags' __print_flags, or NULL */
+	uint64_t		account_bit;	/* slab allocations: __GFP_ACCOUNT, 0: unknown */
+	int			acct_fmt;	/* prints accounted= from gfp_flags, no field */
 };
 
 struct kma_reader;
@@ -184,6 +186,10 @@ void kma_gfp_setup(struct kma_reader *r, struct tep_event *ev, struct ev_desc *d
 const struct tep_print_arg_flags *kma_gfp_table(const struct tep_print_arg *arg);
 /* The enum kma_kmalloc_type of a kmalloc event's gfp flags (accounted: -1 absent). */
 int kma_gfp_type(const struct ev_desc *d, uint64_t gfp, int accounted);
+/* A slab allocation event's gfp table and __GFP_ACCOUNT bit, for -g gfp and -g accounted. */
+void kma_gfp_slab_setup(struct tep_event *ev, struct ev_desc *d);
+/* gfp_flags as the kernel prints them, interned once per value; NULL: out of memory. */
+const char *kma_gfp_text(struct kma_reader *r, const struct ev_desc *d, uint64_t v);
 /* The stack that follows kmem record @rec on its CPU, into @ev when there is one. */
 void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct kma_event *ev);
 /* kma-decode-page.c: follows the page allocator events (after the kmem events). */

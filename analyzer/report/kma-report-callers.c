@@ -53,7 +53,8 @@ int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt
 	rows = sorted_rows(in, &nr);
 	if (!rows || !tab || kma_table_col(tab, key, !strcmp(key, "pid")) ||
 	    (is_caller && kma_table_col(tab, "address", 0)) || kma_table_col(tab, "total", 1) ||
-	    kma_table_col(tab, "slack", 1) || kma_table_col(tab, "net", 1) ||
+	    kma_table_col(tab, "slack", 1) || kma_table_col(tab, "slack_pct", 1) ||
+	    kma_table_col(tab, "net", 1) ||
 	    kma_table_col(tab, "allocs", 1) || kma_table_col(tab, "frees", 1) ||
 	    kma_table_col(tab, "implicit_frees", 1))
 		err = -1;
@@ -67,6 +68,7 @@ int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt
 		}
 		err |= kma_table_u64(tab, c->total);
 		err |= kma_table_u64(tab, c->slack);
+		err |= kma_table_pct(tab, c->slack, c->total);
 		err |= kma_table_u64(tab, c->net);
 		err |= kma_table_u64(tab, c->allocs);
 		err |= kma_table_u64(tab, c->frees);
@@ -79,9 +81,11 @@ int kma_report_table(FILE *out, const struct kma_report_in *in, enum kma_fmt fmt
 			", \"net\": %" PRIu64 ", \"allocs\": %" PRIu64 ", \"frees\": %" PRIu64
 			", \"unknown_frees\": %" PRIu64 ", \"null_frees\": %" PRIu64
 			", \"implicit_frees\": %" PRIu64 ", \"failed_allocs\": %" PRIu64
-			", \"callers\": %" PRIu64 ", \"lost_events\": %" PRIu64 "},\n\"rows\": ",
+			", \"callers\": %" PRIu64 ", \"lost_events\": %" PRIu64
+			", \"unknown_frees_scope\": \"%s\"},\n\"rows\": ",
 			t->total, t->slack, t->net, t->allocs, t->frees, t->unknown_frees,
-			t->null_frees, t->implicit_frees, t->failed_allocs, t->callers, lost);
+			t->null_frees, t->implicit_frees, t->failed_allocs, t->callers, lost,
+			kma_free_scope_name(t->free_scope));
 		err = kma_table_print(out, tab, fmt);
 		fputs("}\n", out);
 	} else if (!err) {
@@ -110,8 +114,9 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	const struct kma_totals *t = in->totals;
 	const struct kma_caller **rows;
 	uint64_t lost, unknown_pages, nr = 0, i;
-	int wt = 5, ws = 5, wn = 3, wa = 1, wf = 1;
-	char af[48];
+	int wt = 5, ws = 5, wp = 6, wn = 3, wa = 1, wf = 1;
+	const char *whole;
+	char af[48], pct[32];
 
 	lost = kma_trace_lost(in->info, &unknown_pages);
 	fprintf(out, "total bytes allocated: %" PRIu64 "\n", t->total);
@@ -128,8 +133,10 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 	if (in->key && !strcmp(in->key, "stack"))
 		fprintf(out, "kmem events with a stack: %" PRIu64 " of %" PRIu64 "\n",
 			in->info->stacked, in->info->kmem_events);
-	fprintf(out, "number of unknown frees: %" PRIu64 "\n", t->unknown_frees);
-	fprintf(out, "number of null frees: %" PRIu64 "\n", t->null_frees);
+	/* a --caller/--cache filter cannot select them: say that they are not the filter's */
+	whole = t->free_scope == KMA_FREES_WHOLE ? " (whole trace)" : "";
+	fprintf(out, "number of unknown frees%s: %" PRIu64 "\n", whole, t->unknown_frees);
+	fprintf(out, "number of null frees%s: %" PRIu64 "\n", whole, t->null_frees);
 	fprintf(out, "number of implicit frees: %" PRIu64 "\n", t->implicit_frees);
 	fprintf(out, "number of failed allocs: %" PRIu64 "\n", t->failed_allocs);
 	fprintf(out, "number of lost events: %" PRIu64 "\n", lost);
@@ -155,6 +162,9 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 			wt = w;
 		if ((w = width_of(rows[i]->slack)) > ws)
 			ws = w;
+		kma_fmt_pct(pct, sizeof(pct), rows[i]->slack, rows[i]->total);
+		if ((w = (int)strlen(pct)) > wp)
+			wp = w;
 		if ((w = width_of(rows[i]->net)) > wn)
 			wn = w;
 		if ((w = width_of(rows[i]->allocs)) > wa)
@@ -170,14 +180,15 @@ int kma_report_text(FILE *out, const struct kma_report_in *in)
 		fprintf(out, "Sorted by %s name.\n", in->key ? in->key : "caller");
 	else
 		fprintf(out, "Sorted by %s.\n", kma_sort_name(in->sort));
-	fprintf(out, "%*s %*s %*s %-*s  %s\n", wt, "total", ws, "slack", wn, "net",
-		wa + 1 + wf, "alloc/free", in->key ? in->key : "caller");
+	fprintf(out, "%*s %*s %*s %*s %-*s  %s\n", wt, "total", ws, "slack", wp, "slack%", wn,
+		"net", wa + 1 + wf, "alloc/free", in->key ? in->key : "caller");
 	for (i = 0; i < nr; i++) {
 		const struct kma_caller *c = rows[i];
 
 		snprintf(af, sizeof(af), "%*" PRIu64 "/%-*" PRIu64, wa, c->allocs, wf, c->frees);
-		fprintf(out, "%*" PRIu64 " %*" PRIu64 " %*" PRIu64 " %s  ", wt, c->total,
-			ws, c->slack, wn, c->net, af);
+		kma_fmt_pct(pct, sizeof(pct), c->slack, c->total);
+		fprintf(out, "%*" PRIu64 " %*" PRIu64 " %*s %*" PRIu64 " %s  ", wt, c->total,
+			ws, c->slack, wp, pct, wn, c->net, af);
 		/* names are trace bytes: no control bytes to the terminal */
 		kma_text_str(out, c->name);
 		fputc('\n', out);

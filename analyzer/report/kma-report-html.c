@@ -119,8 +119,9 @@ static void write_summary(FILE *out, const struct kma_html_in *in)
 		",\"allocs\":" U64 ",\"frees\":" U64 ",\"callers\":" U64
 		",\"unknown_frees\":" U64 ",\"null_frees\":" U64 ",\"implicit_frees\":" U64
 		",\"failed_allocs\":" U64 ",\"lost_events\":" U64 ",\"lost_unknown_pages\":" U64
-		"}", t->total, t->slack, t->net, t->allocs, t->frees, t->callers, t->unknown_frees,
-		t->null_frees, t->implicit_frees, t->failed_allocs, lost, unknown_pages);
+		",\"unknown_frees_scope\":\"%s\"}", t->total, t->slack, t->net, t->allocs, t->frees,
+		t->callers, t->unknown_frees, t->null_frees, t->implicit_frees, t->failed_allocs, lost,
+		unknown_pages, kma_free_scope_name(t->free_scope));
 	fprintf(out, ",\"peak\":{\"ts\":" U64 ",\"bytes\":" U64 "}", t->peak_ts, t->peak_net);
 }
 

@@ -59,8 +59,11 @@
 		return (i ? n.toFixed(1) : String(n)) + ' ' + u[i];
 	}
 
+	// rounded half up to the microsecond, as kma's text and trace-cmd print times
 	function secs(ns) {
-		return (ns / 1e9).toFixed(6) + ' s';
+		var us = Math.round(ns / 1000), f = String(us % 1e6);
+
+		return Math.floor(us / 1e6) + '.' + '000000'.slice(f.length) + f + ' s';
 	}
 
 	function dur(ns) {
@@ -137,6 +140,8 @@
 	/* --- summary ------------------------------------------------------ */
 	function summary() {
 		var s = section('kma-summary', 'Summary'), m = D.summary;
+		// a --caller/--cache filter cannot select them: the whole trace's
+		var whole = D.filter && m.unknown_frees_scope === 'trace' ? ' (whole trace)' : '';
 		var rows = [
 			['total bytes allocated', m.total, 'total'],
 			['slack bytes allocated', m.slack, 'slack'],
@@ -144,8 +149,8 @@
 			['number of allocs', m.allocs, 'allocs'],
 			['number of frees', m.frees, 'frees'],
 			['number of callers', m.callers, 'callers'],
-			['number of unknown frees', m.unknown_frees, 'unknown_frees'],
-			['number of null frees', m.null_frees, 'null_frees'],
+			['number of unknown frees' + whole, m.unknown_frees, 'unknown_frees'],
+			['number of null frees' + whole, m.null_frees, 'null_frees'],
 			['number of implicit frees', m.implicit_frees, 'implicit_frees'],
 			['number of failed allocs', m.failed_allocs, 'failed_allocs'],
 			['number of lost events', m.lost_events, 'lost_events'],

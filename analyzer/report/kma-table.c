@@ -108,6 +108,29 @@ int kma_table_i64(struct kma_table *t, int64_t v)
 	return add(t, strdup(buf), 0);
 }
 
+void kma_fmt_pct(char *buf, size_t len, uint64_t part, uint64_t whole)
+{
+	/* 128 bits: part * 200000 of a 2^63-byte sum does not fit in 64 */
+	unsigned __int128 m;
+
+	if (!whole) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	m = ((unsigned __int128)part * 200000 + whole) / ((unsigned __int128)whole * 2);
+	snprintf(buf, len, "%" PRIu64 ".%03" PRIu64, (uint64_t)(m / 1000), (uint64_t)(m % 1000));
+}
+
+int kma_table_pct(struct kma_table *t, uint64_t part, uint64_t whole)
+{
+	char buf[32];
+
+	if (!whole)
+		return add(t, NULL, 1);
+	kma_fmt_pct(buf, sizeof(buf), part, whole);
+	return add(t, strdup(buf), 0);
+}
+
 int kma_table_str(struct kma_table *t, const char *s)
 {
 	return s ? add(t, strdup(s), 0) : add(t, NULL, 1);

@@ -26,6 +26,12 @@ int kma_table_col(struct kma_table *t, const char *name, int numeric);
 int kma_table_u64(struct kma_table *t, uint64_t v);
 int kma_table_i64(struct kma_table *t, int64_t v);
 int kma_table_str(struct kma_table *t, const char *s);
+/*
+ * 100 * part / whole with 3 decimals, rounded half up ("12.500"), as perf
+ * kmem prints its Frag column; "-" (text) or null (a cell) when whole is 0.
+ */
+void kma_fmt_pct(char *buf, size_t len, uint64_t part, uint64_t whole);
+int kma_table_pct(struct kma_table *t, uint64_t part, uint64_t whole);
 int kma_table_null(struct kma_table *t);
 
 int kma_table_print(FILE *out, const struct kma_table *t, enum kma_fmt fmt);

@@ -14,7 +14,10 @@
 # first within 120 columns, reasons under them; CSV/JSON: per_iteration, reclaim_freed and
 # "iterations"), a --generation the trace lacks (now an error), and in report.db's callers
 # only leak_class/leak_why where the recorder class and 6.18's extent_status apply; the
-# default per-caller numbers are unchanged. Regenerate only for an intended change, and say so in the commit message.
+# default per-caller numbers are unchanged; then times rounded half up to the microsecond as
+# trace-cmd report prints them, the slack% column (slack_pct in CSV/JSON), the JSON summary's
+# unknown_frees_scope, and a filtered report's unknown/null frees selected by the freeing task
+# and time. Regenerate only for an intended change, and say so in the commit message.
 # KMA and MKTRACE must be absolute paths (generated inputs run from a scratch folder).
 set -u
 KMA=$1 MKTRACE=$2 OUT=$3

