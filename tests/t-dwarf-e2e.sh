@@ -148,8 +148,8 @@ else
 		"$KMA" --no-db --vmlinux "$E/vmlinux" --modules "$E/mods" -g file "$E/trace.dat" \
 			> "$TMP/g.txt" 2>&1
 		check "dwarf e2e: -g file rows = sums per addr2line file" test \
-			"$(awk '$4 ~ /^[0-9]+\/[0-9]+$/ && NF == 5 { split($4, af, "/")
-				print $5, $1, $2, $3, af[1], af[2] }' "$TMP/g.txt" | LC_ALL=C sort)" = \
+			"$(awk '$5 ~ /^[0-9]+\/[0-9]+$/ && NF == 6 { split($5, af, "/")
+				print $6, $1, $2, $4, af[1], af[2] }' "$TMP/g.txt" | LC_ALL=C sort)" = \
 			"$(cat "$TMP/want-files.txt")"
 		check "dwarf e2e: -g file groups: the three source files" test \
 			"$(awk '{ print $1 }' "$TMP/want-files.txt" | sed 's|.*/||' | tr '\n' ' ')" = \
@@ -183,7 +183,7 @@ for r in json.load(open('$TMP/g.json'))['rows']:
 				COUNT(inlined), COUNT(line_note) FROM callers")" = "$n_sites|0|0|0|0"
 		"$KMA" --no-db -g file "$E/trace.dat" > "$TMP/g0.txt" 2>&1
 		check "dwarf e2e: without --vmlinux: -g file has one row, [unknown], with every byte" \
-			test "$(awk '$4 ~ /^[0-9]+\/[0-9]+$/ { print $5, $1 }' "$TMP/g0.txt")" = \
+			test "$(awk '$5 ~ /^[0-9]+\/[0-9]+$/ { print $6, $1 }' "$TMP/g0.txt")" = \
 			"[unknown] $(awk '{ t += $5 } END { print t }' "$E/expected")"
 		check "dwarf e2e: without --vmlinux: file_stats = [unknown]" test \
 			"$(sqlite3 "$E/nodbg.db" 'SELECT file, allocs FROM file_stats')" = "[unknown]|$n_sites"

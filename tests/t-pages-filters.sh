@@ -134,14 +134,15 @@ refused "--pages -f folded refused" "-f folded" -f folded
 
 # Random sequences (tests/tools/mkpages.py: two tasks, live-pfn reuse, unknown and batched
 # frees, failed allocations) filtered, against pages-from-report.py's filters over
-# trace-cmd report -t (timestamps in ns; the trace starts at 1100 ns)
+# trace-cmd report -t (timestamps in ns; the trace starts at 1100 ns; @T with up to 6
+# decimals names the events printed as T, which start 500 ns before it)
 if command -v trace-cmd > /dev/null; then
 	python3 "$TOP/tests/tools/mkpages.py" 20000 3 > "$TMP/rand.seq"
 	"$MKTRACE" -o "$TMP/rand.dat" "$TMP/rand.seq" > "$TMP/mk.txt" 2>&1 ||
 		fail "pages random: mktrace" "$(cat "$TMP/mk.txt")"
 	trace-cmd report -t -R "$TMP/rand.dat" > "$TMP/rand.txt" 2> /dev/null
 	for f in "--comm bash|--comm bash" "--pid 200|--pid 200" \
-		 "--since @0.0003 --until @0.0007|--since 300000 --until 700000" \
+		 "--since @0.0003 --until @0.0007|--since 299500 --until 699500" \
 		 "--comm cat --since 0.0002|--comm cat --since 201100"; do
 		kargs=${f%%|*}
 		pargs=${f#*|}

@@ -7,7 +7,7 @@
 #       ignored; ordered by column SORT (a csv column; "name" is the first one,
 #       "live" is allocs - frees - implicit_frees) in DIR (asc/desc), ties by name
 #       then address, both ascending. Printed as html-dom.py prints rows, without
-#       the live column.
+#       the live column and the slack_pct column (the page shows neither).
 #   view-expect.py flame CSV WEIGHT ZOOM DOMTXT
 #       checks the icicle graph of html-dom.py's output DOMTXT zoomed on the frame
 #       path ZOOM ("" = none) with WEIGHT (total, net or allocs), against the tree
@@ -45,8 +45,10 @@ def rows(path, sort, direction, filt):
     # tie order first; Python's sort is stable, with reverse=True too
     body.sort(key=lambda r: (r[0], int(r[addr], 16) if addr is not None else 0))
     body.sort(key=value, reverse=direction == 'desc')
+    # the page's table has no slack % column (slack_pct, -f csv's only derived one)
+    shown = [i for i, h in enumerate(head) if h != 'slack_pct']
     for r in body:
-        print('row\t' + '\t'.join(r))
+        print('row\t' + '\t'.join(r[i] for i in shown))
 
 
 def close(a, b):
