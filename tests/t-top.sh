@@ -123,7 +123,7 @@ else
 	# the final report: its rows after "Sorted by", before KMA-EXIT
 	top_screen > "$TMP/screen.txt"
 	awk '/^Sorted by/ { s = 1; next } /^KMA-EXIT/ { s = 0 }
-		s && /^ *[0-9]+ +[0-9]+ +[0-9]+ +[0-9]+\/[0-9]+ +[^ ]/' "$TMP/screen.txt" > "$TMP/final.txt"
+		s && /^ *[0-9]+ +[0-9]+ +[0-9.-]+ +[0-9]+ +[0-9]+\/[0-9]+ +[^ ]/' "$TMP/screen.txt" > "$TMP/final.txt"
 	check "top: the final report has 1 to 4 rows (-n 4)" sh -c \
 		"n=\$(wc -l < '$TMP/final.txt'); [ \$n -ge 1 ] && [ \$n -le 4 ]"
 	check "top: the final report is in the order chosen last (frees)" \
