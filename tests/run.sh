@@ -25,6 +25,14 @@ skip() { SKIPPED=$((SKIPPED + 1)); echo "SKIP [$LABEL] $1: ${2:-}"; }
 # sanitizer and fresh passes: the long sweeps run in the plain pass); listed,
 # never silent, and counted in the pass's summary line
 drop() { DROPPED=$((DROPPED + 1)); echo "DROP [$LABEL] $1: ${2:-}"; }
+# need_mktrace: $MKTRACE (the build's tests/tools/mktrace) runs, or one is built into the
+# file's $TMP (a build made without the test tools), or the file fails saying why
+need_mktrace() {
+	[ -x "$MKTRACE" ] && return 0
+	MKTRACE=$TMP/mktrace
+	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
+		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
+}
 # check NAME CMD...: passes when CMD exits 0; its output is shown on failure.
 check() {
 	local name=$1 out

@@ -5,11 +5,7 @@
 # tests/bounded/mkseq.py, which writes the events and works out from them the
 # list order, the live allocations and every caller's exact lifetimes.
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 CHECK=$TOP/tests/bounded/check.py
 T=$TMP/b.dat
 X=$TMP/b.json

@@ -7,11 +7,7 @@ DIFF=$TOP/$B/analyzer/kma-diff
 MKTRACE=$TOP/$B/tests/tools/mktrace
 DSEQ=$TOP/tests/diff
 FIX=$TOP/tests/fixtures
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 "$MKTRACE" -o "$TMP/sb.dat" "$DSEQ/scope-base.seq" > /dev/null
 "$MKTRACE" -o "$TMP/sn.dat" "$DSEQ/scope-new.seq" > /dev/null
 # most checks read the report.db files, analyzed once (a trace.dat operand is analyzed

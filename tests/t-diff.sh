@@ -8,11 +8,7 @@ DIFF=$TOP/$B/analyzer/kma-diff
 MKTRACE=$TOP/$B/tests/tools/mktrace
 DSEQ=$TOP/tests/diff
 FIX=$TOP/tests/fixtures
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 
 # The runs: base and grown; base under another KASLR slide (every address of the
 # functions 0x100000 higher, offsets kept), after a rebuild (other offsets), and in the

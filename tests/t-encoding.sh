@@ -3,11 +3,7 @@
 # control bytes to the terminal. The expectations come from Python's UTF-8 decoder over
 # the raw bytes (tests/tools/kma-encoding.py), not from kma.
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 if [ -x "$MKTRACE" ]; then
 	mkdir -p "$TMP/enc"
 	python3 "$TOP/tests/tools/kma-encoding.py" "$KMA" "$MKTRACE" "$TMP/enc" > "$TMP/enc.txt" 2>&1

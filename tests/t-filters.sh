@@ -3,11 +3,7 @@
 # from the events listed in the .seq) and on the real fixtures against awk over
 # `trace-cmd report` (independent of kma).
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 G=$TMP/filters.dat
 "$MKTRACE" -o "$G" "$TOP/tests/gen/filters.seq" > "$TMP/mk.txt" 2>&1 ||
 	fail "mktrace filters.seq" "$(cat "$TMP/mk.txt")"

@@ -10,11 +10,7 @@
 # kma-test: long tracefs
 GEN=$TOP/tests/gen
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 
 # GEN[:LONG][:big]
 VARIANTS="5.10 5.12 5.16 6.0 6.1 6.18 5.10:4 6.18:4 5.10:big 6.18:big 6.1:4:big"

@@ -6,11 +6,7 @@
 # and report.db (allocation_caches, cache_stats) must all give them. Then the real
 # fixtures against tests/tools/kcache-from-report.py over `trace-cmd report`.
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 SEQ=$TOP/tests/kcache/kcache.seq
 
 # "cache total allocs frees net", by hand. Events: 1 cg_a 64 ACCOUNT (freed by 11),

@@ -3,11 +3,7 @@
 # and tests/gen/leak-few.seq (two markers). Every expected reason below is worked
 # out by hand from the events listed in the .seq files.
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 G=$TMP/leak-grow.dat
 F=$TMP/leak-few.dat
 "$MKTRACE" -o "$G" "$TOP/tests/gen/leak-grow.seq" > "$TMP/mk.txt" 2>&1 ||

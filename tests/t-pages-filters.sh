@@ -4,11 +4,7 @@
 # allocations, against numbers worked by hand from tests/pages/basic.seq (below, event
 # numbers as in its comment); the options that cannot apply to pages are usage errors.
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 CHECK="python3 $TOP/tests/tools/pages-check.py"
 SEQ=$TOP/tests/pages/basic.seq
 

@@ -5,11 +5,7 @@
 # the slab side unchanged by --pages; the usage errors. The recorded fixture is checked
 # against an independent script over trace-cmd report in the second half.
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 CHECK="python3 $TOP/tests/tools/pages-check.py"
 # kernel generation:word size:byte order ("page": the struct page layout). The short sweep
 # (sanitizer and fresh passes) keeps the three the checks below use: 64-bit pfn, 32-bit

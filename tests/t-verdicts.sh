@@ -8,11 +8,7 @@
 # those of $KMA_EXP_FIXTURES): exp-noleak.dat has no "high" suspect;
 # exp-leak.dat's only "high" ones are the planted pipe and socket allocation sites.
 MKTRACE=$TOP/$B/tests/tools/mktrace
-if [ ! -x "$MKTRACE" ]; then
-	MKTRACE=$TMP/mktrace
-	make -s -C "$TOP/tests/tools" O="$TMP" > "$TMP/build.txt" 2>&1 ||
-		fail "mktrace: build" "$(tail -5 "$TMP/build.txt")"
-fi
+need_mktrace
 E=$TMP/experiment.dat
 P=$TMP/pages.dat
 "$MKTRACE" -o "$E" "$TOP/tests/verdicts/experiment.seq" > "$TMP/mk.txt" 2>&1 ||
