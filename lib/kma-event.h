@@ -41,6 +41,34 @@ enum kma_ev_type {
 	 * parsed: kma_event.counter (lib/kma-cntmark.h). Only --counters reads it.
 	 */
 	KMA_EV_COUNTER,
+	/*
+	 * The percpu allocator: ptr is the percpu pointer (ptr field), bytes_req
+	 * the size asked (size), bytes_alloc the bytes_alloc field (5.19 on; the
+	 * size where the event has none), call_site the call_site field (5.19 on;
+	 * 0 where absent), gfp_flags as traced.
+	 */
+	KMA_EV_PERCPU_ALLOC,		/* percpu:percpu_alloc_percpu */
+	KMA_EV_PERCPU_FREE,		/* percpu:percpu_free_percpu: ptr */
+	/*
+	 * The vmalloc allocator's address space: ptr is the vmap area's start
+	 * (addr / va_start), bytes_req = bytes_alloc the area's size; no caller
+	 * in the event (call_site 0: the stack names it). A failed allocation
+	 * (failed != 0) has ptr 0.
+	 */
+	KMA_EV_VMAP_ALLOC,		/* vmalloc:alloc_vmap_area */
+	KMA_EV_VMAP_FREE,		/* vmalloc:free_vmap_area_noflush: lazily purged, freed here */
+};
+
+/*
+ * The allocator an event belongs to: every allocator goes through one
+ * pipeline, told apart by its kind.
+ */
+enum kma_kind {
+	KMA_KIND_SLAB,
+	KMA_KIND_PAGE,
+	KMA_KIND_PERCPU,
+	KMA_KIND_VMALLOC,
+	KMA_KIND_NR,
 };
 
 #define KMA_PAGE_FAILED		UINT64_MAX	/* ptr of a failed page allocation */
@@ -48,6 +76,16 @@ enum kma_ev_type {
 static inline int kma_ev_is_page(int type)
 {
 	return type >= KMA_EV_PAGE_ALLOC && type <= KMA_EV_PAGE_PCPU_DRAIN;
+}
+
+static inline int kma_ev_is_percpu(int type)
+{
+	return type == KMA_EV_PERCPU_ALLOC || type == KMA_EV_PERCPU_FREE;
+}
+
+static inline int kma_ev_is_vmap(int type)
+{
+	return type == KMA_EV_VMAP_ALLOC || type == KMA_EV_VMAP_FREE;
 }
 
 /* "mm_page_alloc", ... for the page event types, NULL for any other. */
