@@ -230,20 +230,21 @@ $(MARK): tools/kma-mark.c
 
 unit: $(UNIT_TESTS) tools
 
-# Everything twice: the plain build, then the ASan+UBSan build in build/san
-# (the long sweeps in the plain pass only: docs/testing.md); then, where root
-# allows, the suite again as a brand-new machine runs it (tests/fresh.sh: clean
-# copy, own mount namespace, debugfs and tracefs unmounted, then tracefs mounted
-# anew). The independent checkers' outputs are kept for all passes in
-# build/check-cache (once per input, not once per build). One summary line for
-# all of it, after the wall time of each pass and of the whole.
+# Everything twice: the ASan+UBSan build in build/san (short sweeps), then the
+# plain pass with every sweep as a brand-new machine runs it (tests/fresh.sh
+# plain tracefs: a clean copy built with an empty environment, its own mount
+# namespace with debugfs and tracefs unmounted, then the files that look at
+# tracefs again with tracefs mounted anew); where that cannot run (not root),
+# the plain pass on this checkout's build. docs/testing.md. The independent
+# checkers' outputs are kept for all passes in build/check-cache (once per
+# input, not once per build). One summary line for all of it, after the wall
+# time of each pass and of the whole.
 JOBS		?= $(shell nproc 2>/dev/null || echo 1)
 check: deps
 	@export KMA_CHECK_T0=$$(date +%s) KMA_CHECK_CACHE=$(abspath build/check-cache/check); \
 	rm -rf "$$KMA_CHECK_CACHE"; \
-	$(MAKE) --no-print-directory -j$(JOBS) all unit && \
 	$(MAKE) --no-print-directory -j$(JOBS) SAN=1 O=build/san all unit && \
-	FRESH=1 bash tests/run.sh build build/san
+	FRESH=1 bash tests/run.sh build/san
 
 # The edit-test loop: build and run the plain suite (every sweep), no package
 # installs; TESTS="t-a t-b" runs only those files. The checkers' outputs are kept

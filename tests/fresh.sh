@@ -5,10 +5,11 @@
 # environment in a mount namespace of its own where
 #   notracefs   debugfs and tracefs are unmounted (tests mount what they need)
 #   tracefs     debugfs is unmounted and tracefs mounted anew at /sys/kernel/tracing
-# Usage: tests/fresh.sh [MODE...]   (default: both)
-# Prints the suite's lines labelled fresh-MODE, then "fresh: N passed, N failed,
-# N skipped"; exits 1 on any failure, 3 when it cannot run here (the reason on
-# stderr): not root, no unshare, not a git checkout.
+#   plain       as notracefs, with every sweep: make check's plain pass (labelled plain)
+# Usage: tests/fresh.sh [MODE...]   (default: notracefs tracefs)
+# Prints the suite's lines labelled fresh-MODE (plain for plain), then "fresh: N passed,
+# N failed, N skipped"; exits 1 on any failure, 3 when it cannot run here (the reason
+# on stderr): not root, no unshare, not a git checkout.
 set -u
 cd "$(dirname "$0")/.." || exit 1
 TOP=$PWD
@@ -45,8 +46,10 @@ else
 	F=1
 fi
 for mode in "$@"; do
+	label=fresh-$mode sweep=short
 	case $mode in
 	notracefs) mnt=: only= ;;
+	plain) mnt=: only= label=plain sweep=full ;;
 	# tracefs mounted anew: what differs from notracefs only for the files that look
 	# at tracefs (tagged so); the rest ran on the same build a moment ago
 	tracefs) mnt='mount -t tracefs nodev /sys/kernel/tracing' only=tracefs ;;
@@ -59,15 +62,16 @@ for mode in "$@"; do
 			while grep -q " $m " /proc/mounts; do umount -l "$m" || exit 4; done
 		done
 		'"$mnt"' || exit 4
-		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="fresh-$2" KMA_TIMES="$3" KMA_CHECK_CACHE="$4" KMA_ONLY="$5" \
-			RUN_SUMMARY=subtotal bash "$0/tests/run.sh" build' \
-		"$WORK/src" "$WORK/home" "$mode" "${KMA_TIMES:-}" "${KMA_CHECK_CACHE:-}" "$only" \
+		exec env -i PATH=/usr/sbin:/usr/bin:/sbin:/bin HOME="$1" RUN_LABEL="$2" KMA_TIMES="$3" KMA_CHECK_CACHE="$4" KMA_ONLY="$5" \
+			KMA_SWEEP="$6" TESTS="$7" RUN_SUMMARY=subtotal bash "$0/tests/run.sh" build' \
+		"$WORK/src" "$WORK/home" "$label" "${KMA_TIMES:-}" "${KMA_CHECK_CACHE:-}" "$only" "$sweep" \
+		"${TESTS:-}" \
 		> "$WORK/out.txt" 2>&1
 	rc=$?
 	grep -v '^subtotal:' "$WORK/out.txt"
 	sum=$(grep '^subtotal:' "$WORK/out.txt" | tail -1)
 	if [ $rc = 4 ] || [ -z "$sum" ]; then
-		echo "FAIL [fresh-$mode] set-up of the namespace or the suite: exit $rc"
+		echo "FAIL [$label] set-up of the namespace or the suite: exit $rc"
 		F=$((F + 1))
 		continue
 	fi
