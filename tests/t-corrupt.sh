@@ -150,6 +150,14 @@ refused "v6 overlapping fields" "$TMP/overlap.dat" \
 edit6 "$TMP/nofield.dat" "size_t bytes_alloc;" "size_t bytes_allox;" "name: kmalloc"
 refused "v6 kmem event without a required field" "$TMP/nofield.dat" \
 	"corrupt trace.dat headers (kmem:kmalloc has no bytes_alloc field)"
+# libtraceevent's format parser recurses once per parenthesis: a print fmt nested
+# 100000 deep overflows its stack (trace-cmd report dies of it). The header probe's
+# child parses the formats first and dies in kma's stead; 1000 deep parses.
+python3 "$TOP/tests/tools/deep-format.py" "$V6" "$TMP/deep.dat" 100000 &&
+	refused "v6 print fmt nested past libtraceevent's stack" "$TMP/deep.dat" \
+		"corrupt trace.dat headers (libtraceevent cannot parse its event or printk formats)"
+python3 "$TOP/tests/tools/deep-format.py" "$V6" "$TMP/shallow.dat" 1000 &&
+	check "v6 print fmt nested 1000 deep: read" "$KMA" --no-db -q "$TMP/shallow.dat"
 
 # --- cut short at the end. The layout of basic.dat, from its section headers: the
 # last three sections are the event data, the options with the BUFFER option (CPU

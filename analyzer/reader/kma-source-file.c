@@ -21,6 +21,7 @@
 
 #include "kma-grow.h"
 #include "kma-reader-int.h"
+#include "kma-probe.h"
 #include "kma-tracedat.h"
 #include "kma-zlib.h"
 
@@ -83,53 +84,6 @@ static int check_header(const char *path, struct kma_err *err, struct kma_td_lay
 		ret = check_header_of(&t, err, lay);
 	kma_td_close(&t);
 	return ret;
-}
-
-/* Defined only in sanitizer builds (weak: NULL elsewhere). */
-extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
-
-/*
- * libtraceevent crashes on some corrupt text sections of the headers (event
- * formats, printk formats) that no size check catches, so they are parsed
- * in a child first: if it dies, the file is reported instead of kma dying.
- */
-static int probe_headers(const char *path)
-{
-	struct tracecmd_input *h;
-	int status, fd;
-	pid_t pid;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 0;	/* cannot probe: go on */
-	if (pid == 0) {
-		/*
-		 * The child may die: that is what it is for. Under a sanitizer
-		 * and libFuzzer, their death hooks and signal handlers would take
-		 * its death for the parent's and report a crash.
-		 */
-		if (__sanitizer_set_death_callback)
-			__sanitizer_set_death_callback(NULL);
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGABRT, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGILL, SIG_DFL);
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		tracecmd_set_loglevel(TEP_LOG_NONE);
-		tep_set_loglevel(TEP_LOG_NONE);
-		h = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
-		_exit(h ? 0 : 3);	/* 3: refused cleanly; sanitizers exit with 1 */
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
 }
 
 /* ---- buffers: trace-cmd record -B NAME puts events in an instance ---- */
@@ -423,7 +377,8 @@ static int check_file(struct kma_reader *r, const char *path, struct kma_err *er
 	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
 		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",
 				   r->kallsyms_err.msg);
-	if (probe_headers(path))
+	if (kma_probe_headers(path, r->kallsyms &&
+			      kma_probe_plain_kallsyms(r->kallsyms, r->kallsyms_len)))
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (libtraceevent "
 				   "cannot parse its event or printk formats)");
 	return 0;

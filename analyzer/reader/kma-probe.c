@@ -1,0 +1,348 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-probe.c - the header probe: the texts of a trace.dat header that
+ * libtraceevent parses (header_page, the ftrace and event formats, the
+ * printk formats, the saved command lines, the kallsyms) parsed in a child
+ * first, because libtraceevent crashes on some corrupt ones that no size
+ * check catches. If the child dies, the file is reported instead of kma
+ * dying when libtracecmd parses the same texts.
+ *
+ * The child parses each text as libtracecmd's open does (trace-input.c:
+ * read_header_files, read_ftrace_file, read_event_file, read_ftrace_printk,
+ * read_and_parse_cmdlines), found by the trace.dat walker, with one
+ * exception: a kallsyms text whose every line is plain ("ADDR T NAME" or
+ * "ADDR T NAME\t[MOD]", as /proc/kallsyms prints them; the caller checks it
+ * on the text it read already) is not even read by the child. Real traces
+ * carry the whole /proc/kallsyms (5 MB and more): reading and parsing it a
+ * second time cost a third of a run on such a trace, while a plain text is
+ * the shape the kernel always gives libtraceevent's kallsyms parser. Any
+ * other kallsyms text is parsed in the child too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#include <traceevent/event-parse.h>
+
+#include "kma-probe.h"
+#include "kma-tracedat.h"
+
+#define MAX_STR		4096
+#define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
+
+enum { TEXT_HEADER_PAGE, TEXT_FTRACE, TEXT_EVENT, TEXT_KALLSYMS, TEXT_PRINTK, TEXT_CMDLINES };
+
+/* Over the file (v6: mem NULL) or over a v7 section's data in memory. */
+struct cur {
+	struct kma_td	*t;
+	const char	*mem;
+	uint64_t	len, pos;
+	struct tep_handle *tep;
+	int		long_size;
+	int		skip_kallsyms;	/* the parent found the kallsyms text plain */
+};
+
+static int cur_read(struct cur *c, void *buf, uint64_t n)
+{
+	if (!c->mem)
+		return kma_td_read(c->t, buf, n);
+	if (n > c->len - c->pos)
+		return -1;
+	memcpy(buf, c->mem + c->pos, n);
+	c->pos += n;
+	return 0;
+}
+
+static int cur_num(struct cur *c, int bytes, uint64_t *v)
+{
+	unsigned char b[8];
+
+	if (cur_read(c, b, bytes))
+		return -1;
+	*v = kma_td_get(c->t, b, bytes);
+	return 0;
+}
+
+static int cur_str(struct cur *c, char *buf, size_t max)
+{
+	size_t i;
+
+	if (!c->mem)
+		return kma_td_str(c->t, buf, max);
+	for (i = 0; i < max && c->pos + i < c->len; i++) {
+		buf[i] = c->mem[c->pos + i];
+		if (!buf[i]) {
+			c->pos += i + 1;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+/* The next @n bytes as a malloc'd NUL-terminated text. */
+static char *cur_text(struct cur *c, uint64_t n)
+{
+	char *buf;
+
+	if (n > KMA_TD_MAX_TEXT)
+		return NULL;
+	if (!c->mem) {
+		buf = kma_td_slurp(c->t, c->t->off, n);
+		if (buf)
+			c->t->off += n;
+		return buf;
+	}
+	if (n > c->len - c->pos || !(buf = malloc(n + 1)))
+		return NULL;
+	memcpy(buf, c->mem + c->pos, n);
+	buf[n] = '\0';
+	c->pos += n;
+	return buf;
+}
+
+/* A kallsyms line as /proc/kallsyms prints it: "HEX T NAME" or "HEX T NAME\t[MOD]". */
+static int plain_line(const char *s, const char *end)
+{
+	const char *p = s;
+
+	while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
+		p++;
+	if (p == s || p - s > 16 || end - p < 4 || p[0] != ' ' || p[2] != ' ' ||
+	    !((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z')))
+		return 0;
+	for (s = p += 3; p < end && *p > ' ' && *p < 0x7f; p++)
+		;
+	if (p == s)
+		return 0;
+	if (p == end)
+		return 1;
+	if (end - p < 4 || p[0] != '\t' || p[1] != '[' || end[-1] != ']')
+		return 0;
+	for (p += 2; p < end - 1; p++)
+		if (*p <= ' ' || *p >= 0x7f || *p == '[' || *p == ']')
+			return 0;
+	return 1;
+}
+
+int kma_probe_plain_kallsyms(const char *text, uint64_t len)
+{
+	const char *p = text, *end = text + len, *nl;
+
+	while (p < end) {
+		nl = memchr(p, '\n', end - p);
+		if (!nl)
+			nl = end;
+		if (nl > p && !plain_line(p, nl))
+			return 0;
+		p = nl + 1;
+	}
+	return 1;
+}
+
+/* Parses one text as libtracecmd does; @text is NUL-terminated. */
+static void parse_text(struct cur *c, int kind, const char *sys, char *text, uint64_t len)
+{
+	switch (kind) {
+	case TEXT_HEADER_PAGE:
+		tep_parse_header_page(c->tep, text, len, c->long_size);
+		break;
+	case TEXT_FTRACE:
+		tep_parse_event(c->tep, text, len, "ftrace");
+		break;
+	case TEXT_EVENT:
+		tep_parse_event(c->tep, text, len, sys);
+		break;
+	case TEXT_KALLSYMS:
+		tep_parse_kallsyms(c->tep, text);
+		break;
+	case TEXT_PRINTK:
+		tep_parse_printk_formats(c->tep, text);
+		break;
+	case TEXT_CMDLINES:
+		tep_parse_saved_cmdlines(c->tep, text);
+		break;
+	}
+}
+
+/* A size of @bytes, then that many bytes of text of @kind. */
+static int sized_text(struct cur *c, int bytes, int kind, const char *sys)
+{
+	uint64_t n;
+	char *text;
+
+	if (cur_num(c, bytes, &n))
+		return -1;
+	if (kind == TEXT_KALLSYMS && c->skip_kallsyms)
+		return c->mem ? 0 : kma_td_skip(c->t, n);
+	if (!(text = cur_text(c, n)))
+		return -1;
+	if (n)	/* an empty text is not parsed */
+		parse_text(c, kind, sys, text, n);
+	free(text);
+	return 0;
+}
+
+static int header_info(struct cur *c)
+{
+	char name[16];
+	uint64_t n;
+
+	if (cur_str(c, name, sizeof(name)) || strcmp(name, "header_page") ||
+	    sized_text(c, 8, TEXT_HEADER_PAGE, NULL) ||
+	    cur_str(c, name, sizeof(name)) || strcmp(name, "header_event") ||
+	    cur_num(c, 8, &n))
+		return -1;
+	return c->mem ? (n > c->len - c->pos ? -1 : 0) : kma_td_skip(c->t, n);
+}
+
+static int ftrace_formats(struct cur *c)
+{
+	uint64_t n, i;
+
+	if (cur_num(c, 4, &n))
+		return -1;
+	for (i = 0; i < n; i++)
+		if (sized_text(c, 8, TEXT_FTRACE, NULL))
+			return -1;
+	return 0;
+}
+
+static int event_formats(struct cur *c)
+{
+	char sys[MAX_STR];
+	uint64_t n, m, i, j;
+
+	if (cur_num(c, 4, &n))
+		return -1;
+	for (i = 0; i < n; i++) {
+		if (cur_str(c, sys, sizeof(sys)) || cur_num(c, 4, &m))
+			return -1;
+		for (j = 0; j < m; j++)
+			if (sized_text(c, 8, TEXT_EVENT, sys))
+				return -1;
+	}
+	return 0;
+}
+
+/* v6: the texts follow the file header in this order. */
+static int v6_texts(struct cur *c)
+{
+	return header_info(c) || ftrace_formats(c) || event_formats(c) ||
+	       sized_text(c, 4, TEXT_KALLSYMS, NULL) || sized_text(c, 4, TEXT_PRINTK, NULL) ||
+	       sized_text(c, 8, TEXT_CMDLINES, NULL) ? -1 : 0;
+}
+
+/* v7: each text is a section an option of the options chain points to. */
+struct v7_secs {
+	uint64_t	off[6];		/* by TEXT_*: the last option wins, as in libtracecmd */
+};
+
+static int v7_option(struct kma_td *t, unsigned int id, const unsigned char *d, uint64_t size,
+		     void *ctx)
+{
+	struct v7_secs *s = ctx;
+
+	if (id >= KMA_TD_OPT_HEADER_INFO && id <= KMA_TD_OPT_CMDLINES && size >= 8)
+		s->off[id - KMA_TD_OPT_HEADER_INFO] = kma_td_get(t, d, 8);
+	return 0;
+}
+
+static int v7_texts(struct cur *c, const struct kma_td_head *h)
+{
+	static const int kinds[6] = { -1, -1, -1, TEXT_KALLSYMS, TEXT_PRINTK, TEXT_CMDLINES };
+	struct v7_secs s = { { 0 } };
+	struct kma_td_walk w = { .option = v7_option, .ctx = &s };
+	uint64_t kallsyms, len;
+	int i, ret;
+	char *buf;
+
+	if (kma_td_options(c->t, h->options, &w, &kallsyms))
+		return -1;
+	for (i = 0; i < 6; i++) {
+		if (!s.off[i] || (kinds[i] == TEXT_KALLSYMS && c->skip_kallsyms))
+			continue;
+		buf = kma_td_section(c->t, s.off[i], KMA_TD_OPT_HEADER_INFO + i, &len);
+		if (!buf)
+			return -1;
+		c->mem = buf;
+		c->len = len;
+		c->pos = 0;
+		if (i == 0)
+			ret = header_info(c);
+		else if (i == 1)
+			ret = ftrace_formats(c);
+		else if (i == 2)
+			ret = event_formats(c);
+		else
+			ret = sized_text(c, i == 5 ? 8 : 4, kinds[i], NULL);
+		free(buf);
+		c->mem = NULL;
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+/* In the child: parse every text; where the walker stops, libtracecmd refuses the file. */
+static void probe_child(const char *path, int skip_kallsyms)
+{
+	struct kma_td t;
+	struct kma_td_head h;
+	struct cur c = { .t = &t, .skip_kallsyms = skip_kallsyms };
+
+	if (kma_td_open(&t, path) || kma_td_head(&t, &h) != KMA_TD_HEAD_OK)
+		_exit(3);
+	c.tep = tep_alloc();
+	if (!c.tep)
+		_exit(3);
+	tep_set_file_bigendian(c.tep, t.big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
+	tep_set_long_size(c.tep, h.long_size);
+	tep_set_page_size(c.tep, (int)h.page_size);
+	c.long_size = h.long_size;
+	_exit((h.version == 6 ? v6_texts(&c) : v7_texts(&c, &h)) ? 3 : 0);
+}
+
+/* Defined only in sanitizer builds (weak: NULL elsewhere). */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+int kma_probe_headers(const char *path, int skip_kallsyms)
+{
+	int status, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;	/* cannot probe: go on */
+	if (pid == 0) {
+		/*
+		 * The child may die: that is what it is for. Under a sanitizer
+		 * and libFuzzer, their death hooks and signal handlers would take
+		 * its death for the parent's and report a crash.
+		 */
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		tep_set_loglevel(TEP_LOG_NONE);
+		probe_child(path, skip_kallsyms);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	/* 3: refused cleanly (libtracecmd refuses it too); sanitizers exit with 1 */
+	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
+}

@@ -1,0 +1,21 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * kma-probe.h - the header texts of a trace.dat parsed in a child before
+ * libtracecmd parses them in kma (kma-probe.c says which and why).
+ */
+#ifndef KMA_PROBE_H
+#define KMA_PROBE_H
+
+#include <stdint.h>
+
+/*
+ * 0 when the child parsed the texts of @path (or refused the file as
+ * libtracecmd will, or could not be started), -1 when it died on them.
+ * With @skip_kallsyms the kallsyms text is left out (a plain one).
+ */
+int kma_probe_headers(const char *path, int skip_kallsyms);
+
+/* Every line of the kallsyms text as /proc/kallsyms prints it: 1, else 0. */
+int kma_probe_plain_kallsyms(const char *text, uint64_t len);
+
+#endif /* KMA_PROBE_H */
