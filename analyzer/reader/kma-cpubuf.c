@@ -156,6 +156,9 @@ static int reserve(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t bytes)
 
 	if (blk->cap_bytes >= bytes)
 		return 0;
+	/* a block gathers chunk after chunk: doubling keeps the copies linear */
+	if (bytes < 2 * blk->cap_bytes)
+		bytes = 2 * blk->cap_bytes;
 	b = realloc(blk->bytes, bytes);
 	if (!b)
 		return fail(p, "out of memory");
