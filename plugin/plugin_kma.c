@@ -31,6 +31,10 @@
  * mm_page_free_batched follows an mm_page_free of the same page and is no
  * second free; it and the buddy-list events print as the kernel prints them.
  *
+ * KernelShark prints rows in any order: with this .so also loaded as its
+ * plugin (kma-kshark.c, kernelshark -p plugin_kma.so), the pairing is done
+ * once at load time and the handlers below print from it (ks_annotate()).
+ *
  * Options (trace-cmd report -O kma:NAME=VALUE):
  *   kma:free=0	no free annotation (and no tracking)
  *   kma:ns=1	ages in nanoseconds
@@ -326,8 +330,8 @@ static void print_cache(struct trace_seq *s, struct tep_event *event, struct tep
 /*
  * Tracking is only right while every record goes through here once, in
  * time order (trace-cmd report). A viewer that prints rows on demand
- * (KernelShark scrolling) goes back in time or repeats a record: from then
- * on, say nothing rather than something wrong.
+ * (KernelShark without the plugin's KernelShark side) goes back in time or
+ * repeats a record: from then on, say nothing rather than something wrong.
  */
 static int tracking(struct kma_state *st, struct tep_record *record)
 {
