@@ -111,6 +111,20 @@ bin: $(BIN) $(DIFF) $(MARK)
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
 
+# tests/t-kshark.sh, only where libkshark-dev is: ks-rows reads a trace's rows
+# through libkshark with the plugin loaded, as KernelShark does; ks-info-log.so
+# (LD_PRELOAD into the kernelshark GUI, so never sanitized) logs the rows it shows.
+KSHARK_DEV	:= $(shell pkg-config --exists libkshark 2>/dev/null && echo 1)
+KSHARK_INC	= $(patsubst -I%,-isystem %,$(shell pkg-config --cflags libkshark))
+tools: $(if $(KSHARK_DEV),$(O)/tests/plugin/ks-rows $(O)/tests/plugin/ks-info-log.so)
+$(O)/tests/plugin/ks-rows: tests/plugin/ks-rows.c
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(KSHARK_INC) $(ALL_LDFLAGS) \
+		-o $@ $< $$(pkg-config --libs libkshark) -ldl
+$(O)/tests/plugin/ks-info-log.so: tests/plugin/ks-info-log.c
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(CFLAGS) -Wall -fPIC -shared $(KSHARK_INC) -o $@ $< -ldl
+
 # Test tools (mktrace, the trace.dat fixture writer; kma-convert, the v6/v7 zlib/zstd/none
 # copier), built plain: they are not under test.
 tools:

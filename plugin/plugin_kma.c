@@ -31,6 +31,10 @@
  * mm_page_free_batched follows an mm_page_free of the same page and is no
  * second free; it and the buddy-list events print as the kernel prints them.
  *
+ * KernelShark prints rows in any order: with this .so also loaded as its
+ * plugin (kma-kshark.c, kernelshark -p plugin_kma.so), the pairing is done
+ * once at load time and the handlers below print from it (ks_annotate()).
+ *
  * Options (trace-cmd report -O kma:NAME=VALUE):
  *   kma:free=0	no free annotation (and no tracking)
  *   kma:ns=1	ages in nanoseconds
@@ -47,6 +51,7 @@
 #include "kma-event.h"
 #include "kma-pairs.h"
 #include "kma-time.h"
+#include "kma-plugin.h"
 
 /* Only the plugin entry points: libkma-core is linked in, hidden. */
 #define KMA_EXPORT	__attribute__((visibility("default")))
@@ -87,31 +92,6 @@ static const int kma_option_defaults[] = {
 	[OPT_NS]	= 0,
 };
 
-/* What a free prints of the allocation it closes: the payload in kma-pairs. */
-struct live {
-	uint64_t	call_site;
-	uint64_t	bytes_alloc;
-	uint64_t	ts;
-	int		has_bytes;	/* bytes_alloc was readable */
-};
-
-/* What a page free prints of the allocation it closes. */
-struct live_page {
-	uint64_t	ts;
-	int		pid;
-	unsigned int	order;
-	int		has_order;	/* order was readable */
-};
-
-/*
- * A page's key in its live set: kma-pairs reads keys <= KMA_NULL_PTR_MAX
- * as null frees, but pfn 0..16 are pages like any other, so a pfn goes in
- * with the top bit set, as kma-analyze's matcher (match/kma-pagealloc.c)
- * keys it; struct page pointers stay as they are.
- */
-#define PAGE_KEY(v, by_ptr)	((by_ptr) ? (v) : (v) | (1ULL << 63))
-#define PAGE_FAILED		UINT64_MAX
-
 /*
  * State of one trace (one tep handle): trace-cmd report may open several
  * files at once, each with its own handle, and all of them share this .so.
@@ -148,7 +128,7 @@ static struct kma_state *state_of(struct tep_handle *tep)
  * this checks the field lies inside the record: a truncated or corrupt
  * record must print '!', not read past its end.
  */
-static int get_num(struct tep_event *event, struct tep_record *record,
+int kma_get_num(struct tep_event *event, struct tep_record *record,
 		   const char *name, unsigned long long *val)
 {
 	struct tep_format_field *field = tep_find_field(event, name);
@@ -304,7 +284,7 @@ static void print_accounted(struct trace_seq *s, struct tep_event *event,
 	int on;
 
 	if (tep_find_field(event, "accounted")) {
-		if (!get_num(event, record, "accounted", &v))
+		if (!kma_get_num(event, record, "accounted", &v))
 			trace_seq_printf(s, " accounted=%s", v ? "true" : "false");
 		return;
 	}
@@ -350,8 +330,8 @@ static void print_cache(struct trace_seq *s, struct tep_event *event, struct tep
 /*
  * Tracking is only right while every record goes through here once, in
  * time order (trace-cmd report). A viewer that prints rows on demand
- * (KernelShark scrolling) goes back in time or repeats a record: from then
- * on, say nothing rather than something wrong.
+ * (KernelShark without the plugin's KernelShark side) goes back in time or
+ * repeats a record: from then on, say nothing rather than something wrong.
  */
 static int tracking(struct kma_state *st, struct tep_record *record)
 {
@@ -381,6 +361,8 @@ static void stop_matching(struct trace_seq *s, struct kma_state *st)
 	trace_seq_puts(s, " (kma: out of memory, matching stopped)");
 }
 
+static int ks_annotate(struct trace_seq *s, struct tep_event *event, struct tep_record *record);
+
 /*
  * What every kmem line starts with: "(site) ptr=0x... name=cache". -1 when
  * the call site is unreadable; *e_ptr says whether ptr was.
@@ -388,7 +370,7 @@ static void stop_matching(struct trace_seq *s, struct kma_state *st)
 static int print_head(struct trace_seq *s, struct tep_event *event, struct tep_record *record,
 		      unsigned long long *call_site, unsigned long long *ptr, int *e_ptr)
 {
-	int e_site = get_num(event, record, "call_site", call_site);
+	int e_site = kma_get_num(event, record, "call_site", call_site);
 
 	if (e_site) {
 		trace_seq_puts(s, "(!)");
@@ -397,7 +379,7 @@ static int print_head(struct trace_seq *s, struct tep_event *event, struct tep_r
 		print_sym(s, event->tep, *call_site);
 		trace_seq_putc(s, ')');
 	}
-	*e_ptr = get_num(event, record, "ptr", ptr);
+	*e_ptr = kma_get_num(event, record, "ptr", ptr);
 	if (*e_ptr)
 		trace_seq_puts(s, " ptr=!");
 	else if (!*ptr)
@@ -419,9 +401,9 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 	struct live *l;
 
 	e_site = print_head(s, event, record, &call_site, &ptr, &e_ptr);
-	e_req = get_num(event, record, "bytes_req", &req);
-	e_alloc = get_num(event, record, "bytes_alloc", &alloc);
-	e_gfp = get_num(event, record, "gfp_flags", &gfp);
+	e_req = kma_get_num(event, record, "bytes_req", &req);
+	e_alloc = kma_get_num(event, record, "bytes_alloc", &alloc);
+	e_gfp = kma_get_num(event, record, "gfp_flags", &gfp);
 	print_num(s, "bytes_req", e_req, req);
 	print_num(s, "bytes_alloc", e_alloc, alloc);
 	if (e_req || e_alloc)
@@ -435,7 +417,7 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 	else
 		print_gfp(s, event, gfp);
 	field = tep_find_field(event, "node");
-	if (field && !get_num(event, record, "node", &node)) {
+	if (field && !kma_get_num(event, record, "node", &node)) {
 		/* node is a signed int: NUMA_NO_NODE is -1. */
 		if ((field->flags & TEP_FIELD_IS_SIGNED) && field->size == 4)
 			node = (unsigned long long)(long long)(int)node;
@@ -448,7 +430,7 @@ static int alloc_handler(struct trace_seq *s, struct tep_record *record,
 		trace_seq_puts(s, " failed");
 		return 0;
 	}
-	if (e_ptr || e_site || !tracking(st, record))
+	if (e_ptr || e_site || ks_annotate(s, event, record) || !tracking(st, record))
 		return 0;
 
 	if (kma_pairs_on_alloc(st->lives, ptr, &pr)) {
@@ -474,7 +456,7 @@ static int free_handler(struct trace_seq *s, struct tep_record *record,
 	struct kma_pair pr;
 
 	e_site = print_head(s, event, record, &call_site, &ptr, &e_ptr);
-	if (e_ptr || e_site || !tracking(st, record))
+	if (e_ptr || e_site || ks_annotate(s, event, record) || !tracking(st, record))
 		return 0;
 	kma_pairs_on_free(st->lives, ptr, &pr);
 	switch (pr.kind) {
@@ -491,6 +473,23 @@ static int free_handler(struct trace_seq *s, struct tep_record *record,
 	return 0;
 }
 
+int kma_page_key(struct tep_event *event, struct tep_record *record,
+		 uint64_t *key, unsigned long long *v, const char **name)
+{
+	struct tep_format_field *f = tep_find_field(event, "pfn");
+	int by_ptr = !f && tep_find_field(event, "page");
+
+	*name = by_ptr ? "page" : "pfn";
+	if (kma_get_num(event, record, *name, v))
+		return -1;
+	f = tep_find_field(event, *name);
+	if ((by_ptr && !*v) || *v == UINT64_MAX || (f->size == 4 && *v == UINT32_MAX))
+		*key = PAGE_FAILED;
+	else
+		*key = PAGE_KEY(*v, by_ptr);
+	return 0;
+}
+
 /*
  * "pfn=0x... order=N" of a page event (page=0x... on the old layout). The
  * page's key in *key, read as kma-analyze's reader reads it: PAGE_FAILED for
@@ -500,23 +499,15 @@ static int print_page_head(struct trace_seq *s, struct tep_event *event,
 			   struct tep_record *record, uint64_t *key,
 			   unsigned long long *order, int *e_order)
 {
-	struct tep_format_field *f = tep_find_field(event, "pfn");
-	int by_ptr = !f && tep_find_field(event, "page");
-	const char *name = by_ptr ? "page" : "pfn";
+	const char *name;
 	unsigned long long v;
-	int e_key = get_num(event, record, name, &v);
+	int e_key = kma_page_key(event, record, key, &v, &name);
 
-	if (e_key) {
+	if (e_key)
 		trace_seq_printf(s, "%s=!", name);
-	} else {
+	else
 		trace_seq_printf(s, "%s=0x%llx", name, v);
-		f = tep_find_field(event, name);
-		if ((by_ptr && !v) || v == UINT64_MAX || (f->size == 4 && v == UINT32_MAX))
-			*key = PAGE_FAILED;
-		else
-			*key = PAGE_KEY(v, by_ptr);
-	}
-	*e_order = get_num(event, record, "order", order);
+	*e_order = kma_get_num(event, record, "order", order);
 	print_num(s, "order", *e_order, *order);
 	return e_key;
 }
@@ -539,6 +530,49 @@ static void print_page_closed(struct trace_seq *s, struct tep_handle *tep, const
 	print_age(s, l->ts, ts);
 }
 
+/*
+ * Under KernelShark rows print in any order, so the annotation comes from
+ * the pairing done once in time order while the trace loaded (kma-kshark.c):
+ * 1 when it did (printed or deliberately left out), 0 to track here.
+ */
+static int ks_annotate(struct trace_seq *s, struct tep_event *event, struct tep_record *record)
+{
+	const struct kma_ks_row *row, *old;
+	int ret = kma_ks_find(event->tep, record, &row, &old);
+
+	if (!ret)
+		return 0;
+	if (!kma_options[OPT_FREE].set || ret == -1)
+		return 1;
+	if (ret < 0) {
+		trace_seq_puts(s, " (kma: out of memory, matching stopped)");
+		return 1;
+	}
+	switch (row->kind) {
+	case KMA_PAIR_IMPLICIT:
+		if (row->page)
+			print_page_closed(s, event->tep, "implicitly frees", &old->own.page, row->ts);
+		else
+			print_closed(s, event->tep, "implicitly frees", &old->own.slab, row->ts);
+		break;
+	case KMA_PAIR_FREED:
+		if (row->page)
+			print_page_closed(s, event->tep, "freed", &old->own.page, row->ts);
+		else
+			print_closed(s, event->tep, "freed", &old->own.slab, row->ts);
+		break;
+	case KMA_PAIR_NULL:
+		trace_seq_puts(s, row->page ? " unknown" : " null");
+		break;
+	case KMA_PAIR_UNKNOWN:
+		trace_seq_puts(s, " unknown");
+		break;
+	default:	/* a new allocation says nothing */
+		break;
+	}
+	return 1;
+}
+
 static int page_alloc_handler(struct trace_seq *s, struct tep_record *record,
 			      struct tep_event *event, void *context)
 {
@@ -551,14 +585,14 @@ static int page_alloc_handler(struct trace_seq *s, struct tep_record *record,
 
 	e_key = print_page_head(s, event, record, &key, &order, &e_order);
 	if (tep_find_field(event, "migratetype")) {
-		if (get_num(event, record, "migratetype", &mt))
+		if (kma_get_num(event, record, "migratetype", &mt))
 			trace_seq_puts(s, " migratetype=!");
 		else
 			trace_seq_printf(s, " migratetype=%d", (int)mt);
 	}
 	if (tep_find_field(event, "gfp_flags")) {
 		trace_seq_puts(s, " gfp_flags=");
-		if (get_num(event, record, "gfp_flags", &gfp))
+		if (kma_get_num(event, record, "gfp_flags", &gfp))
 			trace_seq_putc(s, '!');
 		else
 			print_gfp(s, event, gfp);
@@ -568,7 +602,7 @@ static int page_alloc_handler(struct trace_seq *s, struct tep_record *record,
 		trace_seq_puts(s, " failed");
 		return 0;
 	}
-	if (e_key || !tracking(st, record))
+	if (e_key || ks_annotate(s, event, record) || !tracking(st, record))
 		return 0;
 	if (kma_pairs_on_alloc(st->pages, key, &pr)) {
 		stop_matching(s, st);
@@ -594,7 +628,7 @@ static int page_free_handler(struct trace_seq *s, struct tep_record *record,
 	struct kma_pair pr;
 
 	e_key = print_page_head(s, event, record, &key, &order, &e_order);
-	if (e_key || !tracking(st, record))
+	if (e_key || ks_annotate(s, event, record) || !tracking(st, record))
 		return 0;
 	kma_pairs_on_free(st->pages, key, &pr);
 	if (pr.kind == KMA_PAIR_FREED)

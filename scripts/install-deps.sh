@@ -7,6 +7,9 @@ PKGS="build-essential pkg-config libtracecmd-dev libtraceevent-dev libtracefs-de
 libsqlite3-dev sqlite3 trace-cmd libcmocka-dev python3 groff-base binutils zlib1g-dev tmux"
 # --html: Chart.js inlined into the page; Chromium renders it in t-html
 PKGS="$PKGS libjs-chart.js chromium"
+# KernelShark: the plugin's KernelShark side (libkshark-dev, whose headers need
+# libjson-c-dev) and tests/t-kshark.sh (the GUI under Xvfb, screenshots by xwd)
+PKGS="$PKGS kernelshark libkshark-dev libjson-c-dev xvfb xauth x11-apps"
 # make fuzz: libFuzzer comes with clang's runtime
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"
 
