@@ -25,6 +25,7 @@
 #include "match/kma-select.h"
 #include "kma-top.h"
 #include "reader/kma-reader.h"
+#include "sites/kma-ksyms-src.h"
 #include "sites/kma-sites.h"
 #include "sites/kma-stacks.h"
 #include "report/kma-report-callers.h"
@@ -281,9 +282,27 @@ static int open_sites(struct kma_pipeline *r)
 	const char *ksyms, *why = NULL;
 	size_t ksyms_len;
 	struct kma_err err;
+	struct kma_ksyms ks = { 0 };
 
 	ksyms = kma_reader_kallsyms(r->reader, &ksyms_len, &why);
+	if (o->kallsyms || o->symbols) {	/* the user's symbols, in kma-ksyms-src's order */
+		struct kma_kinfo ki = { .release = kma_reader_info(r->reader)->release };
+		struct kma_ksyms_opts ko = { .kallsyms = o->kallsyms,
+					     .symbols = o->symbols ? o->symbols : o->vmlinux };
+
+		if (kma_ksyms_resolve(&ki, &ko, &ks, &err)) {
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);
+			return -1;
+		}
+		if (!ks.text && !o->quiet)
+			fprintf(stderr, "kma-analyze: %s: note: %s\n", o->input, ks.hint);
+		if (ks.text) {
+			ksyms = ks.text;
+			ksyms_len = ks.len;
+		}
+	}
 	r->sites = kma_sites_alloc(ksyms, ksyms_len, why, kma_reader_tep(r->reader));
+	kma_ksyms_release(&ks);
 	if (!r->sites)
 		return oom();
 	r->stacks = kma_stacks_alloc(r->sites);
