@@ -461,6 +461,55 @@ fail:
 	return -1;
 }
 
+/* The address a kallsyms line starts with; *ok 0 when it has none. */
+static uint64_t line_addr(const char *p, const char *eol, int *ok)
+{
+	char *e;
+	uint64_t a = strtoull(p, &e, 16);
+
+	*ok = e != p && e < eol && *e == ' ';
+	return a;
+}
+
+int kma_ksyms_perf_aliases(char *text, size_t len)
+{
+	char *out = malloc(len + 1), *p = text, *end = text + len, *o = out;
+
+	if (!out)
+		return -1;
+	while (p < end) {
+		char *run = p, *eol = memchr(p, '\n', (size_t)(end - p));
+		int ok, ok2;
+		uint64_t a = line_addr(p, eol ? eol : end, &ok);
+		char *q;
+
+		/* the run: lines at address a */
+		for (p = eol ? eol + 1 : end; ok && p < end; p = eol ? eol + 1 : end) {
+			eol = memchr(p, '\n', (size_t)(end - p));
+			if (line_addr(p, eol ? eol : end, &ok2) != a || !ok2)
+				break;
+		}
+		/* copied last line first, each with its newline */
+		for (q = p; q > run;) {
+			char *ls = q - 1;	/* back to the start of the line ending at q */
+			size_t n;
+
+			while (ls > run && ls[-1] != '\n')
+				ls--;
+			n = (size_t)(q - ls);
+			memcpy(o, ls, n);
+			o += n;
+			if (o[-1] != '\n')
+				*o++ = '\n';
+			q = ls;
+		}
+	}
+	/* at most one newline more than the text had: the last line's */
+	memcpy(text, out, len);
+	free(out);
+	return 0;
+}
+
 int kma_ksyms_resolve(const struct kma_kinfo *ki, const struct kma_ksyms_opts *o,
 		      struct kma_ksyms *out, struct kma_err *err)
 {
@@ -469,14 +518,21 @@ int kma_ksyms_resolve(const struct kma_kinfo *ki, const struct kma_ksyms_opts *o
 
 	memset(out, 0, sizeof(*out));
 	if (o->kallsyms)
-		return from_kallsyms(ki, o->kallsyms, out, err);
-	r = from_running(ki, o, out, why, sizeof(why));
-	if (r < 0)
+		r = from_kallsyms(ki, o->kallsyms, out, err);
+	else if ((r = from_running(ki, o, out, why, sizeof(why))) < 0)
 		return kma_err_nomem(err);
-	if (r)
-		return 0;
-	if (o->symbols)
-		return from_symbols(ki, o->symbols, out, err);
+	else if (r)
+		r = 0;
+	else if (o->symbols)
+		r = from_symbols(ki, o->symbols, out, err);
+	else
+		goto none;
+	if (!r && o->perf_aliases && kma_ksyms_perf_aliases(out->text, out->len)) {
+		kma_ksyms_release(out);
+		return kma_err_nomem(err);
+	}
+	return r;
+none:
 	/* no --symbols without a kernel map: the slide would be unknown */
 	snprintf(out->hint, sizeof(out->hint), "call sites shown as addresses: the recording "
 		 "holds no kallsyms and the running kernel's cannot be used (%s); pass --kallsyms "

@@ -29,6 +29,7 @@
 struct kma_ksyms_opts {
 	const char	*kallsyms;	/* --kallsyms; NULL: none */
 	const char	*symbols;	/* --symbols / --vmlinux: System.map or vmlinux */
+	int		perf_aliases;	/* name as perf does: see kma_ksyms_perf_aliases() */
 	/* the running kernel; NULL: /proc/kallsyms, /sys/kernel/notes, uname -r */
 	const char	*proc_kallsyms;
 	const char	*notes;
@@ -52,6 +53,17 @@ int kma_ksyms_resolve(const struct kma_kinfo *ki, const struct kma_ksyms_opts *o
 		      struct kma_ksyms *out, struct kma_err *err);
 
 void kma_ksyms_release(struct kma_ksyms *k);
+
+/*
+ * perf names an address shared by several symbols (aliases, e.g.
+ * __do_sys_vfork, __ia32_sys_vfork, __x64_sys_vfork) by the LAST of them in
+ * kallsyms: it gives each symbol the next one's start as its end, so all but
+ * the last alias are empty, and drops the empty ones. kma-symtab, as trace-cmd,
+ * keeps the first. This reverses every run of lines at one address in
+ * @text, in place (@len bytes, lines end in '\n' but perhaps the last), so that
+ * kma-symtab's first is perf's last. -1 when out of memory.
+ */
+int kma_ksyms_perf_aliases(char *text, size_t len);
 
 /*
  * The address of the vmlinux symbol @name (no module) in kallsyms-format

@@ -311,6 +311,46 @@ static void test_elf(void **state)
 	kma_ksyms_release(&k);
 }
 
+/* perf's alias rule: the last symbol at an address names it */
+static void test_perf_aliases(void **state)
+{
+	char text[] = "ffffffff81000010 t __pfx_a\n"
+		      "ffffffff81000020 T __ia32_sys_vfork\n"
+		      "ffffffff81000020 T __x64_sys_vfork\n"
+		      "ffffffff81000020 t __do_sys_vfork\n"
+		      "junk line\n"
+		      "ffffffff81000080 T next\n"
+		      "ffffffff81000100 T last1\n"
+		      "ffffffff81000100 T last2";
+	const char *want = "ffffffff81000010 t __pfx_a\n"
+			   "ffffffff81000020 t __do_sys_vfork\n"
+			   "ffffffff81000020 T __x64_sys_vfork\n"
+			   "ffffffff81000020 T __ia32_sys_vfork\n"
+			   "junk line\n"
+			   "ffffffff81000080 T next\n"
+			   "ffffffff81000100 T last2\n"
+			   "ffffffff81000100 T last1";
+	struct kma_kinfo ki = kinfo();
+	struct kma_ksyms_opts o = running();
+	struct kma_ksyms k;
+	struct kma_err err;
+
+	assert_int_equal(kma_ksyms_perf_aliases(text, strlen(text)), 0);
+	assert_string_equal(text, want);
+
+	write_file("aliases", want, strlen(want));	/* reversed back through resolve */
+	o.kallsyms = path("aliases");
+	o.perf_aliases = 1;
+	ki.has_kmap = 0;
+	assert_int_equal(kma_ksyms_resolve(&ki, &o, &k, &err), 0);
+	names(&k, 0xffffffff81000024ull, "__ia32_sys_vfork", 4, NULL);
+	kma_ksyms_release(&k);
+	o.perf_aliases = 0;
+	assert_int_equal(kma_ksyms_resolve(&ki, &o, &k, &err), 0);
+	names(&k, 0xffffffff81000024ull, "__do_sys_vfork", 4, NULL);
+	kma_ksyms_release(&k);
+}
+
 int main(int argc, char **argv)
 {
 	const struct CMUnitTest tests[] = {
@@ -318,6 +358,7 @@ int main(int argc, char **argv)
 		cmocka_unit_test(test_running),
 		cmocka_unit_test(test_system_map),
 		cmocka_unit_test(test_elf),
+		cmocka_unit_test(test_perf_aliases),
 	};
 
 	return cmocka_run_group_tests_name("ksyms", tests, setup, teardown);
