@@ -19,6 +19,7 @@ FX=$TOP/tests/fixtures
 PSC=$TOP/tests/tools/perf-script-check.py
 PKC=$TOP/tests/tools/perf-kmem-check.py
 K=$TMP/perf-kallsyms
+KDIFF=$TOP/$B/analyzer/kma-diff
 
 if ! command -v perf > /dev/null || ! perf script -i "$FX/perf-slab.data" -F event \
      > /dev/null 2>&1; then
@@ -43,6 +44,21 @@ check "perf.data: perf-kmem-g.data --pages through a trace.dat = perf kmem --pag
 check "perf.data: the comparison fails when a figure differs" sh -c \
 	"! KMA_PERF_CHECK_DROP=1 python3 '$PSC' --convert '$MKTRACE' --kallsyms '$K' '$KMA' \
 	  '$FX/perf-slab.data' '$TMP/conv-perf-slab' > /dev/null"
+
+# kma-diff hands --kallsyms to kma-analyze for its trace operands, a second one NEW's:
+# BASE's keys must be kma-analyze's callers with the first, NEW's with the second
+B0=$FX/basic.dat
+"$KMA" --no-db -f csv --kallsyms "$K" "$B0" > "$TMP/a-base.csv"
+"$KMA" --no-db -f csv --kallsyms /dev/null "$B0" > "$TMP/a-new.csv"
+"$KDIFF" -f csv --kallsyms "$K" --kallsyms /dev/null "$B0" "$B0" > "$TMP/diff.csv"
+check "perf.data: kma-diff --kallsyms A --kallsyms B names BASE by A and NEW by B" \
+	python3 -c 'import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+side = lambda f: sorted(r["caller"] for r in csv.DictReader(open(f)))
+base = sorted(r["key"] for r in rows if r["base_total"])
+new = sorted(r["key"] for r in rows if r["new_total"])
+assert base == side(sys.argv[2]) and new == side(sys.argv[3]) and base != new, (base, new)
+' "$TMP/diff.csv" "$TMP/a-base.csv" "$TMP/a-new.csv"
 
 if ! ls "$TOP"/analyzer/reader/kma-perf*.c > /dev/null 2>&1; then
 	skip "perf.data: kma-analyze reading perf.data itself" "no perf.data reader in this tree"
