@@ -60,6 +60,18 @@ new = sorted(r["key"] for r in rows if r["new_total"])
 assert base == side(sys.argv[2]) and new == side(sys.argv[3]) and base != new, (base, new)
 ' "$TMP/diff.csv" "$TMP/a-base.csv" "$TMP/a-new.csv"
 
+# symbol files that cannot serve: one line naming the file, exit 1, no report.db left
+for opt in "--kallsyms $TMP/missing" "--symbols $TMP/System.map.none"; do
+	rm -f "$TMP/bad.db"
+	# shellcheck disable=SC2086
+	"$KMA" -q -o "$TMP/bad.db" $opt "$B0" > "$TMP/bad.out" 2> "$TMP/bad.err"
+	rc=$?
+	check "perf.data: ${opt%% *} that cannot serve: exit 1, one line naming it, no output" \
+		sh -c "[ $rc -eq 1 ] && [ \$(wc -l < '$TMP/bad.err') -eq 1 ] &&
+		       grep -q '${opt#* }' '$TMP/bad.err' && [ ! -s '$TMP/bad.out' ] &&
+		       [ ! -e '$TMP/bad.db' ]"
+done
+
 if ! ls "$TOP"/analyzer/reader/kma-perf*.c > /dev/null 2>&1; then
 	skip "perf.data: kma-analyze reading perf.data itself" "no perf.data reader in this tree"
 	return 0
