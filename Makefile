@@ -96,6 +96,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-quant
 UNIT_TESTS	+= $(O)/tests/unit/test-counters
 UNIT_TESTS	+= $(O)/tests/unit/test-err
 UNIT_TESTS	+= $(O)/tests/unit/test-stats
+UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 
 .PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -202,6 +203,14 @@ $(O)/tests/unit/test-symtab: tests/unit/test-symtab.c $(SYMTAB_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# The symbols of a perf.data (kallsyms, System.map, vmlinux and .ko through libelf).
+$(O)/tests/unit/test-ksyms: tests/unit/test-ksyms.c $(O)/analyzer/sites/kma-ksyms-src.o \
+			    $(O)/analyzer/sites/kma-symtab.o $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/analyzer/sites/kma-ksyms-src.o \
+		$(O)/analyzer/sites/kma-symtab.o $(CORE_LIB) $$(pkg-config --cflags --libs cmocka) \
+		$(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/sites/kma-dwarf.o \
 			    $(SYMTAB_OBJS) $(CORE_LIB)

@@ -25,6 +25,7 @@
 #include "match/kma-select.h"
 #include "kma-top.h"
 #include "reader/kma-reader.h"
+#include "sites/kma-ksyms-src.h"
 #include "sites/kma-sites.h"
 #include "sites/kma-stacks.h"
 #include "report/kma-report-callers.h"
@@ -274,6 +275,29 @@ static int open_reader(struct kma_pipeline *r)
 	return 0;
 }
 
+/*
+ * Kernel symbols from sites/kma-ksyms-src: for a trace.dat when the user names
+ * them (--kallsyms, --symbols), for a recording without kallsyms (perf.data:
+ * @ki from its reader, @perf set for perf's alias rule) always. 0 (ks->text
+ * NULL: the hint was printed), or -1 after the error line.
+ */
+static int resolve_ksyms(struct kma_pipeline *r, const struct kma_kinfo *ki, int perf,
+			 struct kma_ksyms *ks)
+{
+	struct kma_opts *o = r->o;
+	struct kma_ksyms_opts ko = { .kallsyms = o->kallsyms, .perf_aliases = perf,
+				     .symbols = o->symbols ? o->symbols : o->vmlinux };
+	struct kma_err err;
+
+	if (kma_ksyms_resolve(ki, &ko, ks, &err)) {
+		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);
+		return -1;
+	}
+	if (!ks->text && !o->quiet)
+		fprintf(stderr, "kma-analyze: %s: note: %s\n", o->input, ks->hint);
+	return 0;
+}
+
 /* Call sites from the kernel's kallsyms the reader found, DWARF lines when asked. */
 static int open_sites(struct kma_pipeline *r)
 {
@@ -281,9 +305,18 @@ static int open_sites(struct kma_pipeline *r)
 	const char *ksyms, *why = NULL;
 	size_t ksyms_len;
 	struct kma_err err;
+	struct kma_ksyms ks = { 0 };
+	struct kma_kinfo ki = { .release = kma_reader_info(r->reader)->release };
 
 	ksyms = kma_reader_kallsyms(r->reader, &ksyms_len, &why);
+	if ((o->kallsyms || o->symbols) && resolve_ksyms(r, &ki, 0, &ks))
+		return -1;
+	if (ks.text) {
+		ksyms = ks.text;
+		ksyms_len = ks.len;
+	}
 	r->sites = kma_sites_alloc(ksyms, ksyms_len, why, kma_reader_tep(r->reader));
+	kma_ksyms_release(&ks);
 	if (!r->sites)
 		return oom();
 	r->stacks = kma_stacks_alloc(r->sites);

@@ -36,13 +36,16 @@
 
 /* The long options without a short one. */
 enum { OPT_COMM = 256, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_SELF, OPT_GEN, OPT_GEN_BASE,
-       OPT_GEN_NEW, OPT_KEY };
+       OPT_GEN_NEW, OPT_KEY, OPT_KALLSYMS, OPT_SYMBOLS };
 
 /* Every option in one place; parse_opts() starts from the defaults. */
 struct diff_opts {
 	const char		*operand[2];	/* BASE, NEW */
 	const char		*keep[2];	/* -o: where the Nth trace.dat's report.db stays */
 	int			nr_keep;
+	/* --kallsyms, --symbols: [0] for both operands, [1] (a second one) for NEW */
+	const char		*syms[2][2];
+	int			nr_syms[2];
 	enum kma_group		group;
 	enum kma_diff_sort	sort;
 	uint64_t		limit;
@@ -101,6 +104,10 @@ static const char usage_text[] =
 "  -o, --output DB        keep the report.db of the first trace.dat operand as DB;\n"
 "                         a second -o keeps the second's\n"
 "  -q, --quiet            print no report (errors and --fail-if verdicts only)\n"
+"      --kallsyms FILE    kma-analyze's, for the trace operands: a copy of the\n"
+"                         recording boot's /proc/kallsyms; a second one is NEW's\n"
+"      --symbols FILE     kma-analyze's: a perf.data's System.map or vmlinux; a\n"
+"                         second one is NEW's\n"
 "\n"
 "Filters and generations, on both runs as kma-analyze's (the summary and the\n"
 "--fail-if deltas then sum the allocations kept; frees: their traced frees;\n"
@@ -269,6 +276,16 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 	case 'q':
 		o->quiet = 1;
 		return -1;
+	case OPT_KALLSYMS:
+	case OPT_SYMBOLS: {
+		int k = c == OPT_SYMBOLS;
+
+		if (o->nr_syms[k] == 2)
+			return usage_error(k ? "--symbols given more than twice (%s)" :
+					   "--kallsyms given more than twice (%s)", arg);
+		o->syms[k][o->nr_syms[k]++] = arg;
+		return -1;
+	}
 	case 'h':
 		fputs(usage_text, stdout);
 		return 0;
@@ -291,6 +308,8 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 		{ "fail-if",	required_argument,	NULL, 'F' },
 		{ "output",	required_argument,	NULL, 'o' },
 		{ "quiet",	no_argument,		NULL, 'q' },
+		{ "kallsyms",	required_argument,	NULL, OPT_KALLSYMS },
+		{ "symbols",	required_argument,	NULL, OPT_SYMBOLS },
 		{ "comm",	required_argument,	NULL, OPT_COMM },
 		{ "pid",	required_argument,	NULL, OPT_PID },
 		{ "caller",	required_argument,	NULL, OPT_CALLER },
@@ -393,13 +412,27 @@ static const char *analyzer_path(char *buf, size_t len)
 	return "kma-analyze";
 }
 
-/* kma-analyze -q -o db trace; 0, or -1 (it said why on stderr, naming the file). */
-static int analyze(const char *trace, const char *db)
+/*
+ * kma-analyze -q -o db [--kallsyms F] [--symbols F] trace, with operand i's
+ * symbol files; 0, or -1 (it said why on stderr, naming the file).
+ */
+static int analyze(const struct diff_opts *o, int i, const char *trace, const char *db)
 {
 	char buf[PATH_MAX];
 	const char *prog = analyzer_path(buf, sizeof(buf));
-	int status;
+	const char *argv[12] = { "kma-analyze", "-q", "-o", db };
+	int status, n = 4, k;
 	pid_t pid;
+
+	for (k = 0; k < 2; k++) {
+		if (!o->nr_syms[k])
+			continue;
+		argv[n++] = k ? "--symbols" : "--kallsyms";
+		argv[n++] = o->syms[k][i < o->nr_syms[k] ? i : 0];
+	}
+	argv[n++] = "--";
+	argv[n++] = trace;
+	argv[n] = NULL;
 
 	fflush(NULL);
 	pid = fork();
@@ -408,7 +441,7 @@ static int analyze(const char *trace, const char *db)
 		return -1;
 	}
 	if (!pid) {
-		execlp(prog, "kma-analyze", "-q", "-o", db, "--", trace, (char *)NULL);
+		execvp(prog, (char *const *)argv);
 		fprintf(stderr, "kma-diff: %s: cannot run %s: %m\n", trace, prog);
 		_exit(127);
 	}
@@ -464,7 +497,7 @@ static int load_operand(const struct diff_opts *o, int i, int *nkeep,
 
 	if (is_trace_dat(file)) {
 		db = db_for_trace(o, nkeep, i);
-		if (!db || analyze(file, db))
+		if (!db || analyze(o, i, file, db))
 			return -1;
 	} else if (access(file, R_OK)) {
 		fprintf(stderr, "kma-diff: %s: %m\n", file);

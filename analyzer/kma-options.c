@@ -43,6 +43,7 @@ enum {
 	OPT_CROSS_CPU, OPT_CPU_NODES, OPT_COUNTERS,
 	OPT_ALL, OPT_MIN_BYTES,	/* --leaks rows */
 	OPT_COUNT,		/* --count */
+	OPT_KALLSYMS, OPT_SYMBOLS,	/* symbols of a recording without kallsyms */
 };
 
 static const struct option long_opts[] = {
@@ -88,6 +89,8 @@ static const struct option long_opts[] = {
 	{ "weight",		required_argument,	NULL, OPT_WEIGHT },
 	{ "vmlinux",		required_argument,	NULL, OPT_VMLINUX },
 	{ "modules",		required_argument,	NULL, OPT_MODULES_DIR },
+	{ "kallsyms",		required_argument,	NULL, OPT_KALLSYMS },
+	{ "symbols",		required_argument,	NULL, OPT_SYMBOLS },
 	/* filters */
 	{ "comm",		required_argument,	NULL, OPT_COMM },
 	{ "pid",		required_argument,	NULL, OPT_PID },
@@ -204,6 +207,12 @@ static int parse_io_opt(int c, const char *arg, struct kma_opts *o)
 		break;
 	case OPT_MODULES_DIR:
 		o->modules_dir = arg;
+		break;
+	case OPT_KALLSYMS:
+		o->kallsyms = arg;
+		break;
+	case OPT_SYMBOLS:
+		o->symbols = arg;
 		break;
 	case 'q':
 		o->quiet = 1;

@@ -83,6 +83,8 @@ struct kma_opts {
 	int		weight_set;	/* --weight was given */
 	const char	*vmlinux;
 	const char	*modules_dir;
+	const char	*kallsyms;	/* --kallsyms: the recording boot's /proc/kallsyms */
+	const char	*symbols;	/* --symbols: System.map or vmlinux (perf.data) */
 	/* filters and ordering */
 	struct kma_sel_arg sel[KMA_MAX_SEL_ARGS];	/* in the order given */
 	int		nr_sel;

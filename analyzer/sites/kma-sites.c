@@ -145,8 +145,8 @@ static int describe(struct kma_sites *s, uint64_t addr, struct kma_site *site)
 			site->note = intern(s, kma_symtab_why(s->symtab, addr, why, sizeof(why)));
 		}
 	} else {
-		/* The same rule as libtraceevent's print_function() for %pS. */
-		const char *func = tep_find_function(s->tep, addr);
+		/* The same rule as libtraceevent's print_function() for %pS; no tep: no names */
+		const char *func = s->tep ? tep_find_function(s->tep, addr) : NULL;
 
 		if (func) {
 			site->symbol = intern(s, func);

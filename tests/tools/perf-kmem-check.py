@@ -2,7 +2,10 @@
 # SPDX-License-Identifier: GPL-2.0
 """kma-analyze --pages side by side with perf kmem stat --page, on the same events.
 
-Usage: perf-kmem-check.py PERF_DATA KMA_ANALYZE MKTRACE TMPDIR
+Usage: perf-kmem-check.py [--direct] PERF_DATA KMA_ANALYZE MKTRACE TMPDIR
+
+--direct: kma-analyze --pages reads PERF_DATA itself (MKTRACE is not used); the
+figures expected are the same.
 
 perf kmem --page record writes perf.data, not trace.dat, so the page events go
 from `perf script` into a mktrace description (tests/tools/mktrace) as they are:
@@ -120,14 +123,22 @@ def kma_figures(db):
 
 
 def main():
-    if len(sys.argv) != 5:
+    args = sys.argv[1:]
+    direct = args[:1] == ['--direct']
+    args = args[1:] if direct else args
+    if len(args) != 4:
         print(__doc__, file=sys.stderr)
         return 2
-    perf_data, kma, mktrace, tmp = sys.argv[1:]
+    perf_data, kma, mktrace, tmp = args
     seq, dat, db = tmp + '/perf.seq', tmp + '/perf.dat', tmp + '/perf.db'
     n = to_seq(perf_data, seq)
-    subprocess.run([mktrace, '-g', '6.18', '-o', dat, seq], check=True,
-                   stdout=subprocess.DEVNULL)
+    if direct:
+        dat = perf_data
+        if os.environ.get('KMA_PERF_CHECK_DROP') == '1':
+            sys.exit('perf-kmem-check.py: KMA_PERF_CHECK_DROP needs the converted trace')
+    else:
+        subprocess.run([mktrace, '-g', '6.18', '-o', dat, seq], check=True,
+                       stdout=subprocess.DEVNULL)
     subprocess.run([kma, '-q', '--pages', '-o', db, dat], check=True)
     want, want_table = perf_stat(perf_data)
     got, got_table = kma_figures(db)
