@@ -14,7 +14,7 @@
 # initdb or the server refusing.
 #
 # pg_hba: the superuser and every role by trust on the socket, except the roles named
-# *_pw, which must give their password (scram-sha-256): the wrong-password tests.
+# kma_pw, which must give its password (scram-sha-256): the wrong-password tests.
 
 PG_BIN=${PG_BIN:-/usr/lib/postgresql/15/bin}
 PG_DIR= PG_URL= PG_WHY= PG_SOCK=
@@ -47,7 +47,7 @@ pg_start() {
 		PG_WHY="initdb failed: $(tail -1 "$PG_DIR/initdb.log")"
 		return 1
 	fi
-	printf '%s\n' 'local all /_pw$ scram-sha-256' 'local all all trust' \
+	printf '%s\n' 'local all kma_pw scram-sha-256' 'local all all trust' \
 		> "$PG_DIR/data/pg_hba.conf"
 	if ! pg_as_owner "$PG_BIN/pg_ctl" -D "$PG_DIR/data" -l "$PG_DIR/server.log" -w -t 60 \
 		-o "-c listen_addresses= -k $PG_DIR -c fsync=off -c full_page_writes=off \
