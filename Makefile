@@ -1,6 +1,6 @@
 # kma - kernel slab allocation accounting from ftrace traces.
 #
-#   make            build build/analyzer/kma-analyze and kma-diff (objects and binaries: build/,
+#   make            build build/analyzer/kma-analyze, kma-diff and kma-push (objects and binaries: build/,
 #                   or O=DIR)
 #   make check      install missing packages, build, run every test (also under ASan+UBSan,
 #                   and as a brand-new machine runs them: make check-fresh); docs/testing.md
@@ -335,9 +335,12 @@ install: all
 	install -m 755 $(DIFF) $(DESTDIR)$(bindir)/kma-diff
 	install -m 755 tools/kma-record $(DESTDIR)$(bindir)/kma-record
 	install -m 755 $(MARK) $(DESTDIR)$(bindir)/kma-mark
+	install -m 755 $(PUSH) $(DESTDIR)$(bindir)/kma-push
 	install -m 644 docs/kma-analyze.1 docs/kma-diff.1 docs/kma-mark.1 docs/kma-record.1 \
 		$(DESTDIR)$(mandir)/man1
+	install -m 644 docs/kma-push.1 $(DESTDIR)$(mandir)/man1
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
+	install -m 644 docs/kma-fleet.5 $(DESTDIR)$(mandir)/man5/kma-fleet.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install DESTDIR=$(DESTDIR)
 
 # The plugin into ~/.local/lib/traceevent/plugins, for trace-cmd report and KernelShark.
@@ -345,9 +348,10 @@ install-user: plugin
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install-user
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(bindir)/,kma-analyze kma-diff kma-record kma-mark)
-	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,kma-analyze.1 kma-diff.1 kma-mark.1 kma-record.1)
-	rm -f $(DESTDIR)$(mandir)/man5/kma-report.db.5
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,kma-analyze kma-diff kma-record kma-mark kma-push)
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,kma-analyze.1 kma-diff.1 kma-mark.1 kma-record.1 \
+		kma-push.1)
+	rm -f $(DESTDIR)$(mandir)/man5/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-fleet.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin uninstall DESTDIR=$(DESTDIR)
 
 clean:
