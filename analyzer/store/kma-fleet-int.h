@@ -5,7 +5,7 @@
 
 #include <libpq-fe.h>
 
-#include "store/kma-fleet.h"
+#include "kma-fleet.h"
 
 struct kma_fleet {
 	PGconn	*conn;

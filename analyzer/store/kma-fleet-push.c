@@ -13,7 +13,7 @@
 
 #include <sqlite3.h>
 
-#include "store/kma-fleet-int.h"
+#include "kma-fleet-int.h"
 
 #define KMA_FLEET_APP_ID	1802330450	/* report.db's PRAGMA application_id, "kmaR" */
 #define COPY_FLUSH		(256 << 10)

@@ -8,7 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/kma-fleet-int.h"
+#include "kma-fleet-int.h"
 
 /* the schema, compiled in (generated from schema/fleet.sql by the Makefile) */
 extern const char kma_fleet_schema_sql[];
