@@ -494,6 +494,19 @@ fleet_parallel() {
 		= "$want_c $want_a"
 	check "fleet: ... the stacks they share added by none of them" test \
 		"$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')" = "$stacks"
+	# the same file from two processes at once: one run, the other says it is there
+	cp "$F/basic.db" "$F/twice.db"
+	sqlite3 "$F/twice.db" "UPDATE trace SET file = 'twice'"
+	n=$(runs)
+	"$PUSH" "$PG_URL" "$F/twice.db" > "$F/tw1.out" 2> "$F/tw1.err" &
+	i=$!
+	"$PUSH" "$PG_URL" "$F/twice.db" > "$F/tw2.out" 2> "$F/tw2.err"
+	rc=$?
+	wait "$i" || rc=1
+	check "fleet: the same file twice at once: one run, one 'already there'" sh -c "[ $rc = 0 ] &&
+		[ \"\$(cat '$F/tw1.out' '$F/tw2.out' | grep -c 'pushed as run')\" = 1 ] &&
+		[ \"\$(cat '$F/tw1.out' '$F/tw2.out' | grep -c 'already there as run')\" = 1 ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" = $((n + 1)) ]"
 }
 
 # The example queries of kma-fleet(5), as psql runs them with -v variables
