@@ -141,8 +141,8 @@ deps:
 	@sh scripts/install-deps.sh
 
 check-pkgs:
-	@pkg-config --exists $(PKGS) || { \
-		echo "kma: missing development packages: $$(for p in $(PKGS); do \
+	@pkg-config --exists $(PKGS) libpq || { \
+		echo "kma: missing development packages: $$(for p in $(PKGS) libpq; do \
 			pkg-config --exists $$p || printf '%s ' $$p; done)"; \
 		echo "kma: run 'sh scripts/install-deps.sh' as root (make check / make demo do it)"; \
 		exit 1; }
