@@ -1,6 +1,6 @@
 # kma - kernel slab allocation accounting from ftrace traces.
 #
-#   make            build build/analyzer/kma-analyze and kma-diff (objects and binaries: build/,
+#   make            build build/analyzer/kma-analyze, kma-diff and kma-push (objects and binaries: build/,
 #                   or O=DIR)
 #   make check      install missing packages, build, run every test (also under ASan+UBSan,
 #                   and as a brand-new machine runs them: make check-fresh); docs/testing.md
@@ -60,7 +60,8 @@ PKG_LIBS	= $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # linked into the plugin); analyzer/ holds main and one folder per layer.
 # Every object goes to $(O) (default build/), never beside its source.
 LIB_SRCS	:= $(wildcard lib/*.c)
-LAYER_SRCS	:= $(wildcard analyzer/*/*.c)
+# (the fleet store's files are kma-push's only: libpq is no dependency of kma-analyze)
+LAYER_SRCS	:= $(filter-out analyzer/store/kma-fleet%,$(wildcard analyzer/*/*.c))
 CORE_LIB	:= $(O)/lib/libkma-core.a
 # What the matcher's unit tests link: accounting and the table printer
 MATCH_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/match/*.c) \
@@ -85,6 +86,12 @@ DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/
 		   store/kma-store-file.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select
 DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
+# kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema
+PUSH		:= $(O)/analyzer/kma-push
+PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o store/kma-fleet.o store/kma-fleet-push.o \
+		   store/kma-fleet-sha256.o store/kma-fleet-schema.o)
+PQ_CFLAGS	= $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
+PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
 		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \
@@ -101,13 +108,13 @@ UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 .PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
 
-all: check-pkgs $(BIN) $(DIFF) $(MARK) plugin bin
+all: check-pkgs $(BIN) $(DIFF) $(MARK) $(PUSH) plugin bin
 
 # One place to run every command from without installing: $(O)/bin
 BIN_DIR		:= $(O)/bin
-bin: $(BIN) $(DIFF) $(MARK)
+bin: $(BIN) $(DIFF) $(MARK) $(PUSH)
 	@mkdir -p $(BIN_DIR)
-	@ln -sfr $(BIN) $(DIFF) $(MARK) tools/kma-record $(BIN_DIR)/
+	@ln -sfr $(BIN) $(DIFF) $(MARK) $(PUSH) tools/kma-record $(BIN_DIR)/
 
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
@@ -135,8 +142,8 @@ deps:
 	@sh scripts/install-deps.sh
 
 check-pkgs:
-	@pkg-config --exists $(PKGS) || { \
-		echo "kma: missing development packages: $$(for p in $(PKGS); do \
+	@pkg-config --exists $(PKGS) libpq || { \
+		echo "kma: missing development packages: $$(for p in $(PKGS) libpq; do \
 			pkg-config --exists $$p || printf '%s ' $$p; done)"; \
 		echo "kma: run 'sh scripts/install-deps.sh' as root (make check / make demo do it)"; \
 		exit 1; }
@@ -148,11 +155,19 @@ $(O)/analyzer/store/kma-schema.c: schema/kma.sql
 	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
 	   echo ';'; } > $@
 
+$(O)/analyzer/store/kma-fleet-schema.c: schema/fleet.sql
+	@mkdir -p $(dir $@)
+	@{ echo '/* generated from schema/fleet.sql - do not edit */'; \
+	   echo 'const char kma_fleet_schema_sql[] ='; \
+	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $<; \
+	   echo ';'; } > $@
+
 # The core is pure C (no package flags) and position-independent: the plugin links it.
 # An object without its .d (built before -MMD, or the .d lost) is built again:
 # what it includes is not known. (Named explicitly: a missing intermediate
 # prerequisite would not make the object out of date.)
-$(sort $(patsubst %.o,%.d,$(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(ANALYZE_OBJS) $(DIFF_OBJS))): ;
+$(sort $(patsubst %.o,%.d,$(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(ANALYZE_OBJS) $(DIFF_OBJS) \
+	$(PUSH_OBJS))): ;
 
 $(O)/lib/%.o: lib/%.c $(O)/lib/%.d
 	@mkdir -p $(dir $@)
@@ -177,6 +192,16 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 	   echo 'const char kma_html_app_js[] ='; \
 	   sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $^; \
 	   echo ';'; } > $@
+
+# the fleet store's objects see libpq's headers
+$(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o: \
+	PKG_CFLAGS += $(PQ_CFLAGS)
+
+$(O)/analyzer/store/kma-fleet-schema.o: $(O)/analyzer/store/kma-fleet-schema.c
+	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+$(PUSH): $(PUSH_OBJS) $(CORE_LIB)
+	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PQ_LIBS) -lsqlite3 $(LDLIBS)
 
 $(O)/analyzer/report/kma-html-js.o: $(O)/analyzer/report/kma-html-js.c
 	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -319,9 +344,12 @@ install: all
 	install -m 755 $(DIFF) $(DESTDIR)$(bindir)/kma-diff
 	install -m 755 tools/kma-record $(DESTDIR)$(bindir)/kma-record
 	install -m 755 $(MARK) $(DESTDIR)$(bindir)/kma-mark
+	install -m 755 $(PUSH) $(DESTDIR)$(bindir)/kma-push
 	install -m 644 docs/kma-analyze.1 docs/kma-diff.1 docs/kma-mark.1 docs/kma-record.1 \
 		$(DESTDIR)$(mandir)/man1
+	install -m 644 docs/kma-push.1 $(DESTDIR)$(mandir)/man1
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
+	install -m 644 docs/kma-fleet.5 $(DESTDIR)$(mandir)/man5/kma-fleet.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install DESTDIR=$(DESTDIR)
 
 # The plugin into ~/.local/lib/traceevent/plugins, for trace-cmd report and KernelShark.
@@ -329,9 +357,10 @@ install-user: plugin
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install-user
 
 uninstall:
-	rm -f $(addprefix $(DESTDIR)$(bindir)/,kma-analyze kma-diff kma-record kma-mark)
-	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,kma-analyze.1 kma-diff.1 kma-mark.1 kma-record.1)
-	rm -f $(DESTDIR)$(mandir)/man5/kma-report.db.5
+	rm -f $(addprefix $(DESTDIR)$(bindir)/,kma-analyze kma-diff kma-record kma-mark kma-push)
+	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,kma-analyze.1 kma-diff.1 kma-mark.1 kma-record.1 \
+		kma-push.1)
+	rm -f $(DESTDIR)$(mandir)/man5/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-fleet.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin uninstall DESTDIR=$(DESTDIR)
 
 clean:

@@ -10,6 +10,8 @@ PKGS="$PKGS libjs-chart.js chromium"
 # KernelShark: the plugin's KernelShark side (libkshark-dev, whose headers need
 # libjson-c-dev) and tests/t-kshark.sh (the GUI under Xvfb, screenshots by xwd)
 PKGS="$PKGS kernelshark libkshark-dev libjson-c-dev xvfb xauth x11-apps"
+# kma-push: libpq; t-fleet runs a private PostgreSQL 15 cluster
+PKGS="$PKGS libpq-dev postgresql-15"
 # make fuzz: libFuzzer comes with clang's runtime
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"
 

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-fleet.c - the fleet store's connection: libpq connect, the server's
+ * errors in one line, the schema created (--init) and its version checked.
+ * SQL is constant text; every value goes as a parameter.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-fleet-int.h"
+
+/* the schema, compiled in (generated from schema/fleet.sql by the Makefile) */
+extern const char kma_fleet_schema_sql[];
+
+const char *kma_fleet_server(const struct kma_fleet *f)
+{
+	return f->server;
+}
+
+static void describe(struct kma_fleet *f)
+{
+	const char *host = PQhost(f->conn), *port = PQport(f->conn), *db = PQdb(f->conn);
+
+	snprintf(f->server, sizeof(f->server), "%s:%s/%s", host && *host ? host : "localhost",
+		 port && *port ? port : "5432", db && *db ? db : "?");
+}
+
+/*
+ * One line out of libpq's words: the first line, without the "connection to
+ * server ... failed: " lead (we name the server ourselves) and the severity.
+ */
+static void one_line(const char *msg, char *out, size_t len)
+{
+	const char *p = msg ? msg : "", *lead;
+	size_t n;
+
+	lead = strstr(p, " failed: ");
+	if (!strncmp(p, "connection to server ", 21) && lead && !memchr(p, '\n', lead - p))
+		p = lead + 9;
+	while (!strncmp(p, "FATAL:  ", 8) || !strncmp(p, "ERROR:  ", 8))
+		p += 8;
+	n = strcspn(p, "\n");
+	while (n && (p[n - 1] == ' ' || p[n - 1] == '\r'))
+		n--;
+	if (!n) {
+		p = "connection lost";
+		n = strlen(p);
+	}
+	snprintf(out, len, "%.*s", (int)n, p);
+}
+
+int kma_fleet_pg_err(struct kma_fleet *f, PGresult *res, struct kma_err *e)
+{
+	const char *msg = NULL;
+	char line[600];
+
+	if (res)
+		msg = PQresultErrorField(res, PG_DIAG_MESSAGE_PRIMARY);
+	if (!msg || !*msg)
+		msg = res && *PQresultErrorMessage(res) ? PQresultErrorMessage(res) :
+		      PQerrorMessage(f->conn);
+	one_line(msg, line, sizeof(line));
+	if (PQstatus(f->conn) == CONNECTION_BAD && !strstr(line, "connection"))
+		kma_err_set(e, KMA_ERR_OTHER, "%s: connection lost: %s", f->server, line);
+	else
+		kma_err_set(e, KMA_ERR_OTHER, "%s: %s", f->server, line);
+	PQclear(res);
+	return -1;
+}
+
+int kma_fleet_exec(struct kma_fleet *f, const char *sql, struct kma_err *e)
+{
+	PGresult *res = PQexec(f->conn, sql);
+
+	if (PQresultStatus(res) != PGRES_COMMAND_OK && PQresultStatus(res) != PGRES_TUPLES_OK)
+		return kma_fleet_pg_err(f, res, e);
+	PQclear(res);
+	return 0;
+}
+
+PGresult *kma_fleet_query(struct kma_fleet *f, const char *sql, int n, const char *const *params,
+			  ExecStatusType want, struct kma_err *e)
+{
+	PGresult *res = PQexecParams(f->conn, sql, n, NULL, params, NULL, NULL, 0);
+
+	if (PQresultStatus(res) != want) {
+		kma_fleet_pg_err(f, res, e);
+		return NULL;
+	}
+	return res;
+}
+
+/* A notice (CREATE ... IF NOT EXISTS and the like) is not printed by a store. */
+static void quiet(void *arg, const char *msg)
+{
+}
+
+struct kma_fleet *kma_fleet_connect(const char *url, struct kma_err *e)
+{
+	/* the URL expanded as libpq does; client_encoding UTF8: text is UTF-8 */
+	const char *keys[] = { "dbname", "fallback_application_name", "client_encoding", NULL };
+	const char *vals[] = { url, "kma-push", "UTF8", NULL };
+	struct kma_fleet *f = calloc(1, sizeof(*f));
+
+	if (!f) {
+		kma_err_nomem(e);
+		return NULL;
+	}
+	f->conn = PQconnectdbParams(keys, vals, 1);
+	if (!f->conn) {
+		free(f);
+		kma_err_nomem(e);
+		return NULL;
+	}
+	describe(f);
+	if (PQstatus(f->conn) != CONNECTION_OK) {
+		kma_fleet_pg_err(f, NULL, e);
+		kma_fleet_close(f);
+		return NULL;
+	}
+	PQsetNoticeProcessor(f->conn, quiet, NULL);
+	return f;
+}
+
+void kma_fleet_close(struct kma_fleet *f)
+{
+	if (!f)
+		return;
+	PQfinish(f->conn);
+	free(f);
+}
+
+/*
+ * The schema's version: 1 and *@v, 0 when the database has no kma_fleet
+ * schema, -1 and why (a kma_fleet schema without its version is not kma's).
+ */
+static int version(struct kma_fleet *f, int *v, struct kma_err *e)
+{
+	PGresult *res;
+	int have;
+
+	res = kma_fleet_query(f, "SELECT to_regnamespace('kma_fleet') IS NOT NULL, "
+			      "to_regclass('kma_fleet.schema_version') IS NOT NULL",
+			      0, NULL, PGRES_TUPLES_OK, e);
+	if (!res)
+		return -1;
+	have = *PQgetvalue(res, 0, 0) == 't';
+	if (have && *PQgetvalue(res, 0, 1) != 't') {
+		PQclear(res);
+		return kma_err_set(e, KMA_ERR_OTHER, "%s: schema kma_fleet is not a kma fleet "
+				   "store (it has no schema_version table)", f->server);
+	}
+	PQclear(res);
+	if (!have)
+		return 0;
+	res = kma_fleet_query(f, "SELECT version FROM kma_fleet.schema_version", 0, NULL,
+			      PGRES_TUPLES_OK, e);
+	if (!res)
+		return -1;
+	if (PQntuples(res) != 1) {
+		PQclear(res);
+		return kma_err_set(e, KMA_ERR_OTHER, "%s: kma_fleet.schema_version has no version",
+				   f->server);
+	}
+	*v = atoi(PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return 1;
+}
+
+static int check_version(struct kma_fleet *f, int v, struct kma_err *e)
+{
+	if (v > KMA_FLEET_SCHEMA_VERSION)
+		return kma_err_set(e, KMA_ERR_OTHER, "%s: the fleet schema is version %d, newer "
+				   "than this kma-push knows (%d): use a newer kma-push", f->server,
+				   v, KMA_FLEET_SCHEMA_VERSION);
+	if (v < KMA_FLEET_SCHEMA_VERSION)
+		return kma_err_set(e, KMA_ERR_OTHER, "%s: the fleet schema is version %d, older "
+				   "than this kma-push writes (%d)", f->server, v,
+				   KMA_FLEET_SCHEMA_VERSION);
+	return 0;
+}
+
+int kma_fleet_check(struct kma_fleet *f, struct kma_err *e)
+{
+	int v = 0, r = version(f, &v, e);
+
+	if (r < 0)
+		return -1;
+	if (!r)
+		return kma_err_set(e, KMA_ERR_OTHER, "%s: not a kma fleet store (no schema "
+				   "kma_fleet; kma-push --init creates it)", f->server);
+	return check_version(f, v, e);
+}
+
+int kma_fleet_init(struct kma_fleet *f, struct kma_err *e)
+{
+	int v = 0, r;
+
+	/*
+	 * One transaction, and one --init at a time: a second waits on the lock,
+	 * then finds the schema made.
+	 */
+	if (kma_fleet_exec(f, "BEGIN", e))
+		return -1;
+	if (kma_fleet_exec(f, "SELECT pg_advisory_xact_lock(1802330450)", e))
+		goto fail;
+	r = version(f, &v, e);
+	if (r < 0 || (r > 0 && check_version(f, v, e)))
+		goto fail;
+	if (!r && kma_fleet_exec(f, kma_fleet_schema_sql, e))
+		goto fail;
+	return kma_fleet_exec(f, "COMMIT", e);
+fail:
+	PQclear(PQexec(f->conn, "ROLLBACK"));
+	return -1;
+}

@@ -1,0 +1,600 @@
+# kma-push and the fleet store (kma-fleet(5)) on a private PostgreSQL 15 cluster
+# (tests/lib-pg.sh): runs pushed from report.db files and traces, every table read back
+# and compared with the report.db's own rows read by sqlite3 (not by kma-push's code);
+# stack keys against a SHA-256 computed by Python; a second push a no-op, --replace;
+# the faults (server down, wrong password, no permission, a database from something
+# else, a newer schema, a backend killed mid-push, 8 pushes at once) and hostile names;
+# the example queries of kma-fleet(5) run and their rows checked.
+PUSH=$TOP/$B/analyzer/kma-push
+FIX=$TOP/tests/fixtures
+MKTRACE=$TOP/$B/tests/tools/mktrace
+. "$TOP/tests/lib-pg.sh"
+
+fleet_main() {
+	if [ ! -x "$PUSH" ]; then
+		fail "fleet: kma-push built" "no $PUSH"
+		return
+	fi
+	if ! pg_start; then
+		skip "fleet: every check" "$PG_WHY"
+		return
+	fi
+	pass "fleet: private PostgreSQL 15 cluster started in $PG_START_MS ms"
+	export KMA_ANALYZE=$KMA
+	F=$TMP/fleet
+	mkdir -p "$F"
+	fleet_usage
+	fleet_init
+	fleet_push_rows
+	fleet_again
+	fleet_hostile
+	fleet_faults
+	fleet_kill
+	fleet_parallel
+	fleet_queries
+	fleet_man
+	pg_stop
+	check "fleet: the cluster is removed at the end" test ! -e "$PG_SOCK"
+}
+
+# pushed OUT: the run id of the last "pushed as run N" line of OUT
+pushed() {
+	sed -n 's/.*: \(pushed as\|replaced: now\) run \([0-9]*\) .*/\2/p' "$1" | tail -1
+}
+
+# one_line NAME RC PATTERN OUT ERR: the command's exit status was RC (in $rc), stderr
+# one line matching PATTERN and naming the server ($PG_SOCK unless SERVER is set)
+one_line() {
+	local name=$1 want=$2 pattern=$3 err=$4 server=${5:-$PG_SOCK}
+	if [ "$rc" != "$want" ]; then
+		fail "fleet: $name" "exit $rc, want $want: $(head -3 "$err")"
+	elif [ "$(wc -l < "$err")" != 1 ] || ! grep -q -- "$pattern" "$err" ||
+	     ! grep -qF -- "$server" "$err"; then
+		fail "fleet: $name" "want one line naming $server and '$pattern': $(cat "$err")"
+	else
+		pass "fleet: $name"
+	fi
+}
+
+runs() { pg_q kma -c 'SELECT count(*) FROM kma_fleet.runs'; }
+parts() {
+	pg_q kma -c "SELECT count(*) FROM pg_class WHERE relnamespace = 'kma_fleet'::regnamespace
+		AND relname ~ '_r[0-9]+\$'"
+}
+
+fleet_usage() {
+	"$PUSH" > "$F/out" 2> "$F/err"
+	rc=$?
+	check "fleet: no URL is a usage error (exit 2)" sh -c "[ $rc = 2 ] && grep -q 'no URL' '$F/err'"
+	"$PUSH" "$PG_URL" > "$F/out" 2> "$F/err"
+	rc=$?
+	check "fleet: no FILE without --init is a usage error" sh -c "[ $rc = 2 ] && grep -q 'no FILE' '$F/err'"
+	"$PUSH" -l novalue "$PG_URL" x > "$F/out" 2> "$F/err"
+	rc=$?
+	check "fleet: --label without = is a usage error" sh -c "[ $rc = 2 ] && grep -q 'KEY=VALUE' '$F/err'"
+}
+
+fleet_init() {
+	"$PUSH" "$PG_URL" "$FIX/basic.dat" > "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "a database without the schema is refused, pointing to --init" 1 "kma-push --init" "$F/err"
+	check "fleet: ... and nothing was created" test "$(pg_q kma -c \
+		"SELECT count(*) FROM pg_namespace WHERE nspname = 'kma_fleet'")" = 0
+	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
+	rc=$?
+	check "fleet: --init creates the schema, version 1" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 1 ]"
+	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
+	rc=$?
+	check "fleet: --init again changes nothing" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ]"
+}
+
+# same NAME PGSQL SQLITESQL DB: the rows are the same (as sorted lines), and there are some
+same() {
+	local name=$1
+	pg_q kma -c "$2" | sort > "$F/pg.txt"
+	sqlite3 "$4" "$3" | sort > "$F/lite.txt"
+	if [ ! -s "$F/lite.txt" ]; then
+		fail "fleet: $name" "no rows in $4 to compare"
+	elif cmp -s "$F/pg.txt" "$F/lite.txt"; then
+		pass "fleet: $name ($(wc -l < "$F/lite.txt") rows)"
+	else
+		fail "fleet: $name" "$(diff "$F/lite.txt" "$F/pg.txt" | head -6)"
+	fi
+}
+
+# rows_match RUN DB WHAT: every table of run RUN against report.db DB
+rows_match() {
+	local r=$1 db=$2 w=$3
+	same "$w: runs row" \
+		"SELECT kernel_release, uname, start_ns, duration_ns, events, total, slack, net, allocs,
+		 frees, unknown_frees, failed_allocs, lost_events, peak_bytes FROM kma_fleet.runs
+		 WHERE run_id = $r" \
+		"SELECT t.kernel_release, t.uname, t.first_ts, t.last_ts - t.first_ts, t.events, s.total,
+		 s.slack, s.net, s.allocs, s.frees, s.unknown_frees, s.failed_allocs, s.lost_events,
+		 t.peak_bytes FROM trace t, summary s" "$db"
+	same "$w: callers" \
+		"SELECT caller, address, module, symbol, file, line, total, slack, net, allocs, frees,
+		 implicit_frees, failed_allocs, live, grew_generations, max_growth_run, age_median,
+		 leak_class, leak_confidence, leak_why FROM kma_fleet.callers WHERE run_id = $r" \
+		"SELECT caller, address, module, symbol, file, line, total, slack, net, allocs, frees,
+		 implicit_frees, failed_allocs, live, grew_generations, max_growth_run, age_median,
+		 leak_class, leak_confidence, leak_why FROM callers" "$db"
+	same "$w: functions" \
+		"SELECT function, module, total, slack, net, allocs, frees, implicit_frees
+		 FROM kma_fleet.functions WHERE run_id = $r" \
+		"SELECT function, module, total, slack, net, allocs, frees, implicit_frees
+		 FROM function_stats" "$db"
+	same "$w: caches" \
+		"SELECT cache, total, slack, net, allocs, frees, implicit_frees FROM kma_fleet.caches
+		 WHERE run_id = $r" \
+		"SELECT cache, total, slack, net, allocs, frees, implicit_frees FROM cache_stats" "$db"
+	same "$w: tasks, comm byte for byte" \
+		"SELECT pid, encode(comm, 'hex'), total, slack, net, allocs, frees, implicit_frees
+		 FROM kma_fleet.tasks WHERE run_id = $r" \
+		"SELECT pid, lower(hex(comm)), total, slack, net, allocs, frees, implicit_frees
+		 FROM task_stats" "$db"
+	same "$w: run_stacks" \
+		"SELECT COALESCE(s.folded, '[no stack]'), r.total, r.slack, r.net, r.allocs, r.frees,
+		 r.implicit_frees, r.live FROM kma_fleet.run_stacks r
+		 LEFT JOIN kma_fleet.stacks s USING (stack_key) WHERE r.run_id = $r" \
+		"SELECT folded, total, slack, net, allocs, frees, implicit_frees, live FROM stack_stats" "$db"
+	same "$w: generations" \
+		"SELECT generation, ts, label, allocs, bytes, live, live_bytes, frees
+		 FROM kma_fleet.generations WHERE run_id = $r" \
+		"SELECT id, ts, label, allocs, bytes, live, live_bytes, frees FROM generations" "$db"
+	same "$w: timeline" \
+		"SELECT bin, ts, width_ns, allocs, alloc_bytes, frees, free_bytes, live_bytes, live_max
+		 FROM kma_fleet.timeline WHERE run_id = $r" \
+		"SELECT bin, ts, width_ns, allocs, alloc_bytes, frees, free_bytes, live_bytes, live_max
+		 FROM timeline" "$db"
+	# the stacks' keys and frames: SHA-256 of depth and frames worked out in Python
+	python3 - "$db" > "$F/keys.txt" <<'EOF'
+import hashlib, sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+db.text_factory = bytes
+frames = {}
+for sid, depth in db.execute("SELECT id, depth FROM stacks"):
+    frames[sid] = (depth, [])
+for sid, d, a, f, o in db.execute(
+        "SELECT stack_id, depth, address, function, offset FROM stack_frames ORDER BY 1, 2"):
+    frames[sid][1].append((d, a, f, o))
+def b(v):
+    if v is None:
+        return b"n\t"
+    if isinstance(v, int):
+        v = str(v).encode()
+    return b"v" + v + b"\t"
+for sid, (depth, fr) in sorted(frames.items()):
+    h = hashlib.sha256(b"%d\n" % depth)
+    for d, a, f, o in fr:
+        h.update(b(a) + b(f) + b(o))
+    k = h.hexdigest()
+    for d, a, f, o in fr:
+        print("%s|%d|%s|%s|%s" % (k, d, a.decode(), (f or b"").decode(),
+                                  "" if o is None else o))
+EOF
+	pg_q kma -c "SELECT encode(stack_key, 'hex'), depth, address, function, \"offset\"
+		FROM kma_fleet.stack_frames" | sort > "$F/pgkeys.txt"
+	sort -u "$F/keys.txt" > "$F/keys.sorted"
+	if [ "$(sqlite3 "$db" 'SELECT count(*) FROM stack_frames')" = 0 ]; then
+		:
+	elif [ ! -s "$F/keys.sorted" ]; then
+		fail "fleet: $w: stack keys and frames" "Python found no frames"
+	elif [ -n "$(comm -23 "$F/keys.sorted" "$F/pgkeys.txt")" ]; then
+		fail "fleet: $w: stack keys and frames" \
+			"not in the store: $(comm -23 "$F/keys.sorted" "$F/pgkeys.txt" | head -3)"
+	else
+		pass "fleet: $w: stack keys (SHA-256 of the frames) and frames ($(wc -l < "$F/keys.sorted"))"
+	fi
+}
+
+# allocations_match RUN DB WHAT: table allocations against the view allocations
+allocations_match() {
+	same "$3: allocations" \
+		"SELECT a.id, '0x' || to_hex(a.ptr), a.caller, a.alloc_event, a.bytes_req, a.bytes_alloc,
+		 a.gfp_flags, a.node, a.cache, a.accounted, a.alloc_ts, a.alloc_cpu, a.pid,
+		 encode(a.comm, 'hex'), a.generation, a.free_ts, a.free_cpu, a.free_pid, a.free_caller,
+		 a.free_kind, s1.folded, s2.folded FROM kma_fleet.allocations a
+		 LEFT JOIN kma_fleet.stacks s1 ON s1.stack_key = a.stack_key
+		 LEFT JOIN kma_fleet.stacks s2 ON s2.stack_key = a.free_stack_key WHERE a.run_id = $1" \
+		"SELECT a.id, a.ptr, a.caller, a.alloc_event, a.bytes_req, a.bytes_alloc, a.gfp_flags,
+		 a.node, a.cache, a.accounted, a.alloc_ts, a.alloc_cpu, a.pid, lower(hex(a.comm)),
+		 a.generation, a.free_ts, a.free_cpu, a.free_pid, a.free_caller, a.free_kind,
+		 s1.folded, s2.folded FROM allocations a LEFT JOIN stacks s1 ON s1.id = a.stack_id
+		 LEFT JOIN stacks s2 ON s2.id = a.free_stack_id" "$2"
+}
+
+fleet_push_rows() {
+	# a trace analyzed on the fly, with every allocation
+	"$KMA" -q -o "$F/stacks.db" "$FIX/stacks.dat"
+	"$PUSH" -a -l kernel=6.18 -l group=web "$PG_URL" "$FIX/stacks.dat" > "$F/out" 2> "$F/err"
+	rc=$?
+	RUN_STACKS=$(pushed "$F/out")
+	check "fleet: a trace pushed (exit 0, run id, no stderr)" \
+		sh -c "[ $rc = 0 ] && [ -n '$RUN_STACKS' ] && [ ! -s '$F/err' ]"
+	[ -n "$RUN_STACKS" ] || return
+	rows_match "$RUN_STACKS" "$F/stacks.db" "stacks.dat (trace)"
+	allocations_match "$RUN_STACKS" "$F/stacks.db" "stacks.dat (trace)"
+	check "fleet: trace_id is the trace's SHA-256, source trace" test \
+		"$(pg_q kma -c "SELECT trace_id || ' ' || source FROM kma_fleet.runs WHERE run_id = $RUN_STACKS")" \
+		= "$(sha256sum < "$FIX/stacks.dat" | cut -c1-64) trace"
+	check "fleet: host from the trace's uname, labels as given" test \
+		"$(pg_q kma -c "SELECT host || ' ' || string_agg(key || '=' || value, ' ' ORDER BY key)
+			FROM kma_fleet.runs JOIN kma_fleet.run_labels USING (run_id)
+			WHERE run_id = $RUN_STACKS GROUP BY host")" = "vm group=web kernel=6.18"
+	check "fleet: the run's rows are in partitions of their own" test \
+		"$(pg_q kma -c "SELECT count(*) FROM kma_fleet.callers_r$RUN_STACKS")" \
+		= "$(sqlite3 "$F/stacks.db" 'SELECT count(*) FROM callers')"
+
+	# a report.db; without --allocations none
+	"$KMA" -q -o "$F/basic.db" "$FIX/basic.dat"
+	"$PUSH" -l kernel=6.17 -l group=web "$PG_URL" "$F/basic.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	RUN_BASIC=$(pushed "$F/out")
+	check "fleet: a report.db pushed" sh -c "[ $rc = 0 ] && [ -n '$RUN_BASIC' ]"
+	[ -n "$RUN_BASIC" ] || return
+	rows_match "$RUN_BASIC" "$F/basic.db" "basic.db (report.db)"
+	check "fleet: without --allocations no allocation rows, no partition" test \
+		"$(pg_q kma -c "SELECT count(*) FROM kma_fleet.allocations WHERE run_id = $RUN_BASIC;
+			SELECT to_regclass('kma_fleet.allocations_r$RUN_BASIC') IS NULL")" = "0
+t"
+	check "fleet: trace_id of a report.db is its SHA-256, source report.db" test \
+		"$(pg_q kma -c "SELECT trace_id || ' ' || source FROM kma_fleet.runs WHERE run_id = $RUN_BASIC")" \
+		= "$(sha256sum < "$F/basic.db" | cut -c1-64) report.db"
+
+	# the stacks of a run pushed again from its report.db: one row each, shared
+	local before
+	before=$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')
+	"$PUSH" -q -l kernel=6.18 -l group=db "$PG_URL" "$F/stacks.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	RUN_STACKS2=$(pg_q kma -c "SELECT max(run_id) FROM kma_fleet.runs")
+	check "fleet: the same stacks from a second run are not stored again" sh -c "[ $rc = 0 ] &&
+		[ '$before' = \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.stacks')\" ] &&
+		[ '$before' = \"\$(sqlite3 '$F/stacks.db' 'SELECT count(*) FROM stacks')\" ]"
+	check "fleet: -q prints nothing" test ! -s "$F/out"
+}
+
+fleet_again() {
+	local n p
+	n=$(runs)
+	p=$(parts)
+	"$PUSH" "$PG_URL" "$FIX/stacks.dat" > "$F/out" 2> "$F/err"
+	rc=$?
+	check "fleet: the same trace and options again: a no-op that says so" sh -c "[ $rc = 0 ] &&
+		grep -q 'already there as run $RUN_STACKS (same trace and options): nothing done' '$F/out' &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" = $n ]"
+	"$PUSH" --replace -l kernel=6.18 -l group=web -a "$PG_URL" "$FIX/stacks.dat" > "$F/out" 2> "$F/err"
+	rc=$?
+	local new
+	new=$(pushed "$F/out")
+	check "fleet: --replace: a new run, the old one's partitions dropped" sh -c "[ $rc = 0 ] &&
+		grep -q 'replaced: now run' '$F/out' && [ -n '$new' ] && [ '$new' != '$RUN_STACKS' ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" = $n ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c \"SELECT to_regclass('kma_fleet.callers_r$RUN_STACKS') IS NULL\")\" = t ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c \"SELECT count(*) FROM pg_class WHERE relnamespace = 'kma_fleet'::regnamespace AND relname ~ '_r[0-9]+\\\$'\")\" = $p ]"
+	[ -n "$new" ] && RUN_STACKS=$new
+}
+
+fleet_hostile() {
+	need_mktrace
+	[ -x "$MKTRACE" ] || return
+	cat > "$F/hostile.seq" <<'EOF'
+cpus 1
+kallsyms ffffffff81000000 T _stext
+kallsyms ffffffff81100000 t alloc_a
+kallsyms ffffffff81100100 t free_x
+kallsyms ffffffff81400000 T _etext
+cmdline 100 it's"q
+cmdline 101 back\slash\\
+cmdline 102 <script>x
+cmdline 103 bad\xff\xfe\x01
+event 0 1000 100 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100001000 bytes_req=100 bytes_alloc=128
+event 0 2000 101 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100002000 bytes_req=60 bytes_alloc=64
+marker 0 2500 100 kma: <script>'q'"\
+event 0 3000 102 kmem_cache_alloc call_site=alloc_a+0x10 ptr=0xffff888100003000 bytes_req=192 bytes_alloc=192 name=it's"<b>\
+event 0 4000 103 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100004000 bytes_req=8 bytes_alloc=8
+event 0 5000 100 kfree call_site=free_x+0x8 ptr=0xffff888100001000
+EOF
+	if ! "$MKTRACE" -o "$F/hostile.dat" "$F/hostile.seq" > "$F/mk.txt" 2>&1; then
+		fail "fleet: hostile names: mktrace" "$(tail -3 "$F/mk.txt")"
+		return
+	fi
+	"$KMA" -q -o "$F/hostile.db" "$F/hostile.dat"
+	local lab
+	lab=$(printf 'v'\''"\\<script>\tx')
+	"$PUSH" -a -l "$lab=$lab" "$PG_URL" "$F/hostile.dat" > "$F/out" 2> "$F/err"
+	rc=$?
+	local r
+	r=$(pushed "$F/out")
+	check "fleet: hostile names: pushed" sh -c "[ $rc = 0 ] && [ -n '$r' ]"
+	[ -n "$r" ] || return
+	# the comms as mktrace wrote them, by bytes: independent of kma
+	{ printf "100|%s\n" "$(printf '%s' "it's\"q" | od -An -tx1 | tr -d ' \n')"
+	  printf "101|%s\n" "$(printf '%s' 'back\slash\\' | od -An -tx1 | tr -d ' \n')"
+	  printf "102|%s\n" "$(printf '%s' '<script>x' | od -An -tx1 | tr -d ' \n')"
+	  printf "103|%s\n" "$(printf 'bad\377\376\001' | od -An -tx1 | tr -d ' \n')"
+	} | sort > "$F/comm.want"
+	pg_q kma -c "SELECT pid || '|' || encode(comm, 'hex') FROM kma_fleet.tasks WHERE run_id = $r" |
+		sort > "$F/comm.got"
+	check "fleet: hostile names: comms (quotes, backslashes, <script>, non-UTF-8) byte for byte" \
+		cmp "$F/comm.want" "$F/comm.got"
+	pg_q kma -c "SELECT DISTINCT pid || '|' || encode(comm, 'hex') FROM kma_fleet.allocations
+		WHERE run_id = $r" | sort > "$F/comm.got"
+	check "fleet: hostile names: allocations' comms byte for byte" cmp "$F/comm.want" "$F/comm.got"
+	check "fleet: hostile names: a label with quotes, backslash, <script>, tab" test \
+		"$(pg_q kma -c "SELECT key || '=' || value FROM kma_fleet.run_labels WHERE run_id = $r")" \
+		= "$lab=$lab"
+	check "fleet: hostile names: a cache name and a marker label" test \
+		"$(pg_q kma -c "SELECT cache FROM kma_fleet.caches WHERE run_id = $r AND cache LIKE 'it%';
+			SELECT label FROM kma_fleet.generations WHERE run_id = $r AND generation = 1")" \
+		= "it's\"<b>\\
+<script>'q'\"\\"
+	rows_match "$r" "$F/hostile.db" "hostile.dat"
+	allocations_match "$r" "$F/hostile.db" "hostile.dat"
+}
+
+fleet_faults() {
+	local n=$(runs) p=$(parts)
+	# server down: a socket directory with no server in it
+	mkdir -p "$F/nowhere"
+	"$PUSH" "host=$F/nowhere dbname=kma" "$F/basic.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "server down: one line naming it, exit 1" 1 "No such file\|could not connect\|Connection refused" \
+		"$F/err" "$F/nowhere"
+	# wrong password (scram); the password is never printed
+	pg_q kma -c "CREATE ROLE kma_pw LOGIN PASSWORD 'right-pw';
+		GRANT USAGE ON SCHEMA kma_fleet TO kma_pw;
+		GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA kma_fleet TO kma_pw" > /dev/null
+	PGPASSWORD=wrong-pw-XyZ "$PUSH" "host=$PG_SOCK user=kma_pw dbname=kma" "$F/basic.db" \
+		> "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "wrong password (PGPASSWORD): one line, exit 1" 1 "password authentication failed" "$F/err"
+	"$PUSH" "host=$PG_SOCK user=kma_pw dbname=kma password=Secret-Qq7" "$F/basic.db" \
+		> "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "wrong password in the URL: one line, exit 1" 1 "password authentication failed" "$F/err"
+	check "fleet: the password is never printed" sh -c "! grep -rq 'Secret-Qq7\|wrong-pw-XyZ' '$F/out' '$F/err'"
+	PGPASSWORD=right-pw "$PUSH" "host=$PG_SOCK user=kma_pw dbname=kma" "$FIX/basic.dat" \
+		> "$F/out" 2> "$F/err"
+	rc=$?
+	# kma_pw may not create partitions (not the tables' owner): a permission error
+	one_line "no permission (a role that may not create the run's tables): exit 1" 1 \
+		"permission denied\|must be owner" "$F/err"
+	pg_q kma -c "CREATE ROLE kma_ro LOGIN; GRANT USAGE ON SCHEMA kma_fleet TO kma_ro;
+		GRANT SELECT ON ALL TABLES IN SCHEMA kma_fleet TO kma_ro" > /dev/null
+	"$PUSH" "host=$PG_SOCK user=kma_ro dbname=kma" "$FIX/basic.dat" > "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "no permission (read only role): one line, exit 1" 1 "permission denied" "$F/err"
+	check "fleet: ... nothing written by the refused pushes" sh -c \
+		"[ '$n' = \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" ] &&
+		 [ '$p' = \"\$(psql -X -A -t '$PG_URL' -c \"SELECT count(*) FROM pg_class WHERE relnamespace = 'kma_fleet'::regnamespace AND relname ~ '_r[0-9]+\\\$'\")\" ]"
+	# a database from something else, with or without a schema named kma_fleet
+	pg_q postgres -c "CREATE DATABASE other" > /dev/null
+	pg_q other -c "CREATE TABLE runs (x int); INSERT INTO runs VALUES (1)" > /dev/null
+	"$PUSH" "host=$PG_SOCK user=kma_admin dbname=other" "$F/basic.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "a database from something else: one line, exit 1" 1 "not a kma fleet store" "$F/err"
+	pg_q other -c "CREATE SCHEMA kma_fleet; CREATE TABLE kma_fleet.runs (x int)" > /dev/null
+	"$PUSH" --init "host=$PG_SOCK user=kma_admin dbname=other" "$F/basic.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "a kma_fleet schema that is not kma's: --init refuses it" 1 "not a kma fleet store" "$F/err"
+	check "fleet: ... and the other database is as it was" test \
+		"$(pg_q other -c "SELECT count(*) FROM pg_tables WHERE schemaname IN ('public', 'kma_fleet');
+			SELECT count(*) FROM kma_fleet.runs")" = "2
+0"
+	# a newer schema
+	pg_q postgres -c "CREATE DATABASE newer" > /dev/null
+	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=newer" > /dev/null 2>&1
+	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 2" > /dev/null
+	"$PUSH" "host=$PG_SOCK user=kma_admin dbname=newer" "$F/basic.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "a newer schema: one line, exit 1" 1 "version 2, newer than this kma-push knows" "$F/err"
+	"$PUSH" --init "host=$PG_SOCK user=kma_admin dbname=newer" > "$F/out" 2> "$F/err"
+	rc=$?
+	one_line "a newer schema: --init refuses it too" 1 "version 2, newer" "$F/err"
+	check "fleet: ... nothing written" test "$(pg_q newer -c 'SELECT count(*) FROM kma_fleet.runs')" = 0
+	# files that are no report.db: one line naming the file, exit 1, the next file still pushed
+	printf 'not a db\n' > "$F/text.db"
+	sqlite3 "$F/other.db" 'CREATE TABLE t (x)'
+	"$PUSH" "$PG_URL" "$F/text.db" "$F/other.db" "$F/missing.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	check "fleet: bad files: exit 1, one line each naming it" sh -c "[ $rc = 1 ] &&
+		[ \"\$(wc -l < '$F/err')\" = 3 ] && grep -q '$F/text.db: ' '$F/err' &&
+		grep -q '$F/other.db: not a report.db written by kma-analyze' '$F/err' &&
+		grep -q '$F/missing.db: No such file' '$F/err'"
+	check "fleet: ... and nothing written" test "$(runs)" = "$n"
+}
+
+# A backend killed in the middle of a push: a second session holds the lock of
+# kma_fleet.timeline (the last table kma-push writes), so the push waits midway, its
+# run, labels, stacks and other tables written but not committed; the test terminates
+# its backend, then releases the lock.
+fleet_kill() {
+	local n=$(runs) p=$(parts) i lockpid pushpid got=
+	cp "$F/basic.db" "$F/kill.db"
+	sqlite3 "$F/kill.db" "UPDATE trace SET file = 'kill'"
+	PGAPPNAME=kma-locker psql -X -q "$PG_URL" -c "BEGIN; LOCK TABLE kma_fleet.timeline IN ACCESS
+		EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT" > /dev/null 2>&1 &
+	lockpid=$!
+	for i in $(seq 100); do
+		[ "$(pg_q kma -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+			WHERE c.relname = 'timeline' AND l.granted AND l.mode = 'AccessExclusiveLock'")" = 1 ] &&
+			break
+		sleep 0.1
+	done
+	"$PUSH" "$PG_URL" "$F/kill.db" > "$F/kout" 2> "$F/kerr" &
+	pushpid=$!
+	for i in $(seq 200); do
+		got=$(pg_q kma -c "SELECT pid FROM pg_stat_activity WHERE application_name = 'kma-push'
+			AND wait_event_type = 'Lock'")
+		[ -n "$got" ] && break
+		sleep 0.1
+	done
+	local mid=
+	[ -n "$got" ] && mid=$(pg_q kma -c "SELECT count(*) FROM pg_locks WHERE pid = $got AND
+		relation = 'kma_fleet.callers'::regclass")
+	[ -n "$got" ] && pg_q kma -c "SELECT pg_terminate_backend($got)" > /dev/null
+	wait "$pushpid"
+	rc=$?
+	pg_q kma -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE application_name = 'kma-locker'" > /dev/null
+	wait "$lockpid"
+	if [ -z "$got" ]; then
+		fail "fleet: backend killed mid-push" "kma-push never waited on the lock: $(cat "$F/kerr")"
+		return
+	fi
+	check "fleet: backend killed mid-push: it had written callers (holds its lock)" test "$mid" -ge 1
+	one_line "backend killed mid-push: one line naming the server, exit 1" 1 \
+		"terminating connection\|connection\|closed" "$F/kerr"
+	check "fleet: ... the run is absent, no partition left" sh -c \
+		"[ '$n' = \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" ] &&
+		 [ '$p' = \"\$(psql -X -A -t '$PG_URL' -c \"SELECT count(*) FROM pg_class WHERE relnamespace = 'kma_fleet'::regnamespace AND relname ~ '_r[0-9]+\\\$'\")\" ]"
+	"$PUSH" "$PG_URL" "$F/kill.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	local r
+	r=$(pushed "$F/out")
+	check "fleet: ... a retry succeeds" sh -c "[ $rc = 0 ] && [ -n '$r' ]"
+	[ -n "$r" ] && same "retried push: callers" \
+		"SELECT caller, total, net, allocs FROM kma_fleet.callers WHERE run_id = $r" \
+		"SELECT caller, total, net, allocs FROM callers" "$F/kill.db"
+}
+
+# 8 pushes at once, as 8 hosts: 8 runs, each whole, nothing twice
+fleet_parallel() {
+	local n=$(runs) i pids= bad=0 stacks
+	stacks=$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')
+	for i in 1 2 3 4 5 6 7 8; do
+		cp "$F/stacks.db" "$F/host$i.db"
+		sqlite3 "$F/host$i.db" "UPDATE trace SET file = 'host$i'"
+	done
+	for i in 1 2 3 4 5 6 7 8; do
+		"$PUSH" -a -l host=h$i -l wave=par "$PG_URL" "$F/host$i.db" > "$F/par$i.out" 2> "$F/par$i.err" &
+		pids="$pids $!"
+	done
+	for i in $pids; do
+		wait "$i" || bad=$((bad + 1))
+	done
+	check "fleet: 8 pushes at once: all exit 0" sh -c "[ $bad = 0 ] || { cat '$F'/par*.err; exit 1; }"
+	check "fleet: ... 8 new runs, one per host" test \
+		"$(pg_q kma -c "SELECT count(*), count(DISTINCT value) FROM kma_fleet.run_labels
+			WHERE key = 'wave' AND value = 'par';
+			SELECT count(DISTINCT l.value) FROM kma_fleet.run_labels l WHERE l.key = 'host'
+			AND l.run_id IN (SELECT run_id FROM kma_fleet.run_labels WHERE key = 'wave');
+			SELECT count(*) - $n FROM kma_fleet.runs")" = "8|1
+8
+8"
+	local want_c want_a
+	want_c=$(sqlite3 "$F/stacks.db" 'SELECT count(*), sum(net) FROM callers')
+	want_a=$(sqlite3 "$F/stacks.db" 'SELECT count(*) FROM alloc_rows')
+	check "fleet: ... each run whole (callers, allocations), nothing duplicated" test \
+		"$(pg_q kma -c "SELECT DISTINCT (SELECT count(*) || '|' || sum(net) FROM kma_fleet.callers c
+			WHERE c.run_id = l.run_id) || ' ' || (SELECT count(*) FROM kma_fleet.allocations a
+			WHERE a.run_id = l.run_id) FROM kma_fleet.run_labels l WHERE key = 'wave'")" \
+		= "$want_c $want_a"
+	check "fleet: ... the stacks they share added by none of them" test \
+		"$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')" = "$stacks"
+	# the same file from two processes at once: one run, the other says it is there
+	cp "$F/basic.db" "$F/twice.db"
+	sqlite3 "$F/twice.db" "UPDATE trace SET file = 'twice'"
+	n=$(runs)
+	"$PUSH" "$PG_URL" "$F/twice.db" > "$F/tw1.out" 2> "$F/tw1.err" &
+	i=$!
+	"$PUSH" "$PG_URL" "$F/twice.db" > "$F/tw2.out" 2> "$F/tw2.err"
+	rc=$?
+	wait "$i" || rc=1
+	check "fleet: the same file twice at once: one run, one 'already there'" sh -c "[ $rc = 0 ] &&
+		[ \"\$(cat '$F/tw1.out' '$F/tw2.out' | grep -c 'pushed as run')\" = 1 ] &&
+		[ \"\$(cat '$F/tw1.out' '$F/tw2.out' | grep -c 'already there as run')\" = 1 ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" = $((n + 1)) ]"
+}
+
+# The example queries of kma-fleet(5), as psql runs them with -v variables
+fleet_query() {
+	local q=$1
+	shift
+	sed -n "/^\\.\\\\\" query-begin $q\$/,/^\\.\\\\\" query-end\$/p" "$TOP/docs/kma-fleet.5" |
+		sed '1d;$d' | sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" -e 's/\\e/\\/g' > "$F/q-$q.sql"
+	[ -s "$F/q-$q.sql" ] || echo "no query $q in kma-fleet(5)"
+	psql -X -q -A -t -v ON_ERROR_STOP=1 "$PG_URL" "$@" -f "$F/q-$q.sql" 2>&1
+}
+
+fleet_queries() {
+	local out
+	# new call sites since the basic run: the stacks.dat sites basic.db lacks (by sqlite3)
+	sqlite3 "$F/basic.db" 'SELECT caller FROM callers WHERE allocs > 0' | sort -u > "$F/b.txt"
+	sqlite3 "$F/hostile.db" 'SELECT caller FROM callers WHERE allocs > 0' 2> /dev/null |
+		sort -u > "$F/h.txt"
+	sqlite3 "$F/stacks.db" 'SELECT caller FROM callers WHERE allocs > 0' | sort -u > "$F/s.txt"
+	# runs after RUN_BASIC: stacks.db's (again and replaced), hostile, kill (basic), hosts
+	# (stacks); runs up to it: the first stacks.dat run (dropped by --replace) and basic
+	sort -u "$F/s.txt" "$F/h.txt" | comm -23 - "$F/b.txt" > "$F/new.want"
+	fleet_query new-sites -v since="$RUN_BASIC" > "$F/new.got"
+	check "fleet: kma-fleet(5) new-sites: the call sites after run X and in none before" \
+		sh -c "[ -s '$F/new.want' ] && cmp '$F/new.want' '$F/new.got'"
+	# a stack's bytes across kernel releases: the pushes of stacks.dat's stacks, by sqlite3
+	local folded want k
+	folded=$(sqlite3 "$F/stacks.db" "SELECT folded FROM stack_stats WHERE folded <> '[no stack]'
+		ORDER BY net DESC, folded LIMIT 1")
+	k=$(pg_q kma -c "SELECT count(*) FROM kma_fleet.runs WHERE kernel_release =
+		(SELECT kernel_release FROM kma_fleet.runs WHERE run_id = $RUN_STACKS)
+		AND run_id IN (SELECT run_id FROM kma_fleet.run_stacks)")
+	want=$(sqlite3 "$F/stacks.db" "SELECT kernel_release || '|' || (SELECT sum(total) * $k
+		FROM stack_stats WHERE folded = '$(printf '%s' "$folded" | sed "s/'/''/g")') || '|' ||
+		(SELECT sum(net) * $k FROM stack_stats WHERE folded = '$(printf '%s' "$folded" | sed "s/'/''/g")')
+		FROM trace")
+	out=$(fleet_query stack-releases -v folded="$folded" | cut -d'|' -f1-3)
+	check "fleet: kma-fleet(5) stack-releases: the stack's bytes, $k runs of its release" \
+		test "$out" = "$want"
+	# top growing per label value: with the stacks.dat runs of host h1..h8 (one each)
+	# nothing grows; group=web: the stacks.dat run and basic.db
+	# group=web: basic.db, then the stacks.dat run (replaced after it): a site of both
+	# grew by its stacks.dat net minus its basic.db net
+	fleet_query top-growing -v key=wave -v n=5 > "$F/top.got"
+	sqlite3 "$F/stacks.db" "SELECT 'par', caller, sum(net), sum(net), 0, 5 FROM callers GROUP BY caller
+		ORDER BY caller LIMIT 20" > "$F/top.want"
+	check "fleet: kma-fleet(5) top-growing: 8 identical runs, last 5: growth 0" \
+		cmp "$F/top.want" "$F/top.got"
+	fleet_query top-growing -v key=group -v n=5 > "$F/top.got"
+	fleet_top_want > "$F/top.want"
+	check "fleet: kma-fleet(5) top-growing: group=web, stacks.dat then basic.db" \
+		cmp "$F/top.want" "$F/top.got"
+	out=$(fleet_query host-runs -v host=vm)
+	check "fleet: kma-fleet(5) host-runs: every run of host vm" test \
+		"$(printf '%s\n' "$out" | grep -c .)" = "$(pg_q kma -c "SELECT count(*) FROM kma_fleet.runs WHERE host = 'vm'")"
+	local n p
+	n=$(runs)
+	out=$(fleet_query drop-old -v age='0 seconds')
+	check "fleet: kma-fleet(5) drop-old: every run dropped, with its partitions" sh -c "[ '$n' -gt 0 ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" = 0 ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c \"SELECT count(*) FROM pg_class WHERE relnamespace = 'kma_fleet'::regnamespace AND relname ~ '_r[0-9]+\\\$'\")\" = 0 ]"
+}
+
+# top-growing's rows for group=web worked out by sqlite3 over the two report.db files
+fleet_top_want() {
+	sqlite3 "$F/basic.db" "ATTACH '$F/stacks.db' AS s;
+		WITH a AS (SELECT caller, sum(net) AS net FROM main.callers GROUP BY 1),
+		b AS (SELECT caller, sum(net) AS net FROM s.callers GROUP BY 1)
+		SELECT 'web', a.caller, a.net, b.net, b.net - a.net, 2 FROM a JOIN b USING (caller)
+		ORDER BY b.net - a.net DESC, 'web', a.caller LIMIT 20"
+}
+
+# kma-push(1) documents every option of --help
+fleet_man() {
+	local missing= o
+	"$PUSH" --help > "$F/help.txt"
+	for o in $(grep -oE '^ +(-[a-zA-Z], )?--[a-z-]+' "$F/help.txt" | grep -oE -- '--[a-z-]+'); do
+		groff -man -Tascii -P-cbu "$TOP/docs/kma-push.1" 2> /dev/null | grep -q -- "$o" ||
+			missing="$missing $o"
+	done
+	check "fleet: kma-push(1) has every option of --help" test -z "$missing"
+	check "fleet: kma-push(1) and kma-fleet(5) render without warnings" sh -c \
+		"groff -man -Tutf8 -ww -z '$TOP/docs/kma-push.1' 2>&1 | (! grep .) &&
+		 groff -man -Tutf8 -ww -z '$TOP/docs/kma-fleet.5' 2>&1 | (! grep .)"
+	check "fleet: kma-fleet(5) has a section for every table" sh -c "
+		for t in \$(sed -n 's/^CREATE TABLE kma_fleet\\.\\([a-z_]*\\).*/\\1/p' '$TOP/schema/fleet.sql'); do
+			grep -q \"^\\.SS \$t\$\" '$TOP/docs/kma-fleet.5' || { echo \$t; exit 1; }
+		done"
+}
+
+fleet_main
