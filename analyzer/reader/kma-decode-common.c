@@ -174,6 +174,7 @@ refuse(struct kma_reader *r, const struct kma_event *ev, const char *fmt, ...)
 	va_end(ap);
 	snprintf(r->refused, sizeof(r->refused), "cpu %d, ts %" PRIu64 " ns: %s %s", ev->cpu,
 		 ev->ts, kma_ev_is_page(ev->type) ? kma_page_ev_name(ev->type) :
+		 kma_kinds_ev_name(ev->type) ? kma_kinds_ev_name(ev->type) :
 		 kma_ev_name(ev->type), what);
 	r->stopped = 1;
 	return -1;
@@ -215,7 +216,8 @@ int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
 	if (kma_ev_is_page(ev->type))
 		return check_page_bytes(r, ev);
 	/* a failed allocation's sizes enter no sum: kmalloc(SIZE_MAX) is traced as it is */
-	if (!kma_ev_is_alloc(ev->type) || !ev->ptr)
+	if ((!kma_ev_is_alloc(ev->type) && ev->type != KMA_EV_PERCPU_ALLOC &&
+	     ev->type != KMA_EV_VMAP_ALLOC) || !ev->ptr)
 		return 0;
 	if (ev->bytes_alloc > max)
 		return refuse(r, ev, "bytes_alloc %" PRIu64 " is more than one allocation of a "
