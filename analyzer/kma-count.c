@@ -40,8 +40,9 @@ static void count_progress(void *ctx, double fraction)
 }
 
 /*
- * The percpu and vmalloc lines, each kind's only when the trace's formats
- * describe its events (slab-only traces print what they always did): records
+ * The percpu and vmalloc lines, each kind's only when the trace has records of
+ * its events (traces recorded without them print what they always did, even
+ * where trace-cmd stored the events' formats): records
  * decoded per event, the bytes of the allocations (the sum kma-check-db and
  * the checkers compare), failed vmap reservations, and the percpu fields the
  * trace's layout lacks.
@@ -50,14 +51,14 @@ static void count_kinds(const struct kma_trace_info *info, const struct count *c
 {
 	const uint64_t *k = info->kind_count;
 
-	if (info->kinds & (1u << KMA_KIND_PERCPU)) {
+	if (k[0] + k[1]) {
 		printf("percpu_alloc %" PRIu64 "\n", k[KMA_EV_PERCPU_ALLOC - KMA_EV_PERCPU_ALLOC]);
 		printf("percpu_free %" PRIu64 "\n", k[KMA_EV_PERCPU_FREE - KMA_EV_PERCPU_ALLOC]);
 		printf("percpu_bytes %" PRIu64 "\n", c->bytes[KMA_KIND_PERCPU]);
 		if (info->percpu_missing)
 			printf("percpu_missing %s\n", info->percpu_missing);
 	}
-	if (info->kinds & (1u << KMA_KIND_VMALLOC)) {
+	if (k[2] + k[3]) {
 		printf("vmap_alloc %" PRIu64 "\n", k[KMA_EV_VMAP_ALLOC - KMA_EV_PERCPU_ALLOC]);
 		printf("vmap_failed %" PRIu64 "\n", info->vmap_failed);
 		printf("vmap_free %" PRIu64 "\n", k[KMA_EV_VMAP_FREE - KMA_EV_PERCPU_ALLOC]);
