@@ -163,6 +163,22 @@ void kma_reader_short_record(struct kma_reader *r, int cpu)
 		r->info.damage[cpu].short_records++;
 }
 
+/* Here, not in kma-decode-kinds.c: refuse() names the events, and that file calls this one. */
+const char *kma_kinds_ev_name(int type)
+{
+	switch (type) {
+	case KMA_EV_PERCPU_ALLOC:
+		return "percpu_alloc_percpu";
+	case KMA_EV_PERCPU_FREE:
+		return "percpu_free_percpu";
+	case KMA_EV_VMAP_ALLOC:
+		return "alloc_vmap_area";
+	case KMA_EV_VMAP_FREE:
+		return "free_vmap_area_noflush";
+	}
+	return NULL;
+}
+
 static int __attribute__((format(printf, 3, 4)))
 refuse(struct kma_reader *r, const struct kma_event *ev, const char *fmt, ...)
 {

@@ -40,21 +40,6 @@ void kma_reader_want_kinds(struct kma_reader *r, unsigned int kinds)
 	r->want_kinds = kinds;
 }
 
-const char *kma_kinds_ev_name(int type)
-{
-	switch (type) {
-	case KMA_EV_PERCPU_ALLOC:
-		return "percpu_alloc_percpu";
-	case KMA_EV_PERCPU_FREE:
-		return "percpu_free_percpu";
-	case KMA_EV_VMAP_ALLOC:
-		return "alloc_vmap_area";
-	case KMA_EV_VMAP_FREE:
-		return "free_vmap_area_noflush";
-	}
-	return NULL;
-}
-
 static int kind_of(int type)
 {
 	return kma_ev_is_percpu(type) ? KMA_KIND_PERCPU : KMA_KIND_VMALLOC;
