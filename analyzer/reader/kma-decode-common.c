@@ -250,3 +250,32 @@ int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
 	r->alloc_sum += big;
 	return 0;
 }
+
+/*
+ * The end of decoding a page, percpu or vmalloc record: its task, its stack
+ * (counted in *@stacked: info.stacked is the slab events'), the byte checks,
+ * then @ev to the consumer. 0, or -1 to stop.
+ */
+int kma_reader_hand_on(struct kma_reader *r, struct tep_record *rec, struct kma_event *ev,
+		       uint64_t *stacked)
+{
+	uint64_t before = r->info.stacked;
+
+	ev->pid = kma_reader_pid(r, rec);
+	ev->comm = kma_reader_comm(r, ev->pid);
+	kma_stack_attach(r, rec, ev);
+	*stacked += r->info.stacked - before;
+	r->info.stacked = before;
+	if (!ev->comm || r->oom) {
+		r->oom = 1;
+		r->stopped = 1;
+		return -1;
+	}
+	if (kma_reader_check_bytes(r, ev))
+		return -1;
+	if (r->fn(r->ctx, ev)) {
+		r->stopped = 1;
+		return -1;
+	}
+	return 0;
+}

@@ -213,6 +213,12 @@ const char *kma_kinds_ev_name(int type);
  * naming the event.
  */
 int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev);
+/*
+ * A page, percpu or vmalloc event decoded into @ev: its pid, comm and stack
+ * (stacks counted in *@stacked), the byte checks, then to fn. 0, or -1 to stop.
+ */
+int kma_reader_hand_on(struct kma_reader *r, struct tep_record *rec, struct kma_event *ev,
+		       uint64_t *stacked);
 /* Interns @s under @key in a map-indexed array (kma-decode.c); the stable copy or NULL. */
 const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
 				size_t *nr, size_t *cap, uint64_t key, const char *s);
