@@ -207,6 +207,19 @@ uint32_t kma_stacks_frames(const struct kma_stacks *st)
 	return st ? (uint32_t)st->trimmed.nr_vals : 0;
 }
 
+/* Whether @fn, its leading underscores dropped, starts with one of @pfx[0..@n). */
+static int starts_with_any(const char *fn, const char * const *pfx, size_t n)
+{
+	size_t i;
+
+	while (*fn == '_')
+		fn++;
+	for (i = 0; i < n; i++)
+		if (!strncmp(fn, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+
 /*
  * The page allocator's own functions, leading underscores aside: a page's
  * caller is the first frame outside them, as perf kmem --page skips its
@@ -220,14 +233,8 @@ static int is_page_allocator(const char *fn)
 		"get_zeroed_page", "get_page_from_freelist", "rmqueue", "post_alloc_hook",
 		"prep_new_page", "vma_alloc_folio", "alloc_hugetlb_folio",
 	};
-	size_t i;
 
-	while (*fn == '_')
-		fn++;
-	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
-		if (!strncmp(fn, pfx[i], strlen(pfx[i])))
-			return 1;
-	return 0;
+	return starts_with_any(fn, pfx, sizeof(pfx) / sizeof(pfx[0]));
 }
 
 /*
@@ -249,14 +256,8 @@ static int is_vmalloc_allocator(const char *fn)
 		"new_vmap_block", "vb_alloc", "kvmalloc", "kvzalloc", "kvcalloc", "kvrealloc",
 		"execmem_",
 	};
-	size_t i;
 
-	while (*fn == '_')
-		fn++;
-	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
-		if (!strncmp(fn, pfx[i], strlen(pfx[i])))
-			return 1;
-	return 0;
+	return starts_with_any(fn, pfx, sizeof(pfx) / sizeof(pfx[0]));
 }
 
 /*
