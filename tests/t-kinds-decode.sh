@@ -103,3 +103,28 @@ check "kinds: the fixtures' vmap callers are outside the vmalloc allocator" sh -
 check "kinds: a slab-only trace's --count has no percpu or vmalloc line" sh -c "
 	'$KMA' --count '$TOP/tests/fixtures/basic.dat' > '$TMP/basic-count.txt' &&
 	! grep -Eq '^(percpu|vmap)_' '$TMP/basic-count.txt'"
+
+# Sizes past the address space (docs/supported-traces.md): a vmap area of 2^57 bytes is
+# refused naming the event; a failed one of that size passes (no bytes are counted)
+{
+	printf 'cpus 1\nkallsyms ffffffff81000000 T _stext\nkallsyms ffffffff81400000 T _etext\n'
+	printf 'cmdline 100 bash\n'
+	printf 'event 0 1000 100 alloc_vmap_area addr=-12 size=0x200000000000000 failed=1\n'
+	printf 'event 0 1500 100 percpu_alloc_percpu call_site=0 size=8 bytes_alloc=16 ptr=0x10\n'
+} > "$TMP/big.seq"
+cp "$TMP/big.seq" "$TMP/big-ok.seq"
+echo 'event 0 2000 100 alloc_vmap_area addr=0xffffc90000100000 size=0x200000000000000' >> "$TMP/big.seq"
+if "$MKTRACE" -o "$TMP/big.dat" "$TMP/big.seq" > "$TMP/mk.txt" 2>&1 &&
+   "$MKTRACE" -o "$TMP/big-ok.dat" "$TMP/big-ok.seq" >> "$TMP/mk.txt" 2>&1; then
+	"$KMA" --count "$TMP/big.dat" > /dev/null 2> "$TMP/big.err"
+	rc=$?
+	check "kinds: a 2^57-byte vmap area is refused, exit 1, one line naming it" sh -c "
+		test $rc = 1 && test \$(wc -l < '$TMP/big.err') = 1 &&
+		grep -qx 'kma-analyze: $TMP/big.dat: cpu 0, ts 2000 ns: alloc_vmap_area bytes_alloc 144115188075855872 is more than one allocation of a 64-bit kernel can be (2^56 bytes)' '$TMP/big.err'"
+	check "kinds: a failed 2^57-byte vmap area passes, no bytes" sh -c "
+		'$KMA' --count '$TMP/big-ok.dat' > '$TMP/big-ok.txt' &&
+		grep -qx 'vmap_failed 1' '$TMP/big-ok.txt' && grep -qx 'vmap_bytes 0' '$TMP/big-ok.txt' &&
+		grep -qx 'percpu_bytes 16' '$TMP/big-ok.txt'"
+else
+	fail "kinds: mktrace of the big vmap areas" "$(cat "$TMP/mk.txt")"
+fi
