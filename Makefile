@@ -104,6 +104,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-counters
 UNIT_TESTS	+= $(O)/tests/unit/test-err
 UNIT_TESTS	+= $(O)/tests/unit/test-stats
 UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
+UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 
 .PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -259,6 +260,16 @@ $(O)/tests/unit/test-stacks: tests/unit/test-stacks.c $(STACKS_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(STACKS_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# The percpu and vmalloc callers as the reader and the sites layer see them
+# (tests/t-kinds-decode.sh): the whole reader and the stack layer.
+KINDS_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,$(wildcard analyzer/reader/*.c)))
+KINDS_OBJS	+= $(filter-out $(KINDS_OBJS),$(STACKS_OBJS))
+
+$(O)/tests/kinds/kma-kinds-callers: tests/kinds/kma-kinds-callers.c $(KINDS_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
+		$(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)

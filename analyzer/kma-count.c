@@ -17,6 +17,7 @@
 
 struct count {
 	uint64_t	markers;
+	uint64_t	bytes[KMA_KIND_NR];	/* percpu, vmalloc: successful allocations' */
 };
 
 static int count_event(void *ctx, const struct kma_event *ev)
@@ -25,6 +26,10 @@ static int count_event(void *ctx, const struct kma_event *ev)
 
 	if (ev->type == KMA_EV_MARKER)
 		c->markers++;
+	else if (ev->type == KMA_EV_PERCPU_ALLOC)
+		c->bytes[KMA_KIND_PERCPU] += ev->bytes_alloc;
+	else if (ev->type == KMA_EV_VMAP_ALLOC && ev->ptr)
+		c->bytes[KMA_KIND_VMALLOC] += ev->bytes_alloc;
 	return kma_interrupted != 0;	/* Ctrl-C ends the count */
 }
 
@@ -35,10 +40,37 @@ static void count_progress(void *ctx, double fraction)
 }
 
 /*
+ * The percpu and vmalloc lines, each kind's only when the trace has records of
+ * its events (traces recorded without them print what they always did, even
+ * where trace-cmd stored the events' formats): records
+ * decoded per event, the bytes of the allocations (the sum kma-check-db and
+ * the checkers compare), failed vmap reservations, and the percpu fields the
+ * trace's layout lacks.
+ */
+static void count_kinds(const struct kma_trace_info *info, const struct count *c)
+{
+	const uint64_t *k = info->kind_count;
+
+	if (k[0] + k[1]) {
+		printf("percpu_alloc %" PRIu64 "\n", k[KMA_EV_PERCPU_ALLOC - KMA_EV_PERCPU_ALLOC]);
+		printf("percpu_free %" PRIu64 "\n", k[KMA_EV_PERCPU_FREE - KMA_EV_PERCPU_ALLOC]);
+		printf("percpu_bytes %" PRIu64 "\n", c->bytes[KMA_KIND_PERCPU]);
+		if (info->percpu_missing)
+			printf("percpu_missing %s\n", info->percpu_missing);
+	}
+	if (k[2] + k[3]) {
+		printf("vmap_alloc %" PRIu64 "\n", k[KMA_EV_VMAP_ALLOC - KMA_EV_PERCPU_ALLOC]);
+		printf("vmap_failed %" PRIu64 "\n", info->vmap_failed);
+		printf("vmap_free %" PRIu64 "\n", k[KMA_EV_VMAP_FREE - KMA_EV_PERCPU_ALLOC]);
+		printf("vmap_bytes %" PRIu64 "\n", c->bytes[KMA_KIND_VMALLOC]);
+	}
+}
+
+/*
  * The counts on standard output, one "KEY VALUE" line each, in this order
  * (docs/kma-analyze.1, --count): records, kmem, markers, lost, lost_unknown_pages,
- * one "lost_cpu CPU N" per CPU that lost any, one "event SYSTEM:NAME N" per
- * event the file has records of.
+ * one "lost_cpu CPU N" per CPU that lost any, the percpu and vmalloc lines
+ * (count_kinds), one "event SYSTEM:NAME N" per event the file has records of.
  */
 static void count_print(const struct kma_trace_info *info, const struct count *c)
 {
@@ -56,6 +88,7 @@ static void count_print(const struct kma_trace_info *info, const struct count *c
 		if (n)
 			printf("lost_cpu %d %" PRIu64 "\n", i, n);
 	}
+	count_kinds(info, c);
 	for (i = 0; i < info->nr_counts; i++)
 		if (info->counts[i].count)
 			printf("event %s %" PRIu64 "\n", info->counts[i].name,
@@ -82,6 +115,7 @@ int kma_count_main(struct kma_opts *o)
 		kma_reader_close(r);
 		return 1;
 	}
+	kma_reader_want_kinds(r, 1u << KMA_KIND_PERCPU | 1u << KMA_KIND_VMALLOC);
 	kma_signals_progress_line(tty);
 	ret = kma_reader_run(r, count_event, &c, tty ? count_progress : NULL,
 			     (void *)o->input, &err);

@@ -31,6 +31,14 @@ usage_error "--instance wants a name" --instance a/b -- true
 usage_error "--instance wants a name" --instance .. -- true
 usage_error "--instance wants a name" --instance= -- true
 usage_error "option --instance needs an argument" --instance
+usage_error "--allocators: unknown allocator 'slabs'" --allocators slabs -- true
+usage_error "--allocators: unknown allocator ''" --allocators slab,,page -- true
+usage_error "--allocators: unknown allocator 'all '" "--allocators=all " -- true
+usage_error "--allocators wants a list of slab, page, percpu, vmalloc or all, not ''" --allocators= -- true
+usage_error "option --allocators needs an argument" --allocators
+usage_error "--page-filter needs --pages" --allocators slab,percpu --page-filter 'order > 0' -- true
+check "kma-record --help: --allocators and its names" sh -c \
+	"'$REC' --help | grep -q '^ *--allocators LIST' && '$REC' --help | grep -q 'percpu (percpu:percpu_alloc_percpu'"
 
 # a process that is not there: exit 1 before anything is recorded
 pid=999999

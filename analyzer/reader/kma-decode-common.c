@@ -163,6 +163,22 @@ void kma_reader_short_record(struct kma_reader *r, int cpu)
 		r->info.damage[cpu].short_records++;
 }
 
+/* Here, not in kma-decode-kinds.c: refuse() names the events, and that file calls this one. */
+const char *kma_kinds_ev_name(int type)
+{
+	switch (type) {
+	case KMA_EV_PERCPU_ALLOC:
+		return "percpu_alloc_percpu";
+	case KMA_EV_PERCPU_FREE:
+		return "percpu_free_percpu";
+	case KMA_EV_VMAP_ALLOC:
+		return "alloc_vmap_area";
+	case KMA_EV_VMAP_FREE:
+		return "free_vmap_area_noflush";
+	}
+	return NULL;
+}
+
 static int __attribute__((format(printf, 3, 4)))
 refuse(struct kma_reader *r, const struct kma_event *ev, const char *fmt, ...)
 {
@@ -174,6 +190,7 @@ refuse(struct kma_reader *r, const struct kma_event *ev, const char *fmt, ...)
 	va_end(ap);
 	snprintf(r->refused, sizeof(r->refused), "cpu %d, ts %" PRIu64 " ns: %s %s", ev->cpu,
 		 ev->ts, kma_ev_is_page(ev->type) ? kma_page_ev_name(ev->type) :
+		 kma_kinds_ev_name(ev->type) ? kma_kinds_ev_name(ev->type) :
 		 kma_ev_name(ev->type), what);
 	r->stopped = 1;
 	return -1;
@@ -215,7 +232,8 @@ int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
 	if (kma_ev_is_page(ev->type))
 		return check_page_bytes(r, ev);
 	/* a failed allocation's sizes enter no sum: kmalloc(SIZE_MAX) is traced as it is */
-	if (!kma_ev_is_alloc(ev->type) || !ev->ptr)
+	if ((!kma_ev_is_alloc(ev->type) && ev->type != KMA_EV_PERCPU_ALLOC &&
+	     ev->type != KMA_EV_VMAP_ALLOC) || !ev->ptr)
 		return 0;
 	if (ev->bytes_alloc > max)
 		return refuse(r, ev, "bytes_alloc %" PRIu64 " is more than one allocation of a "
@@ -230,5 +248,34 @@ int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev)
 			      "allocations of the trace add up past 2^63 - 1 bytes (8 EiB)",
 			      ev->bytes_alloc, ev->bytes_req);
 	r->alloc_sum += big;
+	return 0;
+}
+
+/*
+ * The end of decoding a page, percpu or vmalloc record: its task, its stack
+ * (counted in *@stacked: info.stacked is the slab events'), the byte checks,
+ * then @ev to the consumer. 0, or -1 to stop.
+ */
+int kma_reader_hand_on(struct kma_reader *r, struct tep_record *rec, struct kma_event *ev,
+		       uint64_t *stacked)
+{
+	uint64_t before = r->info.stacked;
+
+	ev->pid = kma_reader_pid(r, rec);
+	ev->comm = kma_reader_comm(r, ev->pid);
+	kma_stack_attach(r, rec, ev);
+	*stacked += r->info.stacked - before;
+	r->info.stacked = before;
+	if (!ev->comm || r->oom) {
+		r->oom = 1;
+		r->stopped = 1;
+		return -1;
+	}
+	if (kma_reader_check_bytes(r, ev))
+		return -1;
+	if (r->fn(r->ctx, ev)) {
+		r->stopped = 1;
+		return -1;
+	}
 	return 0;
 }

@@ -131,7 +131,6 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 {
 	struct kma_event ev = { .type = d->type, .ts = rec->ts, .cpu = rec->cpu, .node = -1,
 				.accounted = -1, .migratetype = -1 };
-	uint64_t stacked = r->info.stacked;
 
 	if ((unsigned int)rec->size < d->min_size) {
 		kma_reader_short_record(r, rec->cpu);
@@ -156,22 +155,6 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 		if (!ev.gfp_text)
 			r->oom = 1;
 	}
-	ev.pid = kma_reader_pid(r, rec);
-	ev.comm = kma_reader_comm(r, ev.pid);
-	kma_stack_attach(r, rec, &ev);
 	/* a page event's stack is counted apart: info.stacked is the slab events' */
-	r->info.page_stacked += r->info.stacked - stacked;
-	r->info.stacked = stacked;
-	if (!ev.comm || r->oom) {
-		r->oom = 1;
-		r->stopped = 1;
-		return -1;
-	}
-	if (kma_reader_check_bytes(r, &ev))
-		return -1;
-	if (r->fn(r->ctx, &ev)) {
-		r->stopped = 1;
-		return -1;
-	}
-	return 0;
+	return kma_reader_hand_on(r, rec, &ev, &r->info.page_stacked);
 }

@@ -174,9 +174,11 @@ static int lookup_events(struct kma_reader *r)
 		found++;
 	}
 	kma_page_setup(r);
-	/* a trace of page events only is analyzed too (--pages) */
+	kma_kinds_setup(r);
+	/* a trace of page (percpu, vmalloc) events only is analyzed too (--pages) */
 	for (i = 0; i <= r->max_id; i++)
-		found += kma_ev_is_page(r->by_id[i].type);
+		found += kma_ev_is_page(r->by_id[i].type) || kma_ev_is_percpu(r->by_id[i].type) ||
+			 kma_ev_is_vmap(r->by_id[i].type);
 	if (follow_text_event(r, "ftrace", "print", "buf", KMA_EV_MARKER) ||
 	    follow_text_event(r, "module", "module_load", "name", KMA_EV_MODULE_LOAD) ||
 	    follow_text_event(r, "module", "module_free", "name", KMA_EV_MODULE_FREE))
@@ -384,6 +386,10 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	if (kma_ev_is_page(d->type)) {
 		r->info.other_events++;	/* as before pages were read: the slab summary stays */
 		return kma_page_decode(r, d, rec);
+	}
+	if (kma_ev_is_percpu(d->type) || kma_ev_is_vmap(d->type)) {
+		r->info.other_events++;	/* the slab summary stays as it was */
+		return kma_kinds_decode(r, d, rec);
 	}
 	if (d->text) {
 		r->info.other_events++;

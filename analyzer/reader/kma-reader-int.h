@@ -40,6 +40,7 @@ struct ev_desc {
 	const struct tep_print_arg_flags *gfp_table;	/* gfp_flags' __print_flags, or NULL */
 	uint64_t		account_bit;	/* slab allocations: __GFP_ACCOUNT, 0: unknown */
 	int			acct_fmt;	/* prints accounted= from gfp_flags, no field */
+	struct tep_format_field	*failed;	/* vmalloc:alloc_vmap_area's failed, or NULL */
 };
 
 struct kma_reader;
@@ -130,6 +131,9 @@ struct kma_reader {
 	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
 	const char		**gfp_texts;
 	size_t			nr_gfp, cap_gfp;
+	/* percpu and vmalloc events (kma-decode-kinds.c) */
+	unsigned int		want_kinds;	/* 1 << enum kma_kind: hand them to fn */
+	char			percpu_missing[64];	/* info.percpu_missing */
 	/* kernel counter markers (kma-cntmark-parse.c), kept until close */
 	struct kma_cnt_part	**cnt_parts;
 	size_t			nr_cnt_parts, cap_cnt_parts;
@@ -196,6 +200,12 @@ void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct
 void kma_page_setup(struct kma_reader *r);
 /* A page event record (its descriptor @d): bookkeeping, then to fn when wanted. */
 int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec);
+/* kma-decode-kinds.c: follows the percpu and vmalloc events (after the page events). */
+void kma_kinds_setup(struct kma_reader *r);
+/* A percpu or vmalloc event record (its descriptor @d): bookkeeping, then to fn when wanted. */
+int kma_kinds_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec);
+/* "percpu_alloc_percpu", ... for the percpu and vmalloc event types, NULL for any other. */
+const char *kma_kinds_ev_name(int type);
 /*
  * A successful allocation's bytes (a page event's: its pages times PAGE_SIZE)
  * within kma_bytes_max() and the trace's sum of them within KMA_SUM_MAX
@@ -203,6 +213,12 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
  * naming the event.
  */
 int kma_reader_check_bytes(struct kma_reader *r, const struct kma_event *ev);
+/*
+ * A page, percpu or vmalloc event decoded into @ev: its pid, comm and stack
+ * (stacks counted in *@stacked), the byte checks, then to fn. 0, or -1 to stop.
+ */
+int kma_reader_hand_on(struct kma_reader *r, struct tep_record *rec, struct kma_event *ev,
+		       uint64_t *stacked);
 /* Interns @s under @key in a map-indexed array (kma-decode.c); the stable copy or NULL. */
 const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
 				size_t *nr, size_t *cap, uint64_t key, const char *s);

@@ -80,6 +80,15 @@ struct kma_trace_info {
 	uint64_t	page_count[5];
 	uint64_t	page_stacked;	/* page events paired with a kernel_stack */
 	int		page_by_ptr;	/* the page events carry a struct page pointer, no pfn */
+	/* percpu and vmalloc records (counted in other_events too), by kma_ev_type - KMA_EV_PERCPU_ALLOC */
+	uint64_t	kind_count[4];
+	uint64_t	kind_stacked;	/* percpu and vmalloc events paired with a kernel_stack */
+	uint64_t	vmap_failed;	/* handed-on alloc_vmap_area records with failed set */
+	unsigned int	kinds;		/* 1 << enum kma_kind: the formats describe its events
+					   (percpu, vmalloc) */
+	/* the percpu_alloc_percpu fields its layout lacks (before 5.19:
+	   "call_site,bytes_alloc,gfp_flags"), NULL: none */
+	const char	*percpu_missing;
 	unsigned int	sys_page_size;	/* PAGE_SIZE: the trace header's page size, 4096 live */
 	int		has_stacks;	/* the formats describe ftrace:kernel_stack */
 	const char	*stack_warning;	/* why stacks are not read, or NULL */
@@ -137,6 +146,12 @@ int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 /* Trace markers starting with prefix (default "kma:") start a generation. */
 /* Page allocator events go to the run's callback too (kma-analyze --pages); off by default. */
 void kma_reader_want_pages(struct kma_reader *r, int on);
+/*
+ * The percpu and vmalloc events (lib/kma-event.h) go to the run's callback
+ * too: @kinds is a mask of 1 << KMA_KIND_PERCPU, 1 << KMA_KIND_VMALLOC; 0
+ * (the default) hands none on. They are counted (info.kind_count) either way.
+ */
+void kma_reader_want_kinds(struct kma_reader *r, unsigned int kinds);
 int kma_reader_set_marker_prefix(struct kma_reader *r, const char *prefix);
 
 const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);

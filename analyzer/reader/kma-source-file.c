@@ -89,7 +89,7 @@ static int check_header(const char *path, struct kma_err *err, struct kma_td_lay
 /* ---- buffers: trace-cmd record -B NAME puts events in an instance ---- */
 
 struct scan {
-	int		ids[KMA_EV_NR];	/* kmem event ids */
+	int		ids[KMA_EV_NR + 4];	/* kmem, percpu and vmalloc event ids */
 	int		nr;
 	unsigned int	page_size;
 	struct tep_handle *tep;
@@ -128,6 +128,15 @@ static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_in
 
 	for (t = 0; t < KMA_EV_NR; t++) {
 		struct tep_event *ev = tep_find_event_by_name(r->tep, KMA_EV_SYSTEM, kma_ev_name(t));
+
+		if (ev)
+			s.ids[s.nr++] = ev->id;
+	}
+	/* a recording of the percpu or vmalloc allocator only (kma-record --allocators) */
+	for (t = KMA_EV_PERCPU_ALLOC; t <= KMA_EV_VMAP_FREE; t++) {
+		struct tep_event *ev = tep_find_event_by_name(r->tep, kma_ev_is_percpu(t) ?
+							      "percpu" : "vmalloc",
+							      kma_kinds_ev_name(t));
 
 		if (ev)
 			s.ids[s.nr++] = ev->id;

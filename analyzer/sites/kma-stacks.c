@@ -30,6 +30,8 @@ struct kma_stacks {
 	const char		*none;
 	const char		**page_caller;	/* [stack id - 1], NULL: not named yet */
 	size_t			cap_page_caller;
+	const char		**vmap_caller;	/* the same for vmap areas */
+	size_t			cap_vmap_caller;
 };
 
 struct kma_stacks *kma_stacks_alloc(struct kma_sites *sites)
@@ -61,6 +63,7 @@ void kma_stacks_free(struct kma_stacks *st)
 	free(st->raw_to);
 	free(st->folded);
 	free(st->page_caller);
+	free(st->vmap_caller);
 	free(st->buf);
 	kma_strpool_free(st->pool);
 	free(st);
@@ -204,6 +207,19 @@ uint32_t kma_stacks_frames(const struct kma_stacks *st)
 	return st ? (uint32_t)st->trimmed.nr_vals : 0;
 }
 
+/* Whether @fn, its leading underscores dropped, starts with one of @pfx[0..@n). */
+static int starts_with_any(const char *fn, const char * const *pfx, size_t n)
+{
+	size_t i;
+
+	while (*fn == '_')
+		fn++;
+	for (i = 0; i < n; i++)
+		if (!strncmp(fn, pfx[i], strlen(pfx[i])))
+			return 1;
+	return 0;
+}
+
 /*
  * The page allocator's own functions, leading underscores aside: a page's
  * caller is the first frame outside them, as perf kmem --page skips its
@@ -217,37 +233,74 @@ static int is_page_allocator(const char *fn)
 		"get_zeroed_page", "get_page_from_freelist", "rmqueue", "post_alloc_hook",
 		"prep_new_page", "vma_alloc_folio", "alloc_hugetlb_folio",
 	};
-	size_t i;
 
-	while (*fn == '_')
-		fn++;
-	for (i = 0; i < sizeof(pfx) / sizeof(pfx[0]); i++)
-		if (!strncmp(fn, pfx[i], strlen(pfx[i])))
-			return 1;
-	return 0;
+	return starts_with_any(fn, pfx, sizeof(pfx) / sizeof(pfx[0]));
 }
 
-const char *kma_stacks_page_caller(void *ctx, uint32_t id)
+/*
+ * The vmalloc allocator's own functions, leading underscores aside (Linux
+ * 6.18's mm/vmalloc.c, mm/execmem.c and the kvmalloc family of mm/slub.c):
+ * alloc_vmap_area (the traced function), the vm area getters
+ * (__get_vm_area_node, get_vm_area_caller, ...), the vmalloc entry points and
+ * their _noprof bodies (__vmalloc_node_range_noprof, __vmalloc_node_noprof,
+ * vmalloc_noprof, vzalloc, vmalloc_user, vmalloc_huge, ...), vmap and
+ * vm_map_ram with its vmap blocks, kvmalloc/kvzalloc/kvcalloc/kvrealloc
+ * (kmalloc falling back to vmalloc) and execmem_* (the executable memory of
+ * modules, BPF and kprobes). A vmap area's caller is the first frame outside
+ * them; a stack of them only names its outermost frame.
+ */
+static int is_vmalloc_allocator(const char *fn)
 {
-	struct kma_stacks *st = ctx;
+	static const char * const pfx[] = {
+		"alloc_vmap_area", "get_vm_area", "vmalloc", "vzalloc", "vmap", "vm_map_ram",
+		"new_vmap_block", "vb_alloc", "kvmalloc", "kvzalloc", "kvcalloc", "kvrealloc",
+		"execmem_",
+	};
+
+	return starts_with_any(fn, pfx, sizeof(pfx) / sizeof(pfx[0]));
+}
+
+/*
+ * The function of stack @id's first frame for which @inside is false (the
+ * outermost when it holds for all), interned and kept in @cache; KMA_NO_STACK
+ * for 0, NULL when out of memory.
+ */
+static const char *caller_outside(struct kma_stacks *st, uint32_t id, const char ***cache,
+				  size_t *cap, int (*inside)(const char *fn))
+{
 	const uint64_t *a;
 	const char *fn = NULL;
 	uint32_t n, i;
 
 	if (!id || id > kma_seqset_count(&st->trimmed))
 		return st->none;
-	if (kma_grow_zero(&st->page_caller, &st->cap_page_caller, id, sizeof(*st->page_caller), 64))
+	if (kma_grow_zero(cache, cap, id, sizeof(**cache), 64))
 		return NULL;
-	if (st->page_caller[id - 1])
-		return st->page_caller[id - 1];
+	if ((*cache)[id - 1])
+		return (*cache)[id - 1];
 	a = kma_seqset_get(&st->trimmed, id, &n);
 	for (i = 0; a && i < n; i++) {
 		fn = frame_name(st, a[i]);
-		if (!fn || !is_page_allocator(fn))
+		if (!fn || !inside(fn))
 			break;
 	}
 	if (fn)
 		fn = kma_strpool_intern(st->pool, fn, strlen(fn));
-	st->page_caller[id - 1] = fn;
+	(*cache)[id - 1] = fn;
 	return fn;
+}
+
+const char *kma_stacks_page_caller(void *ctx, uint32_t id)
+{
+	struct kma_stacks *st = ctx;
+
+	return caller_outside(st, id, &st->page_caller, &st->cap_page_caller, is_page_allocator);
+}
+
+const char *kma_stacks_vmap_caller(void *ctx, uint32_t id)
+{
+	struct kma_stacks *st = ctx;
+
+	return caller_outside(st, id, &st->vmap_caller, &st->cap_vmap_caller,
+			      is_vmalloc_allocator);
 }

@@ -56,6 +56,16 @@ const char *kma_stacks_folded(void *st, uint32_t id);
  * match/kma-pagealloc (@st as its context).
  */
 const char *kma_stacks_page_caller(void *st, uint32_t id);
+/*
+ * The caller of a vmap area (vmalloc:alloc_vmap_area, whose event names
+ * none) with stack @id: the function of its first frame outside the vmalloc
+ * allocator (alloc_vmap_area, get_vm_area*, vmalloc*, vzalloc*, vmap*,
+ * vm_map_ram, kvmalloc*, execmem_*, ...: kma-stacks.c, is_vmalloc_allocator;
+ * docs/supported-traces.md), the outermost when all are in it, interned;
+ * KMA_NO_STACK for 0, NULL when out of memory. The same callback shape as
+ * kma_stacks_page_caller.
+ */
+const char *kma_stacks_vmap_caller(void *st, uint32_t id);
 /* Frames named so far (distinct addresses; for the benchmark's notes). */
 uint32_t kma_stacks_frames(const struct kma_stacks *st);
 

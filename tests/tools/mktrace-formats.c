@@ -163,11 +163,12 @@ static const char * const kind_names[K_NR] = {
 	"kfree", "kmem_cache_free", "print", "module_load", "module_free", "kernel_stack",
 	"mm_page_alloc", "mm_page_free", "mm_page_free_batched", "mm_page_alloc_zone_locked",
 	"mm_page_pcpu_drain",
+	"percpu_alloc_percpu", "percpu_free_percpu", "alloc_vmap_area", "free_vmap_area_noflush",
 };
 
 /* Event ids: arbitrary but stable; kernel_stack 4 and print 5 as on every kernel since 4.x. */
 static const int kind_ids[K_NR] = { 400, 401, 402, 403, 404, 405, 5, 420, 421, 4,
-				     430, 431, 432, 433, 434 };
+				     430, 431, 432, 433, 434, 440, 441, 450, 451 };
 
 const char *kind_name(int kind)
 {
@@ -297,6 +298,7 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 		if ((k == K_KMALLOC_NODE || k == K_CACHE_ALLOC_NODE) && t->gen >= 601)
 			continue;
 		e->system = k == K_PRINT || k == K_STACK ? "ftrace" :
+			    k >= K_VMAP_ALLOC ? "vmalloc" : k >= K_PERCPU_ALLOC ? "percpu" :
 			    k >= K_PAGE_ALLOC ? "kmem" : k >= K_MODULE_LOAD ? "module" : "kmem";
 		e->name = kind_names[k];
 		e->id = kind_ids[k];
@@ -337,6 +339,12 @@ void formats_init(const struct target *t, struct event_fmt fmts[K_NR])
 		case K_PAGE_ZONE_LOCKED:
 		case K_PAGE_PCPU_DRAIN:
 			page_event(e, t, k);
+			break;
+		case K_PERCPU_ALLOC:
+		case K_PERCPU_FREE:
+		case K_VMAP_ALLOC:
+		case K_VMAP_FREE:
+			kinds_event(e, t, k);
 			break;
 		default:
 			alloc_event(e, t, k);
@@ -446,7 +454,7 @@ static int default_value(const struct target *t, const char *name, const struct 
 		 !strcmp(name, "percpu_refill") || !strcmp(name, "order") ||
 		 !strcmp(name, "migratetype"))
 		*num = 0;
-	else
+	else if (kinds_default(name, num))
 		return -1;
 	return 0;
 }
@@ -473,7 +481,8 @@ void encode_payload(struct buf *b, const struct target *t, const struct event_fm
 		    strcmp(v[i].name, "accounted") && strcmp(v[i].name, "name") &&
 		    strcmp(v[i].name, "ip") && strcmp(v[i].name, "buf") &&
 		    strcmp(v[i].name, "taints") && strcmp(v[i].name, "pfn") &&
-		    strcmp(v[i].name, "order") && strcmp(v[i].name, "migratetype"))
+		    strcmp(v[i].name, "order") && strcmp(v[i].name, "migratetype") &&
+		    !kinds_field(v[i].name))
 			die("line %d: unknown field '%s'", line, v[i].name);
 	/* a module's name is what the event is about: no default */
 	if (!strcmp(e->system, "module") && !find_value(v, nv, "name"))

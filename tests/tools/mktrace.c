@@ -47,6 +47,8 @@
  *                            trace-cmd record -e kmem:mm_page_alloc ... writes it (before
  *                            the events; no slab event may follow)
  *   pagelayout pfn           or page: the page allocator events, see mktrace-page.c
+ *                            NAME may also be percpu_alloc_percpu, percpu_free_percpu,
+ *                            alloc_vmap_area or free_vmap_area_noflush: see mktrace-kinds.c
  *   gfplayout new            or old, shuffled, none, as -G (before the events): the gfp
  *                            bits and their print fmt table, see mktrace-formats.c
  *   stacklayout modern       or old (< 3.2) or stale (5.6 - 5.12), as -S: see
@@ -119,6 +121,7 @@ static struct item *items;
 static int nr_items;
 static int has_module_events;
 static int has_page_events;	/* the kmem system gets the page allocator's formats */
+static int has_percpu_events, has_vmap_events;	/* the percpu, vmalloc systems are written */
 static int pages_only;		/* "kmem pages": and no slab formats */
 static uint64_t stats[MAX_CPUS][6];
 static const char * const stat_keys[6] = {
@@ -167,8 +170,12 @@ static int parse_kind(const char *s, int line)
 		if (k != K_PRINT && k != K_STACK && !strcmp(s, kind_name(k))) {
 			if (k == K_MODULE_LOAD || k == K_MODULE_FREE)
 				has_module_events = 1;
-			if (k >= K_PAGE_ALLOC)
+			if (is_page_kind(k))
 				has_page_events = 1;
+			if (k == K_PERCPU_ALLOC || k == K_PERCPU_FREE)
+				has_percpu_events = 1;
+			if (k == K_VMAP_ALLOC || k == K_VMAP_FREE)
+				has_vmap_events = 1;
 			if (k < K_PRINT && pages_only)
 				die("line %d: '%s' in a 'kmem pages' trace", line, s);
 			return k;
@@ -628,14 +635,14 @@ static void write_file(const char *path)
 		buf_num(&b, &tgt, t.len, 8);
 		buf_add(&b, t.p, t.len);
 	}
-	buf_num(&b, &tgt, has_module_events ? 2 : 1, 4);
+	buf_num(&b, &tgt, 1 + has_module_events + has_percpu_events + has_vmap_events, 4);
 	buf_add(&b, "kmem", 5);
 	for (k = 0, n = 0; k < K_NR; k++)
 		n += fmts[k].name && ((k < K_PRINT && !pages_only) ||
-				      (k >= K_PAGE_ALLOC && has_page_events));
+				      (is_page_kind(k) && has_page_events));
 	buf_num(&b, &tgt, n, 4);
 	for (k = 0; k < K_NR; k++) {
-		if (!fmts[k].name || (k >= K_PRINT && (k < K_PAGE_ALLOC || !has_page_events)) ||
+		if (!fmts[k].name || (k >= K_PRINT && (!is_page_kind(k) || !has_page_events)) ||
 		    (k < K_PRINT && pages_only))
 			continue;
 		t.len = 0;
@@ -649,6 +656,18 @@ static void write_file(const char *path)
 		for (k = K_MODULE_LOAD; k <= K_MODULE_FREE; k++) {
 			t.len = 0;
 			format_text(&t, &fmts[k]);
+			buf_num(&b, &tgt, t.len, 8);
+			buf_add(&b, t.p, t.len);
+		}
+	}
+	for (k = K_PERCPU_ALLOC; k < K_NR; k += 2) {
+		if (!(k == K_PERCPU_ALLOC ? has_percpu_events : has_vmap_events))
+			continue;
+		buf_add(&b, fmts[k].system, strlen(fmts[k].system) + 1);
+		buf_num(&b, &tgt, 2, 4);
+		for (n = k; n < k + 2; n++) {
+			t.len = 0;
+			format_text(&t, &fmts[n]);
 			buf_num(&b, &tgt, t.len, 8);
 			buf_add(&b, t.p, t.len);
 		}

@@ -38,6 +38,8 @@ enum kind {
 	K_PRINT, K_MODULE_LOAD, K_MODULE_FREE, K_STACK,
 	/* the page allocator's kmem events, written only when a description uses them */
 	K_PAGE_ALLOC, K_PAGE_FREE, K_PAGE_FREE_BATCHED, K_PAGE_ZONE_LOCKED, K_PAGE_PCPU_DRAIN,
+	/* the percpu and vmalloc systems' events, written only when a description uses them */
+	K_PERCPU_ALLOC, K_PERCPU_FREE, K_VMAP_ALLOC, K_VMAP_FREE,
 	K_NR,
 };
 
@@ -87,6 +89,16 @@ void buf_num(struct buf *b, const struct target *t, uint64_t v, int bytes);
 void parse_page_layout(struct target *t, const char *word, int line);
 uint64_t page_pointer(const struct target *t, uint64_t pfn);
 void page_event(struct event_fmt *e, const struct target *t, int kind);
+
+/* mktrace-kinds.c: the percpu and vmalloc events */
+void kinds_event(struct event_fmt *e, const struct target *t, int kind);
+int kinds_default(const char *name, uint64_t *num);
+int kinds_field(const char *name);
+
+static inline int is_page_kind(int k)
+{
+	return k >= K_PAGE_ALLOC && k <= K_PAGE_PCPU_DRAIN;
+}
 
 /* mktrace-formats.c */
 void add_field(struct event_fmt *e, const struct target *t, const char *type,

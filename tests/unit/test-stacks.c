@@ -137,11 +137,68 @@ static void stacks_trim_and_fold(void **state)
 	kma_stacks_free(st);
 }
 
+/* The vmalloc functions of Linux 6.18 and their callers, 0x100 apart from 0xffffffff82000000. */
+static const char vsyms[] =
+	"ffffffff82000000 T _stext\n"
+	"ffffffff82000100 t trace_event_raw_event_alloc_vmap_area\n"
+	"ffffffff82000200 t alloc_vmap_area\n"
+	"ffffffff82000300 t __get_vm_area_node\n"
+	"ffffffff82000400 T __vmalloc_node_range_noprof\n"
+	"ffffffff82000500 T __vmalloc_node_noprof\n"
+	"ffffffff82000600 T copy_process\n"
+	"ffffffff82000700 T get_vm_area_caller\n"
+	"ffffffff82000800 T __ioremap_caller\n"
+	"ffffffff82000900 T vm_map_ram\n"
+	"ffffffff82000a00 T __kvmalloc_node_noprof\n"
+	"ffffffff82000b00 T execmem_alloc\n"
+	"ffffffff82000c00 T module_memory_alloc\n"
+	"ffffffff82000d00 T vmap_nothing_alike\n"
+	"ffffffff82000e00 T vmallocinfo_user\n"
+	"ffffffff82000f00 T _etext\n";
+
+#define VF(i, o)	(0xffffffff82000000ULL + (i) * 0x100 + (o))
+
+/* kma_stacks_vmap_caller: the first frame outside the vmalloc allocator. */
+static void stacks_vmap_caller(void **state)
+{
+	struct kma_sites *vs = kma_sites_alloc(vsyms, strlen(vsyms), NULL, NULL);
+	struct kma_stacks *st = vs ? kma_stacks_alloc(vs) : NULL;
+	/* fork's thread stack: tracing, alloc_vmap_area, 3 vmalloc frames, copy_process */
+	uint64_t fork[] = { VF(1, 8), VF(2, 8), VF(3, 8), VF(4, 8), VF(5, 8), VF(6, 8) };
+	uint64_t io[] = { VF(1, 8), VF(2, 8), VF(3, 8), VF(7, 8), VF(8, 8) };
+	uint64_t kv[] = { VF(2, 8), VF(4, 8), VF(10, 8), VF(6, 8) };
+	uint64_t ex[] = { VF(2, 8), VF(4, 8), VF(11, 8), VF(12, 8) };
+	uint64_t ram[] = { VF(1, 8), VF(2, 8), VF(9, 8) };	/* all inside: the outermost */
+	uint64_t alike[] = { VF(2, 8), VF(13, 8), VF(6, 8) };
+	uint64_t nosym[] = { VF(2, 8), 0xffffffff90000000ULL, VF(6, 8) };
+
+	(void)state;
+	assert_non_null(st);
+	assert_string_equal(kma_stacks_vmap_caller(st, intern(st, fork, 6)), "copy_process");
+	assert_string_equal(kma_stacks_vmap_caller(st, intern(st, io, 5)), "__ioremap_caller");
+	assert_string_equal(kma_stacks_vmap_caller(st, intern(st, kv, 4)), "copy_process");
+	assert_string_equal(kma_stacks_vmap_caller(st, intern(st, ex, 4)), "module_memory_alloc");
+	assert_string_equal(kma_stacks_vmap_caller(st, intern(st, ram, 3)), "vm_map_ram");
+	/* a prefix match: vmap* is the allocator's, whatever follows */
+	assert_string_equal(kma_stacks_vmap_caller(st, intern(st, alike, 3)), "copy_process");
+	/* an address no symbol covers is outside the allocator: the caller */
+	assert_string_equal(kma_stacks_vmap_caller(st, intern(st, nosym, 3)),
+			    "0xffffffff90000000");
+	assert_string_equal(kma_stacks_vmap_caller(st, 0), KMA_NO_STACK);
+	/* asked twice: one pointer */
+	assert_ptr_equal(kma_stacks_vmap_caller(st, 1), kma_stacks_vmap_caller(st, 1));
+	/* the page allocator's rule is another: fork's stack names alloc_vmap_area there */
+	assert_string_equal(kma_stacks_page_caller(st, 1), "alloc_vmap_area");
+	kma_stacks_free(st);
+	kma_sites_free(vs);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(seqset_interns),
 		cmocka_unit_test_setup_teardown(stacks_trim_and_fold, setup, teardown),
+		cmocka_unit_test(stacks_vmap_caller),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
