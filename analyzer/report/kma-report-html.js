@@ -397,6 +397,9 @@
 		var sets = [{ label: 'total live pages', data: pxy(P.live), borderColor: '#000',
 			      borderWidth: 2, pointRadius: 0 }];
 
+		/* a filtered --pages report's line: the section counts what it counts */
+		if (P.filter)
+			add(s, el('p', { id: 'kma-pages-filter' }, 'Counted: ' + P.filter));
 		table(s, 'kma-pages-summary', ['allocations', 'pages allocated', 'pages freed',
 			'pages live', 'live bytes', 'peak pages', 'failed', 'unknown frees'],
 		      [[P.allocs, P.pages_alloc, P.pages_freed, P.pages_live,
