@@ -1,7 +1,7 @@
 # kma-analyze --pages on a trace of page events only (trace-cmd record -e
 # kmem:mm_page_alloc -e kmem:mm_page_free: no slab formats at all), and the filters
-# --comm, --pid, --caller, --since/--until and --exclude-self applied to page
-# allocations, against numbers worked by hand from tests/pages/basic.seq (below, event
+# --comm, --pid, --caller, --since/--until, --exclude-self and --generation applied to page
+# allocations, against numbers worked by hand from tests/pages/basic.seq and gens.seq (event
 # numbers as in its comment); the options that cannot apply to pages are usage errors.
 MKTRACE=$TOP/$B/tests/tools/mktrace
 need_mktrace

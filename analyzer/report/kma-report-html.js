@@ -130,6 +130,7 @@
 			'#kma-errors{color:#b00;white-space:pre}' +
 			'[hidden]{display:none!important}.kma-scroll{overflow:auto;max-width:100%}' +
 			'#kma-callers-box{max-height:80vh}' +
+			'#kma-callers td,#kma-callers th{padding:2px 6px}' +
 			'.kma-stack{white-space:nowrap}' +
 			'.kma-short{display:inline-block;max-width:21em;overflow:hidden;' +
 			'text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}' +
