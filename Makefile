@@ -244,8 +244,9 @@ $(O)/tests/unit/test-dwarf: tests/unit/test-dwarf.c $(O)/analyzer/sites/kma-dwar
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(O)/analyzer/sites/kma-dwarf.o $(SYMTAB_OBJS) \
 		$(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
-# The --live frame: the renderer and the callers' order.
-TOP_OBJS	:= $(O)/analyzer/report/kma-report-top.o $(O)/analyzer/report/kma-caller-sort.o
+# The --live frame: the renderer, the callers' order and the slack% cell.
+TOP_OBJS	:= $(O)/analyzer/report/kma-report-top.o $(O)/analyzer/report/kma-caller-sort.o \
+		   $(O)/analyzer/report/kma-table.o
 
 $(O)/tests/unit/test-top: tests/unit/test-top.c $(TOP_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)

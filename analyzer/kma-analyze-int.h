@@ -6,6 +6,8 @@
 #ifndef KMA_ANALYZE_INT_H
 #define KMA_ANALYZE_INT_H
 
+#include <stdio.h>
+
 #include "kma-err.h"
 #include "reader/kma-live.h"
 #include "match/kma-match.h"
@@ -47,6 +49,7 @@ struct kma_pipeline {
 	struct kma_top		*top;		/* --live without -q: the frames and keys */
 	struct kma_html		*html;		/* --html: its matchers (kma-html.c) */
 	struct kma_pagepipe	*pages;		/* --pages, else NULL */
+	int			page_filtered;	/* the report's filter applies to pages */
 	struct kma_cross	*cross;		/* --cross-cpu, the view's sink */
 	int			*node_map, nr_nodes;	/* CPU -> node, NULL: none */
 	const char		*map_from;		/* where it came from */
@@ -57,5 +60,10 @@ struct kma_pipeline {
 void kma_run_warn_damage(const char *input, const struct kma_trace_info *info);
 /* The report the options ask for, on stdout (after the run is finished). 0 or -1. */
 int kma_pipeline_print(struct kma_pipeline *r);
+/*
+ * The page report's filter line ("# page allocations since ... (filter: ...); ...")
+ * on @out, names escaped as in text with @text: 1, or 0 and nothing without a filter.
+ */
+int kma_pipeline_page_filter(struct kma_pipeline *r, FILE *out, int text);
 
 #endif /* KMA_ANALYZE_INT_H */

@@ -208,6 +208,38 @@ static int page_report(enum kma_report kind)
 	}
 }
 
+int kma_pipeline_page_filter(struct kma_pipeline *r, FILE *out, int text)
+{
+	struct kma_opts *o = r->o;
+	char desc[1024];
+
+	if (!o->generation && !o->since && !o->until && !o->nr_sel && !o->exclude_self)
+		return 0;
+	fputs("# page allocations", out);
+	if (o->generation) {	/* it exists: check_generation refused the run otherwise */
+		fputs(" made in generation ", out);
+		if (text)
+			kma_text_str(out, o->generation);
+		else
+			fputs(o->generation, out);
+	}
+	if (o->since)
+		fprintf(out, " since %s", o->since);
+	if (o->until)
+		fprintf(out, " until %s", o->until);
+	if (o->nr_sel || o->exclude_self) {
+		kma_select_describe(r->select, desc, sizeof(desc));
+		fputs(" (filter: ", out);
+		if (text)
+			kma_text_str(out, desc);
+		else
+			fputs(desc, out);
+		fputc(')', out);
+	}
+	fputs("; unknown frees and lost events are for the whole trace\n", out);
+	return 1;
+}
+
 /* --pages: the tables (--generations: by generation), or its --leaks, --peak, --lifetimes. */
 static int print_pages(struct kma_pipeline *r, const struct kma_trace_info *info)
 {
@@ -218,22 +250,8 @@ static int print_pages(struct kma_pipeline *r, const struct kma_trace_info *info
 				      .show = { .all = o->leak_all, .min_bytes = o->min_bytes },
 				      .what = page_report(o->report) };
 
-	if (o->format == KMA_FMT_TEXT && (o->since || o->until || o->nr_sel || o->exclude_self)) {
-		char desc[1024];
-
-		fputs("# page allocations", stdout);
-		if (o->since)
-			printf(" since %s", o->since);
-		if (o->until)
-			printf(" until %s", o->until);
-		if (o->nr_sel || o->exclude_self) {
-			kma_select_describe(r->select, desc, sizeof(desc));
-			fputs(" (filter: ", stdout);
-			kma_text_str(stdout, desc);
-			fputc(')', stdout);
-		}
-		puts("; unknown frees and lost events are for the whole trace");
-	}
+	if (o->format == KMA_FMT_TEXT)
+		kma_pipeline_page_filter(r, stdout, 1);
 	return kma_pagepipe_print(stdout, r->pages, &pr);
 }
 

@@ -79,7 +79,7 @@ static int set_window(struct kma_pipeline *r)
 		return kma_err_set(&r->err, KMA_ERR_OTHER,
 				   "--until is not after --since: the window is empty");
 	kma_match_set_window(r->view, since, until);
-	if (r->pages && r->o->pages)
+	if (r->pages && r->page_filtered)	/* --pages, or --html's page section */
 		kma_pagepipe_set_window(r->pages, since, until);
 	return 0;
 }
@@ -336,6 +336,17 @@ static int open_sites(struct kma_pipeline *r)
 	return 0;
 }
 
+/* The filter option pages cannot take (kma-options.c refuses it with --pages), or NULL. */
+static const char *page_unfit(const struct kma_opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nr_sel; i++)
+		if (o->sel[i].kind == KMA_SELK_CACHE)
+			return "--cache";
+	return o->kmalloc_only ? "--kmalloc-only" : NULL;
+}
+
 /*
  * --pages: the page matcher; the reader hands page events on. --html runs
  * it too, for its live pages chart (a trace without page events: no section).
@@ -351,7 +362,11 @@ static int open_pages(struct kma_pipeline *r)
 				    (db || r->o->html ? KMA_PAGEPIPE_TIMELINE : 0));
 	if (!r->pages)
 		return oom();
-	if (r->o->pages && kma_pagepipe_filter(r->pages, r->o->sel, r->o->nr_sel,
+	/* --html alone: its page section follows the filter where the filter can apply */
+	r->page_filtered = r->o->pages || !page_unfit(r->o);
+	if (r->page_filtered && r->o->generation)
+		kma_pagepipe_generation(r->pages, r->o->generation);
+	if (r->page_filtered && kma_pagepipe_filter(r->pages, r->o->sel, r->o->nr_sel,
 					      r->o->exclude_self, r->o->since || r->o->until,
 					      why, sizeof(why))) {
 		fprintf(stderr, "kma-analyze: %s\n", why);
@@ -680,12 +695,40 @@ static int open_html(struct kma_pipeline *r)
 	return 0;
 }
 
+/*
+ * The page section's filter in words into @buf ("" for none): the --pages
+ * report's line, or why the section has every page allocation. 0 or -1.
+ */
+static int page_filter_words(struct kma_pipeline *r, char *buf, size_t len)
+{
+	char *s = NULL;
+	size_t n = 0;
+	FILE *f;
+
+	buf[0] = '\0';
+	if (!r->page_filtered) {
+		snprintf(buf, len, "every page allocation of the trace: %s does not apply to "
+			 "page allocations", page_unfit(r->o));
+		return 0;
+	}
+	f = open_memstream(&s, &n);
+	if (!f)
+		return -1;
+	kma_pipeline_page_filter(r, f, 0);
+	if (fclose(f))
+		return -1;
+	/* without the text report's "# " and its line end */
+	snprintf(buf, len, "%.*s", n > 3 ? (int)(n - 3) : 0, n > 3 ? s + 2 : "");
+	free(s);
+	return 0;
+}
+
 /* --html FILE: the page, after report.db. */
 static int write_html(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	struct kma_err err;
-	char desc[1024];
+	char desc[1024], page_desc[1280];
 	const char *filter = NULL;
 
 	if (!r->html)
@@ -694,13 +737,17 @@ static int write_html(struct kma_pipeline *r)
 		kma_select_describe(r->select, desc, sizeof(desc));
 		filter = desc;
 	}
-	if (r->pages) {		/* the live pages chart */
-		const struct kma_store_pages *sp = kma_pagepipe_store(r->pages,
-								     kma_reader_info(r->reader));
+	if (r->pages) {		/* the live pages chart: what the --pages report counts */
+		const struct kma_store_pages *sp = kma_pagepipe_view(r->pages,
+								    kma_reader_info(r->reader));
 		struct kma_html_pages hp = {
 			.totals = sp->totals, .tl = sp->timeline, .series = sp->series,
 			.nr_series = sp->nr_series, .page_size = sp->page_size,
 		};
+
+		if (page_filter_words(r, page_desc, sizeof(page_desc)))
+			return oom();
+		hp.filter = page_desc[0] ? page_desc : NULL;
 
 		if (sp->fn_timeline) {	/* with stacks: who allocated, not which task */
 			hp.tl = sp->fn_timeline;

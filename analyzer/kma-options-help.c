@@ -100,7 +100,7 @@ const char kma_usage_text[] =
 "                         generation); with --generations, --leaks, --peak or\n"
 "                         --lifetimes: those\n"
 "                         reports for pages; --comm, --pid, --caller, --since,\n"
-"                         --until and --exclude-self filter them\n"
+"                         --until, --exclude-self and --generation filter them\n"
 "\n"
 "Live (no trace.dat; needs root and tracefs):\n"
 "      --live             read the kmem events from the ring buffer, show the top\n"

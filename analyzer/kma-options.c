@@ -473,7 +473,6 @@ static const char *page_misfit(const struct kma_opts *o)
 		if (o->sel[i].kind == KMA_SELK_CACHE)
 			return "--cache (pages are in no slab cache)";
 	return o->live ? "--live" : o->folded ? "-f folded" : o->outstanding ? "--outstanding" :
-	       o->generation ? "--generation (-g generation groups pages by generation)" :
 	       o->kmalloc_only ? "--kmalloc-only" : NULL;
 }
 

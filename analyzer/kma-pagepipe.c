@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "match/kma-match.h"
 #include "match/kma-select.h"
@@ -21,6 +22,13 @@ struct kma_pagepipe {
 	struct kma_store_pages	store;
 	struct kma_timeline	*tl;		/* live pages over time (report.db, --html) or NULL */
 	struct kma_timeline	*fn_tl;		/* the same, its series by caller function */
+	/* with a filter and a timeline: the view's own, for --html's page section */
+	struct kma_timeline	*view_tl, *view_fn_tl;
+	struct kma_store_pages	view_store;
+	/* --generation: the report's allocations are those made in it */
+	const char		*gen_label;	/* the first generation so labelled, or NULL */
+	int64_t			want_gen;	/* its number; -1: none (yet) */
+	uint32_t		gen;		/* markers so far: the current generation */
 };
 
 /*
@@ -72,6 +80,7 @@ struct kma_pagepipe *kma_pagepipe_open(struct kma_reader *reader, struct kma_sit
 	p->m = p->stacks && (!(keep & KMA_PAGEPIPE_TIMELINE) || (p->tl && p->fn_tl)) ?
 	       kma_pagealloc_new(&po) : NULL;
 	p->view = p->m;
+	p->want_gen = -1;
 	if (!p->m) {
 		kma_pagepipe_free(p);
 		return NULL;
@@ -87,16 +96,38 @@ static const char *page_site_name(void *ctx, uint64_t site)
 	return (const char *)(uintptr_t)site;
 }
 
+/* The view's select: out of the chosen generation, else kma_select's verdict. */
+static unsigned int page_select(void *ctx, const struct kma_event *ev)
+{
+	struct kma_pagepipe *p = ctx;
+
+	if ((p->gen_label || p->want_gen >= 0) && p->want_gen != (int64_t)p->gen)
+		return KMA_SEL_OUT;
+	return kma_select_event(p->select, ev);
+}
+
+void kma_pagepipe_generation(struct kma_pagepipe *p, const char *gen)
+{
+	char *end;
+	long long g = strtoll(gen, &end, 10);
+
+	/* as the slab view reads it: a number, else the first generation of that label */
+	if (*end || g < 0)
+		p->gen_label = gen;
+	else
+		p->want_gen = g;
+}
+
 int kma_pagepipe_filter(struct kma_pagepipe *p, const struct kma_sel_arg *sel, int nr,
 		       int exclude_self, int window, char *why, size_t len)
 {
 	struct kma_page_opts po = {
 		.caller_of = kma_stacks_page_caller, .stack_name = kma_stacks_folded,
-		.ctx = p->stacks, .select = kma_select_event,
+		.ctx = p->stacks, .select = page_select, .select_ctx = p,
 	};
 	int i;
 
-	if (!nr && !exclude_self && !window)
+	if (!nr && !exclude_self && !window && !p->gen_label && p->want_gen < 0)
 		return 0;
 	p->select = kma_select_alloc();
 	if (!p->select)
@@ -111,7 +142,14 @@ int kma_pagepipe_filter(struct kma_pagepipe *p, const struct kma_sel_arg *sel, i
 			return -1;
 		}
 	}
-	po.select_ctx = p->select;
+	if (p->tl) {	/* --html charts what the report counts */
+		p->view_tl = kma_timeline_alloc();
+		p->view_fn_tl = kma_timeline_alloc();
+		if (!p->view_tl || !p->view_fn_tl)
+			goto oom;
+		po.timeline = p->view_tl;
+		po.fn_timeline = p->view_fn_tl;
+	}
 	p->view = kma_pagealloc_new(&po);
 	if (p->view)
 		return 0;
@@ -137,6 +175,8 @@ void kma_pagepipe_free(struct kma_pagepipe *p)
 	kma_stacks_free(p->stacks);
 	kma_timeline_free(p->tl);
 	kma_timeline_free(p->fn_tl);
+	kma_timeline_free(p->view_tl);
+	kma_timeline_free(p->view_fn_tl);
 	free(p);
 }
 
@@ -154,6 +194,12 @@ int kma_pagepipe_feed(struct kma_pagepipe *p, const struct kma_event *ev)
 {
 	struct kma_event e = *ev;
 
+	if (ev->type == KMA_EV_MARKER) {
+		p->gen++;
+		if (p->gen_label && p->want_gen < 0 && ev->label &&
+		    !strcmp(ev->label, p->gen_label))
+			p->want_gen = p->gen;
+	}
 	if (ev->stack_depth &&
 	    kma_stacks_intern(p->stacks, ev->stack, ev->stack_depth, &e.stack_id))
 		return -1;
@@ -173,6 +219,10 @@ int kma_pagepipe_finish(struct kma_pagepipe *p, uint64_t end_ts)
 		return -1;
 	if (!p->tl)
 		return 0;
+	if (p->view_tl &&
+	    (kma_pagealloc_finish_timeline(p->view, p->view_tl, KMA_PG_COMM, end_ts) ||
+	     kma_pagealloc_finish_timeline(p->view, p->view_fn_tl, KMA_PG_FUNCTION, end_ts)))
+		return -1;
 	/* the top series: tasks in one, caller functions in the other */
 	return kma_pagealloc_finish_timeline(p->m, p->tl, KMA_PG_COMM, end_ts) ||
 	       kma_pagealloc_finish_timeline(p->m, p->fn_tl, KMA_PG_FUNCTION, end_ts) ? -1 : 0;
@@ -192,6 +242,26 @@ const struct kma_store_pages *kma_pagepipe_store(struct kma_pagepipe *p,
 							&p->store.nr_fn_series);
 	}
 	return &p->store;
+}
+
+const struct kma_store_pages *kma_pagepipe_view(struct kma_pagepipe *p,
+					     const struct kma_trace_info *info)
+{
+	struct kma_store_pages *v = &p->view_store;
+
+	if (!p->view_tl)
+		return kma_pagepipe_store(p, info);
+	*v = (struct kma_store_pages){
+		.totals = kma_pagealloc_totals(p->view), .page_size = info->sys_page_size,
+		.timeline = p->view_tl,
+	};
+	v->series = kma_pagealloc_rows(p->view, KMA_PG_COMM, &v->nr_series);
+	/* by function as soon as the trace has stacks, as the unfiltered chart */
+	if (kma_pagealloc_totals(p->m)->stacked) {
+		v->fn_timeline = p->view_fn_tl;
+		v->fn_series = kma_pagealloc_rows(p->view, KMA_PG_FUNCTION, &v->nr_fn_series);
+	}
+	return v;
 }
 
 int kma_pagepipe_print(FILE *out, const struct kma_pagepipe *p, struct kma_page_report *pr)

@@ -40,6 +40,11 @@ void kma_pagepipe_free(struct kma_pagepipe *p);
  */
 int kma_pagepipe_filter(struct kma_pagepipe *p, const struct kma_sel_arg *sel, int nr,
 		       int exclude_self, int window, char *why, size_t len);
+/*
+ * --generation @gen (a number, or the first generation of that label): the
+ * report counts only the allocations made in it; before kma_pagepipe_filter.
+ */
+void kma_pagepipe_generation(struct kma_pagepipe *p, const char *gen);
 /* The report's window, absolute ns (@until 0: no end), before the first page event. */
 void kma_pagepipe_set_window(struct kma_pagepipe *p, uint64_t since, uint64_t until);
 /*
@@ -54,6 +59,12 @@ int kma_pagepipe_finish(struct kma_pagepipe *p, uint64_t end_ts);
 /* What report.db gets (valid until kma_pagepipe_free). */
 const struct kma_store_pages *kma_pagepipe_store(struct kma_pagepipe *p,
 					      const struct kma_trace_info *info);
+/*
+ * What --html's page section charts: the report's allocations (with a filter,
+ * its own timeline; else kma_pagepipe_store's). Valid until kma_pagepipe_free.
+ */
+const struct kma_store_pages *kma_pagepipe_view(struct kma_pagepipe *p,
+					     const struct kma_trace_info *info);
 /* The report @pr asks for (its matcher set here) on @out: 0 or -1. */
 int kma_pagepipe_print(FILE *out, const struct kma_pagepipe *p, struct kma_page_report *pr);
 

@@ -59,7 +59,7 @@ for c in (2, 3, 6):
     assert len(set(v)) < len(v), c' "$TMP/csv-caller"
 
 	# sorting: every column of the caller grouping, both ways
-	for c in name address total slack net allocs frees implicit_frees live; do
+	for c in name address total slack slack_pct net allocs frees implicit_frees live; do
 		for d in asc desc; do
 			view s "#sort=$c&dir=$d" &&
 				same_rows "--html #sort=$c&dir=$d: rows = sorted -f csv" s caller $c $d ""

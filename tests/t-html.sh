@@ -13,14 +13,21 @@ render() {
 	dump_dom "$1" "${2:-}" > "$1.dom"
 }
 
-# rows_csv GROUP TRACE: kma-analyze -g GROUP -f csv, tab-separated, sorted; without
-# slack_pct, which the page does not show
+# rows_csv GROUP TRACE: kma-analyze -g GROUP -f csv, tab-separated, sorted; its slack_pct
+# computed again here from total and slack (100 * slack / total to 3 decimals, halves
+# up; "-" without bytes), as the page must show it
 rows_csv() {
 	"$KMA" --no-db -f csv -g "$1" "$2" | python3 -c '
 import csv, sys
+from fractions import Fraction
 r = list(csv.reader(sys.stdin))
-i = r[0].index("slack_pct")
-print("\n".join(sorted("\t".join(x[:i] + x[i + 1:]) for x in r[1:])))'
+i, t, s = r[0].index("slack_pct"), r[0].index("total"), r[0].index("slack")
+def pct(x):
+    if not int(x[t]):
+        return "-"
+    n = int(Fraction(100000 * int(x[s]), int(x[t])) + Fraction(1, 2))
+    return "%d.%03d" % divmod(n, 1000)
+print("\n".join(sorted("\t".join(x[:i] + [pct(x)] + x[i + 1:]) for x in r[1:])))'
 }
 
 # rows_dom DOM CALLER: the page's rows, without the live column (not in -f csv)
@@ -184,7 +191,8 @@ for r in sorted(list(csv.reader(sys.stdin))[1:]):
 	   (cd "$TMP" && "$KMA" --no-db -q --html script.html script.dat) &&
 	   render "$TMP/script.html" "#group=comm"; then
 		python3 "$HDOM" "$TMP/script.html.dom" > "$TMP/dom.txt"
-		printf 'row\t<script>\t96\t16\t32\t2\t1\t0\t1\nrow\tbash\t128\t28\t128\t1\t0\t0\t1\n' \
+		# slack%: 16 of 96 bytes = 16.666.. %, 28 of 128 = 21.875 %
+		printf 'row\t<script>\t96\t16\t16.667\t32\t2\t1\t0\t1\nrow\tbash\t128\t28\t21.875\t128\t1\t0\t0\t1\n' \
 			> "$TMP/want.txt"
 		grep '^row' "$TMP/dom.txt" | sort > "$TMP/got.txt"
 		check "--html: a task named <script> is a row of text (hand-worked numbers)" \

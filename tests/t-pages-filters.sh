@@ -1,7 +1,7 @@
 # kma-analyze --pages on a trace of page events only (trace-cmd record -e
 # kmem:mm_page_alloc -e kmem:mm_page_free: no slab formats at all), and the filters
-# --comm, --pid, --caller, --since/--until and --exclude-self applied to page
-# allocations, against numbers worked by hand from tests/pages/basic.seq (below, event
+# --comm, --pid, --caller, --since/--until, --exclude-self and --generation applied to page
+# allocations, against numbers worked by hand from tests/pages/basic.seq and gens.seq (event
 # numbers as in its comment); the options that cannot apply to pages are usage errors.
 MKTRACE=$TOP/$B/tests/tools/mktrace
 need_mktrace
@@ -124,9 +124,38 @@ refused() {	# NAME OPTION ARGS...
 }
 refused "--pages --kmalloc-only refused" --kmalloc-only --kmalloc-only
 refused "--pages --cache refused" --cache --cache 'kmalloc-*'
-refused "--pages --generation refused" --generation --generation 0
 refused "--pages --outstanding refused" --outstanding --outstanding
 refused "--pages -f folded refused" "-f folded" -f folded
+
+# --generation K: the allocations made between marker K and the next (tests/pages/gens.seq,
+# its comment numbers the events). Generation 1 (g1): 2 (0x2000, 8 pages) and 3 (0x3000,
+# 2 pages); 4 frees 3, 5 (in generation 2) frees 2: nothing live. Peak 8, 10: 10.
+G=$TMP/gens.dat
+"$MKTRACE" -o "$G" "$TOP/tests/pages/gens.seq" > "$TMP/mk.txt" 2>&1 ||
+	fail "gens.seq: mktrace" "$(cat "$TMP/mk.txt")"
+expect gen1 "summary allocs=2 failed=0 frees=2 implicit_frees=0 unknown_frees=0 unknown_pages=0 pages_alloc=10 pages_freed=10 pages_live=0 peak_pages=10
+row order 3 8 1 8 1 0 0
+row order 1 2 1 2 1 0 0" "$G" --generation 1
+cp "$TMP/gen1.expect" "$TMP/gen1label.expect"
+check "filter --generation g1 (a label): as --generation 1" \
+	$CHECK "$KMA" "$G" "$TMP/gen1label.expect" --generation g1
+# generation 0 (before the first marker): 1 (0x1000, 1 page), live at the end
+expect gen0 "summary allocs=1 failed=0 frees=0 implicit_frees=0 unknown_frees=0 unknown_pages=0 pages_alloc=1 pages_freed=0 pages_live=1 peak_pages=1
+row order 0 1 1 0 0 0 1" "$G" --generation 0
+# generation 2 allocates nothing; its free (5) is of generation 1's allocation: not counted
+expect gen2 "summary allocs=0 failed=0 frees=0 implicit_frees=0 unknown_frees=0 unknown_pages=0 pages_alloc=0 pages_freed=0 pages_live=0 peak_pages=0" \
+	"$G" --generation 2
+# generation 3 (g3): 6 (0x4000, 4 pages), live
+expect gen3 "summary allocs=1 failed=0 frees=0 implicit_frees=0 unknown_frees=0 unknown_pages=0 pages_alloc=4 pages_freed=0 pages_live=4 peak_pages=4
+row order 2 4 1 0 0 0 4" "$G" --generation g3
+"$KMA" --no-db --pages --generation g1 "$G" > "$TMP/text.txt" 2>&1
+check "filter --generation: text report's first line names it" \
+	sh -c "head -1 '$TMP/text.txt' | grep -qx '# page allocations made in generation g1; unknown frees and lost events are for the whole trace'"
+"$KMA" --no-db --pages --generation 4 "$G" > "$TMP/out.txt" 2> "$TMP/err.txt"
+rc=$?
+check "filter --generation 4 (no such): exit 1, one line listing the generations" sh -c \
+	"[ $rc = 1 ] && [ ! -s '$TMP/out.txt' ] && [ \$(wc -l < '$TMP/err.txt') = 1 ] &&
+	 grep -q \"no generation '4' in the trace; it has 4: 0 start, 1 g1, 2 g2, 3 g3\" '$TMP/err.txt'"
 
 # Random sequences (tests/tools/mkpages.py: two tasks, live-pfn reuse, unknown and batched
 # frees, failed allocations) filtered, against pages-from-report.py's filters over
@@ -149,6 +178,27 @@ if command -v trace-cmd > /dev/null; then
 		check "pages random $kargs: = pages-from-report.py over trace-cmd report" \
 			$CHECK "$KMA" "$TMP/rand.dat" "$TMP/rand.expect" $kargs
 	done
+	# the same with a "kma: mK" marker after every 4000 events (50 ns before the next
+	# one of its CPU, a time no event has): --generation against pages-from-report.py
+	awk '$1 == "event" && ++n >= 4000 && last[$2] < $3 - 50 {
+		n = 0; print "marker", $2, $3 - 50, $4, "kma: m" ++k }
+	     $1 == "event" || $1 == "stack" { last[$2] = $3 } 1' "$TMP/rand.seq" > "$TMP/randm.seq"
+	"$MKTRACE" -o "$TMP/randm.dat" "$TMP/randm.seq" > "$TMP/mk.txt" 2>&1 ||
+		fail "pages random with markers: mktrace" "$(cat "$TMP/mk.txt")"
+	trace-cmd report -t -R "$TMP/randm.dat" > "$TMP/randm.txt" 2> /dev/null
+	for f in "--generation 0" "--generation 3" "--generation m2 --comm cat" \
+		 "--generation 5"; do
+		# shellcheck disable=SC2086
+		python3 "$TOP/tests/tools/pages-from-report.py" $f < "$TMP/randm.txt" \
+			> "$TMP/randm.expect"
+		# shellcheck disable=SC2086
+		check "pages random $f: = pages-from-report.py over trace-cmd report" \
+			$CHECK "$KMA" "$TMP/randm.dat" "$TMP/randm.expect" $f
+	done
+	check "pages random with markers: 6 markers, generations of allocations" sh -c \
+		'[ "$(grep -c "buf=kma: m" "$1")" = 6 ] &&
+		 [ "$(python3 "$2" --generation 3 < "$1" | sed -n "s/^summary allocs=\([0-9]*\) .*/\1/p")" -gt 100 ]' \
+		sh "$TMP/randm.txt" "$TOP/tests/tools/pages-from-report.py"
 	check "pages random: the filters leave allocations out" \
 		test "$(python3 "$TOP/tests/tools/pages-from-report.py" --comm bash < "$TMP/rand.txt" |
 			sed -n 1p)" != "$(python3 "$TOP/tests/tools/pages-from-report.py" < "$TMP/rand.txt" |

@@ -75,6 +75,11 @@ void kma_html_write_pages(FILE *out, const struct kma_html_pages *p)
 		",\"start\":" U64 ",\"width\":" U64, p->page_size, t->allocs, t->pages_alloc,
 		t->frees, t->implicit_frees, t->pages_freed, t->pages_live, t->failed,
 		t->unknown_frees, t->unknown_pages, t->peak_pages, t->peak_ts, start, width);
+	fputs(",\"filter\":", out);
+	if (p->filter)
+		kma_json_str_html(out, p->filter);
+	else
+		fputs("null", out);
 	bins_array(out, "allocs_bins", b, n, 0);
 	bins_array(out, "alloc_pages", b, n, 1);
 	bins_array(out, "frees_bins", b, n, 2);

@@ -85,9 +85,14 @@
 	}
 
 	/* --- the caller table: any grouping, sortable, filterable ---------- */
+	/*
+	 * [key (the hash's sort=), index in a row, numeric, heading if not the key]; a
+	 * heading with a space wraps, so that the numbers stay in view in a narrow window
+	 */
 	var COLS = [['name', 0, 0], ['address', 1, 0], ['total', 2, 1], ['slack', 3, 1],
-		    ['net', 4, 1], ['allocs', 5, 1], ['frees', 6, 1], ['implicit_frees', 7, 1],
-		    ['live', 8, 1]];
+		    ['slack_pct', 9, 1, 'slack%'], ['net', 4, 1], ['allocs', 5, 1], ['frees', 6, 1],
+		    ['implicit_frees', 7, 1, 'implicit frees'], ['live', 8, 1]];
+	var PCT = 4;	/* slack%: text with 3 decimals, null ("-") without bytes */
 	var GROUPS = [['caller', 'caller'], ['function', 'function'], ['module', 'module'],
 		      ['cache', 'cache'], ['comm', 'task'], ['stack', 'stack']];
 
@@ -111,6 +116,11 @@
 	 * then text, which is their numeric order.
 	 */
 	function cmpCell(c, x, y) {
+		/* a percentage by its value (3 decimals: exact as a double), none lowest */
+		if (c === PCT) {
+			x = x === null ? -1 : parseFloat(x);
+			y = y === null ? -1 : parseFloat(y);
+		}
 		/* a number past 2^53 (an object, see exact()) by its digits */
 		if (c > 1 && (typeof x === 'object' || typeof y === 'object')) {
 			x = BigInt(String(x));
@@ -231,7 +241,7 @@
 		groupOptions(sel);
 		COLS.forEach(function (c, i) {
 			var th = add(head, el('th', { 'class': c[2] ? 'num' : '', 'data-col': c[0] },
-					      c[0]));
+					      c[3] || c[0]));
 
 			/* a click sorts by the column; again, the other way */
 			th.addEventListener('click', function () {
@@ -255,8 +265,9 @@
 
 				COLS.forEach(function (c) {
 					var stack = c[0] === 'name' && g === 'stack';
+					var v = c[0] === 'slack_pct' && r[9] === null ? '-' : r[c[1]];
 					var td = add(tr, el('td', { 'class': (c[2] ? 'num ' : '') + 'c-' + c[0] },
-							    stack ? null : r[c[1]]));
+							    stack ? null : v));
 
 					if (c[0] === 'address' && g !== 'caller')
 						td.style.display = 'none';

@@ -197,11 +197,15 @@ static void write_gens(FILE *out, struct kma_match *m, uint64_t first_ts)
 	fputc(']', out);
 }
 
-/* One grouping's rows: [name, address, total, slack, net, allocs, frees, implicit, live]. */
+/*
+ * One grouping's rows: [name, address, total, slack, net, allocs, frees, implicit, live,
+ * slack%]; slack% as the per-caller table prints it (kma_fmt_pct), null without bytes.
+ */
 static void write_group(FILE *out, const char *key, struct kma_match *m, int first)
 {
 	const struct kma_caller *c;
 	uint32_t n, i, k = 0;
+	char pct[32];
 
 	c = kma_match_callers(m, &n);
 	fprintf(out, "%s\"%s\":[", first ? "" : ",", key);
@@ -214,9 +218,11 @@ static void write_group(FILE *out, const char *key, struct kma_match *m, int fir
 			fprintf(out, ",\"0x%" PRIx64 "\"", c[i].address);
 		else
 			fputs(",null", out);
-		fprintf(out, "," U64 "," U64 "," U64 "," U64 "," U64 "," U64 "," U64 "]",
-			c[i].total, c[i].slack, c[i].net, c[i].allocs, c[i].frees,
-			c[i].implicit_frees, c[i].live);
+		fprintf(out, "," U64 "," U64 "," U64 "," U64 "," U64 "," U64 "," U64, c[i].total,
+			c[i].slack, c[i].net, c[i].allocs, c[i].frees, c[i].implicit_frees,
+			c[i].live);
+		kma_fmt_pct(pct, sizeof(pct), c[i].slack, c[i].total);
+		fprintf(out, c[i].total ? ",\"%s\"]" : ",null]", pct);
 	}
 	fputc(']', out);
 }

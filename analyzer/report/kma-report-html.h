@@ -45,6 +45,7 @@ struct kma_html_pages {
 	uint32_t			nr_series;
 	int				by_function;	/* a NULL name: "[no stack]" */
 	unsigned int			page_size;
+	const char			*filter;	/* what is counted, in words, or NULL */
 };
 
 struct kma_html_in {

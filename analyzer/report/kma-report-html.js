@@ -130,6 +130,7 @@
 			'#kma-errors{color:#b00;white-space:pre}' +
 			'[hidden]{display:none!important}.kma-scroll{overflow:auto;max-width:100%}' +
 			'#kma-callers-box{max-height:80vh}' +
+			'#kma-callers td,#kma-callers th{padding:2px 6px}' +
 			'.kma-stack{white-space:nowrap}' +
 			'.kma-short{display:inline-block;max-width:21em;overflow:hidden;' +
 			'text-overflow:ellipsis;white-space:nowrap;vertical-align:bottom}' +
@@ -397,6 +398,9 @@
 		var sets = [{ label: 'total live pages', data: pxy(P.live), borderColor: '#000',
 			      borderWidth: 2, pointRadius: 0 }];
 
+		/* a filtered --pages report's line: the section counts what it counts */
+		if (P.filter)
+			add(s, el('p', { id: 'kma-pages-filter' }, 'Counted: ' + P.filter));
 		table(s, 'kma-pages-summary', ['allocations', 'pages allocated', 'pages freed',
 			'pages live', 'live bytes', 'peak pages', 'failed', 'unknown frees'],
 		      [[P.allocs, P.pages_alloc, P.pages_freed, P.pages_live,

@@ -13,6 +13,7 @@
 
 #include "kma-report-top.h"
 #include "kma-caller-sort.h"
+#include "kma-table.h"
 
 const char *kma_top_sort_name(enum kma_sort sort)
 {
@@ -29,10 +30,13 @@ static int has_allocs(const struct kma_caller *c)
  * first (higher prio), never the one the rows are sorted by: a wrapped row
  * would push the header off the screen.
  */
-enum { C_TOTAL, C_SLACK, C_NET, C_ALLOCS, C_FREES, C_ARATE, C_FRATE, C_NRATE, NR_COLS };
+enum { C_TOTAL, C_SLACK, C_SPCT, C_NET, C_ALLOCS, C_FREES, C_ARATE, C_FRATE, C_NRATE,
+       NR_COLS };
 static const struct { const char *head; int width, prio; enum kma_sort key; } cols[NR_COLS] = {
 	[C_TOTAL]	= { "total", 12, 1, KMA_SORT_TOTAL },
 	[C_SLACK]	= { "slack", 10, 3, KMA_SORT_SLACK },
+	/* perf kmem's "Frag", rounded as the per-caller table's (kma_fmt_pct) */
+	[C_SPCT]	= { "slack%", 8, 3, KMA_SORT_SLACK },
 	[C_NET]		= { "net", 12, 1, KMA_SORT_NET },
 	[C_ALLOCS]	= { "allocs", 10, 2, KMA_SORT_ALLOCS },
 	[C_FREES]	= { "frees", 10, 3, KMA_SORT_FREES },
@@ -123,8 +127,9 @@ static void headings(FILE *out, const int shown[NR_COLS])
 static void row(FILE *out, const struct kma_caller *c, const struct kma_top_count *now,
 		const struct rates *r, const int shown[NR_COLS], int name_width)
 {
-	const uint64_t counts[] = { c->total, c->slack, now->net, c->allocs, c->frees };
+	const uint64_t counts[] = { c->total, c->slack, 0, now->net, c->allocs, c->frees };
 	const double rates[] = { r->allocs, r->frees, r->net };
+	char pct[32];
 	int i, first = 1;
 
 	for (i = 0; i < NR_COLS; i++) {
@@ -133,11 +138,15 @@ static void row(FILE *out, const struct kma_caller *c, const struct kma_top_coun
 		if (!shown[i])
 			continue;
 		first = 0;
-		if (i < C_ARATE)
+		if (i == C_SPCT) {
+			kma_fmt_pct(pct, sizeof(pct), c->slack, c->total);
+			fprintf(out, "%s%*s", sep, cols[i].width, pct);
+		} else if (i < C_ARATE) {
 			fprintf(out, "%s%*" PRIu64, sep, cols[i].width, counts[i]);
-		else
+		} else {
 			fprintf(out, i == C_NRATE ? "%s%+*.1f" : "%s%*.1f", sep, cols[i].width,
 				rates[i - C_ARATE]);
+		}
 	}
 	fprintf(out, "  %.*s\n", name_width, c->name ? c->name : "?");
 }

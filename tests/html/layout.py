@@ -75,8 +75,9 @@ def main(a):
         if len(rows) != len(want) or not rows:
             die('%d rows, %d expected' % (len(rows), len(want)))
         for r, w in zip(rows, want):
-            # row NAME total slack net allocs frees implicit_frees; the page adds live
-            w = w[1:] + [str(int(w[5]) - int(w[6]) - int(w[7]))]
+            # row NAME total slack slack_pct net allocs frees implicit_frees; the page
+            # adds live
+            w = w[1:] + [str(int(w[6]) - int(w[7]) - int(w[8]))]
             w.insert(1, '')
             frames = w[0].split(';')
             # the first words of the cell's first visible text are the leaf frame

@@ -7,7 +7,8 @@
 #       ignored; ordered by column SORT (a csv column; "name" is the first one,
 #       "live" is allocs - frees - implicit_frees) in DIR (asc/desc), ties by name
 #       then address, both ascending. Printed as html-dom.py prints rows, without
-#       the live column and the slack_pct column (the page shows neither).
+#       the live column (the page's last); slack_pct computed here from total and slack
+#       (100 * slack / total to 3 decimals, halves up; "-" without bytes, lowest).
 #   view-expect.py flame CSV WEIGHT ZOOM DOMTXT
 #       checks the icicle graph of html-dom.py's output DOMTXT zoomed on the frame
 #       path ZOOM ("" = none) with WEIGHT (total, net or allocs), against the tree
@@ -18,6 +19,13 @@
 #       differs.
 import csv
 import sys
+from fractions import Fraction
+
+
+def pct(total, slack):
+    if not total:
+        return '-'
+    return '%d.%03d' % divmod(int(Fraction(100000 * slack, total) + Fraction(1, 2)), 1000)
 
 
 def read(path):
@@ -32,6 +40,9 @@ def rows(path, sort, direction, filt):
     col['name'] = 0
     f = filt.lower()
     body = [r for r in body if f in r[0].lower()]
+    p = col['slack_pct']
+    for r in body:
+        r[p] = pct(int(r[col['total']]), int(r[col['slack']]))
 
     def value(r):
         if sort == 'live':
@@ -40,15 +51,15 @@ def rows(path, sort, direction, filt):
             return r[0]
         if sort == 'address':
             return int(r[col['address']], 16)
+        if sort == 'slack_pct':
+            return Fraction(r[p]) if r[p] != '-' else -1
         return int(r[col[sort]])
     addr = col.get('address')
     # tie order first; Python's sort is stable, with reverse=True too
     body.sort(key=lambda r: (r[0], int(r[addr], 16) if addr is not None else 0))
     body.sort(key=value, reverse=direction == 'desc')
-    # the page's table has no slack % column (slack_pct, -f csv's only derived one)
-    shown = [i for i, h in enumerate(head) if h != 'slack_pct']
     for r in body:
-        print('row\t' + '\t'.join(r[i] for i in shown))
+        print('row\t' + '\t'.join(r))
 
 
 def close(a, b):

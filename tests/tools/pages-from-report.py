@@ -14,6 +14,9 @@
 # count only the allocations of that task, pid or time [since, until); the others are
 # still paired, so their frees are neither counted nor unknown, and an allocation of any
 # kind at a counted live pfn closes it. Unknown frees are the whole trace's.
+# --generation K counts only the allocations made in generation K: 0 before the first
+# "kma:" marker (a print / tracing_mark_write event), K after the K-th; a K that is not a
+# number is a label, the first generation whose marker says "kma: K".
 import re, sys
 
 flt = dict(zip(sys.argv[1::2], sys.argv[2::2]))
@@ -50,7 +53,18 @@ def close(a, implicit):
         r[5] -= pages
 
 
+MARK = re.compile(r'\s(?:print|tracing_mark_write):\s+(?:ip=\S+\s+buf=)?kma:(.*)$')
+gen, want_gen = 0, flt.get('--generation')
+if want_gen is not None and re.fullmatch(r'\d+', want_gen):
+    want_gen = int(want_gen)
+
 for line in sys.stdin:
+    mk = MARK.search(line)
+    if mk:
+        gen += 1
+        if mk.group(1).strip() == want_gen:
+            want_gen = gen
+        continue
     m = LINE.match(line)
     if not m:
         continue
@@ -58,7 +72,8 @@ for line in sys.stdin:
     sec, _, frac = m.group(4).partition('.')
     ts = int(sec) * 10**9 + int(frac.ljust(9, '0')[:9])
     sel = (flt.get('--comm', comm) == comm and int(flt.get('--pid', pid)) == pid and
-           int(flt.get('--since', 0)) <= ts and ts < int(flt.get('--until', 1 << 64)))
+           int(flt.get('--since', 0)) <= ts and ts < int(flt.get('--until', 1 << 64)) and
+           (want_gen is None or want_gen == gen))
     f = dict(kv.split('=', 1) for kv in rest.split() if '=' in kv)
     key = f.get('pfn', f.get('page'))
     if ev == 'mm_page_free_batched':

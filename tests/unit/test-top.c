@@ -73,10 +73,10 @@ static void test_rates(void **state)
 {
 	char *s = frame(KMA_SORT_TOTAL, 0, 0, NULL);
 
-	/* total slack net allocs frees allocs/s frees/s net-B/s */
-	row_is(s, "a_fn+0x1/0x10", "1000 100 600 10 4 3.0 1.0 +200.0");		/* 6/2 2/2 400/2 */
-	row_is(s, "b_fn+0x2/0x20", "3000 0 0 30 30 10.0 12.5 -250.0");		/* 20/2 25/2 -500/2 */
-	row_is(s, "c_fn+0x3/0x30", "500 400 500 5 0 2.5 0.0 +250.0");		/* new: from 0 */
+	/* total slack slack% net allocs frees allocs/s frees/s net-B/s; slack% 100 * slack / total */
+	row_is(s, "a_fn+0x1/0x10", "1000 100 10.000 600 10 4 3.0 1.0 +200.0");	/* 6/2 2/2 400/2 */
+	row_is(s, "b_fn+0x2/0x20", "3000 0 0.000 0 30 30 10.0 12.5 -250.0");	/* 20/2 25/2 -500/2 */
+	row_is(s, "c_fn+0x3/0x30", "500 400 80.000 500 5 0 2.5 0.0 +250.0");	/* new: from 0 */
 	assert_null(strstr(s, "d_fn"));
 	/* overall: 31/2, 27/2, 400/2 */
 	assert_non_null(strstr(s, "allocs 45 (15.5/s)  frees 34 (13.5/s)  net 1100 B (+200.0 B/s)"));
@@ -137,7 +137,7 @@ static void test_first_frame(void **state)
 
 	assert_int_equal(kma_top_render(f, &in, NULL), 0);
 	fclose(f);
-	row_is(buf, "a_fn+0x1/0x10", "1000 100 600 10 4 2.5 1.0 +150.0");
+	row_is(buf, "a_fn+0x1/0x10", "1000 100 10.000 600 10 4 2.5 1.0 +150.0");
 	free(buf);
 	/* the snapshot keeps what the next frame subtracts */
 	assert_int_equal(kma_top_snap_take(&snap, &in), 0);
@@ -174,22 +174,25 @@ static char *narrow(unsigned int width, enum kma_sort sort)
 }
 
 /*
- * Narrow terminals drop columns (slack, frees, frees/s first; then allocs,
- * allocs/s), never the sort key's, before the name goes under 20 characters.
- * Widths worked out by hand: all columns take 96 before the name, without
- * the first three 62, with only total, net and net B/s 40.
+ * Narrow terminals drop columns (slack, slack%, frees, frees/s first; then
+ * allocs, allocs/s), never the sort key's, before the name goes under 20
+ * characters. Widths worked out by hand (2 before the name, each column its
+ * width and a space but the first): all columns take 104, without the first
+ * four 62, with only total, net and net B/s 40.
  */
 static void test_width_keys(void **state)
 {
-	char *s = narrow(108, KMA_SORT_TOTAL);		/* 108 - 1 - 96 = 11 < 20: drop */
+	char *s = narrow(108, KMA_SORT_TOTAL);		/* 108 - 1 - 104 = 3 < 20: drop */
 
 	assert_non_null(strstr(s, "\nkeys: here\n"));
 	assert_non_null(strstr(s, "allocs/s"));
 	assert_null(strstr(s, "frees/s"));
+	assert_null(strstr(s, "slack%"));
 	row_is(s, "a_fn+0x1/0x10\n", "1000 600 10 2.5 +150.0");	/* the name whole: 45 */
 	free(s);
-	s = narrow(108, KMA_SORT_SLACK);		/* the sort key stays */
-	row_is(s, "a_fn+0x1/0x10\n", "1000 100 600 10 2.5 +150.0");
+	s = narrow(108, KMA_SORT_SLACK);		/* the sort key's columns stay: 82 */
+	assert_non_null(strstr(s, "  slack%"));
+	row_is(s, "a_fn+0x1/0x10\n", "1000 100 10.000 600 10 2.5 +150.0");
 	free(s);
 	s = narrow(70, KMA_SORT_TOTAL);			/* 70 - 1 - 62 = 7: drop again */
 	assert_null(strstr(s, "allocs/s"));
@@ -199,8 +202,44 @@ static void test_width_keys(void **state)
 	assert_non_null(strstr(s, "  a_fn+0x1/\n"));
 	free(s);
 	s = narrow(200, KMA_SORT_TOTAL);		/* wide: every column */
-	row_is(s, "a_fn+0x1/0x10\n", "1000 100 600 10 4 2.5 1.0 +150.0");
+	row_is(s, "a_fn+0x1/0x10\n", "1000 100 10.000 600 10 4 2.5 1.0 +150.0");
 	free(s);
+}
+
+/*
+ * slack% as the per-caller table rounds it: 100 * slack / total to 3
+ * decimals, halves up, "-" for no bytes; worked by hand.
+ */
+static void test_slack_pct(void **state)
+{
+	static struct kma_caller c[6] = {
+		{ .name = "third_fn", .total = 3, .slack = 2, .allocs = 1 },	/* 66.666.. */
+		{ .name = "half_fn", .total = 200000, .slack = 1, .allocs = 1 },	/* 0.0005 */
+		{ .name = "tiny_fn", .total = 2000000, .slack = 1, .allocs = 1 },	/* 0.00005 */
+		{ .name = "zero_fn", .total = 0, .slack = 0, .allocs = 1 },	/* no bytes */
+		/* (2^63 - 1) / (2^64 - 1): 49.99999999999999999997 %; 100 * slack overflows 64 bits */
+		{ .name = "huge_fn", .total = UINT64_MAX, .slack = INT64_MAX, .allocs = 1 },
+		{ .name = "all_fn", .total = 7, .slack = 7, .allocs = 1 },
+	};
+	struct kma_totals t = { .allocs = 6, .callers = 6 };
+	struct kma_top_in in = { .elapsed = 1.0, .totals = &t, .callers = c, .nr_callers = 6,
+				 .sort = KMA_SORT_CALLER };
+	char *buf = NULL, *p;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_int_equal(kma_top_render(f, &in, NULL), 0);
+	fclose(f);
+	/* the heading: slack% after slack */
+	p = strstr(buf, "total      slack   slack%          net");
+	assert_non_null(p);
+	row_is(buf, "third_fn", "3 2 66.667 0 1 0 1.0 0.0 +0.0");
+	row_is(buf, "half_fn", "200000 1 0.001 0 1 0 1.0 0.0 +0.0");
+	row_is(buf, "tiny_fn", "2000000 1 0.000 0 1 0 1.0 0.0 +0.0");
+	row_is(buf, "zero_fn", "0 0 - 0 1 0 1.0 0.0 +0.0");
+	row_is(buf, "huge_fn", "18446744073709551615 9223372036854775807 50.000 0 1 0 1.0 0.0 +0.0");
+	row_is(buf, "all_fn", "7 7 100.000 0 1 0 1.0 0.0 +0.0");
+	free(buf);
 }
 
 int main(void)
@@ -211,6 +250,7 @@ int main(void)
 		cmocka_unit_test(test_lost_limit_filter),
 		cmocka_unit_test(test_first_frame),
 		cmocka_unit_test(test_width_keys),
+		cmocka_unit_test(test_slack_pct),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
