@@ -96,6 +96,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-quant
 UNIT_TESTS	+= $(O)/tests/unit/test-counters
 UNIT_TESTS	+= $(O)/tests/unit/test-err
 UNIT_TESTS	+= $(O)/tests/unit/test-stats
+UNIT_TESTS	+= $(O)/tests/unit/test-kinds
 
 .PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7

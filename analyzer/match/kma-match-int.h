@@ -13,6 +13,7 @@
 #include "kma-strpool.h"
 #include "kma-timeline.h"
 #include "kma-leak.h"
+#include "kma-kind.h"
 
 /* The payload of an allocation in the live set (kma-pairs). */
 struct live {
@@ -41,6 +42,7 @@ struct live {
 
 struct kma_match {
 	struct kma_match_opts	opts;
+	const struct kma_kind_ops *ops;		/* opts.kind's */
 	struct kma_pairs	*lives;		/* ptr -> struct live */
 	struct kma_map		caller_map;	/* call_site -> index in callers */
 	struct kma_map		size_map;	/* (caller, req, alloc) -> index in sizes */

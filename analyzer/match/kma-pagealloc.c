@@ -12,13 +12,8 @@
 #include "kma-pairs.h"
 #include "kma-match.h"	/* struct kma_caller, the timeline's ranking */
 #include "kma-pagealloc-int.h"
+#include "kma-kind.h"	/* the page kind's key and event roles */
 
-/*
- * kma-pairs reads a pointer <= KMA_NULL_PTR_MAX as a null free, but pfn 0..16
- * are pages like any other: the pfn goes in with the top bit set, which no
- * pfn has (struct page pointers are kernel addresses: kept as they are).
- */
-#define PFN_KEY(ev)	((ev)->page_by_ptr ? (ev)->ptr : (ev)->ptr | (1ULL << 63))
 
 static const char * const group_names[KMA_PG_NR] = {
 	"order", "migrate", "gfp", "comm", "pid", "function", "stack", "generation",
@@ -214,11 +209,11 @@ static int leave_out(struct kma_pagealloc *m, const struct kma_event *ev)
 {
 	struct kma_pair p;
 
-	kma_pairs_on_free(m->live, PFN_KEY(ev), &p);
+	kma_pairs_on_free(m->live, kma_page_key(ev), &p);
 	if (p.kind == KMA_PAIR_FREED && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
 		return -1;
 	m->t.unselected++;
-	return kma_pairs_on_alloc(m->out, PFN_KEY(ev), &p);
+	return kma_pairs_on_alloc(m->out, kma_page_key(ev), &p);
 }
 
 static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
@@ -234,14 +229,14 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 
 	int in = is_selected(m, ev);
 
-	if (ev->ptr == KMA_PAGE_FAILED) {
+	if (kma_kind_ops(KMA_KIND_PAGE)->failed(ev)) {
 		m->t.failed += in;
 		return 0;
 	}
 	if (!in)
 		return leave_out(m, ev);
-	kma_pairs_on_free(m->out, PFN_KEY(ev), &p);	/* one left out ends here, uncounted */
-	if (rows_of(m, ev, lp.row) || kma_pairs_on_alloc(m->live, PFN_KEY(ev), &p))
+	kma_pairs_on_free(m->out, kma_page_key(ev), &p);	/* one left out ends here, uncounted */
+	if (rows_of(m, ev, lp.row) || kma_pairs_on_alloc(m->live, kma_page_key(ev), &p))
 		return -1;
 	/* the old allocation's payload is a copy, the new slot is ours: close first */
 	if (p.kind == KMA_PAIR_IMPLICIT && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
@@ -284,16 +279,16 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 	if ((m->o.timeline && kma_timeline_tick(m->o.timeline, ev->ts)) ||
 	    (m->o.fn_timeline && kma_timeline_tick(m->o.fn_timeline, ev->ts)))
 		return -1;
-	if (ev->type == KMA_EV_PAGE_ALLOC)
+	if (kma_ev_role(ev->type) == KMA_ROLE_ALLOC)
 		return on_alloc(m, ev);
-	if (ev->type != KMA_EV_PAGE_FREE)
+	if (kma_ev_role(ev->type) != KMA_ROLE_FREE)
 		return 0;	/* batched, zone_locked, pcpu_drain: no user's alloc or free */
-	kma_pairs_on_free(m->live, PFN_KEY(ev), &p);
+	kma_pairs_on_free(m->live, kma_page_key(ev), &p);
 	if (p.kind == KMA_PAIR_FREED) {
 		kma_pageleak_free_event(m);
 		return close_alloc(m, p.old, KMA_EV_PAGE_FREE, ev->ts);
 	}
-	kma_pairs_on_free(m->out, PFN_KEY(ev), &p);
+	kma_pairs_on_free(m->out, kma_page_key(ev), &p);
 	if (p.kind == KMA_PAIR_FREED)
 		return 0;	/* of an allocation left out: not counted either */
 	kma_pageleak_free_event(m);
