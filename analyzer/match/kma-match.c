@@ -285,20 +285,6 @@ static inline uint64_t slack_of(uint64_t req, uint64_t alloc)
 	return alloc > req ? alloc - req : 0;
 }
 
-/* One more lifetime of caller c; past the budget of exact ones, the rows go to buckets. */
-static int keep_lifetime(struct kma_match *m, struct kma_caller *c, uint64_t life)
-{
-	uint32_t i;
-	int ret = kma_quant_add(&c->life_q, life, &m->life_budget);
-
-	if (ret <= 0)
-		return ret;
-	for (i = 0; i < m->nr_callers; i++)
-		if (kma_quant_settle(&m->callers[i].life_q, &m->life_budget))
-			return -1;
-	return 0;
-}
-
 /* The --html lifetimes chart's decade: [0] under 1 us, [k] under 10^k us, [9] the rest. */
 static unsigned int life_decade(uint64_t life)
 {
@@ -317,11 +303,9 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 	struct kma_caller *c = &m->callers[l->caller_id];
 
 	if (l->selected) {
-		kma_peak_snap(m, c);
-		c->net -= l->bytes_alloc;
-		c->live--;
+		kma_row_close(c, m->peak_epoch, l->bytes_alloc, kind == KMA_FREE_IMPLICIT,
+			      m->generation);
 		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
-		c->last_free_gen = m->generation + 1;
 		/* made before the reclaim marker, freed by the reclaim: a cache's (the
 		 * recorder's own frees then are its own business: its runner's pipes) */
 		if (m->phases.reclaim && m->generation == m->phases.reclaim &&
@@ -334,12 +318,10 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 		m->gens[l->generation].live--;
 		m->gens[l->generation].live_bytes -= l->bytes_alloc;
 		if (kind == KMA_FREE_IMPLICIT) {
-			c->implicit_frees++;
 			m->totals.implicit_frees++;
 		} else {
 			uint64_t life = fe->ts - l->ts;
 
-			c->frees++;
 			m->totals.matched_frees++;
 			if (!c->life_n || life < c->life_min)
 				c->life_min = life;
@@ -352,7 +334,9 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 				m->totals.temporary++;
 			}
 			m->totals.life_decades[life_decade(life)]++;
-			if (m->opts.keep_lifetimes && keep_lifetime(m, c, life))
+			if (m->opts.keep_lifetimes &&
+			    kma_rows_keep_life(m->callers, m->nr_callers, l->caller_id, life,
+					       &m->life_budget))
 				return -1;
 		}
 	}
@@ -500,13 +484,9 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 		return -1;
 	if (!c->allocs)
 		m->totals.callers++;
-	kma_peak_snap(m, c);
-	c->allocs++;
+	kma_row_alloc(c, m->peak_epoch, bytes);
 	if (!c->cache && ev->cache)
 		c->cache = ev->cache;	/* stable: the live set keeps it too */
-	c->live++;
-	c->total += bytes;
-	c->net += bytes;
 	c->slack += slack;
 	c->live_slack += slack;
 	m->totals.allocs++;

@@ -75,6 +75,10 @@ void kma_pagealloc_free(struct kma_pagealloc *m)
 	if (!m)
 		return;
 	for (g = 0; g < KMA_PG_NR; g++) {
+		size_t i;
+
+		for (i = 0; i < m->g[g].nr; i++)
+			kma_quant_free(&m->g[g].rows[i].life_q);
 		kma_map_release(&m->g[g].map);
 		free(m->g[g].rows);
 	}
@@ -97,7 +101,7 @@ static int64_t row_of(struct kma_pagealloc *m, int g, uint64_t key, const char *
 	    kma_map_put(&gr->map, key, (uint32_t)gr->nr))
 		return -1;
 	memset(&gr->rows[gr->nr], 0, sizeof(gr->rows[gr->nr]));
-	gr->rows[gr->nr].key = key;
+	gr->rows[gr->nr].address = key;
 	gr->rows[gr->nr].name = name;
 	return (int64_t)gr->nr++;
 }
@@ -163,15 +167,9 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 	int g;
 
 	if (kind >= 0) {
-		for (g = 0; g < KMA_PG_NR; g++) {
-			struct kma_page_row *row = &m->g[g].rows[lp->row[g]];
-
-			kma_pageleak_touch(m, row);
-			row->frees++;
-			row->implicit_frees += kind == KMA_FREE_IMPLICIT;
-			row->pages_freed += pages;
-			row->pages_live -= pages;
-		}
+		for (g = 0; g < KMA_PG_NR; g++)
+			kma_row_close(&m->g[g].rows[lp->row[g]], m->peak_epoch, pages,
+				      kind == KMA_FREE_IMPLICIT, m->generation);
 		m->t.frees++;
 		m->t.implicit_frees += kind == KMA_FREE_IMPLICIT;
 		m->t.pages_freed += pages;
@@ -242,14 +240,8 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 	if (p.kind == KMA_PAIR_IMPLICIT && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
 		return -1;
 	memcpy(p.live, &lp, sizeof(lp));
-	for (g = 0; g < KMA_PG_NR; g++) {
-		struct kma_page_row *row = &m->g[g].rows[lp.row[g]];
-
-		kma_pageleak_touch(m, row);
-		row->allocs++;
-		row->pages_alloc += pages;
-		row->pages_live += pages;
-	}
+	for (g = 0; g < KMA_PG_NR; g++)
+		kma_row_alloc(&m->g[g].rows[lp.row[g]], m->peak_epoch, pages);
 	m->t.allocs++;
 	m->t.stacked += ev->stack_id != 0;
 	m->t.pages_alloc += pages;
@@ -317,8 +309,8 @@ const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *m
 	return &m->t;
 }
 
-const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
-					      uint32_t *nr)
+const struct kma_caller *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
+					   uint32_t *nr)
 {
 	*nr = g >= 0 && g < KMA_PG_NR ? (uint32_t)m->g[g].nr : 0;
 	return *nr ? m->g[g].rows : NULL;
@@ -327,19 +319,9 @@ const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int
 int kma_pagealloc_finish_timeline(const struct kma_pagealloc *m, struct kma_timeline *tl,
 				  int g, uint64_t end_ts)
 {
-	uint32_t i, nr;
-	const struct kma_page_row *rows = kma_pagealloc_rows(m, g, &nr);
-	struct kma_caller *c = nr ? calloc(nr, sizeof(*c)) : NULL;
-	int ret;
+	uint32_t nr;
+	const struct kma_caller *rows = kma_pagealloc_rows(m, g, &nr);
 
-	if (nr && !c)
-		return -1;
-	/* the timeline ranks callers by net, then total: a row's live and allocated pages */
-	for (i = 0; i < nr; i++) {
-		c[i].total = rows[i].pages_alloc;
-		c[i].net = rows[i].pages_live;
-	}
-	ret = kma_timeline_finish(tl, end_ts, c, nr);
-	free(c);
-	return ret;
+	/* the timeline ranks rows by net, then total: live and allocated pages */
+	return kma_timeline_finish(tl, end_ts, rows, nr);
 }
