@@ -16,6 +16,8 @@
 
 #include "match/kma-kind.h"
 #include "match/kma-match.h"
+#include "match/kma-account.h"
+#include "report/kma-report-kinds.h"
 
 #define MAX_ROWS 32
 
@@ -358,6 +360,54 @@ static void test_slab_ignores_others(void **state)
 	kma_match_free(m);
 }
 
+/*
+ * The summary by allocator: slab 2 allocations 8 + 64 (64 freed: net 8,
+ * peak 72); vmalloc 1 of 4096 live (peak 4096); pages: 3 allocations, 5
+ * pages allocated, 1 live, peak 4, at 4096 bytes a page: 20480, 4096,
+ * 16384; percpu none: left out of the table and of the count.
+ */
+static void test_account(void **state)
+{
+	struct capture cap, cap2;
+	struct kma_match *slab = new_kind(&cap, KMA_KIND_SLAB, 0);
+	struct kma_match *vm = new_kind(&cap2, KMA_KIND_VMALLOC, 0);
+	struct kma_page_totals pt = { .allocs = 3, .pages_alloc = 5, .pages_live = 1,
+				      .peak_pages = 4 };
+	struct kma_kind_sum s[KMA_KIND_NR] = { { 0 } };
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	feed(slab, KMA_EV_KMALLOC, A, 0xffff888100001000ULL, 8, 8, 0);
+	feed(slab, KMA_EV_KMALLOC, A, 0xffff888100002000ULL, 60, 64, 0);
+	feed(slab, KMA_EV_KFREE, A, 0xffff888100002000ULL, 0, 0, 0);
+	feed(vm, KMA_EV_VMAP_ALLOC, 0, V1, 4096, 4096, 0);
+	kma_account_match(&s[KMA_KIND_SLAB], KMA_KIND_SLAB, kma_match_totals(slab));
+	kma_account_pages(&s[KMA_KIND_PAGE], &pt, 4096);
+	kma_account_match(&s[KMA_KIND_VMALLOC], KMA_KIND_VMALLOC, kma_match_totals(vm));
+	s[KMA_KIND_PERCPU].kind = KMA_KIND_PERCPU;
+	assert_int_equal(kma_account_present(s, KMA_KIND_NR), 3);
+	assert_int_equal(s[KMA_KIND_SLAB].bytes, 72);
+	assert_int_equal(s[KMA_KIND_SLAB].net, 8);
+	assert_int_equal(s[KMA_KIND_SLAB].peak, 72);
+	assert_int_equal(s[KMA_KIND_PAGE].bytes, 20480);
+	assert_int_equal(s[KMA_KIND_PAGE].net, 4096);
+	assert_int_equal(s[KMA_KIND_PAGE].peak, 16384);
+	assert_int_equal(s[KMA_KIND_VMALLOC].peak, 4096);
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	assert_int_equal(kma_report_kinds(f, s, KMA_KIND_NR, KMA_FMT_CSV), 0);
+	fclose(f);
+	assert_string_equal(buf, "kind,allocs,bytes,net,peak\n"
+			    "slab,2,72,8,72\n"
+			    "page,3,20480,4096,16384\n"
+			    "vmalloc,1,4096,4096,4096\n");
+	free(buf);
+	kma_match_free(slab);
+	kma_match_free(vm);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -367,6 +417,7 @@ int main(void)
 		cmocka_unit_test(test_vmalloc),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_slab_ignores_others),
+		cmocka_unit_test(test_account),
 	};
 
 	return cmocka_run_group_tests_name("kinds", tests, NULL, NULL);
