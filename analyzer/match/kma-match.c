@@ -401,7 +401,7 @@ static int is_selected(struct kma_match *m, uint64_t ts)
  * Inside the time window and generation, then the filters of kma-select.h
  * (opts.select). The recorder's own allocations that the filters keep are
  * counted whether --exclude-self then drops them or not; a failed
- * allocation (ptr 0, kma-pairs) is no allocation.
+ * allocation (the kind's failed(): ptr 0, pfn -1) is no allocation.
  */
 static int select_alloc(struct kma_match *m, const struct kma_event *ev, uint64_t bytes,
 			int *self)
@@ -415,7 +415,7 @@ static int select_alloc(struct kma_match *m, const struct kma_event *ev, uint64_
 		return 1;
 	sel = m->opts.select(m->opts.select_ctx, ev);
 	*self = !!(sel & KMA_SEL_SELF);
-	if ((sel & KMA_SEL_SELF) && ev->ptr) {
+	if ((sel & KMA_SEL_SELF) && !m->ops->failed(ev)) {
 		m->totals.self_allocs++;
 		m->totals.self_bytes += bytes;
 	}
