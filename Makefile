@@ -105,6 +105,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-err
 UNIT_TESTS	+= $(O)/tests/unit/test-stats
 UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
+UNIT_TESTS	+= $(O)/tests/unit/test-kinds
 
 .PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -212,6 +213,14 @@ $(BIN): $(ANALYZE_OBJS) $(CORE_LIB)
 
 $(DIFF): $(DIFF_OBJS) $(CORE_LIB)
 	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+
+# the allocator kinds: the matcher's objects and the summary by allocator's printer
+$(O)/tests/unit/test-kinds: tests/unit/test-kinds.c $(MATCH_OBJS) $(O)/analyzer/report/kma-report-kinds.o \
+			    $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(MATCH_OBJS) \
+		$(O)/analyzer/report/kma-report-kinds.o $(CORE_LIB) $$(pkg-config --cflags --libs cmocka) \
+		$(LDLIBS)
 
 # kma-diff's rows, --fail-if and output: the matcher's objects and the diff printer
 $(O)/tests/unit/test-diff: tests/unit/test-diff.c $(MATCH_OBJS) $(O)/analyzer/report/kma-report-diff.o \

@@ -54,6 +54,11 @@ struct kma_pipeline {
 	int			*node_map, nr_nodes;	/* CPU -> node, NULL: none */
 	const char		*map_from;		/* where it came from */
 	struct kma_counters	*counters;	/* --counters, else NULL */
+	/*
+	 * The allocators beside slab and page (percpu, vmalloc), one matcher
+	 * each, made at the kind's first event: the summary by allocator
+	 */
+	struct kma_match	*kinds[KMA_KIND_NR];
 };
 
 /* Damage found in the trace's ring-buffer data, one warning line per kind, on stderr. */

@@ -21,6 +21,7 @@
 #include "report/kma-report-time.h"
 #include "report/kma-table.h"
 #include "report/kma-report-pages.h"
+#include "report/kma-report-kinds.h"
 #include "kma-pagepipe.h"
 #include "kma-options.h"
 #include "kma-analyze-int.h"
@@ -288,10 +289,39 @@ static int print_callers(struct kma_pipeline *r, const struct kma_trace_info *in
 	return ret;
 }
 
+/*
+ * The kernel memory by allocator, at the top of a text report, when percpu
+ * or vmalloc allocated beside another kind (slab and pages alone: as before).
+ */
+static int print_kinds(struct kma_pipeline *r, const struct kma_trace_info *info)
+{
+	struct kma_kind_sum s[KMA_KIND_NR] = { 0 };
+	int k;
+
+	if (r->o->format != KMA_FMT_TEXT || r->o->folded ||
+	    (!r->kinds[KMA_KIND_PERCPU] && !r->kinds[KMA_KIND_VMALLOC]))
+		return 0;
+	kma_account_match(&s[KMA_KIND_SLAB], KMA_KIND_SLAB, kma_match_totals(r->match));
+	if (r->pages)
+		kma_account_pages(&s[KMA_KIND_PAGE], kma_pagepipe_totals(r->pages),
+				  info->sys_page_size ? info->sys_page_size : 4096);
+	for (k = KMA_KIND_PERCPU; k < KMA_KIND_NR; k++)
+		if (r->kinds[k])
+			kma_account_match(&s[k], k, kma_match_totals(r->kinds[k]));
+	if (kma_account_present(s, KMA_KIND_NR) < 2)
+		return 0;
+	if (kma_report_kinds(stdout, s, KMA_KIND_NR, KMA_FMT_TEXT))
+		return -1;
+	return putchar('\n') == EOF ? -1 : 0;
+}
+
 int kma_pipeline_print(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
+
+	if (print_kinds(r, info))
+		return -1;
 
 	if (o->pages)
 		return print_pages(r, info);

@@ -22,6 +22,7 @@
 #include "match/kma-leak.h"
 #include "reader/kma-live.h"
 #include "match/kma-match.h"
+#include "match/kma-kind.h"
 #include "match/kma-select.h"
 #include "kma-top.h"
 #include "reader/kma-reader.h"
@@ -113,6 +114,21 @@ static int feed_fail(struct kma_pipeline *r)
 }
 
 /*
+ * A percpu or vmalloc event: to its kind's matcher, made at the first one,
+ * named as the slab matcher names call sites. 0, or -1 out of memory.
+ */
+static int feed_kind(struct kma_pipeline *r, const struct kma_event *ev)
+{
+	int k = kma_kind_of_event(ev->type);
+	struct kma_match_opts mo = { .kind = (enum kma_kind)k, .resolve = r->mo.resolve,
+				     .resolve_ctx = r->mo.resolve_ctx };
+
+	if (!r->kinds[k] && !(r->kinds[k] = kma_match_alloc(&mo)))
+		return -1;
+	return kma_match_event(r->kinds[k], ev);
+}
+
+/*
  * One event to every consumer. Returns -1 with the reason in r->err (the
  * reader then says none of its own), or -1 alone when interrupted.
  */
@@ -131,6 +147,8 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return kma_err_nomem(&r->err);
 	if (ev->type == KMA_EV_COUNTER)
 		return 0;
+	if (kma_ev_is_percpu(ev->type) || kma_ev_is_vmap(ev->type))
+		return feed_kind(r, ev) ? kma_err_nomem(&r->err) : 0;
 	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
 		/* a page row that reaches report.db may fail there */
 		if (r->pages && kma_pagepipe_feed(r->pages, ev))
@@ -788,10 +806,14 @@ static int print_output(struct kma_pipeline *r)
 
 static void close_run(struct kma_pipeline *r)
 {
+	int i;
+
 	kma_store_free(r->store);
 	if (r->view != r->match)
 		kma_match_free(r->view);
 	kma_match_free(r->match);
+	for (i = 0; i < KMA_KIND_NR; i++)
+		kma_match_free(r->kinds[i]);
 	kma_list_free(r->list);
 	kma_cross_free(r->cross);
 	kma_counters_free(r->counters);

@@ -269,3 +269,8 @@ int kma_pagepipe_print(FILE *out, const struct kma_pagepipe *p, struct kma_page_
 	pr->m = p->view;
 	return kma_report_pages(out, pr);
 }
+
+const struct kma_page_totals *kma_pagepipe_totals(const struct kma_pagepipe *p)
+{
+	return kma_pagealloc_totals(p->m);
+}

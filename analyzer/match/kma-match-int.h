@@ -13,6 +13,8 @@
 #include "kma-strpool.h"
 #include "kma-timeline.h"
 #include "kma-leak.h"
+#include "kma-kind.h"
+#include "kma-rows.h"
 
 /* The payload of an allocation in the live set (kma-pairs). */
 struct live {
@@ -41,6 +43,7 @@ struct live {
 
 struct kma_match {
 	struct kma_match_opts	opts;
+	const struct kma_kind_ops *ops;		/* opts.kind's */
 	struct kma_pairs	*lives;		/* ptr -> struct live */
 	struct kma_map		caller_map;	/* call_site -> index in callers */
 	struct kma_map		size_map;	/* (caller, req, alloc) -> index in sizes */
@@ -81,10 +84,7 @@ int kma_gen_finish(struct kma_match *m, uint64_t end_ts);
 /* Before a caller's net changes: keep what it held at the latest peak. */
 static inline void kma_peak_snap(struct kma_match *m, struct kma_caller *c)
 {
-	if (c->peak_epoch != m->peak_epoch) {
-		c->net_at_peak = c->net;
-		c->peak_epoch = m->peak_epoch;
-	}
+	kma_row_snap(c, m->peak_epoch);
 }
 
 /* The same for a size's live count. */

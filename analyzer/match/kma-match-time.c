@@ -18,14 +18,7 @@
  */
 static void snapshot_growth(struct kma_match *m)
 {
-	uint32_t i;
-
-	for (i = 0; i < m->nr_callers; i++) {
-		struct kma_caller *c = &m->callers[i];
-
-		kma_streak_end(c->net, &c->snap_net, &c->grew_gens, &c->grow_run,
-			       &c->max_grow_run);
-	}
+	kma_rows_gen_end(m->callers, m->nr_callers);
 }
 
 /* A marker ends the current generation and starts the next one. */
@@ -42,12 +35,8 @@ int kma_gen_marker(struct kma_match *m, const struct kma_event *ev)
 	g->label = ev->label;
 	m->generation = m->nr_gens++;
 	kma_leak_phase_add(&m->phases, m->generation, ev->label);
-	if (m->phases.reclaim == m->generation) {	/* what the reclaim may free */
-		uint32_t i;
-
-		for (i = 0; i < m->nr_callers; i++)
-			m->callers[i].reclaim_live = m->callers[i].live;
-	}
+	if (m->phases.reclaim == m->generation)	/* what the reclaim may free */
+		kma_rows_reclaim_mark(m->callers, m->nr_callers);
 	if (m->opts.filtered && m->sel_gen < 0 && m->opts.filter.gen_label && ev->label &&
 	    !strcmp(m->opts.filter.gen_label, ev->label))
 		m->sel_gen = m->generation;
@@ -144,50 +133,23 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 	return 0;
 }
 
-/*
- * The median age of every caller's live allocations at end_ts. The ages are
- * laid out caller by caller in one array (each caller's slice sized by its
- * live count), so the extra memory is 8 bytes per live allocation, and only
- * for as long as this takes.
- */
-static int median_ages(struct kma_match *m, uint64_t end_ts)
+/* The live allocations inside the filter, for kma_rows_ages. */
+struct live_walk {
+	const struct kma_pairs	*lives;
+	size_t			pos;
+};
+
+static int walk_selected(void *ctx, uint32_t *row, uint64_t *ts)
 {
-	uint64_t *ages, *start, *next, n = 0;
+	struct live_walk *w = ctx;
 	const struct live *l;
-	size_t pos = 0;
-	uint32_t i;
 
-	start = calloc(2 * (size_t)m->nr_callers + 1, sizeof(*start));
-	if (!start)
-		return -1;
-	next = start + m->nr_callers + 1;
-	for (i = 0; i < m->nr_callers; i++) {
-		start[i] = next[i] = n;
-		n += m->callers[i].live;
-	}
-	start[m->nr_callers] = n;
-	ages = malloc((n ? n : 1) * sizeof(*ages));
-	if (!ages) {
-		free(start);
-		return -1;
-	}
-	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
-		uint32_t id = l->caller_id;
-
-		/* the slice bound holds as long as live counts the selected lives */
-		if (l->selected && next[id] < start[id + 1])
-			ages[next[id]++] = end_ts > l->ts ? end_ts - l->ts : 0;
-	}
-	for (i = 0; i < m->nr_callers; i++) {
-		uint64_t k = next[i] - start[i];
-
-		if (!k)
-			continue;
-		qsort(ages + start[i], k, sizeof(*ages), kma_cmp_u64);
-		m->callers[i].age_median = kma_median(ages + start[i], k);
-	}
-	free(ages);
-	free(start);
+	while ((l = kma_pairs_next(w->lives, &w->pos, NULL)))
+		if (l->selected) {
+			*row = l->caller_id;
+			*ts = l->ts;
+			return 1;
+		}
 	return 0;
 }
 
@@ -212,21 +174,13 @@ static uint32_t stack_is_self(struct kma_match *m, struct kma_map *map, uint32_t
 
 static int experiment_counts(struct kma_match *m)
 {
-	uint32_t n = m->phases.iters, i;
+	uint32_t n = m->phases.iters;
 	const struct live *l;
 	struct kma_map stacks;
 	size_t pos = 0;
 
-	if (n) {
-		m->iter_live = calloc((size_t)m->nr_callers * n + 1, sizeof(*m->iter_live));
-		if (!m->iter_live)
-			return -1;
-		for (i = 0; i < m->nr_callers; i++) {
-			m->callers[i].iter_live = m->iter_live + (size_t)i * n;
-			m->callers[i].nr_iters = n;
-		}
-	}
-	if (kma_map_init(&stacks, 64))
+	if (kma_rows_iter_init(m->callers, m->nr_callers, n, &m->iter_live) ||
+	    kma_map_init(&stacks, 64))
 		return -1;
 	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
 		if (!l->selected)
@@ -245,16 +199,14 @@ static int experiment_counts(struct kma_match *m)
 /* The end of the trace: close the last generation, ages, peak holdings, leftovers. */
 int kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 {
+	struct live_walk w = { .lives = m->lives };
 	const struct live *l;
 	size_t pos = 0;
 	uint32_t i;
 
 	m->totals.end_ts = end_ts;
 	snapshot_growth(m);
-	for (i = 0; i < m->nr_callers; i++) {
-		kma_peak_snap(m, &m->callers[i]);
-		m->callers[i].age_min = m->callers[i].live ? UINT64_MAX : 0;
-	}
+	kma_rows_peak_end(m->callers, m->nr_callers, m->peak_epoch);
 	for (i = 0; i < m->nr_sizes; i++)
 		kma_size_snap(m, &m->sizes[i]);
 	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {
@@ -265,11 +217,7 @@ int kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 			continue;
 		c = &m->callers[l->caller_id];
 		age = end_ts > l->ts ? end_ts - l->ts : 0;
-		if (age < c->age_min)
-			c->age_min = age;
-		if (age > c->age_max)
-			c->age_max = age;
-		c->age_sum += age;
+		c->age_sum += age;	/* min, median, max: kma_rows_ages */
 		/* made after the last marker: the settle tail, too young for a verdict */
 		if (m->nr_gens > 1 && l->generation == m->nr_gens - 1) {
 			c->tail_live++;
@@ -289,5 +237,5 @@ int kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 	}
 	if (experiment_counts(m))
 		return -1;
-	return median_ages(m, end_ts);
+	return kma_rows_ages(m->callers, m->nr_callers, end_ts, walk_selected, &w);
 }

@@ -29,6 +29,14 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 		m->opts.temp_ns = KMA_TEMP_NS_DEFAULT;
 	if (!m->opts.exact_lifetimes)
 		m->opts.exact_lifetimes = KMA_QUANT_EXACT_MAX;
+	if (!m->opts.page_shift)
+		m->opts.page_shift = KMA_PAGE_SHIFT_DEFAULT;
+	m->ops = kma_kind_ops(m->opts.kind);
+	if (!m->ops) {
+		free(m);
+		errno = EINVAL;
+		return NULL;
+	}
 	m->life_budget.max = m->opts.exact_lifetimes;
 	m->sel_gen = m->opts.filtered ? m->opts.filter.generation : -1;
 	m->totals.free_scope = m->opts.free_scope;
@@ -97,6 +105,9 @@ static const char *default_name(struct kma_match *m, uint64_t addr)
 
 static const char *name_of(struct kma_match *m, uint64_t addr)
 {
+	/* a kind whose events name no caller, and no stack named one */
+	if (!addr && m->ops->caller_from_stack)
+		return kma_strpool_intern(m->names, "[no stack]", 10);
 	if (m->opts.resolve)
 		return m->opts.resolve(m->opts.resolve_ctx, addr);
 	return default_name(m, addr);
@@ -148,6 +159,8 @@ static uint64_t group_key(struct kma_match *m, const struct kma_event *ev, const
 	*name = NULL;
 	switch (m->opts.group_by) {
 	case KMA_GROUP_CALLER:
+		if (!ev->call_site && m->ops->caller_from_stack)
+			*name = name_of(m, 0);
 		return ev->call_site;
 	case KMA_GROUP_FUNCTION:
 	case KMA_GROUP_MODULE:
@@ -272,20 +285,6 @@ static inline uint64_t slack_of(uint64_t req, uint64_t alloc)
 	return alloc > req ? alloc - req : 0;
 }
 
-/* One more lifetime of caller c; past the budget of exact ones, the rows go to buckets. */
-static int keep_lifetime(struct kma_match *m, struct kma_caller *c, uint64_t life)
-{
-	uint32_t i;
-	int ret = kma_quant_add(&c->life_q, life, &m->life_budget);
-
-	if (ret <= 0)
-		return ret;
-	for (i = 0; i < m->nr_callers; i++)
-		if (kma_quant_settle(&m->callers[i].life_q, &m->life_budget))
-			return -1;
-	return 0;
-}
-
 /* The --html lifetimes chart's decade: [0] under 1 us, [k] under 10^k us, [9] the rest. */
 static unsigned int life_decade(uint64_t life)
 {
@@ -304,11 +303,9 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 	struct kma_caller *c = &m->callers[l->caller_id];
 
 	if (l->selected) {
-		kma_peak_snap(m, c);
-		c->net -= l->bytes_alloc;
-		c->live--;
+		kma_row_close(c, m->peak_epoch, l->bytes_alloc, kind == KMA_FREE_IMPLICIT,
+			      m->generation);
 		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
-		c->last_free_gen = m->generation + 1;
 		/* made before the reclaim marker, freed by the reclaim: a cache's (the
 		 * recorder's own frees then are its own business: its runner's pipes) */
 		if (m->phases.reclaim && m->generation == m->phases.reclaim &&
@@ -321,12 +318,10 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 		m->gens[l->generation].live--;
 		m->gens[l->generation].live_bytes -= l->bytes_alloc;
 		if (kind == KMA_FREE_IMPLICIT) {
-			c->implicit_frees++;
 			m->totals.implicit_frees++;
 		} else {
 			uint64_t life = fe->ts - l->ts;
 
-			c->frees++;
 			m->totals.matched_frees++;
 			if (!c->life_n || life < c->life_min)
 				c->life_min = life;
@@ -339,7 +334,9 @@ static int close_live(struct kma_match *m, const struct live *l, const struct km
 				m->totals.temporary++;
 			}
 			m->totals.life_decades[life_decade(life)]++;
-			if (m->opts.keep_lifetimes && keep_lifetime(m, c, life))
+			if (m->opts.keep_lifetimes &&
+			    kma_rows_keep_life(m->callers, m->nr_callers, l->caller_id, life,
+					       &m->life_budget))
 				return -1;
 		}
 	}
@@ -404,9 +401,10 @@ static int is_selected(struct kma_match *m, uint64_t ts)
  * Inside the time window and generation, then the filters of kma-select.h
  * (opts.select). The recorder's own allocations that the filters keep are
  * counted whether --exclude-self then drops them or not; a failed
- * allocation (ptr 0, kma-pairs) is no allocation.
+ * allocation (the kind's failed(): ptr 0, pfn -1) is no allocation.
  */
-static int select_alloc(struct kma_match *m, const struct kma_event *ev, int *self)
+static int select_alloc(struct kma_match *m, const struct kma_event *ev, uint64_t bytes,
+			int *self)
 {
 	unsigned int sel;
 
@@ -417,9 +415,9 @@ static int select_alloc(struct kma_match *m, const struct kma_event *ev, int *se
 		return 1;
 	sel = m->opts.select(m->opts.select_ctx, ev);
 	*self = !!(sel & KMA_SEL_SELF);
-	if ((sel & KMA_SEL_SELF) && ev->ptr) {
+	if ((sel & KMA_SEL_SELF) && !m->ops->failed(ev)) {
 		m->totals.self_allocs++;
-		m->totals.self_bytes += ev->bytes_alloc;
+		m->totals.self_bytes += bytes;
 	}
 	return !(sel & KMA_SEL_OUT);
 }
@@ -430,8 +428,11 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	struct kma_pair pr;
 	struct live *l;
 	uint32_t id;
-	uint64_t slack = slack_of(ev->bytes_req, ev->bytes_alloc);
-	int self, selected = select_alloc(m, ev, &self);
+	/* the kind's size; bytes_req only where the kind has slack */
+	uint64_t bytes = m->ops->bytes(ev, m->opts.page_shift);
+	uint64_t req = m->ops->slack ? ev->bytes_req : bytes;
+	uint64_t slack = slack_of(req, bytes);
+	int self, selected = select_alloc(m, ev, bytes, &self);
 	const char *gname;
 	uint64_t key = group_key(m, ev, &gname);
 
@@ -440,22 +441,22 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	c = get_caller(m, key, &id, gname);
 	if (!c)
 		return -1;
-	if (kma_pairs_on_alloc(m->lives, ev->ptr, &pr))
-		return -1;
-	if (pr.kind == KMA_PAIR_FAILED) {
+	if (m->ops->failed(ev)) {
 		if (selected) {
 			c->failed_allocs++;
 			m->totals.failed_allocs++;
 		}
 		return 0;
 	}
+	if (kma_pairs_on_alloc(m->lives, m->ops->key(ev), &pr))
+		return -1;
 	if (pr.kind == KMA_PAIR_IMPLICIT && close_live(m, pr.old, ev, KMA_FREE_IMPLICIT))
 		return -1;
 	l = pr.live;
 	l->ptr = ev->ptr;
 	l->call_site = ev->call_site;
-	l->bytes_req = ev->bytes_req;
-	l->bytes_alloc = ev->bytes_alloc;
+	l->bytes_req = req;
+	l->bytes_alloc = bytes;
 	l->gfp_flags = ev->gfp_flags;
 	l->ts = ev->ts;
 	l->cache = ev->cache;
@@ -483,25 +484,21 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 		return -1;
 	if (!c->allocs)
 		m->totals.callers++;
-	kma_peak_snap(m, c);
-	c->allocs++;
+	kma_row_alloc(c, m->peak_epoch, bytes);
 	if (!c->cache && ev->cache)
 		c->cache = ev->cache;	/* stable: the live set keeps it too */
-	c->live++;
-	c->total += ev->bytes_alloc;
-	c->net += ev->bytes_alloc;
 	c->slack += slack;
 	c->live_slack += slack;
 	m->totals.allocs++;
 	m->totals.live++;
-	m->totals.total += ev->bytes_alloc;
-	m->totals.net += ev->bytes_alloc;
+	m->totals.total += bytes;
+	m->totals.net += bytes;
 	m->totals.slack += slack;
 	m->gens[m->generation].allocs++;
-	m->gens[m->generation].bytes += ev->bytes_alloc;
+	m->gens[m->generation].bytes += bytes;
 	m->gens[m->generation].live++;
-	m->gens[m->generation].live_bytes += ev->bytes_alloc;
-	if (m->tl && kma_timeline_add(m->tl, ev->ts, id, ev->bytes_alloc, 0))
+	m->gens[m->generation].live_bytes += bytes;
+	if (m->tl && kma_timeline_add(m->tl, ev->ts, id, bytes, 0))
 		return -1;
 	if (m->totals.net > m->totals.peak_net) {
 		m->totals.peak_net = m->totals.net;
@@ -526,7 +523,7 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 {
 	struct kma_pair pr;
 
-	kma_pairs_on_free(m->lives, ev->ptr, &pr);
+	kma_pairs_on_free(m->lives, m->ops->key(ev), &pr);
 	if (pr.kind == KMA_PAIR_FREED) {
 		const struct live *l = pr.old;
 
@@ -568,36 +565,50 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 	return 0;
 }
 
+/* An event whose caller is a stack frame (kma_kind_ops.caller_from_stack). */
+static int stack_caller_event(struct kma_match *m, const struct kma_event *ev,
+			      enum kma_ev_role role)
+{
+	struct kma_event e = *ev;
+
+	if (m->opts.stack_caller && ev->stack_id)
+		e.call_site = m->opts.stack_caller(m->opts.stack_ctx, ev->stack_id);
+	return role == KMA_ROLE_ALLOC ? do_alloc(m, &e) : do_free(m, &e);
+}
+
 int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 {
 	if (m->finished) {
 		errno = EINVAL;
 		return -1;
 	}
-	switch (ev->type) {
-	case KMA_EV_MARKER:
+	int kind = kma_kind_of_event(ev->type);
+	enum kma_ev_role role;
+
+	if (ev->type == KMA_EV_MARKER)
 		return kma_gen_marker(m, ev);
-	case KMA_EV_MODULE_LOAD:
-	case KMA_EV_MODULE_FREE:
+	if (ev->type == KMA_EV_MODULE_LOAD || ev->type == KMA_EV_MODULE_FREE)
 		return kma_gen_module(m, ev);
-	case KMA_EV_KMALLOC:
-	case KMA_EV_KMALLOC_NODE:
-	case KMA_EV_CACHE_ALLOC:
-	case KMA_EV_CACHE_ALLOC_NODE:
-	case KMA_EV_KFREE:
-	case KMA_EV_CACHE_FREE:
-		break;
-	default:
+	if (kind < 0) {
 		errno = EINVAL;
 		return -1;
 	}
+	if (kind != (int)m->opts.kind)
+		return 0;	/* another allocator's: its own matcher counts it */
 	if (m->tl && kma_timeline_tick(m->tl, ev->ts))
 		return -1;
-	if (m->opts.kmalloc_only && !kma_ev_is_kmalloc(ev->type)) {
+	if (m->opts.kmalloc_only && kind == KMA_KIND_SLAB && !kma_ev_is_kmalloc(ev->type)) {
 		m->totals.ignored++;
 		return 0;
 	}
-	if (kma_ev_is_alloc(ev->type))
+	role = kma_ev_role(ev->type);
+	if (role == KMA_ROLE_COUNT) {
+		m->totals.counted++;
+		return 0;
+	}
+	if (m->ops->caller_from_stack && !ev->call_site)
+		return stack_caller_event(m, ev, role);
+	if (role == KMA_ROLE_ALLOC)
 		return do_alloc(m, ev);
 	return do_free(m, ev);
 }

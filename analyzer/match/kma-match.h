@@ -171,6 +171,7 @@ struct kma_totals {
 	uint64_t	live;
 	uint64_t	callers;	/* callers with at least one allocation */
 	uint64_t	ignored;	/* events left out by --kmalloc-only */
+	uint64_t	counted;	/* events of the kind that neither allocate nor free */
 	uint64_t	unselected;	/* allocations outside the filter */
 	uint64_t	peak_net;	/* highest net seen */
 	uint64_t	peak_ts;	/* when it was first reached */
@@ -266,6 +267,18 @@ struct kma_match_opts {
 	uint64_t	exact_lifetimes; /* of them kept exactly (0: KMA_QUANT_EXACT_MAX) */
 	int		timeline;	/* bin live bytes and rates over time (kma-timeline.h) */
 	struct kma_sink	sink;		/* callbacks may be NULL */
+	/*
+	 * The allocator this matcher accounts (match/kma-kind.h; 0: slab): the
+	 * events of other kinds are left to their own matchers, untouched.
+	 */
+	enum kma_kind	kind;
+	unsigned int	page_shift;	/* page kind: bytes of a page as a shift (0: 4 KiB) */
+	/*
+	 * A kind whose caller comes from the stack (kma_kind_ops.caller_from_stack)
+	 * and an event with call_site 0: the caller frame's address of stack id
+	 * (stack_ctx), 0 for none; NULL: every such row is "[no stack]".
+	 */
+	uint64_t	(*stack_caller)(void *ctx, uint32_t stack_id);
 };
 
 struct kma_match *kma_match_alloc(const struct kma_match_opts *opts);

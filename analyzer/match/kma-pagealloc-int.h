@@ -12,6 +12,7 @@
 #include "kma-pagealloc.h"
 #include "kma-quant.h"
 #include "kma-leak.h"
+#include "kma-rows.h"
 
 struct live_page {
 	struct kma_page_alloc	a;
@@ -20,7 +21,7 @@ struct live_page {
 
 struct group {
 	struct kma_map		map;	/* key -> index in rows */
-	struct kma_page_row	*rows;
+	struct kma_caller	*rows;	/* in pages (kma-pagealloc.h) */
 	size_t			nr, cap;
 };
 
@@ -35,10 +36,8 @@ struct kma_pagealloc {
 	/* kma-pageleak.c: generation 0 (the trace start) and one per marker */
 	struct kma_page_gen	*gens;
 	size_t			nr_gens, cap_gens;
-	uint64_t		peak_epoch;	/* new overall peaks so far */
-	/* with kma_pagealloc_keep_lifetimes: per grouping, per row, alloc -> traced free */
-	struct kma_quant	*life[KMA_PG_NR];
-	size_t			nr_life[KMA_PG_NR];
+	uint32_t		peak_epoch;	/* new overall peaks so far */
+	/* with kma_pagealloc_keep_lifetimes: per grouping, each row's life_q */
 	int			keep_life[KMA_PG_NR];
 	/* the exact lifetimes each grouping holds, for all its rows (kma-quant.h) */
 	struct kma_quant_budget	life_budget[KMA_PG_NR];
@@ -56,13 +55,5 @@ int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int
 void kma_pageleak_free(struct kma_pagealloc *m);
 int kma_pageleak_end(struct kma_pagealloc *m);
 
-/* A row's live pages are about to change: keep what it held at the last peak. */
-static inline void kma_pageleak_touch(const struct kma_pagealloc *m, struct kma_page_row *r)
-{
-	if (r->peak_epoch != m->peak_epoch) {
-		r->peak_pages = r->pages_live;
-		r->peak_epoch = m->peak_epoch;
-	}
-}
 
 #endif /* KMA_PAGEALLOC_INT_H */

@@ -12,13 +12,8 @@
 #include "kma-pairs.h"
 #include "kma-match.h"	/* struct kma_caller, the timeline's ranking */
 #include "kma-pagealloc-int.h"
+#include "kma-kind.h"	/* the page kind's key and event roles */
 
-/*
- * kma-pairs reads a pointer <= KMA_NULL_PTR_MAX as a null free, but pfn 0..16
- * are pages like any other: the pfn goes in with the top bit set, which no
- * pfn has (struct page pointers are kernel addresses: kept as they are).
- */
-#define PFN_KEY(ev)	((ev)->page_by_ptr ? (ev)->ptr : (ev)->ptr | (1ULL << 63))
 
 static const char * const group_names[KMA_PG_NR] = {
 	"order", "migrate", "gfp", "comm", "pid", "function", "stack", "generation",
@@ -80,6 +75,10 @@ void kma_pagealloc_free(struct kma_pagealloc *m)
 	if (!m)
 		return;
 	for (g = 0; g < KMA_PG_NR; g++) {
+		size_t i;
+
+		for (i = 0; i < m->g[g].nr; i++)
+			kma_quant_free(&m->g[g].rows[i].life_q);
 		kma_map_release(&m->g[g].map);
 		free(m->g[g].rows);
 	}
@@ -102,7 +101,7 @@ static int64_t row_of(struct kma_pagealloc *m, int g, uint64_t key, const char *
 	    kma_map_put(&gr->map, key, (uint32_t)gr->nr))
 		return -1;
 	memset(&gr->rows[gr->nr], 0, sizeof(gr->rows[gr->nr]));
-	gr->rows[gr->nr].key = key;
+	gr->rows[gr->nr].address = key;
 	gr->rows[gr->nr].name = name;
 	return (int64_t)gr->nr++;
 }
@@ -168,15 +167,9 @@ static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int 
 	int g;
 
 	if (kind >= 0) {
-		for (g = 0; g < KMA_PG_NR; g++) {
-			struct kma_page_row *row = &m->g[g].rows[lp->row[g]];
-
-			kma_pageleak_touch(m, row);
-			row->frees++;
-			row->implicit_frees += kind == KMA_FREE_IMPLICIT;
-			row->pages_freed += pages;
-			row->pages_live -= pages;
-		}
+		for (g = 0; g < KMA_PG_NR; g++)
+			kma_row_close(&m->g[g].rows[lp->row[g]], m->peak_epoch, pages,
+				      kind == KMA_FREE_IMPLICIT, m->generation);
 		m->t.frees++;
 		m->t.implicit_frees += kind == KMA_FREE_IMPLICIT;
 		m->t.pages_freed += pages;
@@ -214,11 +207,11 @@ static int leave_out(struct kma_pagealloc *m, const struct kma_event *ev)
 {
 	struct kma_pair p;
 
-	kma_pairs_on_free(m->live, PFN_KEY(ev), &p);
+	kma_pairs_on_free(m->live, kma_page_key(ev), &p);
 	if (p.kind == KMA_PAIR_FREED && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
 		return -1;
 	m->t.unselected++;
-	return kma_pairs_on_alloc(m->out, PFN_KEY(ev), &p);
+	return kma_pairs_on_alloc(m->out, kma_page_key(ev), &p);
 }
 
 static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
@@ -234,27 +227,21 @@ static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
 
 	int in = is_selected(m, ev);
 
-	if (ev->ptr == KMA_PAGE_FAILED) {
+	if (kma_kind_ops(KMA_KIND_PAGE)->failed(ev)) {
 		m->t.failed += in;
 		return 0;
 	}
 	if (!in)
 		return leave_out(m, ev);
-	kma_pairs_on_free(m->out, PFN_KEY(ev), &p);	/* one left out ends here, uncounted */
-	if (rows_of(m, ev, lp.row) || kma_pairs_on_alloc(m->live, PFN_KEY(ev), &p))
+	kma_pairs_on_free(m->out, kma_page_key(ev), &p);	/* one left out ends here, uncounted */
+	if (rows_of(m, ev, lp.row) || kma_pairs_on_alloc(m->live, kma_page_key(ev), &p))
 		return -1;
 	/* the old allocation's payload is a copy, the new slot is ours: close first */
 	if (p.kind == KMA_PAIR_IMPLICIT && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
 		return -1;
 	memcpy(p.live, &lp, sizeof(lp));
-	for (g = 0; g < KMA_PG_NR; g++) {
-		struct kma_page_row *row = &m->g[g].rows[lp.row[g]];
-
-		kma_pageleak_touch(m, row);
-		row->allocs++;
-		row->pages_alloc += pages;
-		row->pages_live += pages;
-	}
+	for (g = 0; g < KMA_PG_NR; g++)
+		kma_row_alloc(&m->g[g].rows[lp.row[g]], m->peak_epoch, pages);
 	m->t.allocs++;
 	m->t.stacked += ev->stack_id != 0;
 	m->t.pages_alloc += pages;
@@ -284,16 +271,16 @@ int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
 	if ((m->o.timeline && kma_timeline_tick(m->o.timeline, ev->ts)) ||
 	    (m->o.fn_timeline && kma_timeline_tick(m->o.fn_timeline, ev->ts)))
 		return -1;
-	if (ev->type == KMA_EV_PAGE_ALLOC)
+	if (kma_ev_role(ev->type) == KMA_ROLE_ALLOC)
 		return on_alloc(m, ev);
-	if (ev->type != KMA_EV_PAGE_FREE)
+	if (kma_ev_role(ev->type) != KMA_ROLE_FREE)
 		return 0;	/* batched, zone_locked, pcpu_drain: no user's alloc or free */
-	kma_pairs_on_free(m->live, PFN_KEY(ev), &p);
+	kma_pairs_on_free(m->live, kma_page_key(ev), &p);
 	if (p.kind == KMA_PAIR_FREED) {
 		kma_pageleak_free_event(m);
 		return close_alloc(m, p.old, KMA_EV_PAGE_FREE, ev->ts);
 	}
-	kma_pairs_on_free(m->out, PFN_KEY(ev), &p);
+	kma_pairs_on_free(m->out, kma_page_key(ev), &p);
 	if (p.kind == KMA_PAIR_FREED)
 		return 0;	/* of an allocation left out: not counted either */
 	kma_pageleak_free_event(m);
@@ -322,8 +309,8 @@ const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *m
 	return &m->t;
 }
 
-const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
-					      uint32_t *nr)
+const struct kma_caller *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
+					   uint32_t *nr)
 {
 	*nr = g >= 0 && g < KMA_PG_NR ? (uint32_t)m->g[g].nr : 0;
 	return *nr ? m->g[g].rows : NULL;
@@ -332,19 +319,9 @@ const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int
 int kma_pagealloc_finish_timeline(const struct kma_pagealloc *m, struct kma_timeline *tl,
 				  int g, uint64_t end_ts)
 {
-	uint32_t i, nr;
-	const struct kma_page_row *rows = kma_pagealloc_rows(m, g, &nr);
-	struct kma_caller *c = nr ? calloc(nr, sizeof(*c)) : NULL;
-	int ret;
+	uint32_t nr;
+	const struct kma_caller *rows = kma_pagealloc_rows(m, g, &nr);
 
-	if (nr && !c)
-		return -1;
-	/* the timeline ranks callers by net, then total: a row's live and allocated pages */
-	for (i = 0; i < nr; i++) {
-		c[i].total = rows[i].pages_alloc;
-		c[i].net = rows[i].pages_live;
-	}
-	ret = kma_timeline_finish(tl, end_ts, c, nr);
-	free(c);
-	return ret;
+	/* the timeline ranks rows by net, then total: live and allocated pages */
+	return kma_timeline_finish(tl, end_ts, rows, nr);
 }

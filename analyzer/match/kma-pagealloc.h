@@ -34,6 +34,7 @@
 #include <stdint.h>
 
 #include "kma-event.h"
+#include "kma-match.h"
 #include "kma-quant.h"
 #include "kma-timeline.h"
 
@@ -56,27 +57,21 @@ int kma_page_group_parse(const char *s, int *out);
 /* The kernel's name of migrate type @mt ("Unmovable", ...) or NULL for one it does not fix. */
 const char *kma_migrate_name(int mt);
 
-struct kma_page_row {
-	uint64_t	key;		/* order, migratetype, gfp value, pid, or the name's pointer */
-	const char	*name;		/* gfp text, comm, function, folded stack; NULL: a number */
-	uint64_t	allocs, frees, implicit_frees;
-	uint64_t	pages_alloc, pages_freed, pages_live;
-	/* kma-pageleak.c: growth of pages_live over the generations, as slab callers' net */
-	uint32_t	grew_gens;	/* generations at whose end pages_live was higher */
-	uint32_t	max_grow_run;	/* longest run of consecutive such generations */
-	uint32_t	last_free_gen;	/* 1 + generation of its last free; 0: never freed */
-	uint32_t	grow_run;
-	uint64_t	snap_live;	/* pages_live at the last marker */
-	uint64_t	tail_pages;	/* live at the end, allocated after the last marker */
-	uint64_t	peak_pages;	/* its live pages at the overall peak (after finish) */
-	uint64_t	peak_epoch;
-	/* the leak experiment (match/kma-leak.h), in allocations, after finish */
-	uint64_t	self_live;	/* live at the end, the recorder's own */
-	uint64_t	reclaim_live;	/* live at the "reclaim" marker */
-	uint64_t	reclaim_freed;	/* of those, freed (mm_page_free) in the reclaim phase */
-	const uint64_t	*iter_live;	/* live at the end, made in "iteration K": [K - 1] */
-	uint32_t	nr_iters;
-};
+/*
+ * A row of a grouping is a struct kma_caller (match/kma-match.h), kept by the
+ * row accounting every kind shares (match/kma-rows.h), in pages:
+ *   address	order, migratetype, gfp value, pid, or the name's pointer
+ *   name	gfp text, comm, function, folded stack; NULL: a number
+ *   total	pages allocated; net: pages live; total - net: pages freed
+ *   allocs, live, frees (traced), implicit_frees: allocations
+ *   net_at_peak	its live pages at the overall peak (after finish)
+ *   tail_live, tail_live_bytes	live at the end, made after the last marker
+ *		(allocations, pages)
+ *   grew_gens, max_grow_run, last_free_gen, self_live, reclaim_live,
+ *   reclaim_freed, iter_live, nr_iters: as for slab callers (kma-leak.h)
+ *   age_min, age_median, age_max: after kma_pagealloc_ages
+ * Slab-only members (slack, cache, module, life_*, orphans) stay 0.
+ */
 
 /* A generation: from its marker (generation 0: the trace start) to the next one. */
 struct kma_page_gen {
@@ -163,8 +158,8 @@ void kma_pagealloc_set_window(struct kma_pagealloc *m, uint64_t since, uint64_t 
 int kma_pagealloc_finish(struct kma_pagealloc *m);
 const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *m);
 /* The rows of grouping @g, in first-seen order. */
-const struct kma_page_row *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
-					      uint32_t *nr);
+const struct kma_caller *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
+					   uint32_t *nr);
 
 /* The generations (valid after kma_pagealloc_finish), @nr of them: markers + 1. */
 const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uint32_t *nr);
@@ -174,7 +169,7 @@ const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uin
  * count is the mean of the middle two, rounded down, as for slab callers.
  * 0, or -1 out of memory.
  */
-int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
+int kma_pagealloc_ages(struct kma_pagealloc *m, int g, uint64_t end_ts,
 		       struct kma_page_age *out);
 
 /*

@@ -4,9 +4,9 @@
  * --generations and --pages --leaks: the generations (kma markers), the
  * growth of every row's live pages from one generation to the next, the
  * generation of its last free, the pages made after the last marker (the
- * settle tail) and the ages of what is live at the end. The same rules as
- * match/kma-match-time.c keeps for slab callers, so that kma-leak.c's
- * verdicts carry over.
+ * settle tail) and the ages of what is live at the end: each grouping's
+ * rows kept by the row accounting of every kind (kma-rows.h), so that
+ * kma-leak.c's verdicts carry over.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +14,6 @@
 #include "kma-grow.h"
 #include "kma-pagealloc-int.h"
 #include "kma-select.h"
-#include "kma-stats.h"
 
 int kma_pageleak_init(struct kma_pagealloc *m)
 {
@@ -29,16 +28,10 @@ int kma_pageleak_init(struct kma_pagealloc *m)
 /* The end of a generation: did each row's live pages grow over it? Every grouping. */
 static void snapshot_growth(struct kma_pagealloc *m)
 {
-	size_t i;
 	int g;
 
 	for (g = 0; g < KMA_PG_NR; g++)
-		for (i = 0; i < m->g[g].nr; i++) {
-			struct kma_page_row *r = &m->g[g].rows[i];
-
-			kma_streak_end(r->pages_live, &r->snap_live, &r->grew_gens,
-				       &r->grow_run, &r->max_grow_run);
-		}
+		kma_rows_gen_end(m->g[g].rows, m->g[g].nr);
 }
 
 int kma_pageleak_marker(struct kma_pagealloc *m, const struct kma_event *ev)
@@ -55,13 +48,10 @@ int kma_pageleak_marker(struct kma_pagealloc *m, const struct kma_event *ev)
 	m->generation++;
 	kma_leak_phase_add(&m->phases, m->generation, ev->label);
 	if (m->phases.reclaim == m->generation) {	/* what the reclaim may free */
-		size_t i;
 		int g;
 
 		for (g = 0; g < KMA_PG_NR; g++)
-			for (i = 0; i < m->g[g].nr; i++)
-				m->g[g].rows[i].reclaim_live = m->g[g].rows[i].allocs -
-							       m->g[g].rows[i].frees;
+			kma_rows_reclaim_mark(m->g[g].rows, m->g[g].nr);
 	}
 	return 0;
 }
@@ -76,29 +66,16 @@ static int keep_life(struct kma_pagealloc *m, const struct live_page *lp, uint64
 {
 	int g;
 
-	for (g = 0; g < KMA_PG_NR; g++) {
-		size_t i;
-		int ret;
-
-		if (!m->keep_life[g])
-			continue;
-		/* rows made since: cover them */
-		if (m->nr_life[g] <= lp->row[g] &&
-		    kma_grow_zero(&m->life[g], &m->nr_life[g], m->g[g].nr, sizeof(*m->life[g]), 16))
+	for (g = 0; g < KMA_PG_NR; g++)
+		if (m->keep_life[g] && kma_rows_keep_life(m->g[g].rows, m->g[g].nr, lp->row[g],
+							  life, &m->life_budget[g]))
 			return -1;
-		ret = kma_quant_add(&m->life[g][lp->row[g]], life, &m->life_budget[g]);
-		if (ret < 0)
-			return -1;
-		for (i = 0; ret > 0 && i < m->nr_life[g]; i++)	/* past the budget */
-			if (kma_quant_settle(&m->life[g][i], &m->life_budget[g]))
-				return -1;
-	}
 	return 0;
 }
 
 static int page_is_self(const struct kma_pagealloc *m, const struct live_page *lp);
 
-/* An allocation freed (traced or implicitly): its rows were last freed in this generation. */
+/* An allocation freed (traced or implicitly): what the reclaim freed, lifetimes. */
 int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int kind,
 			uint64_t ts)
 {
@@ -109,10 +86,8 @@ int kma_pageleak_closed(struct kma_pagealloc *m, const struct live_page *lp, int
 			m->generation == m->phases.reclaim && lp->a.generation < m->phases.reclaim &&
 			!page_is_self(m, lp);
 
-	for (g = 0; g < KMA_PG_NR; g++) {
-		m->g[g].rows[lp->row[g]].last_free_gen = m->generation + 1;
+	for (g = 0; g < KMA_PG_NR; g++)
 		m->g[g].rows[lp->row[g]].reclaim_freed += reclaimed;
-	}
 	if (kind != KMA_EV_PAGE_FREE)
 		return 0;
 	return keep_life(m, lp, ts > lp->a.alloc_ts ? ts - lp->a.alloc_ts : 0);
@@ -128,15 +103,10 @@ void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *m, int g, uint64_t exact
 
 void kma_pageleak_free(struct kma_pagealloc *m)
 {
-	size_t i;
 	int g;
 
-	for (g = 0; g < KMA_PG_NR; g++) {
-		for (i = 0; i < m->nr_life[g]; i++)
-			kma_quant_free(&m->life[g][i]);
-		free(m->life[g]);
+	for (g = 0; g < KMA_PG_NR; g++)
 		free(m->iter_live[g]);
-	}
 }
 
 /* A live allocation the recorder made: by its task, caller function or stack. */
@@ -152,18 +122,12 @@ static int experiment_counts(struct kma_pagealloc *m)
 {
 	uint32_t n = m->phases.iters;
 	const struct live_page *lp;
-	size_t pos = 0, i;
+	size_t pos = 0;
 	int g;
 
-	for (g = 0; n && g < KMA_PG_NR; g++) {
-		m->iter_live[g] = calloc(m->g[g].nr * n + 1, sizeof(uint64_t));
-		if (!m->iter_live[g])
+	for (g = 0; g < KMA_PG_NR; g++)
+		if (kma_rows_iter_init(m->g[g].rows, m->g[g].nr, n, &m->iter_live[g]))
 			return -1;
-		for (i = 0; i < m->g[g].nr; i++) {
-			m->g[g].rows[i].iter_live = m->iter_live[g] + i * n;
-			m->g[g].rows[i].nr_iters = n;
-		}
-	}
 	while ((lp = kma_pairs_next(m->live, &pos, NULL))) {
 		int self = page_is_self(m, lp);
 		uint32_t k = lp->a.generation - m->phases.first_iter;
@@ -179,9 +143,10 @@ static int experiment_counts(struct kma_pagealloc *m)
 
 struct kma_quant *kma_pagealloc_lifetimes(const struct kma_pagealloc *m, int g, uint32_t row)
 {
-	if (g < 0 || g >= KMA_PG_NR || row >= m->nr_life[g] || !m->life[g][row].n)
+	if (g < 0 || g >= KMA_PG_NR || !m->keep_life[g] || row >= m->g[g].nr ||
+	    !m->g[g].rows[row].life_q.n)
 		return NULL;
-	return &m->life[g][row];
+	return &m->g[g].rows[row].life_q;
 }
 
 int kma_pagealloc_lifetimes_bucketed(const struct kma_pagealloc *m, int g)
@@ -199,16 +164,15 @@ int kma_pageleak_end(struct kma_pagealloc *m)
 
 	snapshot_growth(m);
 	for (g = 0; g < KMA_PG_NR; g++)	/* rows untouched since the last peak */
-		for (i = 0; i < m->g[g].nr; i++)
-			kma_pageleak_touch(m, &m->g[g].rows[i]);
+		kma_rows_peak_end(m->g[g].rows, m->g[g].nr, m->peak_epoch);
 	for (i = 0; i < gr->nr; i++) {
-		const struct kma_page_row *r = &gr->rows[i];
-		struct kma_page_gen *gen = &m->gens[r->key];
+		const struct kma_caller *r = &gr->rows[i];
+		struct kma_page_gen *gen = &m->gens[r->address];
 
 		gen->allocs = r->allocs;
-		gen->pages = r->pages_alloc;
-		gen->live = r->allocs - r->frees;
-		gen->live_pages = r->pages_live;
+		gen->pages = r->total;
+		gen->live = r->live;
+		gen->live_pages = r->net;
 	}
 	if (experiment_counts(m))
 		return -1;
@@ -216,8 +180,11 @@ int kma_pageleak_end(struct kma_pagealloc *m)
 		return 0;
 	while ((lp = kma_pairs_next(m->live, &pos, NULL)))
 		if (lp->a.generation == m->nr_gens - 1)
-			for (g = 0; g < KMA_PG_NR; g++)
-				m->g[g].rows[lp->row[g]].tail_pages += 1ULL << (lp->a.order & 63);
+			for (g = 0; g < KMA_PG_NR; g++) {
+				m->g[g].rows[lp->row[g]].tail_live++;
+				m->g[g].rows[lp->row[g]].tail_live_bytes +=
+					1ULL << (lp->a.order & 63);	/* pages */
+			}
 	return 0;
 }
 
@@ -227,49 +194,40 @@ const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *m, uin
 	return m->gens;
 }
 
-/*
- * The ages laid out row by row in one array (each row's slice sized by its
- * live allocations), sorted slice by slice: 8 bytes per live allocation.
- */
-int kma_pagealloc_ages(const struct kma_pagealloc *m, int g, uint64_t end_ts,
+/* The live allocations of grouping g, for kma_rows_ages. */
+struct page_walk {
+	const struct kma_pairs	*live;
+	size_t			pos;
+	int			g;
+};
+
+static int walk_live(void *ctx, uint32_t *row, uint64_t *ts)
+{
+	struct page_walk *w = ctx;
+	const struct live_page *lp = kma_pairs_next(w->live, &w->pos, NULL);
+
+	if (!lp)
+		return 0;
+	*row = lp->row[w->g];
+	*ts = lp->a.alloc_ts;
+	return 1;
+}
+
+int kma_pagealloc_ages(struct kma_pagealloc *m, int g, uint64_t end_ts,
 		       struct kma_page_age *out)
 {
-	const struct group *gr = &m->g[g];
-	uint64_t *ages, *start, n = 0;
-	const struct live_page *lp;
-	size_t pos = 0, i;
+	struct page_walk w = { .live = m->live, .g = g };
+	struct group *gr = &m->g[g];
+	size_t i;
 
-	start = calloc(2 * gr->nr + 1, sizeof(*start));
-	if (!start)
+	for (i = 0; i < gr->nr; i++)
+		gr->rows[i].age_min = gr->rows[i].age_median = gr->rows[i].age_max = 0;
+	if (kma_rows_ages(gr->rows, (uint32_t)gr->nr, end_ts, walk_live, &w))
 		return -1;
 	for (i = 0; i < gr->nr; i++) {
-		start[i] = start[gr->nr + 1 + i] = n;
-		n += gr->rows[i].allocs - gr->rows[i].frees;
+		out[i].min = gr->rows[i].age_min;
+		out[i].median = gr->rows[i].age_median;
+		out[i].max = gr->rows[i].age_max;
 	}
-	start[gr->nr] = n;
-	ages = malloc((n ? n : 1) * sizeof(*ages));
-	if (!ages) {
-		free(start);
-		return -1;
-	}
-	while ((lp = kma_pairs_next(m->live, &pos, NULL))) {
-		uint64_t *next = &start[gr->nr + 1 + lp->row[g]];
-
-		if (*next < start[lp->row[g] + 1])
-			ages[(*next)++] = end_ts > lp->a.alloc_ts ? end_ts - lp->a.alloc_ts : 0;
-	}
-	for (i = 0; i < gr->nr; i++) {
-		uint64_t *a = ages + start[i], k = start[gr->nr + 1 + i] - start[i];
-
-		memset(&out[i], 0, sizeof(out[i]));
-		if (!k)
-			continue;
-		qsort(a, k, sizeof(*a), kma_cmp_u64);
-		out[i].min = a[0];
-		out[i].max = a[k - 1];
-		out[i].median = kma_median(a, k);
-	}
-	free(ages);
-	free(start);
 	return 0;
 }

@@ -41,7 +41,7 @@ struct kma_html_pages {
 	const struct kma_page_totals	*totals;
 	const struct kma_timeline	*tl;		/* in pages */
 	/* the comm rows, or with @by_function the function rows, by the timeline's ids */
-	const struct kma_page_row	*series;
+	const struct kma_caller		*series;
 	uint32_t			nr_series;
 	int				by_function;	/* a NULL name: "[no stack]" */
 	unsigned int			page_size;

@@ -20,14 +20,14 @@ int kma_report_pages_group(const struct kma_page_report *r)
 	return kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_ORDER;
 }
 
-static uint64_t sort_key(const struct kma_page_row *r, enum kma_sort sort)
+static uint64_t sort_key(const struct kma_caller *r, enum kma_sort sort)
 {
 	switch (sort) {
-	case KMA_SORT_NET:	return r->pages_live;
+	case KMA_SORT_NET:	return r->net;
 	case KMA_SORT_ALLOCS:	return r->allocs;
-	case KMA_SORT_FREES:	return r->frees;
+	case KMA_SORT_FREES:	return r->frees + r->implicit_frees;
 	case KMA_SORT_CALLER:	return 0;
-	default:		return r->pages_alloc;
+	default:		return r->total;
 	}
 }
 
@@ -37,22 +37,22 @@ static uint64_t sort_key(const struct kma_page_row *r, enum kma_sort sort)
  */
 static int cmp_rows(const void *a, const void *b, void *arg)
 {
-	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
-	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
+	const struct kma_caller *x = *(const struct kma_caller * const *)a;
+	const struct kma_caller *y = *(const struct kma_caller * const *)b;
 	enum kma_sort sort = *(const enum kma_sort *)arg;
 	uint64_t kx = sort_key(x, sort), ky = sort_key(y, sort);
 	int c;
 
 	if (kx != ky)
 		return kx > ky ? -1 : 1;
-	if (sort == KMA_SORT_TOTAL && x->pages_live != y->pages_live)
-		return x->pages_live > y->pages_live ? -1 : 1;
+	if (sort == KMA_SORT_TOTAL && x->net != y->net)
+		return x->net > y->net ? -1 : 1;
 	if (x->name && y->name && (c = strcmp(x->name, y->name)))
 		return c;
-	return x->key < y->key ? -1 : x->key > y->key;
+	return x->address < y->address ? -1 : x->address > y->address;
 }
 
-void kma_report_pages_sort(const struct kma_page_row **v, uint32_t n, enum kma_sort sort)
+void kma_report_pages_sort(const struct kma_caller **v, uint32_t n, enum kma_sort sort)
 {
 	qsort_r(v, n, sizeof(*v), cmp_rows, &sort);
 }
@@ -69,22 +69,22 @@ const char *kma_report_pages_sort_name(enum kma_sort sort)
 }
 
 /* The key cell of a row of grouping @g (NULL @t: the text only). */
-int kma_report_pages_key(struct kma_table *t, int g, const struct kma_page_row *row,
+int kma_report_pages_key(struct kma_table *t, int g, const struct kma_caller *row,
 			 char *buf, size_t len)
 {
 	const char *s = row->name;
 
 	if (g == KMA_PG_MIGRATE) {
-		int mt = (int)(int64_t)row->key;
+		int mt = (int)(int64_t)row->address;
 
 		s = kma_migrate_name(mt);
 		if (!s && mt < 0)
 			s = "-";
 	}
 	if (g == KMA_PG_PID)
-		snprintf(buf, len, "%d", (int)(int64_t)row->key);
+		snprintf(buf, len, "%d", (int)(int64_t)row->address);
 	else if (!s)
-		snprintf(buf, len, "%" PRIu64, row->key);
+		snprintf(buf, len, "%" PRIu64, row->address);
 	else
 		snprintf(buf, len, "%s", s);
 	return t ? kma_table_str(t, s && g != KMA_PG_PID ? s : buf) : 0;

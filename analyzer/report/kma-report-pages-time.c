@@ -27,34 +27,22 @@ static int rows_group(const struct kma_page_report *r)
 	return kma_pagealloc_totals(r->m)->stacked ? KMA_PG_FUNCTION : KMA_PG_COMM;
 }
 
-/* One row: the verdict of kma-leak.c on a slab caller made of it. */
-static void leak_line(const struct kma_page_report *r, int g, const struct kma_page_row *row,
+/* One row: the verdict of kma-leak.c on it, as on a slab caller. */
+static void leak_line(const struct kma_page_report *r, int g, const struct kma_caller *row,
 		      const struct kma_page_age *age, const struct kma_leak_rules *rules,
 		      struct kma_leak_line *l, char *key, size_t len)
 {
 	uint64_t psz = page_size(r);
-	struct kma_caller c = { 0 };
+	struct kma_caller c = *row;	/* kma-leak.c reads it in bytes */
 
 	kma_report_pages_key(NULL, g, row, key, len);
 	/* the whole name (a folded stack is longer than key), as the cell has it */
 	c.name = row->name && g != KMA_PG_PID && g != KMA_PG_MIGRATE ? row->name : key;
-	c.net = row->pages_live * psz;
-	c.allocs = row->allocs;
-	c.frees = row->frees - row->implicit_frees;
-	c.implicit_frees = row->implicit_frees;
-	c.live = row->allocs - row->frees;
-	c.grew_gens = row->grew_gens;
-	c.max_grow_run = row->max_grow_run;
-	c.last_free_gen = row->last_free_gen;
-	c.tail_live_bytes = row->tail_pages * psz;
+	c.net = row->net * psz;
+	c.tail_live_bytes = row->tail_live_bytes * psz;
 	c.age_median = age->median;
-	c.self_live = row->self_live;
-	c.reclaim_live = row->reclaim_live;
-	c.reclaim_freed = row->reclaim_freed;
-	c.iter_live = row->iter_live;
-	c.nr_iters = row->nr_iters;
 	*l = (struct kma_leak_line){
-		.name = c.name, .net = c.net, .live = c.live, .pages = row->pages_live,
+		.name = c.name, .net = c.net, .live = c.live, .pages = row->net,
 		.age_min = age->min, .age_med = age->median, .age_max = age->max,
 		.grew = row->grew_gens, .run = row->max_grow_run,
 		.reclaim_freed = row->reclaim_freed, .iter = row->iter_live,
@@ -71,7 +59,7 @@ int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 	struct kma_leak_rules rules = { .lost = kma_trace_lost(r->info, NULL),
 					.young_ns = r->young_ns, .unit = "page allocations" };
 	const struct kma_page_gen *gens = kma_pagealloc_gens(r->m, &rules.gens);
-	const struct kma_page_row *rows, **ord;
+	const struct kma_caller *rows, **ord;
 	struct kma_leak_show show = r->show;
 	struct kma_leak_line *lines;
 	struct kma_page_age *ages;
@@ -94,7 +82,7 @@ int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 	err = !ord || !ages || !lines || !keys ||
 	      kma_pagealloc_ages(r->m, g, r->info->last_ts, ages);
 	for (i = 0; !err && i < nr; i++)
-		if (rows[i].pages_live)
+		if (rows[i].net)
 			ord[n++] = &rows[i];
 	if (!err) {
 		kma_report_pages_sort(ord, n, r->sort);
@@ -129,15 +117,15 @@ int kma_report_page_leaks(FILE *out, const struct kma_page_report *r)
 /* Rows by pages held at the peak, then by key. */
 static int cmp_peak(const void *a, const void *b)
 {
-	const struct kma_page_row *x = *(const struct kma_page_row * const *)a;
-	const struct kma_page_row *y = *(const struct kma_page_row * const *)b;
+	const struct kma_caller *x = *(const struct kma_caller * const *)a;
+	const struct kma_caller *y = *(const struct kma_caller * const *)b;
 	int c;
 
-	if (x->peak_pages != y->peak_pages)
-		return x->peak_pages > y->peak_pages ? -1 : 1;
+	if (x->net_at_peak != y->net_at_peak)
+		return x->net_at_peak > y->net_at_peak ? -1 : 1;
 	if (x->name && y->name && (c = strcmp(x->name, y->name)))
 		return c;
-	return x->key < y->key ? -1 : x->key > y->key;
+	return x->address < y->address ? -1 : x->address > y->address;
 }
 
 /*
@@ -149,7 +137,7 @@ int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
 	const struct kma_page_totals *tot = kma_pagealloc_totals(r->m);
 	uint64_t psz = page_size(r), rel_ns = 0;
 	int g = rows_group(r);
-	const struct kma_page_row *rows, **ord;
+	const struct kma_caller *rows, **ord;
 	struct kma_table *t;
 	uint32_t nr, i, n = 0;
 	char cols[64], head[200], ts[32], rel[32];
@@ -165,7 +153,7 @@ int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
 		return -1;
 	}
 	for (i = 0; i < nr; i++)
-		if (rows[i].peak_pages)
+		if (rows[i].net_at_peak)
 			ord[n++] = &rows[i];
 	qsort(ord, n, sizeof(*ord), cmp_peak);
 	if (tot->peak_pages && tot->peak_ts > r->info->first_ts)
@@ -179,8 +167,8 @@ int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
 			tot->peak_pages ? rel : "-", kma_page_group_name(g));
 	}
 	for (i = 0; !err && i < n && (!r->limit || i < r->limit); i++) {
-		err |= kma_table_u64(t, ord[i]->peak_pages);
-		err |= kma_table_u64(t, ord[i]->peak_pages * psz);
+		err |= kma_table_u64(t, ord[i]->net_at_peak);
+		err |= kma_table_u64(t, ord[i]->net_at_peak * psz);
 		err |= kma_report_pages_key(t, g, ord[i], cols, sizeof(cols));
 	}
 	free(ord);
@@ -191,7 +179,7 @@ int kma_report_page_peak(FILE *out, const struct kma_page_report *r)
 }
 
 struct life_row {
-	const struct kma_page_row	*row;
+	const struct kma_caller		*row;
 	struct kma_quant		*q;	/* its lifetimes */
 	uint64_t			n;
 };
@@ -209,14 +197,14 @@ static int cmp_life(const void *a, const void *b)
 		return x->n > y->n ? -1 : 1;
 	if (x->row->name && y->row->name && (c = strcmp(x->row->name, y->row->name)))
 		return c;
-	return x->row->key < y->row->key ? -1 : x->row->key > y->row->key;
+	return x->row->address < y->row->address ? -1 : x->row->address > y->row->address;
 }
 
 /* --pages --lifetimes: alloc -> mm_page_free per row; implicit frees and live pages aside. */
 int kma_report_page_lifetimes(FILE *out, const struct kma_page_report *r)
 {
 	int g = rows_group(r);
-	const struct kma_page_row *rows;
+	const struct kma_caller *rows;
 	struct life_row *v;
 	struct kma_table *t;
 	uint32_t nr, i, n = 0;

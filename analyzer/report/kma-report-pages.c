@@ -18,7 +18,7 @@
 static int print_table(FILE *out, const struct kma_page_report *r, int g, uint64_t psz,
 		       const char *head)
 {
-	const struct kma_page_row *rows, **ord;
+	const struct kma_caller *rows, **ord;
 	struct kma_table *t;
 	uint32_t nr, i, n;
 	char spec[200], key[64];
@@ -42,14 +42,14 @@ static int print_table(FILE *out, const struct kma_page_report *r, int g, uint64
 	n = r->limit && r->limit < nr ? (uint32_t)r->limit : nr;
 	for (i = 0; i < n; i++) {
 		err |= kma_report_pages_key(t, g, ord[i], key, sizeof(key));
-		err |= kma_table_u64(t, ord[i]->pages_alloc);
-		err |= kma_table_u64(t, ord[i]->pages_alloc * psz);
+		err |= kma_table_u64(t, ord[i]->total);
+		err |= kma_table_u64(t, ord[i]->total * psz);
 		err |= kma_table_u64(t, ord[i]->allocs);
-		err |= kma_table_u64(t, ord[i]->pages_freed);
-		err |= kma_table_u64(t, ord[i]->frees);
+		err |= kma_table_u64(t, ord[i]->total - ord[i]->net);	/* pages freed */
+		err |= kma_table_u64(t, ord[i]->frees + ord[i]->implicit_frees);
 		err |= kma_table_u64(t, ord[i]->implicit_frees);
-		err |= kma_table_u64(t, ord[i]->pages_live);
-		err |= kma_table_u64(t, ord[i]->pages_live * psz);
+		err |= kma_table_u64(t, ord[i]->net);
+		err |= kma_table_u64(t, ord[i]->net * psz);
 	}
 	free(ord);
 	return kma_table_finish(out, t, r->fmt, "pages", head, err);

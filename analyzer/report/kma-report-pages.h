@@ -14,7 +14,7 @@
 #include "kma-report-callers.h"	/* enum kma_sort */
 
 struct kma_page_report {
-	const struct kma_pagealloc	*m;
+	struct kma_pagealloc		*m;	/* not const: ages are kept in its rows */
 	const struct kma_trace_info	*info;
 	int				group;	/* enum kma_page_group, -1: the default */
 	uint64_t			limit;	/* rows per table, 0: all */
@@ -42,10 +42,10 @@ enum {
 /* The grouping the CSV/JSON report (and -g-less text's last table) uses: function with stacks, else order. */
 int kma_report_pages_group(const struct kma_page_report *r);
 /* The key cell of @row of grouping @g; its text in @buf too. */
-int kma_report_pages_key(struct kma_table *t, int g, const struct kma_page_row *row,
+int kma_report_pages_key(struct kma_table *t, int g, const struct kma_caller *row,
 			 char *buf, size_t len);
 /* Sorts @v[0..@n) by -s @sort, ties by name then key (qsort_r inside). */
-void kma_report_pages_sort(const struct kma_page_row **v, uint32_t n, enum kma_sort sort);
+void kma_report_pages_sort(const struct kma_caller **v, uint32_t n, enum kma_sort sort);
 /* What -s @sort means for page rows, for the headers: "pages allocated", ... */
 const char *kma_report_pages_sort_name(enum kma_sort sort);
 /* --pages --leaks, --pages --peak (kma-report-pages-time.c): 0 or -1. */

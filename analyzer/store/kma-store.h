@@ -119,11 +119,11 @@ struct kma_store_pages {
 	unsigned int			page_size;
 	/* live pages over time (page_timeline; NULL: none), its series' rows by id */
 	const struct kma_timeline	*timeline;
-	const struct kma_page_row	*series;
+	const struct kma_caller		*series;
 	uint32_t			nr_series;
 	/* with stacks: the same by caller function (page_timeline_functions; NULL: none) */
 	const struct kma_timeline	*fn_timeline;
-	const struct kma_page_row	*fn_series;
+	const struct kma_caller		*fn_series;
 	uint32_t			nr_fn_series;
 };
 

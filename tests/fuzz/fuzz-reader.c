@@ -102,7 +102,7 @@ static int drop_page(void *ctx, const struct kma_page_alloc *a)
 static int inspect_pages(struct pipeline *r, uint64_t end_ts)
 {
 	struct kma_page_age *ages;
-	const struct kma_page_row *rows;
+	const struct kma_caller *rows;
 	const uint32_t *top;
 	uint64_t start, width, n;
 	const struct kma_tl_bin *b;
@@ -121,7 +121,7 @@ static int inspect_pages(struct pipeline *r, uint64_t end_ts)
 			return -1;
 		}
 		for (i = 0; i < nr; i++)
-			touched += rows[i].pages_live + !!kma_pagealloc_lifetimes(r->pages, g, i);
+			touched += rows[i].net + !!kma_pagealloc_lifetimes(r->pages, g, i);
 		free(ages);
 	}
 	if (kma_pagealloc_finish_timeline(r->pages, r->tl, KMA_PG_COMM, end_ts) ||

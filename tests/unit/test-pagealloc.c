@@ -58,13 +58,13 @@ static void ev(struct kma_pagealloc *m, int type, uint64_t pfn, uint32_t order, 
 	assert_int_equal(kma_pagealloc_event(m, &e), 0);
 }
 
-static const struct kma_page_row *row(struct kma_pagealloc *m, int g, uint64_t key)
+static const struct kma_caller *row(struct kma_pagealloc *m, int g, uint64_t key)
 {
 	uint32_t nr, i;
-	const struct kma_page_row *r = kma_pagealloc_rows(m, g, &nr);
+	const struct kma_caller *r = kma_pagealloc_rows(m, g, &nr);
 
 	for (i = 0; i < nr; i++)
-		if (r[i].key == key)
+		if (r[i].address == key)
 			return &r[i];
 	fail_msg("row %llu of grouping %d not found", (unsigned long long)key, g);
 	return NULL;
@@ -94,7 +94,7 @@ static void test_pair(void **state)
 	assert_int_equal(t->pages_live, 0);
 	assert_int_equal(t->peak_pages, 5);
 	assert_int_equal(t->unknown_frees, 0);
-	assert_int_equal(row(m, KMA_PG_ORDER, 2)->pages_alloc, 4);
+	assert_int_equal(row(m, KMA_PG_ORDER, 2)->total, 4);
 	assert_int_equal(row(m, KMA_PG_ORDER, 0)->frees, 1);
 	assert_int_equal(nr_done, 2);
 	assert_int_equal(done[1].pfn, 200);
@@ -158,7 +158,7 @@ static void test_failed_implicit(void **state)
 	assert_int_equal(t->pages_live, 1);
 	assert_int_equal(t->live_allocs, 1);
 	assert_int_equal(row(m, KMA_PG_FUNCTION, (uintptr_t)caller_of(NULL, 1))->implicit_frees, 1);
-	assert_int_equal(row(m, KMA_PG_FUNCTION, (uintptr_t)caller_of(NULL, 2))->pages_live, 1);
+	assert_int_equal(row(m, KMA_PG_FUNCTION, (uintptr_t)caller_of(NULL, 2))->net, 1);
 	/* the implicit free, the pfn 0 free, then pfn 5 live at the end */
 	assert_int_equal(nr_done, 3);
 	assert_int_equal(done[0].free_kind, KMA_FREE_IMPLICIT);
@@ -281,7 +281,7 @@ static void mark(struct kma_pagealloc *m, const char *label)
 static void test_growth_ages(void **state)
 {
 	struct kma_pagealloc *m = new_m();
-	const struct kma_page_row *x;
+	const struct kma_caller *x;
 	const struct kma_page_gen *g;
 	struct kma_page_age age[1];
 	uint32_t nr;
@@ -301,7 +301,7 @@ static void test_growth_ages(void **state)
 	assert_int_equal(x->grew_gens, 3);
 	assert_int_equal(x->max_grow_run, 3);
 	assert_int_equal(x->last_free_gen, 2);
-	assert_int_equal(x->tail_pages, 0);
+	assert_int_equal(x->tail_live_bytes, 0);
 	assert_int_equal(kma_pagealloc_ages(m, KMA_PG_COMM, 20, age), 0);
 	assert_int_equal(age[0].min, 14);
 	assert_int_equal(age[0].median, 15);
@@ -321,9 +321,9 @@ static void test_growth_ages(void **state)
 	/* live pages 1, 3, 2, 3: the peak 3 is first reached at B (ts 3), when
 	   order 0 held A (1 page) and order 1 B (2); C and D came later */
 	assert_int_equal(kma_pagealloc_totals(m)->peak_ts, 3);
-	assert_int_equal(x->peak_pages, 3);
-	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
-	assert_int_equal(row(m, KMA_PG_ORDER, 1)->peak_pages, 2);
+	assert_int_equal(x->net_at_peak, 3);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->net_at_peak, 1);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->net_at_peak, 2);
 	kma_pagealloc_free(m);
 }
 
@@ -357,10 +357,10 @@ static void test_peak_rows(void **state)
 		assert_null(kma_pagealloc_lifetimes(m, KMA_PG_ORDER, 0));
 	}
 	assert_int_equal(kma_pagealloc_totals(m)->peak_pages, 3);
-	assert_int_equal(row(m, KMA_PG_ORDER, 0)->peak_pages, 1);
-	assert_int_equal(row(m, KMA_PG_ORDER, 0)->pages_live, 2);
-	assert_int_equal(row(m, KMA_PG_ORDER, 1)->peak_pages, 2);
-	assert_int_equal(row(m, KMA_PG_ORDER, 1)->pages_live, 0);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->net_at_peak, 1);
+	assert_int_equal(row(m, KMA_PG_ORDER, 0)->net, 2);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->net_at_peak, 2);
+	assert_int_equal(row(m, KMA_PG_ORDER, 1)->net, 0);
 	kma_pagealloc_free(m);
 }
 
