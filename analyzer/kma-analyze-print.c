@@ -291,7 +291,8 @@ static int print_callers(struct kma_pipeline *r, const struct kma_trace_info *in
 
 /*
  * The kernel memory by allocator, at the top of a text report, when percpu
- * or vmalloc allocated beside another kind (slab and pages alone: as before).
+ * or vmalloc allocated beside another kind, or alone (slab and pages alone:
+ * as before).
  */
 static int print_kinds(struct kma_pipeline *r, const struct kma_trace_info *info)
 {
@@ -301,14 +302,17 @@ static int print_kinds(struct kma_pipeline *r, const struct kma_trace_info *info
 	if (r->o->format != KMA_FMT_TEXT || r->o->folded ||
 	    (!r->kinds[KMA_KIND_PERCPU] && !r->kinds[KMA_KIND_VMALLOC]))
 		return 0;
-	kma_account_match(&s[KMA_KIND_SLAB], KMA_KIND_SLAB, kma_match_totals(r->match));
+	/* the whole trace's slab matcher: report.db's, else the report's own */
+	kma_account_match(&s[KMA_KIND_SLAB], KMA_KIND_SLAB,
+			  kma_match_totals(r->match ? r->match : r->view));
 	if (r->pages)
 		kma_account_pages(&s[KMA_KIND_PAGE], kma_pagepipe_totals(r->pages),
 				  info->sys_page_size ? info->sys_page_size : 4096);
 	for (k = KMA_KIND_PERCPU; k < KMA_KIND_NR; k++)
 		if (r->kinds[k])
 			kma_account_match(&s[k], k, kma_match_totals(r->kinds[k]));
-	if (kma_account_present(s, KMA_KIND_NR) < 2)
+	/* one kind alone is the report's own summary, unless it is not slab's */
+	if (kma_account_present(s, KMA_KIND_NR) < 2 && s[KMA_KIND_SLAB].allocs)
 		return 0;
 	if (kma_report_kinds(stdout, s, KMA_KIND_NR, KMA_FMT_TEXT))
 		return -1;

@@ -121,7 +121,9 @@ static int feed_kind(struct kma_pipeline *r, const struct kma_event *ev)
 {
 	int k = kma_kind_of_event(ev->type);
 	struct kma_match_opts mo = { .kind = (enum kma_kind)k, .resolve = r->mo.resolve,
-				     .resolve_ctx = r->mo.resolve_ctx };
+				     .resolve_ctx = r->mo.resolve_ctx, .stack_ctx = r->stacks,
+				     .stack_caller = k == KMA_KIND_VMALLOC ?
+					kma_stacks_vmap_caller_addr : kma_stacks_percpu_caller_addr };
 
 	if (!r->kinds[k] && !(r->kinds[k] = kma_match_alloc(&mo)))
 		return -1;
@@ -147,8 +149,15 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return kma_err_nomem(&r->err);
 	if (ev->type == KMA_EV_COUNTER)
 		return 0;
-	if (kma_ev_is_percpu(ev->type) || kma_ev_is_vmap(ev->type))
-		return feed_kind(r, ev) ? kma_err_nomem(&r->err) : 0;
+	if (kma_ev_is_percpu(ev->type) || kma_ev_is_vmap(ev->type)) {
+		struct kma_event e = *ev;
+
+		/* the caller of a vmap area (and of an old percpu event) is a stack frame */
+		if (ev->stack_depth &&
+		    kma_stacks_intern(r->stacks, ev->stack, ev->stack_depth, &e.stack_id))
+			return kma_err_nomem(&r->err);
+		return feed_kind(r, &e) ? kma_err_nomem(&r->err) : 0;
+	}
 	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
 		/* a page row that reaches report.db may fail there */
 		if (r->pages && kma_pagepipe_feed(r->pages, ev))
@@ -288,6 +297,9 @@ static int open_reader(struct kma_pipeline *r)
 	if (!o->live && !o->libtracecmd && !o->quiet && kma_reader_info(r->reader)->why_libtracecmd)
 		fprintf(stderr, "kma-analyze: %s: note: read through libtracecmd on one thread (%s)\n",
 			o->input, kma_reader_info(r->reader)->why_libtracecmd);
+	/* percpu and vmalloc: "kernel memory by allocator" when the trace has them */
+	if (!o->live)
+		kma_reader_want_kinds(r->reader, 1u << KMA_KIND_PERCPU | 1u << KMA_KIND_VMALLOC);
 	if (kma_reader_set_marker_prefix(r->reader, o->marker_prefix))
 		return oom();
 	return 0;
@@ -621,7 +633,9 @@ static int finish_run(struct kma_pipeline *r)
 			" page allocations: try --pages\n", o->input, info->page_count[0]);
 		return -1;
 	}
-	if (!info->kmem_events && !o->pages) {
+	/* percpu or vmalloc alone: the kernel memory by allocator says it */
+	if (!info->kmem_events && !o->pages &&
+	    !r->kinds[KMA_KIND_PERCPU] && !r->kinds[KMA_KIND_VMALLOC]) {
 		fprintf(stderr, "kma-analyze: %s: no kmem allocation or free events in %s%s%s; "
 			"record with -e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
 			"-e kmem:kmem_cache_free\n", o->input, o->buffer ? "buffer '" : "this trace",

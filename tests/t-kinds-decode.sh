@@ -88,6 +88,17 @@ for f in "$TOP"/tests/fixtures/kinds-*.dat; do
 		grep -q '^summary percpu ' '$TMP/$name.check' &&
 		grep -q '^summary vmalloc ' '$TMP/$name.check'"
 	kinds_vs_checker "$name" "$f" "$TMP/$name.check"
+	# the report's "Kernel memory by allocator": allocations, bytes, net and peak per kind
+	check "kinds $name: kernel memory by allocator = the checker's summary" sh -c "
+		'$KMA' --no-db '$f' 2> /dev/null | awk '
+			/^Kernel memory by allocator/ { on = 1; getline; next }
+			on && NF == 5 { print \"summary\", \$1, \"allocs=\" \$2, \"bytes=\" \$3,
+					\"net=\" \$4, \"peak=\" \$5; next }
+			on { exit }' > '$TMP/$name.kinds' &&
+		[ -s '$TMP/$name.kinds' ] &&
+		grep '^summary' '$TMP/$name.check' |
+		sed -E 's/ frees=[0-9]+ unknown_frees=[0-9]+ implicit_frees=[0-9]+ failed=[0-9]+//' |
+		diff - '$TMP/$name.kinds'"
 	kinds_vs_checker "$name -B kmank" "$f" "$TMP/$name.check" kmank
 done
 # the vmap callers of the fixtures: fork's thread stacks (copy_process) and, in

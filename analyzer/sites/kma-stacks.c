@@ -304,3 +304,44 @@ const char *kma_stacks_vmap_caller(void *ctx, uint32_t id)
 	return caller_outside(st, id, &st->vmap_caller, &st->cap_vmap_caller,
 			      is_vmalloc_allocator);
 }
+
+/*
+ * The percpu allocator's own functions (mm/percpu.c): pcpu_alloc and its
+ * helpers, __alloc_percpu*, alloc_percpu*, __alloc_reserved_percpu.
+ */
+static int is_percpu_allocator(const char *fn)
+{
+	static const char * const pfx[] = { "pcpu_", "alloc_percpu", "alloc_reserved_percpu" };
+
+	return starts_with_any(fn, pfx, sizeof(pfx) / sizeof(pfx[0]));
+}
+
+/* The address of stack @id's first frame outside @inside (the outermost when none is), 0 for none. */
+static uint64_t frame_outside(struct kma_stacks *st, uint32_t id, int (*inside)(const char *fn))
+{
+	const uint64_t *a;
+	const char *fn;
+	uint32_t n, i;
+
+	if (!id || id > kma_seqset_count(&st->trimmed))
+		return 0;
+	a = kma_seqset_get(&st->trimmed, id, &n);
+	if (!a || !n)
+		return 0;
+	for (i = 0; i < n - 1; i++) {
+		fn = frame_name(st, a[i]);
+		if (!fn || !inside(fn))
+			break;
+	}
+	return a[i];
+}
+
+uint64_t kma_stacks_vmap_caller_addr(void *ctx, uint32_t id)
+{
+	return frame_outside(ctx, id, is_vmalloc_allocator);
+}
+
+uint64_t kma_stacks_percpu_caller_addr(void *ctx, uint32_t id)
+{
+	return frame_outside(ctx, id, is_percpu_allocator);
+}

@@ -66,6 +66,14 @@ const char *kma_stacks_page_caller(void *st, uint32_t id);
  * kma_stacks_page_caller.
  */
 const char *kma_stacks_vmap_caller(void *st, uint32_t id);
+/*
+ * The same frame's address, for a matcher that names it as a call site
+ * (kma_match_opts.stack_caller): vmalloc by the rule above; percpu (traces
+ * whose event has no call_site) the first frame outside mm/percpu.c's
+ * pcpu_*, alloc_percpu*, __alloc_percpu*, __alloc_reserved_percpu. 0: no stack.
+ */
+uint64_t kma_stacks_vmap_caller_addr(void *st, uint32_t id);
+uint64_t kma_stacks_percpu_caller_addr(void *st, uint32_t id);
 /* Frames named so far (distinct addresses; for the benchmark's notes). */
 uint32_t kma_stacks_frames(const struct kma_stacks *st);
 
