@@ -147,6 +147,27 @@ const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);
  * *why (may be NULL) saying why it could not be read.
  */
 const char *kma_reader_kallsyms(const struct kma_reader *r, size_t *len, const char **why);
+/*
+ * perf.data input: the kernel's and the modules' MMAP/MMAP2 records (name
+ * "[kernel.kallsyms]_text" with pgoff the address of _text, or a module's
+ * path) and the HEADER_BUILD_ID entries, for the symbol side; the release
+ * is info.release. NULL with *n 0 for a trace.dat or live, valid until close.
+ */
+struct kma_kernel_map {
+	uint64_t	start, len, pgoff;
+	const char	*name;
+};
+
+struct kma_build_id {
+	const char	*name;		/* the file, "[kernel.kallsyms]" for the kernel */
+	unsigned char	id[20];
+	int		size;		/* bytes of id */
+	int		kernel;		/* a kernel (or module) entry, not a user one */
+};
+
+const struct kma_kernel_map *kma_reader_kernel_maps(const struct kma_reader *r, size_t *n);
+const struct kma_build_id *kma_reader_build_ids(const struct kma_reader *r, size_t *n);
+
 /* The event formats of the trace (libtraceevent's symbol lookup), valid until close. */
 struct tep_handle *kma_reader_tep(const struct kma_reader *r);
 

@@ -488,6 +488,10 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	const char *buffer = o->buffer;
 	struct tracecmd_input *top;
 
+	if (kma_perf_is(path)) {	/* perf record's file: kma-source-perf.c */
+		kma_reader_close(r);
+		return kma_perf_open(path, o, err);
+	}
 	if (!r) {
 		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 		return NULL;
