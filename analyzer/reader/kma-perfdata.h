@@ -98,7 +98,7 @@ int kma_pd_formats(int fd, uint64_t off, uint64_t size, struct tep_handle *tep,
 
 /* record types (PERF_RECORD_*) */
 enum {
-	KMA_PR_MMAP = 1, KMA_PR_LOST = 2, KMA_PR_COMM = 3, KMA_PR_SAMPLE = 9,
+	KMA_PR_MMAP = 1, KMA_PR_LOST = 2, KMA_PR_COMM = 3, KMA_PR_FORK = 7, KMA_PR_SAMPLE = 9,
 	KMA_PR_MMAP2 = 10, KMA_PR_LOST_SAMPLES = 13, KMA_PR_FINISHED_ROUND = 68,
 	KMA_PR_AUXTRACE = 71, KMA_PR_COMPRESSED = 81, KMA_PR_COMPRESSED2 = 83,
 };

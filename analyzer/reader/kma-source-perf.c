@@ -11,8 +11,9 @@
  * ordered_events: they are queued and, at each FINISHED_ROUND, the ones up
  * to the newest time of the round before are handed on, since every buffer
  * was drained once in between; a queue grown past QUEUE_MAX hands its
- * oldest half on early. COMM records go through the same queue, so a
- * sample's comm is its thread's name at the sample's time. LOST and
+ * oldest half on early. COMM and FORK records go through the same queue, so
+ * a sample's comm is its thread's name at the sample's time, as perf script
+ * prints it (a new thread has its parent's until it execs). LOST and
  * LOST_SAMPLES count as lost events of their CPU; the kernel part of a
  * sample's callchain is its stack.
  */
@@ -35,7 +36,7 @@
 #define CTX_MAX		((uint64_t)-4095)	/* PERF_CONTEXT_MAX: markers are above */
 #define MAX_FRAMES	4096
 
-enum { Q_SAMPLE, Q_COMM };
+enum { Q_SAMPLE, Q_COMM, Q_FORK };
 
 struct q_item {
 	uint64_t	ts;
@@ -146,6 +147,18 @@ static int emit(struct kma_reader *r, struct q_item *it)
 	struct tep_record rec;
 	int ret;
 
+	if (it->kind == Q_FORK) {	/* the parent's name, if it has one by now */
+		uint32_t *idx = kma_map_find(&r->comm_map, it->data[0]);
+
+		if (!idx || it->data[0] == (uint64_t)(uint32_t)it->tid)
+			return 0;
+		if (set_comm(r, it->tid, r->comms[*idx])) {
+			r->oom = 1;
+			r->stopped = 1;
+			return -1;
+		}
+		return 0;
+	}
 	if (it->kind == Q_COMM) {
 		if (set_comm(r, it->tid, (const char *)it->data)) {
 			r->oom = 1;
@@ -436,6 +449,32 @@ static int on_comm(struct kma_reader *r, const unsigned char *rec, uint16_t size
 	return 0;
 }
 
+/* FORK: u32 pid, ppid, tid, ptid, u64 time, then the sample ids. */
+static int on_fork(struct kma_reader *r, const unsigned char *rec, uint16_t size,
+		   struct kma_err *err)
+{
+	struct q_item *it;
+	uint32_t tid, ptid;
+	uint64_t ts;
+	int cpu;
+
+	if (size < 32)
+		return 0;
+	memcpy(&tid, rec + 16, 4);
+	memcpy(&ptid, rec + 20, 4);
+	record_id(&r->perf->pd, rec, size, &ts, &cpu);
+	it = q_new(ts, Q_FORK, 0, 8);
+	if (!it)
+		return kma_err_nomem(err);
+	it->tid = (int)tid;
+	it->data[0] = ptid;
+	if (q_push(r->perf, it)) {
+		free(it);
+		return kma_err_nomem(err);
+	}
+	return 0;
+}
+
 /* MMAP and MMAP2 of the kernel and its modules (pid -1): kept for the symbol side. */
 static int on_mmap(struct kma_reader *r, const unsigned char *rec, uint16_t size, int two,
 		   struct kma_err *err)
@@ -494,6 +533,8 @@ static int on_record(struct kma_reader *r, const unsigned char *rec, uint64_t of
 		return on_sample(r, rec, size, off, err);
 	case KMA_PR_COMM:
 		return on_comm(r, rec, size, err);
+	case KMA_PR_FORK:
+		return on_fork(r, rec, size, err);
 	case KMA_PR_MMAP:
 	case KMA_PR_MMAP2:
 		return on_mmap(r, rec, size, type == KMA_PR_MMAP2, err);
