@@ -58,6 +58,9 @@ struct kma_perf {
 	uint64_t		unordered;	/* records older than what was handed on */
 	struct kma_kernel_map	*maps;
 	size_t			nr_maps, cap_maps;
+	uint64_t		unknown;	/* records of types perf does not define */
+	uint32_t		unknown_type;	/* the first one's */
+	char			warn[400];
 };
 
 int kma_perf_is(const char *path)
@@ -548,6 +551,9 @@ static int on_record(struct kma_reader *r, const unsigned char *rec, uint64_t of
 		p->next_flush = p->max_ts;
 		return 0;
 	default:		/* of no use to kma: skipped by its size */
+		/* kernel types 1..22, perf's own 64..86 in perf 6.18: the rest are unknown */
+		if ((type < 1 || type > 22) && (type < 64 || type > 86) && !p->unknown++)
+			p->unknown_type = type;
 		return 0;
 	}
 }
@@ -579,7 +585,15 @@ static int perf_run(struct kma_reader *r, struct kma_err *err)
 		r->info.compression = "zstd";
 	if (q_flush(r, UINT64_MAX, SIZE_MAX) && !r->stopped && !r->oom)
 		return -1;
-	return kma_reader_end(r, err);
+	ret = kma_reader_end(r, err);
+	if (p->unknown) {
+		snprintf(p->warn, sizeof(p->warn), "%" PRIu64 " records of types perf does not "
+			 "define (the first: %" PRIu32 ") were skipped%s%s", p->unknown,
+			 p->unknown_type, r->info.records_warning ? "; " : "",
+			 r->info.records_warning ? r->info.records_warning : "");
+		r->info.records_warning = p->warn;
+	}
+	return ret;
 }
 
 static void perf_close(struct kma_reader *r)
