@@ -152,10 +152,13 @@ static int inflate(struct kma_pin *in, const unsigned char *src, size_t n, uint6
 static int next_inflated(struct kma_pin *in, const unsigned char **rec, struct kma_err *err)
 {
 	size_t left = in->dlen - in->dhead;
-	const unsigned char *p = in->d + in->dhead;
+	const unsigned char *p;
 	uint32_t type;
 
-	if (left < HDR || left < rec_size(p))
+	if (left < HDR)		/* also before anything was inflated: d is NULL */
+		return 0;
+	p = in->d + in->dhead;
+	if (left < rec_size(p))
 		return 0;
 	type = rec_type(p);
 	if (rec_size(p) < HDR || type == KMA_PR_COMPRESSED || type == KMA_PR_COMPRESSED2 ||
