@@ -152,6 +152,8 @@ const char *kma_reader_kallsyms(const struct kma_reader *r, size_t *len, const c
  * "[kernel.kallsyms]_text" with pgoff the address of _text, or a module's
  * path) and the HEADER_BUILD_ID entries, for the symbol side; the release
  * is info.release. NULL with *n 0 for a trace.dat or live, valid until close.
+ * After open: the MMAP records perf writes before the first sample (the
+ * kernel's, the modules loaded then); after the run, also later ones.
  */
 struct kma_kernel_map {
 	uint64_t	start, len, pgoff;

@@ -15,7 +15,8 @@
  * a sample's comm is its thread's name at the sample's time, as perf script
  * prints it (a new thread has its parent's until it execs). LOST and
  * LOST_SAMPLES count as lost events of their CPU; the kernel part of a
- * sample's callchain is its stack.
+ * sample's callchain is its stack. The kernel's and modules' MMAP records
+ * before the first sample are read at open, for the symbol side.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +59,7 @@ struct kma_perf {
 	uint64_t		unordered;	/* records older than what was handed on */
 	struct kma_kernel_map	*maps;
 	size_t			nr_maps, cap_maps;
+	int			sampled;	/* a sample was read: MMAPs from here on are new */
 	uint64_t		unknown;	/* records of types perf does not define */
 	uint32_t		unknown_type;	/* the first one's */
 	char			warn[400];
@@ -533,14 +535,15 @@ static int on_record(struct kma_reader *r, const unsigned char *rec, uint64_t of
 	memcpy(&size, rec + 6, 2);
 	switch (type) {
 	case KMA_PR_SAMPLE:
+		p->sampled = 1;
 		return on_sample(r, rec, size, off, err);
 	case KMA_PR_COMM:
 		return on_comm(r, rec, size, err);
 	case KMA_PR_FORK:
 		return on_fork(r, rec, size, err);
 	case KMA_PR_MMAP:
-	case KMA_PR_MMAP2:
-		return on_mmap(r, rec, size, type == KMA_PR_MMAP2, err);
+	case KMA_PR_MMAP2:	/* those before the first sample: kept at open */
+		return p->sampled ? on_mmap(r, rec, size, type == KMA_PR_MMAP2, err) : 0;
 	case KMA_PR_LOST:
 	case KMA_PR_LOST_SAMPLES:
 		on_lost(r, rec, size, type == KMA_PR_LOST_SAMPLES);
@@ -711,6 +714,36 @@ static int perf_events(struct kma_reader *r, struct kma_err *err)
 	return n < 0 ? -1 : 0;
 }
 
+/*
+ * The kernel and module MMAP records before the first sample (perf writes
+ * them first), so that the symbol side has them before the run.
+ */
+static int early_maps(struct kma_reader *r, struct kma_err *err)
+{
+	struct kma_perf *p = r->perf;
+	const unsigned char *rec;
+	struct kma_pin in;
+	uint64_t off;
+	uint32_t type;
+	uint16_t size;
+	int ret;
+
+	kma_pin_init(&in, &p->pd);
+	while ((ret = kma_pin_next(&in, &rec, &off, err)) > 0) {
+		memcpy(&type, rec, 4);
+		memcpy(&size, rec + 6, 2);
+		if (type == KMA_PR_SAMPLE)
+			break;
+		if ((type == KMA_PR_MMAP || type == KMA_PR_MMAP2) &&
+		    on_mmap(r, rec, size, type == KMA_PR_MMAP2, err)) {
+			ret = -1;
+			break;
+		}
+	}
+	kma_pin_release(&in);
+	return ret < 0 ? -1 : 0;
+}
+
 struct kma_reader *kma_perf_open(const char *path, const struct kma_file_opts *o,
 				 struct kma_err *err)
 {
@@ -725,7 +758,7 @@ struct kma_reader *kma_perf_open(const char *path, const struct kma_file_opts *o
 	r->fopts = *o;
 	r->info.buffer = "top";
 	if (kma_pd_open(&r->perf->pd, path, err) || perf_info(r, path, err) ||
-	    perf_events(r, err)) {
+	    perf_events(r, err) || early_maps(r, err)) {
 		kma_reader_close(r);
 		return NULL;
 	}
