@@ -405,6 +405,9 @@ static int read_header(struct kma_pd *pd, struct kma_err *err)
 	if (!memcmp(h, "2ELIFREP", 8))
 		return kma_err_set(err, KMA_ERR_OTHER, "a perf.data of the other byte order, "
 				   "which kma does not read");
+	if (!memcmp(h, "PERFFILE", 8))
+		return kma_err_set(err, KMA_ERR_OTHER, "a perf.data of the first format "
+				   "(PERFFILE, perf before 2.6.37), which kma does not read");
 	switch (kma_pd_magic(h, 16)) {
 	case 0:
 		return kma_err_set(err, KMA_ERR_OTHER, "not a perf.data file (bad magic)");
