@@ -21,7 +21,7 @@ DESTDIR		?=
 O		?= build
 
 CC		?= cc
-PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw zlib
+PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw zlib libzstd
 # The user's flags (make CFLAGS=-O0 replaces only these) ...
 CFLAGS		?= -O2 -g
 # ... and the ones the build needs whatever CFLAGS says; -MMD -MP: each object

@@ -336,10 +336,19 @@ static int open_sites(struct kma_pipeline *r)
 	size_t ksyms_len;
 	struct kma_err err;
 	struct kma_ksyms ks = { 0 };
-	struct kma_kinfo ki = { .release = kma_reader_info(r->reader)->release };
+	struct kma_kinfo ki;
+	struct kma_kmap *mods;
+	int perf, ret = 0;
 
+	if (kma_reader_kinfo(r->reader, &ki, &mods))
+		return oom();
+	/* a perf.data holds no kallsyms: its symbols always come from elsewhere */
+	perf = !o->live && kma_reader_info(r->reader)->file_version == 2;
 	ksyms = kma_reader_kallsyms(r->reader, &ksyms_len, &why);
-	if ((o->kallsyms || o->symbols) && resolve_ksyms(r, &ki, 0, &ks))
+	if (perf || o->kallsyms || o->symbols)
+		ret = resolve_ksyms(r, &ki, perf, &ks);
+	free(mods);
+	if (ret)
 		return -1;
 	if (ks.text) {
 		ksyms = ks.text;

@@ -375,7 +375,7 @@ static void on_signal(int sig)
 	raise(sig);
 }
 
-/* Is path a trace.dat? Its magic: 0x17 0x08 0x44 "tracing". */
+/* Is path a trace.dat (magic 0x17 0x08 0x44 "tracing") or a perf.data ("PERFILE2")? */
 static int is_trace_dat(const char *path)
 {
 	static const char magic[10] = "\x17\x08\x44tracing";
@@ -387,7 +387,7 @@ static int is_trace_dat(const char *path)
 		return 0;
 	n = read(fd, h, sizeof(h));
 	close(fd);
-	return n == (ssize_t)sizeof(h) && !memcmp(h, magic, sizeof(h));
+	return n == (ssize_t)sizeof(h) && (!memcmp(h, magic, sizeof(h)) || !memcmp(h, "PERFILE2", 8));
 }
 
 /* The kma-analyze to run: $KMA_ANALYZE, the one next to this program, else from PATH. */

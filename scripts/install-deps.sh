@@ -4,7 +4,7 @@
 set -e
 
 PKGS="build-essential pkg-config libtracecmd-dev libtraceevent-dev libtracefs-dev libdw-dev
-libsqlite3-dev sqlite3 trace-cmd libcmocka-dev python3 groff-base binutils zlib1g-dev tmux"
+libsqlite3-dev sqlite3 trace-cmd libcmocka-dev python3 groff-base binutils zlib1g-dev libzstd-dev tmux"
 # --html: Chart.js inlined into the page; Chromium renders it in t-html
 PKGS="$PKGS libjs-chart.js chromium"
 # KernelShark: the plugin's KernelShark side (libkshark-dev, whose headers need

@@ -1,8 +1,10 @@
 # kma-analyze --pages side by side with perf kmem --page stat on
 # the same events: tests/fixtures/perf-kmem.data, recorded with perf kmem --page record
 # (tests/fixtures/scripts/record-perf-kmem.sh), goes through perf script into a trace.dat
-# (mktrace); every figure of perf kmem --page stat's summary and its order x migrate
-# type table must be kma's (tests/tools/perf-kmem-check.py says how each maps).
+# (mktrace), and kma-analyze also reads perf-kmem.data itself; every figure of perf kmem
+# --page stat's summary and its order x migrate type table must be kma's, both ways, and
+# the two ways must give the same allocations (tests/tools/perf-kmem-check.py says how
+# each maps).
 MKTRACE=$TOP/$B/tests/tools/mktrace
 PD=$TOP/tests/fixtures/perf-kmem.data
 if [ ! -x "$MKTRACE" ]; then

@@ -111,6 +111,12 @@ void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct
 	uint16_t id;
 	int n;
 
+	if (r->ext_stack) {	/* a perf.data sample's own callchain */
+		ev->stack = r->ext_stack;
+		ev->stack_depth = r->ext_depth;
+		r->info.stacked++;
+		return;
+	}
 	if (r->stack_ev < 0 || !r->peek || !r->peek(r->peek_ctx, rec->cpu, &next))
 		return;
 	/* lost events in between: whatever follows is not this event's stack */

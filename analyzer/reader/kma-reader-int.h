@@ -137,6 +137,11 @@ struct kma_reader {
 	/* kernel counter markers (kma-cntmark-parse.c), kept until close */
 	struct kma_cnt_part	**cnt_parts;
 	size_t			nr_cnt_parts, cap_cnt_parts;
+	/* perf.data (kma-source-perf.c): its state, and the kernel callchain of
+	   the sample being decoded, which kma_stack_attach() hands on */
+	struct kma_perf		*perf;
+	const uint64_t		*ext_stack;
+	uint32_t		ext_depth;
 };
 
 
@@ -260,6 +265,14 @@ static inline uint64_t kma_reader_num(struct kma_reader *r, const struct tep_for
 		return tep_read_number(r->tep, p, f->size);
 	}
 }
+
+/*
+ * perf.data (kma-source-perf.c): a reader of @path, when its first bytes are
+ * a perf.data's; NULL with @err. kma_reader_open_file() calls it.
+ */
+int kma_perf_is(const char *path);
+struct kma_reader *kma_perf_open(const char *path, const struct kma_file_opts *o,
+				 struct kma_err *err);
 
 /* A record's pid (its common_pid); the comm of a pid, interned (NULL: out of memory). */
 int kma_reader_pid(struct kma_reader *r, struct tep_record *rec);

@@ -60,7 +60,7 @@ struct kma_trace_info {
 	const char	*records_warning; /* after a run: records kma could not attribute */
 	const char	*buffer;	/* "top" or the instance read; NULL live */
 	int		buffer_auto;	/* 1: an instance chosen as the top-level had no kmem */
-	int		file_version;
+	int		file_version;	/* trace.dat 6 or 7; 2: a perf.data (PERFILE2) */
 	const char	*compression;	/* NULL: none */
 	const char	*uname;		/* NULL when the file has none */
 	const char	*release;	/* kernel release parsed from uname, or NULL */
@@ -162,6 +162,38 @@ const struct kma_trace_info *kma_reader_info(const struct kma_reader *r);
  * *why (may be NULL) saying why it could not be read.
  */
 const char *kma_reader_kallsyms(const struct kma_reader *r, size_t *len, const char **why);
+/*
+ * perf.data input: the kernel's and the modules' MMAP/MMAP2 records (name
+ * "[kernel.kallsyms]_text" with pgoff the address of _text, or a module's
+ * path) and the HEADER_BUILD_ID entries, for the symbol side; the release
+ * is info.release. NULL with *n 0 for a trace.dat or live, valid until close.
+ * After open: the MMAP records perf writes before the first sample (the
+ * kernel's, the modules loaded then); after the run, also later ones.
+ */
+struct kma_kernel_map {
+	uint64_t	start, len, pgoff;
+	const char	*name;
+};
+
+struct kma_build_id {
+	const char	*name;		/* the file, "[kernel.kallsyms]" for the kernel */
+	unsigned char	id[20];
+	int		size;		/* bytes of id */
+	int		kernel;		/* a kernel (or module) entry, not a user one */
+};
+
+const struct kma_kernel_map *kma_reader_kernel_maps(const struct kma_reader *r, size_t *n);
+const struct kma_build_id *kma_reader_build_ids(const struct kma_reader *r, size_t *n);
+
+struct kma_kinfo;
+struct kma_kmap;
+/*
+ * The same as lib/kma-kinfo.h has it, for naming call sites (all zero but the
+ * release for a trace.dat); *mods is the modules' array it points into, the
+ * caller's to free(). 0, or -1 out of memory.
+ */
+int kma_reader_kinfo(const struct kma_reader *r, struct kma_kinfo *ki, struct kma_kmap **mods);
+
 /* The event formats of the trace (libtraceevent's symbol lookup), valid until close. */
 struct tep_handle *kma_reader_tep(const struct kma_reader *r);
 

@@ -52,7 +52,8 @@ static int check_header_of(struct kma_td *t, struct kma_err *err, struct kma_td_
 		return kma_err_set(err, KMA_ERR_OTHER, "empty file, not a trace.dat");
 	switch (head) {
 	case KMA_TD_HEAD_MAGIC:
-		return kma_err_set(err, KMA_ERR_OTHER, "not a trace-cmd trace.dat file (bad magic)");
+		return kma_err_set(err, KMA_ERR_OTHER, "neither a trace-cmd trace.dat nor a perf.data file "
+				   "(bad magic)");
 	case KMA_TD_HEAD_VERSION:
 		/* libtracecmd 1.3 takes other version numbers too, and crashes on them */
 		return kma_err_set(err, KMA_ERR_OTHER,
@@ -452,6 +453,10 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	const char *buffer = o->buffer;
 	struct tracecmd_input *top;
 
+	if (kma_perf_is(path)) {	/* perf record's file: kma-source-perf.c */
+		kma_reader_close(r);
+		return kma_perf_open(path, o, err);
+	}
 	if (!r) {
 		kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 		return NULL;

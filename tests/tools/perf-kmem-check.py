@@ -22,8 +22,13 @@ The expected figures are perf kmem --page stat's own, on the perf.data:
   Total allocation failures   page_trace.failed_allocs
   Order x migrate type table  successful allocations per page_order, migratetype
 
-with their KB where perf prints them. Prints one line per figure; exit 1 when
-one differs, 2 on a setup error. KMA_PERF_CHECK_DROP=1 leaves the first
+with their KB where perf prints them. kma-analyze --pages also reads the
+perf.data itself (its perf.data reader): the same figures must come out, and
+its allocations (alloc and free time, pfn, order, migrate type, pid, how each
+was freed) must be the converted trace's, row for row, and each one's comm the
+one perf script prints on its mm_page_alloc (the thread's name at that time:
+the converted trace has one name per thread). Prints one
+line per figure; exit 1 when one differs, 2 on a setup error. KMA_PERF_CHECK_DROP=1 leaves the first
 mm_page_free out of kma's trace, so that t-perf-kmem.sh sees the check fail.
 """
 import os
@@ -40,12 +45,16 @@ def fields(text):
     return dict(kv.split('=', 1) for kv in text.split() if '=' in kv)
 
 
+alloc_comm = {}	# (time, tid) of each mm_page_alloc: perf script's comm
+
+
 def to_seq(perf_data, out):
     """perf script's page events as a mktrace description; the number of events."""
     res = subprocess.run(['perf', 'script', '-i', perf_data, '--ns', '-F',
                           'comm,tid,cpu,time,event,trace'],
                          capture_output=True, text=True, check=True)
     events, comms, cpus = [], {}, 1
+    alloc_comm.clear()
     drop = os.environ.get('KMA_PERF_CHECK_DROP') == '1'
     for line in res.stdout.splitlines():
         m = EV.match(line)
@@ -65,6 +74,8 @@ def to_seq(perf_data, out):
         else:
             args = 'pfn=%s order=%s' % (pfn, f['order'])
         comms.setdefault(int(tid), comm.replace(' ', '_'))
+        if name == 'mm_page_alloc':
+            alloc_comm[(ts, int(tid))] = comm
         cpus = max(cpus, int(cpu) + 1)
         events.append('event %d %d %s %s %s' % (int(cpu), ts, tid, name, args))
     with open(out, 'w') as o:
@@ -122,6 +133,38 @@ def kma_figures(db):
     return tot, table
 
 
+def rows(db):
+    """Every page allocation kma made of the events, in a comparable form."""
+    c = sqlite3.connect(db)
+    return sorted(c.execute('SELECT alloc_ts, free_ts, pfn, page_order, migratetype, pid, '
+                            'free_kind FROM page_allocations'), key=repr)
+
+
+def comm_errors(db):
+    """Allocations whose comm is not perf script's for their mm_page_alloc."""
+    c = sqlite3.connect(db)
+    return sum(alloc_comm.get((ts, pid)) != comm for ts, pid, comm in
+               c.execute('SELECT alloc_ts, pid, comm FROM page_allocations'))
+
+
+def compare(want, want_table, got, got_table, who):
+    bad = 0
+    for name, (cnt, kb) in want.items():
+        g = got.get(name)
+        same = g is not None and g[0] == cnt and (g[1] is None or g[1] == kb)
+        bad += not same
+        print('%-28s perf %d [%d KB]  %s %s  %s' % (name, cnt, kb, who, g,
+                                                   'ok' if same else 'DIFFERS'))
+    for key in sorted(set(want_table) | set(got_table)):
+        w, g = want_table.get(key, 0), got_table.get(key, 0)
+        bad += w != g
+        # by number: perf heads its columns Unmovable, Reclaimable, Movable, where the
+        # kernel's enum migratetype has 1 Movable and 2 Reclaimable
+        print('order %d migratetype %d  perf %d  %s %d  %s' % (key[0], key[1], w, who, g,
+                                                              'ok' if w == g else 'DIFFERS'))
+    return bad
+
+
 def main():
     args = sys.argv[1:]
     direct = args[:1] == ['--direct']
@@ -142,23 +185,24 @@ def main():
     subprocess.run([kma, '-q', '--pages', '-o', db, dat], check=True)
     want, want_table = perf_stat(perf_data)
     got, got_table = kma_figures(db)
-    bad = 0
     print('%d page events from perf script' % n)
-    for name, (cnt, kb) in want.items():
-        g = got.get(name)
-        same = g is not None and g[0] == cnt and (g[1] is None or g[1] == kb)
-        bad += not same
-        print('%-28s perf %d [%d KB]  kma %s  %s' % (name, cnt, kb, g, 'ok' if same else 'DIFFERS'))
+    bad = compare(want, want_table, got, got_table, 'kma (converted)')
     if len(want) != 6:
         print('perf kmem stat: %d summary lines read, want 6' % len(want))
         bad += 1
-    for key in sorted(set(want_table) | set(got_table)):
-        w, g = want_table.get(key, 0), got_table.get(key, 0)
-        bad += w != g
-        # by number: perf heads its columns Unmovable, Reclaimable, Movable, where the
-        # kernel's enum migratetype has 1 Movable and 2 Reclaimable
-        print('order %d migratetype %d  perf %d  kma %d  %s' % (key[0], key[1], w, g,
-                                                               'ok' if w == g else 'DIFFERS'))
+    # the same figures from the perf.data itself
+    direct = tmp + '/perf-direct.db'
+    subprocess.run([kma, '-q', '--pages', '-o', direct, perf_data], check=True)
+    got_d, got_table_d = kma_figures(direct)
+    bad += compare(want, want_table, got_d, got_table_d, 'kma (perf.data)')
+    conv, dire = rows(db), rows(direct)
+    same = conv == dire
+    bad += not same
+    print('allocations: converted trace %d, perf.data %d, %s' % (
+        len(conv), len(dire), 'the same rows' if same else 'DIFFER'))
+    wrong = comm_errors(direct)
+    bad += wrong != 0
+    print('comms of the perf.data allocations unlike perf script\'s: %d' % wrong)
     return 1 if bad else 0
 
 

@@ -1,0 +1,767 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-source-perf.c - the perf.data source: perf record's file (perf kmem
+ * record, perf record -e 'kmem:*') read directly. The tracepoint samples'
+ * raw data is the ring-buffer record of the event, common fields first, so
+ * each becomes a tep_record for the same decoder as a trace.dat's
+ * (kma-decode.c); the formats come from the file's tracing data
+ * (kma-perf-tracing.c).
+ *
+ * Samples are written per CPU buffer, not in global time order. As perf's
+ * ordered_events: they are queued and, at each FINISHED_ROUND, the ones up
+ * to the newest time of the round before are handed on, since every buffer
+ * was drained once in between; a queue grown past QUEUE_MAX hands its
+ * oldest half on early. COMM and FORK records go through the same queue, so
+ * a sample's comm is its thread's name at the sample's time, as perf script
+ * prints it (a new thread has its parent's until it execs). LOST and
+ * LOST_SAMPLES count as lost events of their CPU; the kernel part of a
+ * sample's callchain is its stack. The kernel's and modules' MMAP records
+ * before the first sample are read at open, for the symbol side.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kma-grow.h"
+#include "kma-perfdata.h"
+#include "kma-reader-int.h"
+
+#define QUEUE_MAX	(1u << 20)	/* queued records before the oldest half go early */
+#define CTX_KERNEL	((uint64_t)-128)	/* PERF_CONTEXT_KERNEL */
+#define CTX_MAX		((uint64_t)-4095)	/* PERF_CONTEXT_MAX: markers are above */
+#define MAX_FRAMES	4096
+
+enum { Q_SAMPLE, Q_COMM, Q_FORK };
+
+struct q_item {
+	uint64_t	ts;
+	uint64_t	seq;		/* file order among equal times */
+	int		kind;
+	int		cpu;
+	int		tid;
+	uint32_t	nr_frames;
+	uint32_t	len;		/* raw bytes, or the comm's */
+	uint64_t	data[];		/* frames, then the raw data or comm */
+};
+
+struct kma_perf {
+	struct kma_pd		pd;
+	struct kma_pin		in;
+	struct q_item		**heap;
+	size_t			nr, cap;
+	uint64_t		seq, max_ts, next_flush, last_flush;
+	uint64_t		unordered;	/* records older than what was handed on */
+	struct kma_kernel_map	*maps;
+	size_t			nr_maps, cap_maps;
+	int			sampled;	/* a sample was read: MMAPs from here on are new */
+	uint64_t		unknown;	/* records of types perf does not define */
+	uint32_t		unknown_type;	/* the first one's */
+	char			warn[400];
+};
+
+int kma_perf_is(const char *path)
+{
+	unsigned char b[16];
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+	ssize_t n = fd >= 0 ? pread(fd, b, sizeof(b), 0) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	return n >= 8 && (kma_pd_magic(b, (size_t)n) || !memcmp(b, "2ELIFREP", 8) ||
+			  !memcmp(b, "PERFFILE", 8));
+}
+
+const struct kma_kernel_map *kma_reader_kernel_maps(const struct kma_reader *r, size_t *n)
+{
+	*n = r->perf ? r->perf->nr_maps : 0;
+	return r->perf ? r->perf->maps : NULL;
+}
+
+const struct kma_build_id *kma_reader_build_ids(const struct kma_reader *r, size_t *n)
+{
+	*n = r->perf ? r->perf->pd.nr_build_ids : 0;
+	return r->perf ? r->perf->pd.build_ids : NULL;
+}
+
+/* ---- the queue: a min-heap by (time, file order) ---------------------- */
+
+static int before(const struct q_item *a, const struct q_item *b)
+{
+	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
+}
+
+static int q_push(struct kma_perf *p, struct q_item *it)
+{
+	size_t i;
+
+	if (kma_grow(&p->heap, &p->cap, p->nr, sizeof(*p->heap), 1024))
+		return -1;
+	it->seq = p->seq++;
+	for (i = p->nr++; i && before(it, p->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		p->heap[i] = p->heap[(i - 1) / 2];
+	p->heap[i] = it;
+	if (it->ts > p->max_ts)
+		p->max_ts = it->ts;
+	if (it->ts < p->last_flush)
+		p->unordered++;
+	return 0;
+}
+
+static struct q_item *q_pop(struct kma_perf *p)
+{
+	struct q_item *top = p->heap[0], *last = p->heap[--p->nr];
+	size_t i = 0, c;
+
+	while ((c = 2 * i + 1) < p->nr) {
+		if (c + 1 < p->nr && before(p->heap[c + 1], p->heap[c]))
+			c++;
+		if (!before(p->heap[c], last))
+			break;
+		p->heap[i] = p->heap[c];
+		i = c;
+	}
+	p->heap[i] = last;
+	return top;
+}
+
+/* A thread's new name, from its COMM record at its time. */
+static int set_comm(struct kma_reader *r, int tid, const char *comm)
+{
+	uint32_t *idx = kma_map_find(&r->comm_map, (uint64_t)(uint32_t)tid);
+	const char *c;
+
+	r->last_comm = NULL;
+	if (!idx)
+		return kma_reader_remember(r, &r->comm_map, &r->comms, &r->nr_comms,
+					   &r->cap_comms, (uint64_t)(uint32_t)tid, comm) ? 0 : -1;
+	c = kma_strpool_intern(r->pool, comm, strlen(comm));
+	if (!c)
+		return -1;
+	r->comms[*idx] = c;
+	return 0;
+}
+
+static int emit(struct kma_reader *r, struct q_item *it)
+{
+	struct tep_record rec;
+	int ret;
+
+	if (it->kind == Q_FORK) {	/* the parent's name, if it has one by now */
+		uint32_t *idx = kma_map_find(&r->comm_map, it->data[0]);
+
+		if (!idx || it->data[0] == (uint64_t)(uint32_t)it->tid)
+			return 0;
+		if (set_comm(r, it->tid, r->comms[*idx])) {
+			r->oom = 1;
+			r->stopped = 1;
+			return -1;
+		}
+		return 0;
+	}
+	if (it->kind == Q_COMM) {
+		if (set_comm(r, it->tid, (const char *)it->data)) {
+			r->oom = 1;
+			r->stopped = 1;
+			return -1;
+		}
+		return 0;
+	}
+	memset(&rec, 0, sizeof(rec));
+	rec.ts = it->ts;
+	rec.cpu = it->cpu;
+	rec.size = (int)it->len;
+	rec.record_size = (int)it->len;
+	rec.data = it->data + it->nr_frames;
+	r->ext_stack = it->nr_frames ? it->data : NULL;
+	r->ext_depth = it->nr_frames;
+	ret = kma_reader_decode(r, &rec);
+	r->ext_stack = NULL;
+	return ret;
+}
+
+/* Hands on the queued records up to time @until (all: UINT64_MAX); -1 when stopped. */
+static int q_flush(struct kma_reader *r, uint64_t until, size_t most)
+{
+	struct kma_perf *p = r->perf;
+	struct q_item *it;
+	int ret;
+
+	while (p->nr && most && p->heap[0]->ts <= until) {
+		it = q_pop(p);
+		most--;
+		p->last_flush = it->ts;
+		ret = r->stopped ? -1 : emit(r, it);
+		free(it);
+		if (ret)
+			return -1;
+	}
+	return 0;
+}
+
+static void q_free(struct kma_perf *p)
+{
+	while (p->nr)
+		free(p->heap[--p->nr]);
+	free(p->heap);
+	p->heap = NULL;
+}
+
+/* ---- records -------------------------------------------------------- */
+
+struct sample {
+	uint64_t	id, ts;
+	int		has_id;
+	uint32_t	tid, cpu;
+	const uint64_t	*ips;		/* the kernel part of the callchain */
+	uint32_t	nr_ips;
+	const unsigned char *raw;
+	uint32_t	raw_len;
+};
+
+/* A cursor over a record's body, every read checked against its end. */
+struct cur {
+	const unsigned char *p, *end;
+	int bad;
+};
+
+static uint64_t take64(struct cur *c)
+{
+	uint64_t v = 0;
+
+	if (c->end - c->p < 8) {
+		c->bad = 1;
+		return 0;
+	}
+	memcpy(&v, c->p, 8);
+	c->p += 8;
+	return v;
+}
+
+/* The read_format values (PERF_SAMPLE_READ), skipped by their layout. */
+static void skip_read(struct cur *c, uint64_t rf)
+{
+	/* per value: the value, its id (PERF_FORMAT_ID), its lost count (PERF_FORMAT_LOST) */
+	uint64_t n = 1, per = 1 + !!(rf & 4) + !!(rf & 16), i;
+
+	if (rf & 8)			/* PERF_FORMAT_GROUP: u64 nr first */
+		n = take64(c);
+	for (i = !!(rf & 1) + !!(rf & 2); i; i--)	/* time enabled, running */
+		take64(c);
+	if (c->bad || n > (uint64_t)(c->end - c->p) / 8 / per) {
+		c->bad = 1;
+		return;
+	}
+	c->p += n * per * 8;
+}
+
+/* The kernel frames of a callchain: after PERF_CONTEXT_KERNEL, up to the next marker. */
+static void kernel_frames(struct sample *s, const uint64_t *ips, uint64_t nr)
+{
+	uint64_t i, v, start = 0, end;
+	int kernel = 0;
+
+	for (i = 0; i < nr; i++) {
+		memcpy(&v, &ips[i], 8);
+		if (v >= CTX_MAX) {
+			if (kernel)
+				break;
+			kernel = v == CTX_KERNEL;
+			start = i + 1;
+		}
+	}
+	end = i;
+	if (!kernel || end <= start)
+		return;
+	s->ips = ips + start;
+	s->nr_ips = (uint32_t)(end - start < MAX_FRAMES ? end - start : MAX_FRAMES);
+}
+
+static int parse_sample(const struct kma_pd *pd, const unsigned char *rec, uint16_t size,
+			struct sample *s, const struct kma_pd_attr **attr)
+{
+	struct cur c = { rec + 8, rec + size, 0 };
+	uint64_t st, v, n;
+	uint32_t raw;
+
+	memset(s, 0, sizeof(*s));
+	if (pd->id_pos >= 0) {
+		if ((uint64_t)pd->id_pos * 8 + 16 > size)
+			return -1;
+		memcpy(&s->id, rec + 8 + pd->id_pos * 8, 8);
+	}
+	*attr = kma_pd_attr_of(pd, s->id);
+	if (!*attr)
+		return -2;
+	st = (*attr)->sample_type;
+	if (st & KMA_PS_IDENTIFIER)
+		take64(&c);
+	if (st & KMA_PS_IP)
+		take64(&c);
+	if (st & KMA_PS_TID) {
+		v = take64(&c);
+		s->tid = (uint32_t)(v >> 32);
+	}
+	if (st & KMA_PS_TIME)
+		s->ts = take64(&c);
+	if (st & KMA_PS_ADDR)
+		take64(&c);
+	if (st & KMA_PS_ID)
+		take64(&c);
+	if (st & KMA_PS_STREAM_ID)
+		take64(&c);
+	if (st & KMA_PS_CPU)
+		s->cpu = (uint32_t)take64(&c);
+	if (st & KMA_PS_PERIOD)
+		take64(&c);
+	if (st & KMA_PS_READ)
+		skip_read(&c, (*attr)->read_format);
+	if (st & KMA_PS_CALLCHAIN) {
+		n = take64(&c);
+		if (c.bad || n > (uint64_t)(c.end - c.p) / 8)
+			return -1;
+		kernel_frames(s, (const uint64_t *)c.p, n);
+		c.p += n * 8;
+	}
+	if (st & KMA_PS_RAW) {
+		if (c.bad || c.end - c.p < 4)
+			return -1;
+		memcpy(&raw, c.p, 4);
+		c.p += 4;
+		if (raw > (uint64_t)(c.end - c.p))
+			return -1;
+		s->raw = c.p;
+		s->raw_len = raw;
+	}
+	return c.bad ? -1 : 0;
+}
+
+/* The time and CPU a non-sample record ends in (sample_id_all); 0 when it has none. */
+static void record_id(const struct kma_pd *pd, const unsigned char *rec, uint16_t size,
+		      uint64_t *ts, int *cpu)
+{
+	uint64_t st = pd->attrs[0].sample_type, n = 0, v;
+	const unsigned char *end = rec + size;
+
+	*ts = 0;
+	*cpu = 0;
+	if (!pd->attrs[0].sample_id_all)
+		return;
+	n = !!(st & KMA_PS_TID) + !!(st & KMA_PS_TIME) + !!(st & KMA_PS_ID) +
+	    !!(st & KMA_PS_STREAM_ID) + !!(st & KMA_PS_CPU) + !!(st & KMA_PS_IDENTIFIER);
+	if (n * 8 + 8 > size)
+		return;
+	/* from the end: identifier, cpu, stream_id, id, time, tid */
+	end -= 8 * !!(st & KMA_PS_IDENTIFIER);
+	if (st & KMA_PS_CPU) {
+		end -= 8;
+		memcpy(&v, end, 8);
+		*cpu = (int)(uint32_t)v;
+	}
+	end -= 8 * (!!(st & KMA_PS_STREAM_ID) + !!(st & KMA_PS_ID));
+	if (st & KMA_PS_TIME) {
+		end -= 8;
+		memcpy(ts, end, 8);
+	}
+}
+
+static struct q_item *q_new(uint64_t ts, int kind, uint32_t frames, uint32_t len)
+{
+	struct q_item *it = malloc(sizeof(*it) + frames * 8 + len + 1);
+
+	if (!it)
+		return NULL;
+	it->ts = ts;
+	it->kind = kind;
+	it->cpu = 0;
+	it->tid = 0;
+	it->nr_frames = frames;
+	it->len = len;
+	return it;
+}
+
+static int bad_record(struct kma_err *err, const char *what, uint64_t off, int in_comp)
+{
+	return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: %s at %" PRIu64 "%s", what,
+			   off, in_comp ? " (in the records that compressed record inflates to)" : "");
+}
+
+static int on_sample(struct kma_reader *r, const unsigned char *rec, uint16_t size,
+		     uint64_t off, struct kma_err *err)
+{
+	struct kma_perf *p = r->perf;
+	const struct kma_pd_attr *a;
+	struct q_item *it;
+	struct sample s;
+	int ret = parse_sample(&p->pd, rec, size, &s, &a);
+
+	if (ret == -2)
+		return bad_record(err, "a sample with an id no event has", off, p->in.in_comp);
+	if (ret)
+		return bad_record(err, "a sample whose fields run past its end", off,
+				  p->in.in_comp);
+	if (!s.raw)
+		return 0;	/* no tracepoint data (perf's dummy event) */
+	if (s.cpu >= (uint32_t)r->info.cpus)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: a sample on CPU "
+				   "%" PRIu32 " at %" PRIu64 ", the file has %d CPUs", s.cpu,
+				   off, r->info.cpus);
+	it = q_new(s.ts, Q_SAMPLE, s.nr_ips, s.raw_len);
+	if (!it)
+		return kma_err_nomem(err);
+	it->cpu = (int)s.cpu;
+	it->tid = (int)s.tid;
+	memcpy(it->data, s.ips, s.nr_ips * 8);
+	memcpy(it->data + s.nr_ips, s.raw, s.raw_len);
+	if (q_push(p, it)) {
+		free(it);
+		return kma_err_nomem(err);
+	}
+	return 0;
+}
+
+/* COMM: u32 pid, tid, the name, then the sample ids. */
+static int on_comm(struct kma_reader *r, const unsigned char *rec, uint16_t size,
+		   struct kma_err *err)
+{
+	struct q_item *it;
+	const char *name = (const char *)rec + 16;
+	uint32_t tid;
+	uint64_t ts;
+	size_t len;
+	int cpu;
+
+	if (size <= 16)
+		return 0;
+	len = strnlen(name, size - 16);
+	memcpy(&tid, rec + 12, 4);
+	record_id(&r->perf->pd, rec, size, &ts, &cpu);
+	it = q_new(ts, Q_COMM, 0, (uint32_t)len + 1);
+	if (!it)
+		return kma_err_nomem(err);
+	it->tid = (int)tid;
+	memcpy(it->data, name, len);
+	((char *)it->data)[len] = '\0';
+	if (q_push(r->perf, it)) {
+		free(it);
+		return kma_err_nomem(err);
+	}
+	return 0;
+}
+
+/* FORK: u32 pid, ppid, tid, ptid, u64 time, then the sample ids. */
+static int on_fork(struct kma_reader *r, const unsigned char *rec, uint16_t size,
+		   struct kma_err *err)
+{
+	struct q_item *it;
+	uint32_t tid, ptid;
+	uint64_t ts;
+	int cpu;
+
+	if (size < 32)
+		return 0;
+	memcpy(&tid, rec + 16, 4);
+	memcpy(&ptid, rec + 20, 4);
+	record_id(&r->perf->pd, rec, size, &ts, &cpu);
+	it = q_new(ts, Q_FORK, 0, 8);
+	if (!it)
+		return kma_err_nomem(err);
+	it->tid = (int)tid;
+	it->data[0] = ptid;
+	if (q_push(r->perf, it)) {
+		free(it);
+		return kma_err_nomem(err);
+	}
+	return 0;
+}
+
+/* MMAP and MMAP2 of the kernel and its modules (pid -1): kept for the symbol side. */
+static int on_mmap(struct kma_reader *r, const unsigned char *rec, uint16_t size, int two,
+		   struct kma_err *err)
+{
+	struct kma_perf *p = r->perf;
+	unsigned int at = two ? 72 : 40;
+	struct kma_kernel_map *m;
+	int32_t pid;
+	size_t len;
+
+	if (size <= at)
+		return 0;
+	memcpy(&pid, rec + 8, 4);
+	if (pid != -1)
+		return 0;
+	if (kma_grow(&p->maps, &p->cap_maps, p->nr_maps, sizeof(*p->maps), 16))
+		return kma_err_nomem(err);
+	m = &p->maps[p->nr_maps];
+	memcpy(&m->start, rec + 16, 8);
+	memcpy(&m->len, rec + 24, 8);
+	memcpy(&m->pgoff, rec + 32, 8);
+	len = strnlen((const char *)rec + at, size - at);
+	m->name = kma_strpool_intern(r->pool, (const char *)rec + at, len);
+	if (!m->name)
+		return kma_err_nomem(err);
+	p->nr_maps++;
+	return 0;
+}
+
+/* LOST (u64 id, u64 lost) and LOST_SAMPLES (u64 lost): events the kernel dropped. */
+static void on_lost(struct kma_reader *r, const unsigned char *rec, uint16_t size, int samples)
+{
+	uint64_t lost, ts;
+	int cpu;
+
+	if (size < (samples ? 16 : 24))
+		return;
+	memcpy(&lost, rec + (samples ? 8 : 16), 8);
+	record_id(&r->perf->pd, rec, size, &ts, &cpu);
+	if (cpu < 0 || cpu >= r->info.cpus)
+		cpu = 0;
+	r->info.lost[cpu].dropped += lost;
+}
+
+static int on_record(struct kma_reader *r, const unsigned char *rec, uint64_t off,
+		     struct kma_err *err)
+{
+	struct kma_perf *p = r->perf;
+	uint16_t size;
+	uint32_t type;
+
+	memcpy(&type, rec, 4);
+	memcpy(&size, rec + 6, 2);
+	switch (type) {
+	case KMA_PR_SAMPLE:
+		p->sampled = 1;
+		return on_sample(r, rec, size, off, err);
+	case KMA_PR_COMM:
+		return on_comm(r, rec, size, err);
+	case KMA_PR_FORK:
+		return on_fork(r, rec, size, err);
+	case KMA_PR_MMAP:
+	case KMA_PR_MMAP2:	/* those before the first sample: kept at open */
+		return p->sampled ? on_mmap(r, rec, size, type == KMA_PR_MMAP2, err) : 0;
+	case KMA_PR_LOST:
+	case KMA_PR_LOST_SAMPLES:
+		on_lost(r, rec, size, type == KMA_PR_LOST_SAMPLES);
+		return 0;
+	case KMA_PR_FINISHED_ROUND:
+		if (q_flush(r, p->next_flush, SIZE_MAX))
+			return -1;
+		p->next_flush = p->max_ts;
+		return 0;
+	default:		/* of no use to kma: skipped by its size */
+		/* kernel types 1..22, perf's own 64..86 in perf 6.18: the rest are unknown */
+		if ((type < 1 || type > 22) && (type < 64 || type > 86) && !p->unknown++)
+			p->unknown_type = type;
+		return 0;
+	}
+}
+
+static int perf_run(struct kma_reader *r, struct kma_err *err)
+{
+	struct kma_perf *p = r->perf;
+	const unsigned char *rec;
+	uint64_t off, n = 0;
+	int ret;
+
+	clock_gettime(CLOCK_MONOTONIC, &r->start);
+	kma_pin_init(&p->in, &p->pd);
+	while ((ret = kma_pin_next(&p->in, &rec, &off, err)) > 0) {
+		if (on_record(r, rec, off, err))
+			break;
+		/* a round too big to hold: the oldest half goes early */
+		if (p->nr > QUEUE_MAX && q_flush(r, UINT64_MAX, p->nr / 2))
+			break;
+		if ((++n & 0xffff) == 0 && r->progress)
+			kma_reader_progress(r, (double)(p->in.pos - p->pd.data_off) /
+					       (double)p->pd.data_size);
+	}
+	if (ret > 0 && (r->stopped || r->oom))
+		return kma_reader_end(r, err);
+	if (ret != 0)
+		return -1;	/* @err says why */
+	if (p->in.compressed && !r->info.compression)
+		r->info.compression = "zstd";
+	if (q_flush(r, UINT64_MAX, SIZE_MAX) && !r->stopped && !r->oom)
+		return -1;
+	ret = kma_reader_end(r, err);
+	if (p->unknown) {
+		snprintf(p->warn, sizeof(p->warn), "%" PRIu64 " records of types perf does not "
+			 "define (the first: %" PRIu32 ") were skipped%s%s", p->unknown,
+			 p->unknown_type, r->info.records_warning ? "; " : "",
+			 r->info.records_warning ? r->info.records_warning : "");
+		r->info.records_warning = p->warn;
+	}
+	return ret;
+}
+
+static void perf_close(struct kma_reader *r)
+{
+	struct kma_perf *p = r->perf;
+
+	if (!p)
+		return;
+	q_free(p);
+	kma_pin_release(&p->in);
+	kma_pd_close(&p->pd);
+	free(p->maps);
+	if (r->tep)
+		tep_free(r->tep);
+	r->tep = NULL;
+	free(p);
+	r->perf = NULL;
+}
+
+static const struct kma_source_ops perf_ops = { .run = perf_run, .close = perf_close };
+
+/* Defined only in sanitizer builds (weak: NULL elsewhere). */
+extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
+
+/*
+ * libtraceevent crashes on some corrupt format texts that no size check
+ * catches (see kma-source-file.c's probe_headers()): they are parsed in a
+ * child first, and a child that dies makes the file refused.
+ */
+static int probe_formats(const struct kma_pd *pd)
+{
+	struct tep_handle *tep;
+	unsigned int ps;
+	int status, ls, fd;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0)
+		return 0;
+	if (pid == 0) {
+		if (__sanitizer_set_death_callback)
+			__sanitizer_set_death_callback(NULL);
+		signal(SIGSEGV, SIG_DFL);
+		signal(SIGBUS, SIG_DFL);
+		signal(SIGABRT, SIG_DFL);
+		signal(SIGFPE, SIG_DFL);
+		signal(SIGILL, SIG_DFL);
+		fd = open("/dev/null", O_WRONLY);
+		if (fd >= 0) {
+			dup2(fd, STDOUT_FILENO);
+			dup2(fd, STDERR_FILENO);
+		}
+		tep_set_loglevel(TEP_LOG_NONE);
+		tep = tep_alloc();
+		_exit(tep && !kma_pd_formats(pd->fd, pd->trace_off, pd->trace_size, tep, &ls,
+					     &ps, NULL) ? 0 : 3);
+	}
+	while (waitpid(pid, &status, 0) < 0)
+		if (errno != EINTR)
+			return 0;
+	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
+}
+
+/* What the file says about itself; the event formats into r->tep. */
+static int perf_info(struct kma_reader *r, const char *path, struct kma_err *err)
+{
+	struct kma_pd *pd = &r->perf->pd;
+	size_t i;
+
+	r->info.file = path;
+	r->info.file_version = 2;	/* PERFILE2 */
+	r->info.cpus = pd->nr_cpus;
+	if (pd->comp_type)
+		r->info.compression = pd->comp_type == 1 ? "zstd" : "unknown";
+	if (pd->osrelease)
+		r->info.release = kma_strpool_intern(r->pool, pd->osrelease,
+						     strlen(pd->osrelease));
+	for (i = 0; i < pd->nr_attrs; i++)
+		if (pd->attrs[i].type == 2 && !(pd->attrs[i].sample_type & KMA_PS_TIME))
+			return kma_err_set(err, KMA_ERR_OTHER, "its tracepoint samples carry no "
+					   "time (recorded with --no-timestamps?)");
+	if (probe_formats(pd))
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: libtraceevent "
+				   "cannot parse its event formats");
+	tep_set_loglevel(TEP_LOG_NONE);
+	r->tep = tep_alloc();
+	if (!r->tep)
+		return kma_err_nomem(err);
+	if (kma_pd_formats(pd->fd, pd->trace_off, pd->trace_size, r->tep, &r->info.long_size,
+			   &r->info.sys_page_size, err))
+		return -1;
+	r->info.big_endian = tep_is_file_bigendian(r->tep);
+	r->swap = tep_is_file_bigendian(r->tep) != tep_is_local_bigendian(r->tep);
+	kma_err_set(&r->kallsyms_err, KMA_ERR_OTHER, "a perf.data stores no kallsyms");
+	return 0;
+}
+
+static int perf_events(struct kma_reader *r, struct kma_err *err)
+{
+	int n = kma_reader_setup(r, err);
+
+	if (n < 0 && err->kind != KMA_ERR_NOMEM) {
+		char what[sizeof(err->msg)];
+
+		snprintf(what, sizeof(what), "%s", err->msg);
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data event formats (%s)",
+				   what);
+	}
+	if (n == 0)
+		return kma_err_set(err, KMA_ERR_OTHER, "no kmem allocation events in this "
+				   "perf.data; record with perf kmem record, or perf record "
+				   "-e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc "
+				   "-e kmem:kmem_cache_free");
+	return n < 0 ? -1 : 0;
+}
+
+/*
+ * The kernel and module MMAP records before the first sample (perf writes
+ * them first), so that the symbol side has them before the run.
+ */
+static int early_maps(struct kma_reader *r, struct kma_err *err)
+{
+	struct kma_perf *p = r->perf;
+	const unsigned char *rec;
+	struct kma_pin in;
+	uint64_t off;
+	uint32_t type;
+	uint16_t size;
+	int ret;
+
+	kma_pin_init(&in, &p->pd);
+	while ((ret = kma_pin_next(&in, &rec, &off, err)) > 0) {
+		memcpy(&type, rec, 4);
+		memcpy(&size, rec + 6, 2);
+		if (type == KMA_PR_SAMPLE)
+			break;
+		if ((type == KMA_PR_MMAP || type == KMA_PR_MMAP2) &&
+		    on_mmap(r, rec, size, type == KMA_PR_MMAP2, err)) {
+			ret = -1;
+			break;
+		}
+	}
+	kma_pin_release(&in);
+	return ret < 0 ? -1 : 0;
+}
+
+struct kma_reader *kma_perf_open(const char *path, const struct kma_file_opts *o,
+				 struct kma_err *err)
+{
+	struct kma_reader *r = kma_reader_new(&perf_ops);
+
+	if (!r || !(r->perf = calloc(1, sizeof(*r->perf)))) {
+		kma_reader_close(r);
+		kma_err_nomem(err);
+		return NULL;
+	}
+	r->perf->pd.fd = -1;
+	r->fopts = *o;
+	r->info.buffer = "top";
+	if (kma_pd_open(&r->perf->pd, path, err) || perf_info(r, path, err) ||
+	    perf_events(r, err) || early_maps(r, err)) {
+		kma_reader_close(r);
+		return NULL;
+	}
+	r->info.jobs = 1;
+	return r;
+}
