@@ -31,6 +31,7 @@ struct kma_pipeline {
 	struct kma_reader	*reader;
 	struct kma_sites	*sites;		/* call-site names: matcher and store */
 	struct kma_stacks	*stacks;	/* call stacks: matcher, store, reports */
+	char			*sym_note;	/* why call sites are addresses: after the run */
 	struct kma_match	*sview;		/* --leaks by stack, beside view */
 	struct kma_match	*match;		/* everything: report.db and the default report */
 	struct kma_match	*view;		/* the filtered report, or == match */

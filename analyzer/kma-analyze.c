@@ -323,8 +323,9 @@ static int resolve_ksyms(struct kma_pipeline *r, const struct kma_kinfo *ki, int
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);
 		return -1;
 	}
-	if (!ks->text && !o->quiet)
-		fprintf(stderr, "kma-analyze: %s: note: %s\n", o->input, ks->hint);
+	/* said once the run went well, so that an error stays the one line */
+	if (!ks->text && !o->quiet && !(r->sym_note = strdup(ks->hint)))
+		return oom();
 	return 0;
 }
 
@@ -657,6 +658,8 @@ static int finish_run(struct kma_pipeline *r)
 	if (info->records_warning)
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->records_warning);
 	kma_run_warn_damage(o->input, info);
+	if (r->sym_note)
+		fprintf(stderr, "kma-analyze: %s: note: %s\n", o->input, r->sym_note);
 	if (info->kmalloc_warning &&
 	    info->ev_count[KMA_EV_KMALLOC] + info->ev_count[KMA_EV_KMALLOC_NODE])
 		fprintf(stderr, "kma-analyze: %s: warning: %s\n", o->input, info->kmalloc_warning);
@@ -844,6 +847,7 @@ static void close_run(struct kma_pipeline *r)
 	kma_match_free(r->sview);
 	kma_html_free(r->html);
 	kma_stacks_free(r->stacks);
+	free(r->sym_note);
 	kma_sites_free(r->sites);
 	kma_select_free(r->select);
 	kma_select_free(r->self);

@@ -13,9 +13,9 @@
  * was drained once in between; a queue grown past QUEUE_MAX hands its
  * oldest half on early. COMM and FORK records go through the same queue, so
  * a sample's comm is its thread's name at the sample's time, as perf script
- * prints it (a new thread has its parent's until it execs). LOST and
- * LOST_SAMPLES count as lost events of their CPU; the kernel part of a
- * sample's callchain is its stack. The kernel's and modules' MMAP records
+ * prints it (a new thread has its parent's until it execs). LOST records count
+ * as lost events of their CPU (LOST_SAMPLES, the same losses told again, only
+ * in a file without them); the kernel part of a sample's callchain is its stack. The kernel's and modules' MMAP records
  * before the first sample are read at open, for the symbol side.
  */
 #include <errno.h>
@@ -60,6 +60,8 @@ struct kma_perf {
 	struct kma_kernel_map	*maps;
 	size_t			nr_maps, cap_maps;
 	int			sampled;	/* a sample was read: MMAPs from here on are new */
+	uint64_t		lost_recs;	/* LOST records' events, summed */
+	uint64_t		*lost_samples;	/* per CPU: LOST_SAMPLES' (the same losses) */
 	uint64_t		unknown;	/* records of types perf does not define */
 	uint32_t		unknown_type;	/* the first one's */
 	char			warn[400];
@@ -509,19 +511,41 @@ static int on_mmap(struct kma_reader *r, const unsigned char *rec, uint16_t size
 	return 0;
 }
 
-/* LOST (u64 id, u64 lost) and LOST_SAMPLES (u64 lost): events the kernel dropped. */
+/*
+ * LOST (u64 id, u64 lost) and LOST_SAMPLES (u64 lost): events the kernel
+ * dropped. perf record writes LOST_SAMPLES at its end from each event's
+ * PERF_FORMAT_LOST count: the same losses the LOST records told as they
+ * happened (perf script and perf report count them apart). So the LOST
+ * records are the count, and LOST_SAMPLES only where a file has none.
+ */
 static void on_lost(struct kma_reader *r, const unsigned char *rec, uint16_t size, int samples)
 {
+	struct kma_perf *p = r->perf;
 	uint64_t lost, ts;
 	int cpu;
 
 	if (size < (samples ? 16 : 24))
 		return;
 	memcpy(&lost, rec + (samples ? 8 : 16), 8);
-	record_id(&r->perf->pd, rec, size, &ts, &cpu);
+	record_id(&p->pd, rec, size, &ts, &cpu);
 	if (cpu < 0 || cpu >= r->info.cpus)
 		cpu = 0;
-	r->info.lost[cpu].dropped += lost;
+	if (!samples) {
+		p->lost_recs += lost;
+		r->info.lost[cpu].dropped += lost;
+	} else if (p->lost_samples || (p->lost_samples = calloc(r->info.cpus, sizeof(uint64_t)))) {
+		p->lost_samples[cpu] += lost;
+	}
+}
+
+/* LOST_SAMPLES count only in a file without LOST records. */
+static void lost_samples_end(struct kma_reader *r)
+{
+	struct kma_perf *p = r->perf;
+	int cpu;
+
+	for (cpu = 0; p->lost_samples && !p->lost_recs && cpu < r->info.cpus; cpu++)
+		r->info.lost[cpu].dropped += p->lost_samples[cpu];
 }
 
 static int on_record(struct kma_reader *r, const unsigned char *rec, uint64_t off,
@@ -588,6 +612,7 @@ static int perf_run(struct kma_reader *r, struct kma_err *err)
 		r->info.compression = "zstd";
 	if (q_flush(r, UINT64_MAX, SIZE_MAX) && !r->stopped && !r->oom)
 		return -1;
+	lost_samples_end(r);
 	ret = kma_reader_end(r, err);
 	if (p->unknown) {
 		snprintf(p->warn, sizeof(p->warn), "%" PRIu64 " records of types perf does not "
@@ -606,6 +631,7 @@ static void perf_close(struct kma_reader *r)
 	if (!p)
 		return;
 	q_free(p);
+	free(p->lost_samples);
 	kma_pin_release(&p->in);
 	kma_pd_close(&p->pd);
 	free(p->maps);
