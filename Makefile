@@ -83,12 +83,12 @@ MARK		:= $(O)/tools/kma-mark
 DIFF		:= $(O)/analyzer/kma-diff
 DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/kma-report-diff.o \
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
-		   store/kma-store-file.o)
+		   store/kma-store-file.o kma-runner.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select
 DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
 # kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema
 PUSH		:= $(O)/analyzer/kma-push
-PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o store/kma-fleet.o store/kma-fleet-push.o \
+PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
 		   store/kma-fleet-sha256.o store/kma-fleet-schema.o)
 PQ_CFLAGS	= $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)

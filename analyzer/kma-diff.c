@@ -20,6 +20,7 @@
 
 #include "kma-event.h"
 #include "kma-output.h"
+#include "kma-runner.h"
 #include "match/kma-diffmatch.h"
 #include "match/kma-select.h"
 #include "report/kma-report-diff.h"
@@ -346,143 +347,31 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 	return -1;
 }
 
-/* Temporary report.db files, removed on exit and on SIGINT/SIGTERM/SIGHUP. */
-static char tmp_dir[PATH_MAX], tmp_db[2][PATH_MAX];
-static volatile pid_t child;	/* the kma-analyze running, 0: none */
-
-static void remove_tmp(void)
-{
-	int i;
-
-	for (i = 0; i < 2; i++)
-		if (tmp_db[i][0])
-			unlink(tmp_db[i]);
-	if (tmp_dir[0])
-		rmdir(tmp_dir);
-}
-
-static void on_signal(int sig)
-{
-	/*
-	 * The signal reached kma-analyze too (one process group): let it remove its
-	 * own temporary file first. waitpid, unlink and rmdir are async-signal-safe;
-	 * then die of the signal.
-	 */
-	if (child > 0)
-		waitpid(child, NULL, 0);
-	remove_tmp();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* Is path a trace.dat (magic 0x17 0x08 0x44 "tracing") or a perf.data ("PERFILE2")? */
-static int is_trace_dat(const char *path)
-{
-	static const char magic[10] = "\x17\x08\x44tracing";
-	char h[10];
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);	/* a FIFO: no hang */
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, h, sizeof(h));
-	close(fd);
-	return n == (ssize_t)sizeof(h) && (!memcmp(h, magic, sizeof(h)) || !memcmp(h, "PERFILE2", 8));
-}
-
-/* The kma-analyze to run: $KMA_ANALYZE, the one next to this program, else from PATH. */
-static const char *analyzer_path(char *buf, size_t len)
-{
-	const char *env = getenv("KMA_ANALYZE");
-	ssize_t n;
-	char *slash;
-
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", buf, len - sizeof("kma-analyze"));
-	if (n > 0) {
-		buf[n] = '\0';
-		slash = strrchr(buf, '/');
-		if (slash) {
-			strcpy(slash + 1, "kma-analyze");
-			if (!access(buf, X_OK))
-				return buf;
-		}
-	}
-	return "kma-analyze";
-}
-
 /*
  * kma-analyze -q -o db [--kallsyms F] [--symbols F] trace, with operand i's
  * symbol files; 0, or -1 (it said why on stderr, naming the file).
  */
 static int analyze(const struct diff_opts *o, int i, const char *trace, const char *db)
 {
-	char buf[PATH_MAX];
-	const char *prog = analyzer_path(buf, sizeof(buf));
-	const char *argv[12] = { "kma-analyze", "-q", "-o", db };
-	int status, n = 4, k;
-	pid_t pid;
+	const char *args[5];
+	int n = 0, k;
 
 	for (k = 0; k < 2; k++) {
 		if (!o->nr_syms[k])
 			continue;
-		argv[n++] = k ? "--symbols" : "--kallsyms";
-		argv[n++] = o->syms[k][i < o->nr_syms[k] ? i : 0];
+		args[n++] = k ? "--symbols" : "--kallsyms";
+		args[n++] = o->syms[k][i < o->nr_syms[k] ? i : 0];
 	}
-	argv[n++] = "--";
-	argv[n++] = trace;
-	argv[n] = NULL;
-
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "kma-diff: %s: cannot run kma-analyze: %m\n", trace);
-		return -1;
-	}
-	if (!pid) {
-		execvp(prog, (char *const *)argv);
-		fprintf(stderr, "kma-diff: %s: cannot run %s: %m\n", trace, prog);
-		_exit(127);
-	}
-	child = pid;
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			child = 0;
-			return -1;
-		}
-	}
-	child = 0;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 127)
-		fprintf(stderr, "kma-diff: %s: kma-analyze failed (exit %d)\n", trace,
-			WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		fprintf(stderr, "kma-diff: %s: kma-analyze killed by signal %d\n", trace,
-			WTERMSIG(status));
-	return -1;
+	args[n] = NULL;
+	return kma_runner_analyze(trace, db, args);
 }
 
 /* Where the analysis of trace operand i goes: -o, else a temporary file. */
 static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
 {
-	const char *base = getenv("TMPDIR");
-
 	if (*nkeep < o->nr_keep)
 		return o->keep[(*nkeep)++];
-	if (!tmp_dir[0]) {
-		snprintf(tmp_dir, sizeof(tmp_dir), "%s/kma-diff.XXXXXX",
-			 base && *base ? base : "/tmp");
-		if (!mkdtemp(tmp_dir)) {
-			fprintf(stderr, "kma-diff: cannot make a temporary directory in %s: %m\n",
-				base && *base ? base : "/tmp");
-			tmp_dir[0] = '\0';
-			return NULL;
-		}
-	}
-	snprintf(tmp_db[i], sizeof(tmp_db[i]), "%s/%s.db", tmp_dir, i ? "new" : "base");
-	return tmp_db[i];
+	return kma_runner_tmp_db(i ? "new.db" : "base.db");
 }
 
 /*
@@ -495,7 +384,7 @@ static int load_operand(const struct diff_opts *o, int i, int *nkeep,
 	const char *file = o->operand[i], *db = file;
 	struct kma_err err;
 
-	if (is_trace_dat(file)) {
+	if (kma_runner_is_trace(file)) {
 		db = db_for_trace(o, nkeep, i);
 		if (!db || analyze(o, i, file, db))
 			return -1;
@@ -706,11 +595,9 @@ int main(int argc, char **argv)
 	}
 	if (sc[0].select)
 		kma_select_describe(sc[0].select, filter, sizeof(filter));
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	kma_runner_init("kma-diff");
 	/* each -o keeps a trace's report.db: no more of them than traces */
-	if (o.nr_keep > is_trace_dat(o.operand[0]) + is_trace_dat(o.operand[1])) {
+	if (o.nr_keep > kma_runner_is_trace(o.operand[0]) + kma_runner_is_trace(o.operand[1])) {
 		ret = usage_error("-o %s: no trace.dat operand left to keep it for",
 				  o.keep[o.nr_keep - 1]);
 		goto out;
@@ -724,7 +611,7 @@ int main(int argc, char **argv)
 	ret = 0;
 	for (i = 0; !ret && i < 2; i++)
 		ret = load_operand(&o, i, &nkeep, &sc[i], &t[i]) ? 1 : 0;
-	remove_tmp();
+	kma_runner_cleanup();
 	if (!ret)
 		ret = report(&o, t, filter[0] ? filter : NULL);
 	kma_diff_table_free(&t[0]);

@@ -19,6 +19,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "kma-runner.h"
 #include "store/kma-fleet.h"
 
 #ifndef KMA_VERSION
@@ -119,111 +120,6 @@ static int parse_opts(int argc, char **argv, struct push_opts *o)
 	return -1;
 }
 
-/* The temporary report.db of a trace, removed on exit and on SIGINT/SIGTERM/SIGHUP. */
-static char tmp_dir[PATH_MAX], tmp_db[PATH_MAX + 16];
-static volatile pid_t child;
-
-static void remove_tmp(void)
-{
-	if (tmp_db[0])
-		unlink(tmp_db);
-	if (tmp_dir[0])
-		rmdir(tmp_dir);
-}
-
-static void on_signal(int sig)
-{
-	/* kma-analyze got the signal too: let it remove its own temporary first */
-	if (child > 0)
-		waitpid(child, NULL, 0);
-	remove_tmp();
-	signal(sig, SIG_DFL);
-	raise(sig);
-}
-
-/* Is path a trace.dat? Its magic: 0x17 0x08 0x44 "tracing". */
-static int is_trace_dat(const char *path)
-{
-	static const char magic[10] = "\x17\x08\x44tracing";
-	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-	char h[10];
-	ssize_t n;
-
-	if (fd < 0)
-		return 0;
-	n = read(fd, h, sizeof(h));
-	close(fd);
-	return n == (ssize_t)sizeof(h) && !memcmp(h, magic, sizeof(h));
-}
-
-/* The kma-analyze to run: $KMA_ANALYZE, the one next to this program, else from PATH. */
-static const char *analyzer_path(char *buf, size_t len)
-{
-	const char *env = getenv("KMA_ANALYZE");
-	ssize_t n;
-	char *slash;
-
-	if (env && *env)
-		return env;
-	n = readlink("/proc/self/exe", buf, len - sizeof("kma-analyze"));
-	if (n > 0) {
-		buf[n] = '\0';
-		slash = strrchr(buf, '/');
-		if (slash) {
-			strcpy(slash + 1, "kma-analyze");
-			if (!access(buf, X_OK))
-				return buf;
-		}
-	}
-	return "kma-analyze";
-}
-
-/* kma-analyze -q -o tmp_db trace; 0, or -1 (said why, naming the file). */
-static int analyze(const char *trace)
-{
-	const char *base = getenv("TMPDIR");
-	char buf[PATH_MAX];
-	const char *prog = analyzer_path(buf, sizeof(buf));
-	int status;
-	pid_t pid;
-
-	if (!tmp_dir[0]) {
-		snprintf(tmp_dir, sizeof(tmp_dir), "%s/kma-push.XXXXXX", base && *base ? base : "/tmp");
-		if (!mkdtemp(tmp_dir)) {
-			fprintf(stderr, "kma-push: cannot make a temporary directory in %s: %m\n",
-				base && *base ? base : "/tmp");
-			tmp_dir[0] = '\0';
-			return -1;
-		}
-		snprintf(tmp_db, sizeof(tmp_db), "%s/run.db", tmp_dir);
-	}
-	unlink(tmp_db);
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		fprintf(stderr, "kma-push: %s: cannot run kma-analyze: %m\n", trace);
-		return -1;
-	}
-	if (!pid) {
-		execlp(prog, "kma-analyze", "-q", "-o", tmp_db, "--", trace, (char *)NULL);
-		fprintf(stderr, "kma-push: %s: cannot run %s: %m\n", trace, prog);
-		_exit(127);
-	}
-	child = pid;
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	child = 0;
-	if (WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
-	if (WIFEXITED(status) && WEXITSTATUS(status) != 127)
-		fprintf(stderr, "kma-push: %s: kma-analyze failed (exit %d)\n", trace,
-			WEXITSTATUS(status));
-	else if (WIFSIGNALED(status))
-		fprintf(stderr, "kma-push: %s: kma-analyze killed by signal %d\n", trace,
-			WTERMSIG(status));
-	return -1;
-}
-
 /* One FILE as a run; 0, or -1 after one line naming it (and the server). */
 static int push_file(struct kma_fleet *f, const struct push_opts *o, const char *file)
 {
@@ -250,10 +146,10 @@ static int push_file(struct kma_fleet *f, const struct push_opts *o, const char 
 		return -1;
 	}
 	p.trace_id = id;
-	if (is_trace_dat(file)) {
-		if (analyze(file))
+	if (kma_runner_is_trace(file)) {
+		p.db = kma_runner_tmp_db("run.db");
+		if (!p.db || kma_runner_analyze(file, p.db, NULL))
 			return -1;
-		p.db = tmp_db;
 		p.source = "trace";
 	}
 	r = kma_fleet_push(f, &p, &run, &err);
@@ -280,9 +176,7 @@ int main(int argc, char **argv)
 	r = parse_opts(argc, argv, &o);
 	if (r >= 0)
 		return r;
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	signal(SIGHUP, on_signal);
+	kma_runner_init("kma-push");
 	/* the server gone mid-push is an error message, not a death by SIGPIPE */
 	signal(SIGPIPE, SIG_IGN);
 	f = kma_fleet_connect(o.url, &err);
@@ -301,6 +195,6 @@ int main(int argc, char **argv)
 	for (i = 0; i < o.nr_files; i++)
 		bad |= push_file(f, &o, o.files[i]) < 0;
 	kma_fleet_close(f);
-	remove_tmp();
+	kma_runner_cleanup();
 	return bad ? 1 : 0;
 }
