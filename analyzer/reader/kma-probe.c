@@ -289,28 +289,34 @@ static int v7_texts(struct cur *c, const struct kma_td_head *h)
 }
 
 /* In the child: parse every text; where the walker stops, libtracecmd refuses the file. */
-static void probe_child(const char *path, int skip_kallsyms)
+struct texts_ctx {
+	const char	*path;
+	int		skip_kallsyms;
+};
+
+static int probe_texts(void *ctx)
 {
+	const struct texts_ctx *x = ctx;
 	struct kma_td t;
 	struct kma_td_head h;
-	struct cur c = { .t = &t, .skip_kallsyms = skip_kallsyms };
+	struct cur c = { .t = &t, .skip_kallsyms = x->skip_kallsyms };
 
-	if (kma_td_open(&t, path) || kma_td_head(&t, &h) != KMA_TD_HEAD_OK)
-		_exit(3);
+	if (kma_td_open(&t, x->path) || kma_td_head(&t, &h) != KMA_TD_HEAD_OK)
+		return -1;
 	c.tep = tep_alloc();
 	if (!c.tep)
-		_exit(3);
+		return -1;
 	tep_set_file_bigendian(c.tep, t.big ? TEP_BIG_ENDIAN : TEP_LITTLE_ENDIAN);
 	tep_set_long_size(c.tep, h.long_size);
 	tep_set_page_size(c.tep, (int)h.page_size);
 	c.long_size = h.long_size;
-	_exit((h.version == 6 ? v6_texts(&c) : v7_texts(&c, &h)) ? 3 : 0);
+	return h.version == 6 ? v6_texts(&c) : v7_texts(&c, &h);
 }
 
 /* Defined only in sanitizer builds (weak: NULL elsewhere). */
 extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
 
-int kma_probe_headers(const char *path, int skip_kallsyms)
+int kma_probe_child(int (*fn)(void *ctx), void *ctx)
 {
 	int status, fd;
 	pid_t pid;
@@ -338,11 +344,18 @@ int kma_probe_headers(const char *path, int skip_kallsyms)
 			dup2(fd, STDERR_FILENO);
 		}
 		tep_set_loglevel(TEP_LOG_NONE);
-		probe_child(path, skip_kallsyms);
+		_exit(fn(ctx) ? 3 : 0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 0;
-	/* 3: refused cleanly (libtracecmd refuses it too); sanitizers exit with 1 */
+	/* 3: refused cleanly (the parent's parse refuses it too); sanitizers exit with 1 */
 	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
+}
+
+int kma_probe_headers(const char *path, int skip_kallsyms)
+{
+	struct texts_ctx x = { .path = path, .skip_kallsyms = skip_kallsyms };
+
+	return kma_probe_child(probe_texts, &x);
 }

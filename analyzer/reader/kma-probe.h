@@ -15,6 +15,13 @@
  */
 int kma_probe_headers(const char *path, int skip_kallsyms);
 
+/*
+ * @fn(@ctx) run in a child whose death is harmless to kma: 0 when it
+ * returned (0 or -1: a refusal the parent will meet too) or could not be
+ * started, -1 when it died.
+ */
+int kma_probe_child(int (*fn)(void *ctx), void *ctx);
+
 /* Every line of the kallsyms text as /proc/kallsyms prints it: 1, else 0. */
 int kma_probe_plain_kallsyms(const char *text, uint64_t len);
 

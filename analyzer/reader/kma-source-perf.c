@@ -30,6 +30,7 @@
 
 #include "kma-grow.h"
 #include "kma-perfdata.h"
+#include "kma-probe.h"
 #include "kma-reader-int.h"
 
 #define QUEUE_MAX	(1u << 20)	/* queued records before the oldest half go early */
@@ -644,47 +645,16 @@ static void perf_close(struct kma_reader *r)
 
 static const struct kma_source_ops perf_ops = { .run = perf_run, .close = perf_close };
 
-/* Defined only in sanitizer builds (weak: NULL elsewhere). */
-extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__((weak));
-
-/*
- * libtraceevent crashes on some corrupt format texts that no size check
- * catches (see kma-source-file.c's probe_headers()): they are parsed in a
- * child first, and a child that dies makes the file refused.
- */
-static int probe_formats(const struct kma_pd *pd)
+/* In the probe's child: the event formats parsed into a tep of its own. */
+static int probe_formats(void *ctx)
 {
-	struct tep_handle *tep;
+	const struct kma_pd *pd = ctx;
+	struct tep_handle *tep = tep_alloc();
 	unsigned int ps;
-	int status, ls, fd;
-	pid_t pid;
+	int ls;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0)
-		return 0;
-	if (pid == 0) {
-		if (__sanitizer_set_death_callback)
-			__sanitizer_set_death_callback(NULL);
-		signal(SIGSEGV, SIG_DFL);
-		signal(SIGBUS, SIG_DFL);
-		signal(SIGABRT, SIG_DFL);
-		signal(SIGFPE, SIG_DFL);
-		signal(SIGILL, SIG_DFL);
-		fd = open("/dev/null", O_WRONLY);
-		if (fd >= 0) {
-			dup2(fd, STDOUT_FILENO);
-			dup2(fd, STDERR_FILENO);
-		}
-		tep_set_loglevel(TEP_LOG_NONE);
-		tep = tep_alloc();
-		_exit(tep && !kma_pd_formats(pd->fd, pd->trace_off, pd->trace_size, tep, &ls,
-					     &ps, NULL) ? 0 : 3);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return 0;
-	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
+	return tep && !kma_pd_formats(pd->fd, pd->trace_off, pd->trace_size, tep, &ls, &ps,
+				      NULL) ? 0 : -1;
 }
 
 /* What the file says about itself; the event formats into r->tep. */
@@ -705,7 +675,8 @@ static int perf_info(struct kma_reader *r, const char *path, struct kma_err *err
 		if (pd->attrs[i].type == 2 && !(pd->attrs[i].sample_type & KMA_PS_TIME))
 			return kma_err_set(err, KMA_ERR_OTHER, "its tracepoint samples carry no "
 					   "time (recorded with --no-timestamps?)");
-	if (probe_formats(pd))
+	/* libtraceevent dies on some corrupt formats: parsed in a child first (kma-probe.c) */
+	if (kma_probe_child(probe_formats, (void *)pd))
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: libtraceevent "
 				   "cannot parse its event formats");
 	tep_set_loglevel(TEP_LOG_NONE);
