@@ -4,7 +4,8 @@
 #                   or O=DIR)
 #   make check      install missing packages, build, run every test (also under ASan+UBSan,
 #                   and as a brand-new machine runs them: make check-fresh); docs/testing.md
-#   make test       build and run the plain suite only (TESTS="t-a t-b": those files)
+#   make test       build and run every test file on the plain build, short sweeps
+#                   (TESTS="t-a t-b": those files; KMA_SWEEP=full: every sweep)
 #   make demo       install missing packages, build, analyze the bundled fixture
 #   make install    honours prefix and DESTDIR; make uninstall removes what it put there
 #   make clean      removes $(O)
@@ -316,8 +317,10 @@ check: deps
 	$(MAKE) --no-print-directory -j$(JOBS) SAN=1 O=build/san all unit && \
 	FRESH=1 bash tests/run.sh build/san
 
-# The edit-test loop: build and run the plain suite (every sweep), no package
-# installs; TESTS="t-a t-b" runs only those files. The checkers' outputs are kept
+# The edit-test loop: build and run every test file on the plain build, no
+# package installs, with the short sweeps (the kernel-layout and input sweeps
+# run in make check's plain pass; KMA_SWEEP=full make test runs them here);
+# TESTS="t-a t-b" runs only those files. The checkers' outputs are kept
 # from one run to the next (keyed by the content of every input, in a folder per
 # version of the tools that compute them): an unchanged page or trace is not
 # rendered or reported again.
@@ -325,7 +328,7 @@ TEST_CACHE	= build/check-cache/test-$$(dpkg-query -W trace-cmd chromium python3 
 		  md5sum | cut -c1-12)
 test:
 	@$(MAKE) --no-print-directory -j$(JOBS) all unit
-	@KMA_CHECK_CACHE=$(abspath .)/$(TEST_CACHE) bash tests/run.sh build
+	@KMA_SWEEP=$${KMA_SWEEP:-short} KMA_CHECK_CACHE=$(abspath .)/$(TEST_CACHE) bash tests/run.sh build
 
 check-fresh: deps
 	@bash tests/fresh.sh

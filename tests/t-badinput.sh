@@ -32,9 +32,9 @@ expect_error "missing file" "$TMP/nope.dat" "no such file"
 : > "$TMP/empty.dat"
 expect_error "empty file" "$TMP/empty.dat" "empty"
 head -c 100000 /dev/urandom > "$TMP/random.dat"
-expect_error "random bytes" "$TMP/random.dat" "not a trace-cmd"
+expect_error "random bytes" "$TMP/random.dat" "neither a trace-cmd trace.dat nor a perf.data file"
 printf 'this is\na text file\n' > "$TMP/text.dat"
-expect_error "text file" "$TMP/text.dat" "not a trace-cmd"
+expect_error "text file" "$TMP/text.dat" "neither a trace-cmd trace.dat nor a perf.data file"
 expect_error "directory" "$TMP" "not a regular file"
 if [ -f "$FIX/basic-v6.dat" ]; then
 	for n in 12 200 5000 100000; do

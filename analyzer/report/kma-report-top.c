@@ -35,8 +35,11 @@ enum { C_TOTAL, C_SLACK, C_SPCT, C_NET, C_ALLOCS, C_FREES, C_ARATE, C_FRATE, C_N
 static const struct { const char *head; int width, prio; enum kma_sort key; } cols[NR_COLS] = {
 	[C_TOTAL]	= { "total", 12, 1, KMA_SORT_TOTAL },
 	[C_SLACK]	= { "slack", 10, 3, KMA_SORT_SLACK },
-	/* perf kmem's "Frag", rounded as the per-caller table's (kma_fmt_pct) */
-	[C_SPCT]	= { "slack%", 8, 3, KMA_SORT_SLACK },
+	/*
+	 * perf kmem's "Frag", rounded as the per-caller table's (kma_fmt_pct);
+	 * the first to go on a narrow terminal: 120 columns keep the rates
+	 */
+	[C_SPCT]	= { "slack%", 8, 4, KMA_SORT_SLACK },
 	[C_NET]		= { "net", 12, 1, KMA_SORT_NET },
 	[C_ALLOCS]	= { "allocs", 10, 2, KMA_SORT_ALLOCS },
 	[C_FREES]	= { "frees", 10, 3, KMA_SORT_FREES },
@@ -93,7 +96,7 @@ static void header(FILE *out, const struct kma_top_in *in, const struct kma_top_
 /* Which columns fit @width (0: all), and how wide the name may be. */
 static int pick_columns(const struct kma_top_in *in, int shown[NR_COLS])
 {
-	int prio = 3, used, i;
+	int prio = 4, used, i;
 
 	for (;;) {
 		used = 2;	/* the two spaces before the name */
