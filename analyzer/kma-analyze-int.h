@@ -65,6 +65,11 @@ struct kma_pipeline {
 /* Damage found in the trace's ring-buffer data, one warning line per kind, on stderr. */
 void kma_run_warn_damage(const char *input, const struct kma_trace_info *info);
 /* The report the options ask for, on stdout (after the run is finished). 0 or -1. */
+/* --html: its matchers, then the page (kma-analyze-html.c); 0, or -1 said. */
+int kma_pipeline_open_html(struct kma_pipeline *r);
+int kma_pipeline_write_html(struct kma_pipeline *r);
+/* The filter option page allocations cannot take (--cache, --kmalloc-only), or NULL. */
+const char *kma_pipeline_page_unfit(const struct kma_opts *o);
 /* The call sites' names and stacks of the run (kma-analyze-sites.c); 0, or -1 said. */
 int kma_pipeline_open_sites(struct kma_pipeline *r);
 int kma_pipeline_print(struct kma_pipeline *r);

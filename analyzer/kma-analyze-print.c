@@ -363,3 +363,14 @@ int kma_pipeline_print(struct kma_pipeline *r)
 	}
 	return -1;
 }
+
+/* The filter option pages cannot take (kma-options.c refuses it with --pages), or NULL. */
+const char *kma_pipeline_page_unfit(const struct kma_opts *o)
+{
+	int i;
+
+	for (i = 0; i < o->nr_sel; i++)
+		if (o->sel[i].kind == KMA_SELK_CACHE)
+			return "--cache";
+	return o->kmalloc_only ? "--kmalloc-only" : NULL;
+}

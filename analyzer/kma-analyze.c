@@ -305,17 +305,6 @@ static int open_reader(struct kma_pipeline *r)
 	return 0;
 }
 
-/* The filter option pages cannot take (kma-options.c refuses it with --pages), or NULL. */
-static const char *page_unfit(const struct kma_opts *o)
-{
-	int i;
-
-	for (i = 0; i < o->nr_sel; i++)
-		if (o->sel[i].kind == KMA_SELK_CACHE)
-			return "--cache";
-	return o->kmalloc_only ? "--kmalloc-only" : NULL;
-}
-
 /*
  * --pages: the page matcher; the reader hands page events on. --html runs
  * it too, for its live pages chart (a trace without page events: no section).
@@ -332,7 +321,7 @@ static int open_pages(struct kma_pipeline *r)
 	if (!r->pages)
 		return oom();
 	/* --html alone: its page section follows the filter where the filter can apply */
-	r->page_filtered = r->o->pages || !page_unfit(r->o);
+	r->page_filtered = r->o->pages || !kma_pipeline_page_unfit(r->o);
 	if (r->page_filtered && r->o->generation)
 		kma_pagepipe_generation(r->pages, r->o->generation);
 	if (r->page_filtered && kma_pagepipe_filter(r->pages, r->o->sel, r->o->nr_sel,
@@ -652,95 +641,6 @@ static int commit_store(struct kma_pipeline *r)
 	return 0;
 }
 
-/* --html: the matchers of the page, with the view's filters; Chart.js read first. */
-static int open_html(struct kma_pipeline *r)
-{
-	struct kma_err err;
-
-	if (!r->o->html)
-		return 0;
-	r->html = kma_html_open(kma_match_opts(r->view), r->real_html ? r->real_html : r->o->html,
-				&err);
-	if (!r->html) {
-		fprintf(stderr, "kma-analyze: --html: %s\n", err.msg);
-		return -1;
-	}
-	return 0;
-}
-
-/*
- * The page section's filter in words into @buf ("" for none): the --pages
- * report's line, or why the section has every page allocation. 0 or -1.
- */
-static int page_filter_words(struct kma_pipeline *r, char *buf, size_t len)
-{
-	char *s = NULL;
-	size_t n = 0;
-	FILE *f;
-
-	buf[0] = '\0';
-	if (!r->page_filtered) {
-		snprintf(buf, len, "every page allocation of the trace: %s does not apply to "
-			 "page allocations", page_unfit(r->o));
-		return 0;
-	}
-	f = open_memstream(&s, &n);
-	if (!f)
-		return -1;
-	kma_pipeline_page_filter(r, f, 0);
-	if (fclose(f))
-		return -1;
-	/* without the text report's "# " and its line end */
-	snprintf(buf, len, "%.*s", n > 3 ? (int)(n - 3) : 0, n > 3 ? s + 2 : "");
-	free(s);
-	return 0;
-}
-
-/* --html FILE: the page, after report.db. */
-static int write_html(struct kma_pipeline *r)
-{
-	struct kma_opts *o = r->o;
-	struct kma_err err;
-	char desc[1024], page_desc[1280];
-	const char *filter = NULL;
-
-	if (!r->html)
-		return 0;
-	if (kma_select_active(r->select)) {
-		kma_select_describe(r->select, desc, sizeof(desc));
-		filter = desc;
-	}
-	if (r->pages) {		/* the live pages chart: what the --pages report counts */
-		const struct kma_store_pages *sp = kma_pagepipe_view(r->pages,
-								    kma_reader_info(r->reader));
-		struct kma_html_pages hp = {
-			.totals = sp->totals, .tl = sp->timeline, .series = sp->series,
-			.nr_series = sp->nr_series, .page_size = sp->page_size,
-		};
-
-		if (page_filter_words(r, page_desc, sizeof(page_desc)))
-			return oom();
-		hp.filter = page_desc[0] ? page_desc : NULL;
-
-		if (sp->fn_timeline) {	/* with stacks: who allocated, not which task */
-			hp.tl = sp->fn_timeline;
-			hp.series = sp->fn_series;
-			hp.nr_series = sp->nr_fn_series;
-			hp.by_function = 1;
-		}
-
-		kma_html_set_pages(r->html, &hp);
-	}
-	if (o->report == KMA_REPORT_COUNTERS && r->counters)
-		kma_html_set_counters(r->html, r->counters);
-	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
-			   o->cache_growth, filter, &err)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, err.msg);
-		return -1;
-	}
-	return 0;
-}
-
 /* The report (or the list) on stdout, unless -q. */
 static int print_output(struct kma_pipeline *r)
 {
@@ -808,8 +708,8 @@ int main(int argc, char **argv)
 		goto out;
 	kma_signals_catch(o.live);
 	if (open_reader(&r) || kma_pipeline_open_sites(&r) || open_pages(&r) || open_match(&r) ||
-	    open_view(&r) || open_html(&r) || run_trace(&r) || finish_run(&r) ||
-	    commit_store(&r) || write_html(&r) || print_output(&r))
+	    open_view(&r) || kma_pipeline_open_html(&r) || run_trace(&r) || finish_run(&r) ||
+	    commit_store(&r) || kma_pipeline_write_html(&r) || print_output(&r))
 		goto out;
 	ret = 0;
 out:

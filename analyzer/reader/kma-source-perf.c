@@ -419,7 +419,8 @@ static int on_sample(struct kma_reader *r, const unsigned char *rec, uint16_t si
 		return kma_err_nomem(err);
 	it->cpu = (int)s.cpu;
 	it->tid = (int)s.tid;
-	memcpy(it->data, s.ips, s.nr_ips * 8);
+	if (s.nr_ips)	/* no callchain: ips is NULL, which memcpy may not be given */
+		memcpy(it->data, s.ips, s.nr_ips * 8);
 	memcpy(it->data + s.nr_ips, s.raw, s.raw_len);
 	if (q_push(p, it)) {
 		free(it);
