@@ -19,32 +19,7 @@
 #include "match/kma-account.h"
 #include "report/kma-report-kinds.h"
 
-#define MAX_ROWS 32
-
-struct capture {
-	struct kma_alloc_row	rows[MAX_ROWS];
-	int			nr;
-	struct kma_free_row	unknown[MAX_ROWS];
-	int			nr_unknown;
-};
-
-static int cap_alloc(void *ctx, const struct kma_alloc_row *row)
-{
-	struct capture *c = ctx;
-
-	assert_true(c->nr < MAX_ROWS);
-	c->rows[c->nr++] = *row;
-	return 0;
-}
-
-static int cap_unknown(void *ctx, const struct kma_free_row *row)
-{
-	struct capture *c = ctx;
-
-	assert_true(c->nr_unknown < MAX_ROWS);
-	c->unknown[c->nr_unknown++] = *row;
-	return 0;
-}
+#include "test-capture.h"
 
 #define S1 0xffffffff81000100ULL	/* the caller frames of stacks 1 and 2 */
 #define S2 0xffffffff81000200ULL

@@ -15,32 +15,7 @@
 #include "match/kma-match.h"
 #include "match/kma-leak.h"
 
-#define MAX_ROWS 64
-
-struct capture {
-	struct kma_alloc_row	rows[MAX_ROWS];
-	int			nr;
-	struct kma_free_row	unknown[MAX_ROWS];
-	int			nr_unknown;
-};
-
-static int cap_alloc(void *ctx, const struct kma_alloc_row *row)
-{
-	struct capture *c = ctx;
-
-	assert_true(c->nr < MAX_ROWS);
-	c->rows[c->nr++] = *row;
-	return 0;
-}
-
-static int cap_unknown(void *ctx, const struct kma_free_row *row)
-{
-	struct capture *c = ctx;
-
-	assert_true(c->nr_unknown < MAX_ROWS);
-	c->unknown[c->nr_unknown++] = *row;
-	return 0;
-}
+#include "test-capture.h"
 
 static struct kma_match *new_matcher(struct capture *cap, int kmalloc_only)
 {
