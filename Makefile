@@ -72,6 +72,7 @@ ANALYZE_OBJS	:= $(addprefix $(O)/,$(patsubst %.c,%.o,analyzer/kma-analyze.c anal
 		   analyzer/kma-signals.c analyzer/kma-top.c $(LAYER_SRCS))) $(O)/analyzer/store/kma-schema.o
 ANALYZE_OBJS	+= $(O)/analyzer/kma-pagepipe.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
+ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-kinds.o	# percpu and vmalloc caller tables
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-sites.o	# call-site names: kallsyms, perf.data symbols
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-html.o	# --html in the run
 ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output

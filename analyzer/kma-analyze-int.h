@@ -60,6 +60,11 @@ struct kma_pipeline {
 	 * each, made at the kind's first event: the summary by allocator
 	 */
 	struct kma_match	*kinds[KMA_KIND_NR];
+	/*
+	 * The report's matchers of those kinds (--kind), with the slab view's
+	 * filters and grouping: their caller tables (kma-analyze-kinds.c)
+	 */
+	struct kma_match	*kview[KMA_KIND_NR];
 };
 
 /* Damage found in the trace's ring-buffer data, one warning line per kind, on stderr. */
@@ -73,6 +78,20 @@ const char *kma_pipeline_page_unfit(const struct kma_opts *o);
 /* The call sites' names and stacks of the run (kma-analyze-sites.c); 0, or -1 said. */
 int kma_pipeline_open_sites(struct kma_pipeline *r);
 int kma_pipeline_print(struct kma_pipeline *r);
+/*
+ * The report's percpu and vmalloc matchers (kma-analyze-kinds.c): opened
+ * after the slab view (0, or -1 said), fed their kinds' events, markers and
+ * module events (0, or -1 out of memory), their window, finished after the
+ * run with a line for each kind --kind names that the trace lacks (0, or -1
+ * said: none of them is in it), freed.
+ */
+int kma_pipeline_open_kinds(struct kma_pipeline *r);
+int kma_pipeline_kinds_event(struct kma_pipeline *r, const struct kma_event *ev);
+void kma_pipeline_kinds_window(struct kma_pipeline *r, uint64_t since, uint64_t until);
+int kma_pipeline_finish_kinds(struct kma_pipeline *r, uint64_t end_ts);
+void kma_pipeline_free_kinds(struct kma_pipeline *r);
+/* Kind @k (enum kma_kind) has events in the trace. */
+int kma_pipeline_kind_present(const struct kma_pipeline *r, int k);
 /*
  * The page report's filter line ("# page allocations since ... (filter: ...); ...")
  * on @out, names escaped as in text with @text: 1, or 0 and nothing without a filter.

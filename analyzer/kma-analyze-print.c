@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "match/kma-kind.h"
 #include "match/kma-leak.h"
 #include "match/kma-match.h"
 #include "match/kma-select.h"
@@ -289,6 +290,152 @@ static int print_callers(struct kma_pipeline *r, const struct kma_trace_info *in
 	return ret;
 }
 
+/* Kind @k's rows of the report (--outstanding: what is live, in *v to free). */
+static int kind_rows(struct kma_match *m, int outstanding, const struct kma_caller **c,
+		     uint32_t *n, struct kma_totals *t, struct kma_caller **v)
+{
+	const struct kma_totals *all = kma_match_totals(m);
+
+	*c = kma_match_callers(m, n);
+	*t = *all;
+	*v = NULL;
+	if (!outstanding)
+		return 0;
+	*v = outstanding_view(*c, *n, t);
+	if (!*v)
+		return -1;
+	t->unknown_frees = all->unknown_frees;
+	t->null_frees = all->null_frees;
+	t->free_scope = all->free_scope;
+	t->failed_allocs = all->failed_allocs;
+	*c = *v;
+	return 0;
+}
+
+/* The heading of kind @k's table among several: "percpu allocations by caller". */
+static void kind_heading(int k, enum kma_group g)
+{
+	printf("%s allocations by %s\n", kma_kind_name(k), kma_group_name(g));
+}
+
+/* One kind beside slab alone, in text: its heading, summary and table. */
+static int print_kind_text(struct kma_pipeline *r, const struct kma_trace_info *info, int k)
+{
+	struct kma_report_in in = { .info = info, .sort = r->o->sort, .limit = r->o->limit,
+				    .key = kma_group_name(r->o->group_by), .nr_kinds = 1 };
+	struct kma_report_kind kind = { .name = kma_kind_name(k),
+					.slack = kma_kind_ops(k)->slack };
+	struct kma_caller *v;
+	struct kma_totals t;
+	int ret;
+
+	if (kind_rows(r->kview[k], r->o->outstanding, &in.callers, &in.nr_callers, &t, &v))
+		return -1;
+	kind.end = in.nr_callers;
+	in.kinds = &kind;
+	in.totals = &t;
+	kind_heading(k, r->o->group_by);
+	ret = kma_report_text(stdout, &in);
+	free(v);
+	return ret;
+}
+
+/* Sums of the kinds' totals: the JSON summary of a table of several kinds. */
+static void add_totals(struct kma_totals *s, const struct kma_totals *t)
+{
+	s->total += t->total;
+	s->slack += t->slack;
+	s->net += t->net;
+	s->allocs += t->allocs;
+	s->frees += t->frees;
+	s->unknown_frees += t->unknown_frees;
+	s->null_frees += t->null_frees;
+	s->implicit_frees += t->implicit_frees;
+	s->failed_allocs += t->failed_allocs;
+	s->callers += t->callers;
+	s->free_scope = t->free_scope;
+}
+
+/*
+ * The @n kinds @ks in one table with a kind column: text with -g, CSV and
+ * JSON. Each kind's rows are copied in turn into one array, its kind told by
+ * where its rows end.
+ */
+static int print_kinds_table(struct kma_pipeline *r, const struct kma_trace_info *info,
+			     const int *ks, int n)
+{
+	struct kma_report_in in = { .info = info, .sort = r->o->sort, .limit = r->o->limit,
+				    .key = kma_group_name(r->o->group_by), .nr_kinds = n };
+	struct kma_report_kind kinds[KMA_KIND_NR];
+	struct kma_caller *all = NULL, *grown, *v;
+	struct kma_totals sum = { 0 }, t;
+	const struct kma_caller *c;
+	uint32_t nr = 0, m;
+	int i, ret = -1;
+
+	for (i = 0; i < n; i++) {
+		struct kma_match *mm = ks[i] == KMA_KIND_SLAB ? r->view : r->kview[ks[i]];
+
+		if (kind_rows(mm, r->o->outstanding, &c, &m, &t, &v))
+			goto out;
+		grown = realloc(all, ((size_t)nr + m + 1) * sizeof(*all));
+		if (!grown) {
+			free(v);
+			goto out;
+		}
+		all = grown;
+		memcpy(all + nr, c, (size_t)m * sizeof(*all));
+		free(v);
+		nr += m;
+		kinds[i] = (struct kma_report_kind){ .name = kma_kind_name(ks[i]), .end = nr,
+						     .slack = kma_kind_ops(ks[i])->slack };
+		add_totals(&sum, &t);
+	}
+	in.callers = all;
+	in.nr_callers = nr;
+	in.kinds = kinds;
+	in.totals = &sum;
+	if (r->o->format == KMA_FMT_TEXT)
+		ret = kma_report_text_rows(stdout, &in);
+	else
+		ret = kma_report_table(stdout, &in, r->o->format);
+out:
+	free(all);
+	return ret;
+}
+
+/*
+ * The caller table of every kind --kind selects that the trace has: slab
+ * alone as it always was; in text each kind's own table under its heading,
+ * or with -g one table with a kind column, as CSV and JSON always have.
+ */
+static int print_all_callers(struct kma_pipeline *r, const struct kma_trace_info *info)
+{
+	int ks[KMA_KIND_NR], n = 0, k, i;
+
+	for (k = 0; k < KMA_KIND_NR; k++)
+		if ((r->o->kinds & 1u << k) && (k == KMA_KIND_SLAB || r->kview[k]) &&
+		    kma_pipeline_kind_present(r, k))
+			ks[n++] = k;
+	if (!n || (n == 1 && ks[0] == KMA_KIND_SLAB))
+		return print_callers(r, info);
+	if (r->o->format != KMA_FMT_TEXT || r->o->group_set)
+		return print_kinds_table(r, info, ks, n);
+	for (i = 0; i < n; i++) {
+		if (i && putchar('\n') == EOF)
+			return -1;
+		if (ks[i] != KMA_KIND_SLAB) {
+			if (print_kind_text(r, info, ks[i]))
+				return -1;
+			continue;
+		}
+		kind_heading(KMA_KIND_SLAB, r->o->group_by);
+		if (print_callers(r, info))
+			return -1;
+	}
+	return 0;
+}
+
 /*
  * The kernel memory by allocator, at the top of a text report, when percpu
  * or vmalloc allocated beside another kind, or alone (slab and pages alone:
@@ -311,6 +458,9 @@ static int print_kinds(struct kma_pipeline *r, const struct kma_trace_info *info
 	for (k = KMA_KIND_PERCPU; k < KMA_KIND_NR; k++)
 		if (r->kinds[k])
 			kma_account_match(&s[k], k, kma_match_totals(r->kinds[k]));
+	for (k = 0; r->o->kind_arg && k < KMA_KIND_NR; k++)
+		if (!(r->o->kinds & 1u << k))	/* --kind: the kinds it names */
+			memset(&s[k], 0, sizeof(s[k]));
 	/* one kind alone is the report's own summary, unless it is not slab's */
 	if (kma_account_present(s, KMA_KIND_NR) < 2 && s[KMA_KIND_SLAB].allocs)
 		return 0;
@@ -337,7 +487,7 @@ int kma_pipeline_print(struct kma_pipeline *r)
 		print_self_line(r);
 	switch (o->report) {
 	case KMA_REPORT_CALLERS:
-		return print_callers(r, info);
+		return print_all_callers(r, info);
 	case KMA_REPORT_LIST:
 		return 0;	/* printed by the caller from the list sink */
 	case KMA_REPORT_GENERATIONS:

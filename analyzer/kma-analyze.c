@@ -80,6 +80,7 @@ static int set_window(struct kma_pipeline *r)
 		return kma_err_set(&r->err, KMA_ERR_OTHER,
 				   "--until is not after --since: the window is empty");
 	kma_match_set_window(r->view, since, until);
+	kma_pipeline_kinds_window(r, since, until);
 	if (r->pages && r->page_filtered)	/* --pages, or --html's page section */
 		kma_pagepipe_set_window(r->pages, since, until);
 	return 0;
@@ -127,6 +128,8 @@ static int feed_kind(struct kma_pipeline *r, const struct kma_event *ev)
 
 	if (!r->kinds[k] && !(r->kinds[k] = kma_match_alloc(&mo)))
 		return -1;
+	if (r->kview[k] && kma_match_event(r->kview[k], ev))	/* the report's, --kind */
+		return -1;
 	return kma_match_event(r->kinds[k], ev);
 }
 
@@ -149,6 +152,10 @@ static int feed(void *ctx, const struct kma_event *ev)
 		return kma_err_nomem(&r->err);
 	if (ev->type == KMA_EV_COUNTER)
 		return 0;
+	/* the percpu and vmalloc tables' generations and module unloads */
+	if ((ev->type == KMA_EV_MARKER || ev->type == KMA_EV_MODULE_LOAD ||
+	     ev->type == KMA_EV_MODULE_FREE) && kma_pipeline_kinds_event(r, ev))
+		return kma_err_nomem(&r->err);
 	if (kma_ev_is_percpu(ev->type) || kma_ev_is_vmap(ev->type)) {
 		struct kma_event e = *ev;
 
@@ -597,6 +604,8 @@ static int finish_run(struct kma_pipeline *r)
 	}
 	if (kma_interrupted)
 		return -1;	/* --live: a second Ctrl-C while finishing abandons the report */
+	if (kma_pipeline_finish_kinds(r, info->last_ts))
+		return -1;
 	return check_generation(r);
 }
 
@@ -669,6 +678,7 @@ static void close_run(struct kma_pipeline *r)
 	kma_match_free(r->match);
 	for (i = 0; i < KMA_KIND_NR; i++)
 		kma_match_free(r->kinds[i]);
+	kma_pipeline_free_kinds(r);
 	kma_list_free(r->list);
 	kma_cross_free(r->cross);
 	kma_counters_free(r->counters);
@@ -708,7 +718,7 @@ int main(int argc, char **argv)
 		goto out;
 	kma_signals_catch(o.live);
 	if (open_reader(&r) || kma_pipeline_open_sites(&r) || open_pages(&r) || open_match(&r) ||
-	    open_view(&r) || kma_pipeline_open_html(&r) || run_trace(&r) || finish_run(&r) ||
+	    open_view(&r) || kma_pipeline_open_kinds(&r) || kma_pipeline_open_html(&r) || run_trace(&r) || finish_run(&r) ||
 	    commit_store(&r) || kma_pipeline_write_html(&r) || print_output(&r))
 		goto out;
 	ret = 0;

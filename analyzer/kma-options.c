@@ -11,6 +11,7 @@
 
 #include "kma-time.h"
 #include "match/kma-crosscpu.h"
+#include "match/kma-kind.h"
 #include "match/kma-leak.h"
 #include "match/kma-pagealloc.h"
 #include "match/kma-select.h"
@@ -44,6 +45,7 @@ enum {
 	OPT_ALL, OPT_MIN_BYTES,	/* --leaks rows */
 	OPT_COUNT,		/* --count */
 	OPT_KALLSYMS, OPT_SYMBOLS,	/* symbols of a recording without kallsyms */
+	OPT_KIND,		/* --kind */
 };
 
 static const struct option long_opts[] = {
@@ -72,6 +74,7 @@ static const struct option long_opts[] = {
 	{ "leftovers",		no_argument,		NULL, OPT_MODULES },
 	{ "advice",		no_argument,		NULL, OPT_ADVICE },
 	{ "pages",		no_argument,		NULL, OPT_PAGES },
+	{ "kind",		required_argument,	NULL, OPT_KIND },
 	{ "cross-cpu",		no_argument,		NULL, OPT_CROSS_CPU },
 	{ "counters",		no_argument,		NULL, OPT_COUNTERS },
 	{ "cpu-nodes",		required_argument,	NULL, OPT_CPU_NODES },
@@ -391,6 +394,35 @@ static int parse_filter_opt(int c, const char *arg, struct kma_opts *o)
 	return OPT_TAKEN;
 }
 
+/* The kinds the caller tables report by default: every one of them in the trace. */
+#define KMA_KINDS_TABLES	(1u << KMA_KIND_SLAB | 1u << KMA_KIND_PERCPU | 1u << KMA_KIND_VMALLOC)
+
+/* --kind K[,K]: the kinds as bits of @mask; "all" is every kind but page. 0, or -1. */
+static int parse_kinds(const char *arg, unsigned int *mask)
+{
+	enum kma_kind k;
+	char name[16];
+	size_t len;
+
+	*mask = 0;
+	for (;;) {
+		len = strcspn(arg, ",");
+		if (!len || len >= sizeof(name))
+			return -1;	/* also an empty name: "", "slab,", ",vmalloc" */
+		memcpy(name, arg, len);
+		name[len] = '\0';
+		if (!strcmp(name, "all"))
+			*mask |= KMA_KINDS_TABLES;
+		else if (!kma_kind_parse(name, &k))
+			*mask |= 1u << k;
+		else
+			return -1;
+		if (!arg[len])
+			return 0;
+		arg += len + 1;
+	}
+}
+
 /* One option: taken (OPT_TAKEN) or the exit status. */
 static int parse_opt(int c, const char *arg, struct kma_opts *o)
 {
@@ -413,6 +445,12 @@ static int parse_opt(int c, const char *arg, struct kma_opts *o)
 		o->cpu_nodes = arg;
 		return OPT_TAKEN;
 	}
+	case OPT_KIND:
+		if (parse_kinds(arg, &o->kinds))
+			return usage_error("unknown --kind '%s': slab, page, percpu, vmalloc or "
+					   "all, separated by ','", arg);
+		o->kind_arg = arg;
+		return OPT_TAKEN;
 	case OPT_HTML:
 		if (!*arg)
 			return usage_error("--html wants a file name%s", "");
@@ -511,6 +549,48 @@ static int check_pages(struct kma_opts *o)
 	return -1;
 }
 
+/*
+ * --kind: page alone is the page report (--pages); percpu and vmalloc have the
+ * caller table only, and no slab cache. Without --kind, the caller table
+ * reports every kind the trace has; any other report, slab's only.
+ */
+static int check_kinds(struct kma_opts *o)
+{
+	unsigned int page = 1u << KMA_KIND_PAGE, slab = 1u << KMA_KIND_SLAB;
+	const char *misfit = NULL;
+	int i;
+
+	for (i = 0; i < o->nr_sel; i++)
+		if (o->sel[i].kind == KMA_SELK_CACHE)
+			misfit = "--cache";
+	if (!o->kind_arg) {
+		o->kinds = o->pages ? page : slab;
+		if (!o->pages && !o->report_opt && !o->folded && !o->live && !misfit &&
+		    !o->kmalloc_only)
+			o->kinds = KMA_KINDS_TABLES;
+		return -1;
+	}
+	if (o->kinds & page) {
+		if (o->kinds != page)
+			return usage_error("--kind page is the page report (--pages): it goes with "
+					   "no other kind, not '%s'", o->kind_arg);
+		o->pages = 1;
+		return -1;
+	}
+	if (o->pages)
+		return usage_pair("%s is the page report: not with --kind %s", "--pages",
+				  o->kind_arg);
+	if (o->kinds == slab)
+		return -1;
+	if (!misfit)
+		misfit = o->kmalloc_only ? "--kmalloc-only" : o->report_opt ? o->report_opt :
+			 o->folded ? "-f folded" : o->live ? "--live" : o->count ? "--count" : NULL;
+	if (misfit)
+		return usage_pair("%s is for slab allocations only: not with --kind %s", misfit,
+				  o->kind_arg);
+	return -1;
+}
+
 /* The FILE argument, and the options that do not go together. */
 static int check_args(int argc, char **argv, struct kma_opts *o)
 {
@@ -564,7 +644,9 @@ static int check_args(int argc, char **argv, struct kma_opts *o)
 			 o->output != default_opts.output))
 		return usage_error("--count only counts a trace's events: it takes -B, -j, "
 				   "--libtracecmd, --marker-prefix and -q%s", "");
-	c = check_pages(o);
+	c = check_kinds(o);
+	if (c == -1)
+		c = check_pages(o);
 	return c == -1 ? check_folded(o) : c;
 }
 

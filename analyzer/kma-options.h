@@ -98,6 +98,9 @@ struct kma_opts {
 	int		pages;		/* --pages: the page report */
 	int		page_group;	/* -g for --pages (enum kma_page_group), -1: default */
 	const char	*group_arg;	/* -g as given, for a page grouping slabs lack */
+	/* --kind: the allocators the caller tables report, 1 << enum kma_kind each */
+	unsigned int	kinds;		/* after parsing never 0 (the default set) */
+	const char	*kind_arg;	/* --kind as given; NULL: the default */
 	/* cross-CPU frees and cross-node allocations */
 	const char	*cpu_nodes;	/* --cpu-nodes LIST, checked; NULL: the trace's map */
 };

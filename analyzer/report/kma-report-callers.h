@@ -25,6 +25,16 @@ struct kma_leak_show {
 	uint64_t	min_bytes;	/* --min-bytes: rows holding fewer bytes left out */
 };
 
+/*
+ * One allocator kind's rows in a table of several (kma_report_in.kinds): the
+ * rows callers[end of the kind before, end).
+ */
+struct kma_report_kind {
+	const char	*name;		/* "percpu": the kind column, --kind's name */
+	uint32_t	end;
+	int		slack;		/* bytes_alloc - bytes_req is slack for it (slab) */
+};
+
 struct kma_report_in {
 	const struct kma_trace_info	*info;
 	const struct kma_totals		*totals;
@@ -33,10 +43,21 @@ struct kma_report_in {
 	enum kma_sort			sort;
 	uint64_t			limit;	/* 0: every caller */
 	const char			*key;	/* heading of the name column; NULL: "caller" */
+	/*
+	 * NULL: the rows of slab alone, as the report always was. Else the
+	 * kinds of the rows, in order: a kind column (text: with two or more),
+	 * slack cells empty for a kind without slack, no slack columns when
+	 * none has it; the text summary without the slab-only lines.
+	 */
+	const struct kma_report_kind	*kinds;
+	unsigned int			nr_kinds;
 };
 
 /* Writes the report to out; 0, or -1 on out of memory / write error. */
 int kma_report_text(FILE *out, const struct kma_report_in *in);
+
+/* Only the text table ("Sorted by ...", heading, rows): a table of several kinds. */
+int kma_report_text_rows(FILE *out, const struct kma_report_in *in);
 
 /* The same as CSV (the rows, one header row) or JSON (summary and rows). */
 enum kma_fmt;
