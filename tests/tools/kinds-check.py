@@ -4,10 +4,12 @@
 worked out from `trace-cmd report` text alone (never from kma's output), for
 the tests to hold kma against.
 
-    trace-cmd report -i trace.dat | kinds-check.py [--buffer NAME]
+    trace-cmd report -i trace.dat | kinds-check.py [--buffer NAME] [--rows]
 
 --buffer NAME keeps the lines of that tracing instance ("NAME:" before the
 task, as trace-cmd report prints every buffer of a file with instances).
+--rows adds the rows of kma-analyze's caller tables (-g caller and -g
+function) after the rest.
 
 Output, one line each:
 
@@ -16,6 +18,13 @@ Output, one line each:
                      vmap_bytes (each kind's only when it has records)
     summary KIND allocs=N frees=N unknown_frees=N implicit_frees=N failed=N bytes=N net=N peak=N
     caller KIND NAME total=N net=N allocs=N frees=N
+    row KIND KEY total=N net=N allocs=N frees=N implicit=N       (--rows)
+    function KIND FUNC total=N net=N allocs=N frees=N implicit=N (--rows)
+
+A row's KEY is a percpu call_site as printed (symbol+0xoff), a vmalloc
+caller frame's address (0x hex, 0x0 without a stack); FUNC is the function
+of either (the call_site without its +0xoff). implicit counts the
+allocations of the row that a later allocation at the same key freed.
 
 The rules:
 - percpu (percpu_alloc_percpu / percpu_free_percpu, paired by ptr): the
@@ -65,19 +74,24 @@ def num(s):
     return int(s, 0)
 
 
-def vmap_caller(frames):
+def vmap_frame(frames):
+    """The caller frame (function, address) of a vmap area's stack."""
     if not frames:
-        return "[no stack]"
-    for i, fn in enumerate(frames):
+        return ("[no stack]", "0x0")
+    for i, (fn, _) in enumerate(frames):
         if fn.startswith(TRACING):
             frames = frames[i + 1:]
             break
     if not frames:
-        return "[no stack]"
-    for fn in frames:
+        return ("[no stack]", "0x0")
+    for fn, addr in frames:
         if not fn.lstrip("_").startswith(VMALLOC_INTERNALS):
-            return fn
+            return (fn, addr)
     return frames[-1]
+
+
+def vmap_caller(frames):
+    return vmap_frame(frames)[0]
 
 
 class Kind:
@@ -85,42 +99,49 @@ class Kind:
         self.live = {}          # key -> (bytes, caller)
         self.allocs = self.frees = self.unknown = self.implicit = self.failed = 0
         self.bytes = self.net = self.peak = 0
-        self.callers = {}       # name -> [total, net, allocs, frees]
+        # per grouping ("caller", "row", "function"): name -> [total, net, allocs,
+        # frees, implicit]
+        self.groups = {"caller": {}, "row": {}, "function": {}}
+        self.callers = self.groups["caller"]
 
-    def caller(self, name):
-        return self.callers.setdefault(name, [0, 0, 0, 0])
+    def rows(self, names):
+        return [self.groups[g].setdefault(n, [0, 0, 0, 0, 0]) for g, n in names.items()]
 
-    def alloc(self, key, size, caller):
+    def alloc(self, key, size, names):
+        """names: the allocation's name in each grouping."""
         if key in self.live:
-            old, oc = self.live.pop(key)
+            old, on = self.live.pop(key)
             self.implicit += 1
             self.net -= old
-            self.caller(oc)[1] -= old
-        self.live[key] = (size, caller)
+            for c in self.rows(on):
+                c[1] -= old
+                c[4] += 1
+        self.live[key] = (size, names)
         self.allocs += 1
         self.bytes += size
         self.net += size
-        c = self.caller(caller)
-        c[0] += size
-        c[1] += size
-        c[2] += 1
+        for c in self.rows(names):
+            c[0] += size
+            c[1] += size
+            c[2] += 1
         self.peak = max(self.peak, self.net)
 
     def free(self, key):
         if key not in self.live:
             self.unknown += 1
             return
-        size, caller = self.live.pop(key)
+        size, names = self.live.pop(key)
         self.frees += 1
         self.net -= size
-        c = self.caller(caller)
-        c[1] -= size
-        c[3] += 1
+        for c in self.rows(names):
+            c[1] -= size
+            c[3] += 1
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--buffer")
+    ap.add_argument("--rows", action="store_true")
     args = ap.parse_args()
     prefix = args.buffer + ":" if args.buffer else None
     kinds = {"percpu": Kind(), "vmalloc": Kind()}
@@ -132,7 +153,8 @@ def main():
         if line.startswith("=>"):
             m = FRAME.match(line)
             if stack_of is not None and m:
-                stack_of["frames"].append(m.group(1) or "0x" + m.group(2))
+                addr = "0x" + m.group(2).lstrip("0")
+                stack_of["frames"].append((m.group(1) or addr, addr))
             continue
         if prefix:
             if not line.startswith(prefix):
@@ -153,7 +175,9 @@ def main():
             size = num(f["bytes_alloc"] if "bytes_alloc" in f else f["size"])
             count["percpu_alloc"] = count.get("percpu_alloc", 0) + 1
             count["percpu_bytes"] = count.get("percpu_bytes", 0) + size
-            kinds["percpu"].alloc(num(f["ptr"]), size, f.get("call_site", "[none]"))
+            site = f.get("call_site", "[none]")
+            kinds["percpu"].alloc(num(f["ptr"]), size, {
+                "caller": site, "row": site, "function": site.split("+")[0]})
         elif ev == "percpu_free_percpu":
             count["percpu_free"] = count.get("percpu_free", 0) + 1
             kinds["percpu"].free(num(f["ptr"]))
@@ -176,7 +200,8 @@ def main():
         if "free" in rec:
             vm.free(rec["free"])
         else:
-            vm.alloc(rec["key"], rec["size"], vmap_caller(rec["frames"]))
+            fn, addr = vmap_frame(rec["frames"])
+            vm.alloc(rec["key"], rec["size"], {"caller": fn, "row": addr, "function": fn})
     if count.get("percpu_alloc", 0) + count.get("percpu_free", 0):
         for k in ("percpu_alloc", "percpu_free", "percpu_bytes"):
             print("count %s %d" % (k, count.get(k, 0)))
@@ -190,8 +215,13 @@ def main():
               "bytes=%d net=%d peak=%d" % (name, k.allocs, k.frees, k.unknown, k.implicit,
                                            k.failed, k.bytes, k.net, k.peak))
         for c in sorted(k.callers, key=lambda n: (-k.callers[n][0], n)):
-            t, n, a, fr = k.callers[c]
+            t, n, a, fr, _ = k.callers[c]
             print("caller %s %s total=%d net=%d allocs=%d frees=%d" % (name, c, t, n, a, fr))
+    for name, k in kinds.items():
+        for g in ("row", "function") if args.rows else ():
+            for c in sorted(k.groups[g]):
+                print("%s %s %s total=%d net=%d allocs=%d frees=%d implicit=%d"
+                      % ((g, name, c) + tuple(k.groups[g][c])))
 
 
 vm_events = []

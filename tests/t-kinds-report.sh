@@ -1,0 +1,205 @@
+# The caller tables of every allocator kind (kma-analyze(1), "Allocator kinds"):
+# - tests/kinds-report/report.seq (slab, percpu and vmalloc; two tasks; a generation
+#   marker) against the tables worked out by hand beside it: every kind's table in
+#   CSV, -g comm across kinds, --kind with --comm, --generation, --outstanding,
+#   --caller, -s/-n; the text sections and the one text table with a kind column;
+# - the recorded fixtures (tests/fixtures/kinds-*.dat): every percpu and vmalloc row,
+#   by caller and by function, against tests/tools/kinds-check.py --rows over
+#   trace-cmd report; a percpu- and vmalloc-only trace prints no slab table;
+# - --kind's usage errors, and a kind the trace lacks;
+# - slab alone as before: --kind slab prints what no --kind prints.
+MKTRACE=$TOP/$B/tests/tools/mktrace
+need_mktrace
+CHECK="python3 $TOP/tests/tools/kinds-check.py"
+EXP=$TOP/tests/kinds-report
+DAT=$TMP/report.dat
+
+# same NAME WANT CMD...: CMD's stdout is the file WANT, byte for byte
+same() {
+	local name=$1 want=$2
+	shift 2
+	if "$@" > "$TMP/got.txt" 2> "$TMP/err.txt"; then
+		check "$name" diff "$want" "$TMP/got.txt"
+	else
+		fail "$name" "exit $?: $(head -3 "$TMP/err.txt")"
+	fi
+}
+
+if "$MKTRACE" -o "$DAT" "$EXP/report.seq" > "$TMP/mk.txt" 2>&1; then
+	same "kinds report: every kind's rows, -f csv" "$EXP/default.csv" \
+		"$KMA" --no-db -f csv "$DAT"
+	same "kinds report: --kind all is the default" "$EXP/default.csv" \
+		"$KMA" --no-db -f csv --kind all "$DAT"
+	same "kinds report: -g comm across the kinds, a kind column" "$EXP/comm.csv" \
+		"$KMA" --no-db -f csv -g comm "$DAT"
+	same "kinds report: --kind percpu --comm kworker/1:0" "$EXP/percpu-kworker.csv" \
+		"$KMA" --no-db -f csv --kind percpu --comm kworker/1:0 "$DAT"
+	same "kinds report: --kind percpu --outstanding" "$EXP/percpu-outstanding.csv" \
+		"$KMA" --no-db -f csv --kind percpu --outstanding "$DAT"
+	same "kinds report: --kind vmalloc --generation g1" "$EXP/vmalloc-g1.csv" \
+		"$KMA" --no-db -f csv --kind vmalloc --generation g1 "$DAT"
+	same "kinds report: --caller on a vmap area's caller frame" "$EXP/caller-bpf.csv" \
+		"$KMA" --no-db -f csv --caller '^bpf_map_area_alloc' "$DAT"
+	same "kinds report: -s net -n 2 across the kinds" "$EXP/net2.csv" \
+		"$KMA" --no-db -f csv -s net -n 2 "$DAT"
+	# JSON: the same rows, a kind member, the kinds' sums in the summary
+	check "kinds report: -f json's rows and summary" sh -c "
+		'$KMA' --no-db -f json --kind percpu,vmalloc '$DAT' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d[\"summary\"]
+# percpu 224 + vmalloc 28672 bytes; 3 + 3 allocations; 2 + 1 frees (1 unknown)
+assert (s[\"total\"], s[\"net\"], s[\"allocs\"], s[\"frees\"], s[\"unknown_frees\"],
+        s[\"failed_allocs\"], s[\"callers\"]) == (28896, 12416, 6, 3, 1, 1, 4), s
+rows = [(r[\"kind\"], r[\"caller\"], r[\"total\"]) for r in d[\"rows\"]]
+assert rows == [(\"vmalloc\", \"bpf_map_area_alloc+0x60\", 20480),
+                (\"vmalloc\", \"__ioremap_caller+0x80\", 8192),
+                (\"percpu\", \"mem_cgroup_css_alloc+0x20\", 192),
+                (\"percpu\", \"alloc_netdev_mqs+0x40\", 32)], rows
+assert \"slack\" not in d[\"rows\"][0], d[\"rows\"][0]
+'"
+	# text: each kind its section, headed by the kind, slack only where it has one
+	"$KMA" --no-db "$DAT" > "$TMP/text.txt" 2>&1
+	check "kinds report: text, one section per kind in order, headed by it" sh -c "
+		grep -E '^[a-z]+ allocations by ' '$TMP/text.txt' | tr '\n' ' ' |
+		grep -qx 'slab allocations by caller percpu allocations by caller vmalloc allocations by caller '"
+	cat > "$TMP/want.txt" <<-'EOF'
+	percpu allocations by caller
+	total bytes allocated: 224
+	net bytes allocated: 128
+	number of allocs: 3
+	number of frees: 2
+	number of callers: 2
+	number of unknown frees: 1
+	number of null frees: 0
+	number of implicit frees: 0
+	number of failed allocs: 0
+	number of lost events: 0
+
+	Sorted by total.
+	total net alloc/free  caller
+	  192  96        2/1  mem_cgroup_css_alloc+0x20
+	   32  32        1/0  alloc_netdev_mqs+0x40
+
+	vmalloc allocations by caller
+	total bytes allocated: 28672
+	net bytes allocated: 12288
+	number of allocs: 3
+	number of frees: 1
+	number of callers: 2
+	number of unknown frees: 0
+	number of null frees: 0
+	number of implicit frees: 0
+	number of failed allocs: 1
+	number of lost events: 0
+
+	Sorted by total.
+	total  net alloc/free  caller
+	20480 4096        2/1  bpf_map_area_alloc+0x60
+	 8192 8192        1/0  __ioremap_caller+0x80
+	EOF
+	check "kinds report: text, the percpu and vmalloc sections worked by hand" sh -c "
+		sed -n '/^percpu allocations by caller\$/,\$p' '$TMP/text.txt' | diff '$TMP/want.txt' -"
+	check "kinds report: text, the slab section is slab's table" sh -c "
+		sed -n '/^slab allocations by caller\$/,/^\$/p' '$TMP/text.txt' | grep -qx 'slack bytes allocated: 24' &&
+		sed -n '/^slab allocations by caller\$/,/^percpu/p' '$TMP/text.txt' |
+		grep -Eqx ' *64 +24 +37.500 +0 +1/1 +alloc_a\\+0x10'"
+	cat > "$TMP/want.txt" <<-'EOF'
+	Sorted by total.
+	total slack slack%  net alloc/free  kind     comm
+	20480     -      - 4096        2/1  vmalloc  bash
+	 8192     -      - 8192        1/0  vmalloc  kworker/1:0
+	  128     -      -  128        2/0  percpu   kworker/1:0
+	   96     -      -    0        1/1  percpu   bash
+	   64    24 37.500    0        1/1  slab     bash
+	EOF
+	check "kinds report: text -g comm, one table with a kind column" sh -c "
+		'$KMA' --no-db -g comm '$DAT' | sed -n '/^Sorted by/,\$p' | diff '$TMP/want.txt' -"
+	# a kind the trace lacks: one line, the rest printed
+	"$KMA" --no-db --kind slab,percpu -f csv "$TOP/tests/fixtures/basic.dat" \
+		> "$TMP/lack.csv" 2> "$TMP/lack.err"
+	rc=$?
+	check "kinds report: --kind slab,percpu on a slab-only trace: one line, slab's rows" sh -c "
+		test $rc = 0 && test \$(wc -l < '$TMP/lack.err') = 1 &&
+		grep -qx 'kma-analyze: $TOP/tests/fixtures/basic.dat: no percpu allocations or frees in this trace' '$TMP/lack.err' &&
+		'$KMA' --no-db -f csv '$TOP/tests/fixtures/basic.dat' | cmp - '$TMP/lack.csv'"
+	"$KMA" --no-db --kind vmalloc "$TOP/tests/fixtures/basic.dat" > "$TMP/none.txt" 2> "$TMP/none.err"
+	rc=$?
+	check "kinds report: --kind vmalloc on a slab-only trace: exit 1, one line" sh -c "
+		test $rc = 1 && test ! -s '$TMP/none.txt' && test \$(wc -l < '$TMP/none.err') = 1 &&
+		grep -q 'no vmalloc allocations or frees in this trace' '$TMP/none.err'"
+else
+	fail "kinds report: mktrace" "$(cat "$TMP/mk.txt")"
+fi
+
+# --kind's usage errors: exit 2, nothing on stdout, the one line and the hint
+for bad in "foo" "percpu," ",slab" "" "page,percpu" "slab:percpu"; do
+	"$KMA" --no-db --kind "$bad" "$TOP/tests/fixtures/basic.dat" > "$TMP/out.txt" 2> "$TMP/err.txt"
+	rc=$?
+	check "kinds report: --kind '$bad' is a usage error" sh -c "
+		test $rc = 2 && test ! -s '$TMP/out.txt' && test \$(grep -vc '^Try ' '$TMP/err.txt') = 1"
+done
+for opts in "--leaks" "--cache kmalloc-64" "-f folded" "--kmalloc-only" "--pages"; do
+	# shellcheck disable=SC2086
+	"$KMA" --no-db --kind percpu $opts "$TOP/tests/fixtures/basic.dat" > "$TMP/out.txt" 2> "$TMP/err.txt"
+	rc=$?
+	check "kinds report: --kind percpu $opts is a usage error naming both" sh -c "
+		test $rc = 2 && test ! -s '$TMP/out.txt' && grep -q -- '${opts%% *}' '$TMP/err.txt' &&
+		grep -q -- '--kind' '$TMP/err.txt'"
+done
+
+# slab and pages alone: as without --kind
+for f in basic pages; do
+	check "kinds report: --kind slab on $f.dat = no --kind" sh -c "
+		'$KMA' --no-db '$TOP/tests/fixtures/$f.dat' > '$TMP/a.txt' 2>&1 &&
+		'$KMA' --no-db --kind slab '$TOP/tests/fixtures/$f.dat' > '$TMP/b.txt' 2>&1 &&
+		cmp '$TMP/a.txt' '$TMP/b.txt'"
+done
+check "kinds report: --kind page = --pages" sh -c "
+	'$KMA' --no-db --pages '$TOP/tests/fixtures/pages.dat' > '$TMP/a.txt' 2>&1 &&
+	'$KMA' --no-db --kind page '$TOP/tests/fixtures/pages.dat' > '$TMP/b.txt' 2>&1 &&
+	cmp '$TMP/a.txt' '$TMP/b.txt'"
+
+# The recorded fixtures: every row of both kinds against the checker
+for f in "$TOP"/tests/fixtures/kinds-*.dat; do
+	name=$(basename "$f" .dat)
+	memo "$TMP/$name.rows" "kinds-check-rows $f $TOP/tests/tools/kinds-check.py" \
+		sh -c "trace-cmd report -i '$f' 2> /dev/null | $CHECK --buffer kmank --rows"
+	# by caller: a percpu row by its call site's name, a vmalloc row by its frame's address
+	check "kinds report $name: every percpu and vmalloc row by caller = the checker's" sh -c "
+		'$KMA' --no-db -f csv '$f' 2> /dev/null | awk -F, '
+			NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+			{ k = \$c[\"kind\"]; key = k == \"vmalloc\" ? \$c[\"address\"] : \$c[\"caller\"]
+			  print \"row\", k, key, \"total=\" \$c[\"total\"], \"net=\" \$c[\"net\"],
+				\"allocs=\" \$c[\"allocs\"], \"frees=\" \$c[\"frees\"],
+				\"implicit=\" \$c[\"implicit_frees\"] }' | LC_ALL=C sort > '$TMP/got.txt' &&
+		grep '^row ' '$TMP/$name.rows' | LC_ALL=C sort | diff - '$TMP/got.txt'"
+	check "kinds report $name: every row by function (-g function) = the checker's" sh -c "
+		'$KMA' --no-db -f csv -g function '$f' 2> /dev/null | awk -F, '
+			NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
+			{ print \"function\", \$c[\"kind\"], \$c[\"function\"], \"total=\" \$c[\"total\"],
+				\"net=\" \$c[\"net\"], \"allocs=\" \$c[\"allocs\"], \"frees=\" \$c[\"frees\"],
+				\"implicit=\" \$c[\"implicit_frees\"] }' | LC_ALL=C sort > '$TMP/got.txt' &&
+		grep '^function ' '$TMP/$name.rows' | LC_ALL=C sort | diff - '$TMP/got.txt'"
+	"$KMA" --no-db "$f" > "$TMP/$name.txt" 2> /dev/null
+	check "kinds report $name: no slab table, a percpu and a vmalloc one" sh -c "
+		! grep -q '^slab allocations' '$TMP/$name.txt' &&
+		! grep -q '^slack bytes allocated' '$TMP/$name.txt' &&
+		test \$(grep -c '^Sorted by total' '$TMP/$name.txt') = 2 &&
+		grep -qx 'percpu allocations by caller' '$TMP/$name.txt' &&
+		grep -qx 'vmalloc allocations by caller' '$TMP/$name.txt'"
+	# each text section's summary against the checker's
+	check "kinds report $name: each text section's allocs, frees and bytes = the checker's" sh -c "
+		awk '/^(percpu|vmalloc) allocations by caller\$/ { k = \$1 }
+			k && /^total bytes allocated:/ { b = \$4 }
+			k && /^net bytes allocated:/ { n = \$4 }
+			k && /^number of allocs:/ { a = \$4 }
+			k && /^number of frees:/ { fr = \$4 }
+			k && /^number of unknown frees:/ { u = \$5 }
+			k && /^number of failed allocs:/ {
+				print \"summary\", k, \"allocs=\" a, \"frees=\" fr - u, \"unknown_frees=\" u,
+					\"failed=\" \$5, \"bytes=\" b, \"net=\" n; k = \"\" }' \
+			'$TMP/$name.txt' > '$TMP/got.txt' &&
+		grep '^summary' '$TMP/$name.rows' |
+		sed -E 's/ implicit_frees=[0-9]+//; s/ peak=[0-9]+//' | diff - '$TMP/got.txt'"
+done
