@@ -101,7 +101,7 @@ const char kma_usage_text[] =
 "                         --lifetimes: those\n"
 "                         reports for pages; --comm, --pid, --caller, --since,\n"
 "                         --until, --exclude-self and --generation filter them\n"
-"      --kind K[,K]       the allocators of the caller tables: slab, percpu,\n"
+"      --kind LIST        the allocators of the caller tables: slab, percpu,\n"
 "                         vmalloc, all (default: every one the trace has, each its\n"
 "                         own table; -g or -f csv|json: one table, a kind column);\n"
 "                         page alone: --pages\n"
