@@ -87,7 +87,7 @@ MARK		:= $(O)/tools/kma-mark
 DIFF		:= $(O)/analyzer/kma-diff
 DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/kma-report-diff.o \
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
-		   store/kma-store-file.o kma-runner.o)
+		   store/kma-store-file.o kma-runner.o kma-diff-kind.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select
 DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
 # kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema

@@ -21,6 +21,8 @@
 #include "kma-event.h"
 #include "kma-output.h"
 #include "kma-runner.h"
+#include "kma-diff-kind.h"
+#include "match/kma-kind.h"
 #include "match/kma-diffmatch.h"
 #include "match/kma-select.h"
 #include "report/kma-report-diff.h"
@@ -37,7 +39,7 @@
 
 /* The long options without a short one. */
 enum { OPT_COMM = 256, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_SELF, OPT_GEN, OPT_GEN_BASE,
-       OPT_GEN_NEW, OPT_KEY, OPT_KALLSYMS, OPT_SYMBOLS };
+       OPT_GEN_NEW, OPT_KEY, OPT_KALLSYMS, OPT_SYMBOLS, OPT_KIND };
 
 /* Every option in one place; parse_opts() starts from the defaults. */
 struct diff_opts {
@@ -66,6 +68,8 @@ struct diff_opts {
 	int			exclude_self;
 	const char		*gen[2];	/* BASE's and NEW's generation, or NULL */
 	int			gen_both;	/* --generation set both */
+	enum kma_kind		kind;		/* --kind: the allocator compared */
+	const char		*kind_arg;	/* NULL: slab, from report.db */
 };
 
 static const struct diff_opts default_opts = {
@@ -124,6 +128,8 @@ static const char usage_text[] =
 "                         label) of both runs; --rate: per second of G\n"
 "      --base-generation G  only BASE's generation G (not with --generation)\n"
 "      --new-generation G   only NEW's generation G\n"
+"      --kind K           the allocator compared: slab (default), percpu or\n"
+"                         vmalloc (trace.dat operands only: report.db holds slab's)\n"
 "  -h, --help             show this help\n"
 "  -V, --version          show the version\n"
 "\n"
@@ -277,6 +283,11 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 	case 'q':
 		o->quiet = 1;
 		return -1;
+	case OPT_KIND:
+		if (kma_kind_parse(arg, &o->kind) || o->kind == KMA_KIND_PAGE)
+			return usage_error("unknown --kind '%s': slab, percpu or vmalloc", arg);
+		o->kind_arg = arg;
+		return -1;
 	case OPT_KALLSYMS:
 	case OPT_SYMBOLS: {
 		int k = c == OPT_SYMBOLS;
@@ -296,6 +307,32 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 	default:
 		return usage_error("%s", "bad option");
 	}
+}
+
+/*
+ * --kind percpu or vmalloc: its rows come from kma-analyze's table of the
+ * trace (kma-diff-kind.c), which has no slab cache, no duration for --rate
+ * and no report.db for -o. -1 to go on, or the exit status.
+ */
+static int check_kind(const struct diff_opts *o)
+{
+	int i;
+
+	if (o->kind == KMA_KIND_SLAB)
+		return -1;
+	for (i = 0; i < o->nr_sels; i++)
+		if (o->sel[i].kind == KMA_SELK_CACHE)
+			return usage_error("--cache selects slab caches: not with --kind %s",
+					   o->kind_arg);
+	if (o->group == KMA_GROUP_CACHE)
+		return usage_error("-g cache groups slab caches: not with --kind %s", o->kind_arg);
+	if (o->rate)
+		return usage_error("--rate is for slab rows (report.db's duration): not with "
+				   "--kind %s", o->kind_arg);
+	if (o->nr_keep)
+		return usage_error("-o keeps a report.db, which holds slab rows only: not with "
+				   "--kind %s", o->kind_arg);
+	return -1;
 }
 
 static int parse_opts(int argc, char **argv, struct diff_opts *o)
@@ -320,6 +357,7 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 		{ "base-generation", required_argument,	NULL, OPT_GEN_BASE },
 		{ "new-generation", required_argument,	NULL, OPT_GEN_NEW },
 		{ "key",	required_argument,	NULL, OPT_KEY },
+		{ "kind",	required_argument,	NULL, OPT_KIND },
 		{ "help",	no_argument,		NULL, 'h' },
 		{ "version",	no_argument,		NULL, 'V' },
 		{ NULL, 0, NULL, 0 },
@@ -344,7 +382,7 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 		return usage_error("--key %s: no --fail-if expression to test on it", o->key[0]);
 	o->operand[0] = argv[optind];
 	o->operand[1] = argv[optind + 1];
-	return -1;
+	return check_kind(o);
 }
 
 /*
@@ -375,6 +413,61 @@ static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
 }
 
 /*
+ * --kind percpu or vmalloc: trace operand i's rows of the kind, from
+ * kma-analyze -f csv --kind K -g G with the filters and generation, into t;
+ * 0, or -1 after a one-line error naming the file.
+ */
+static int load_kind(const struct diff_opts *o, int i, struct kma_diff_table *t)
+{
+	const char *file = o->operand[i], *args[2 * MAX_SELS + 16], *csv, *db;
+	int n = 0, k;
+	struct kma_err err;
+
+	if (!kma_runner_is_trace(file)) {
+		fprintf(stderr, "kma-diff: %s: not a trace.dat: report.db holds no %s rows, "
+			"give kma-diff the trace (--kind %s)\n", file, o->kind_arg, o->kind_arg);
+		return -1;
+	}
+	/* the report.db only for the trace's duration, which the table lacks */
+	csv = kma_runner_tmp_db(i ? "new.csv" : "base.csv");
+	db = kma_runner_tmp_db(i ? "new.db" : "base.db");
+	if (!csv || !db)
+		return -1;
+	args[n++] = "-f";
+	args[n++] = "csv";
+	args[n++] = "--kind";
+	args[n++] = o->kind_arg;
+	args[n++] = "-g";
+	args[n++] = kma_group_name(o->group);
+	for (k = 0; k < 2; k++) {
+		if (!o->nr_syms[k])
+			continue;
+		args[n++] = k ? "--symbols" : "--kallsyms";
+		args[n++] = o->syms[k][i < o->nr_syms[k] ? i : 0];
+	}
+	for (k = 0; k < o->nr_sels; k++) {
+		args[n++] = o->sel[k].kind == KMA_SELK_COMM ? "--comm" :
+			    o->sel[k].kind == KMA_SELK_PID ? "--pid" : "--caller";
+		args[n++] = o->sel[k].arg;
+	}
+	if (o->exclude_self)
+		args[n++] = "--exclude-self";
+	if (o->gen[i]) {
+		args[n++] = "--generation";
+		args[n++] = o->gen[i];
+	}
+	args[n] = NULL;
+	if (kma_runner_report(file, db, csv, args))
+		return -1;
+	if (kma_diff_kind_load(csv, kma_group_name(o->group), t, &err) ||
+	    kma_diff_load_duration(db, t, &err)) {
+		fprintf(stderr, "kma-diff: %s: %s\n", file, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Operand i's numbers into t, narrowed to its scope; 0, or -1 after a
  * one-line error naming the file.
  */
@@ -384,6 +477,8 @@ static int load_operand(const struct diff_opts *o, int i, int *nkeep,
 	const char *file = o->operand[i], *db = file;
 	struct kma_err err;
 
+	if (o->kind != KMA_KIND_SLAB)
+		return load_kind(o, i, t);
 	if (kma_runner_is_trace(file)) {
 		db = db_for_trace(o, nkeep, i);
 		if (!db || analyze(o, i, file, db))

@@ -15,8 +15,8 @@
 
 #include "kma-runner.h"
 
-#define MAX_DBS		2
-#define MAX_ARGS	16
+#define MAX_DBS		4	/* kma-diff --kind: a report.db and a table each */
+#define MAX_ARGS	160	/* kma-diff --kind: the filters pass on */
 
 static const char *prog = "kma";
 static char tmp_dir[PATH_MAX], tmp_db[MAX_DBS][PATH_MAX];
@@ -116,14 +116,18 @@ static const char *analyzer_path(char *buf, size_t len)
 	return "kma-analyze";
 }
 
-int kma_runner_analyze(const char *trace, const char *db, const char *const *args)
+/* kma-analyze FIRST ARGS -- TRACE, its stdout to @out (NULL: ours); 0 or -1 said. */
+static int run_analyze(const char *trace, const char *const *first, const char *const *args,
+		       const char *out)
 {
 	char buf[PATH_MAX];
 	const char *path = analyzer_path(buf, sizeof(buf));
-	const char *argv[MAX_ARGS + 7] = { "kma-analyze", "-q", "-o", db };
-	int status, n = 4;
+	const char *argv[MAX_ARGS + 7] = { "kma-analyze" };
+	int status, n = 1, fd;
 	pid_t pid;
 
+	while (*first)
+		argv[n++] = *first++;
 	while (args && *args && n < MAX_ARGS + 4)
 		argv[n++] = *args++;
 	argv[n++] = "--";
@@ -136,6 +140,13 @@ int kma_runner_analyze(const char *trace, const char *db, const char *const *arg
 		return -1;
 	}
 	if (!pid) {
+		if (out) {
+			fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+				fprintf(stderr, "%s: %s: %m\n", prog, out);
+				_exit(127);
+			}
+		}
 		execvp(path, (char *const *)argv);
 		fprintf(stderr, "%s: %s: cannot run %s: %m\n", prog, trace, path);
 		_exit(127);
@@ -157,4 +168,19 @@ int kma_runner_analyze(const char *trace, const char *db, const char *const *arg
 		fprintf(stderr, "%s: %s: kma-analyze killed by signal %d\n", prog, trace,
 			WTERMSIG(status));
 	return -1;
+}
+
+int kma_runner_analyze(const char *trace, const char *db, const char *const *args)
+{
+	const char *first[] = { "-q", "-o", db, NULL };
+
+	return run_analyze(trace, first, args, NULL);
+}
+
+int kma_runner_report(const char *trace, const char *db, const char *out,
+		      const char *const *args)
+{
+	const char *first[] = { "-o", db, NULL };
+
+	return run_analyze(trace, first, args, out);
 }

@@ -15,7 +15,7 @@ int kma_runner_is_trace(const char *path);
 void kma_runner_init(const char *prog);
 
 /*
- * The temporary report.db NAME.db (at most two names), in the directory
+ * The temporary file NAME (at most four names), in the directory
  * made on first use under $TMPDIR or /tmp; NULL after a message.
  */
 const char *kma_runner_tmp_db(const char *name);
@@ -25,6 +25,9 @@ const char *kma_runner_tmp_db(const char *name);
  * this program, else from PATH); 0, or -1 after one line naming the trace.
  */
 int kma_runner_analyze(const char *trace, const char *db, const char *const *args);
+/* kma-analyze -o DB [ARGS...] -- TRACE, its report into the file @out; as above. */
+int kma_runner_report(const char *trace, const char *db, const char *out,
+		      const char *const *args);
 
 /* Removes the temporaries (also done by the signal handlers). */
 void kma_runner_cleanup(void);

@@ -1,4 +1,4 @@
-# The caller tables of every allocator kind (kma-analyze(1), "Allocator kinds"):
+# The caller tables of every allocator kind (kma-analyze(1), "Kernel memory by allocator"):
 # - tests/kinds-report/report.seq (slab, percpu and vmalloc; two tasks; a generation
 #   marker) against the tables worked out by hand beside it: every kind's table in
 #   CSV, -g comm across kinds, --kind with --comm, --generation, --outstanding,
@@ -7,7 +7,9 @@
 #   by caller and by function, against tests/tools/kinds-check.py --rows over
 #   trace-cmd report; a percpu- and vmalloc-only trace prints no slab table;
 # - --kind's usage errors, and a kind the trace lacks;
-# - slab alone as before: --kind slab prints what no --kind prints.
+# - slab alone as before: --kind slab prints what no --kind prints;
+# - kma-diff --kind: hand-worked (report.seq against new.seq) and the fixtures by function
+#   against a join of the checker's rows.
 MKTRACE=$TOP/$B/tests/tools/mktrace
 need_mktrace
 CHECK="python3 $TOP/tests/tools/kinds-check.py"
@@ -173,14 +175,14 @@ for f in "$TOP"/tests/fixtures/kinds-*.dat; do
 			  print \"row\", k, key, \"total=\" \$c[\"total\"], \"net=\" \$c[\"net\"],
 				\"allocs=\" \$c[\"allocs\"], \"frees=\" \$c[\"frees\"],
 				\"implicit=\" \$c[\"implicit_frees\"] }' | LC_ALL=C sort > '$TMP/got.txt' &&
-		grep '^row ' '$TMP/$name.rows' | LC_ALL=C sort | diff - '$TMP/got.txt'"
+		test -s '$TMP/got.txt' && grep '^row ' '$TMP/$name.rows' | LC_ALL=C sort | diff - '$TMP/got.txt'"
 	check "kinds report $name: every row by function (-g function) = the checker's" sh -c "
 		'$KMA' --no-db -f csv -g function '$f' 2> /dev/null | awk -F, '
 			NR == 1 { for (i = 1; i <= NF; i++) c[\$i] = i; next }
 			{ print \"function\", \$c[\"kind\"], \$c[\"function\"], \"total=\" \$c[\"total\"],
 				\"net=\" \$c[\"net\"], \"allocs=\" \$c[\"allocs\"], \"frees=\" \$c[\"frees\"],
 				\"implicit=\" \$c[\"implicit_frees\"] }' | LC_ALL=C sort > '$TMP/got.txt' &&
-		grep '^function ' '$TMP/$name.rows' | LC_ALL=C sort | diff - '$TMP/got.txt'"
+		test -s '$TMP/got.txt' && grep '^function ' '$TMP/$name.rows' | LC_ALL=C sort | diff - '$TMP/got.txt'"
 	"$KMA" --no-db "$f" > "$TMP/$name.txt" 2> /dev/null
 	check "kinds report $name: no slab table, a percpu and a vmalloc one" sh -c "
 		! grep -q '^slab allocations' '$TMP/$name.txt' &&
@@ -203,3 +205,78 @@ for f in "$TOP"/tests/fixtures/kinds-*.dat; do
 		grep '^summary' '$TMP/$name.rows' |
 		sed -E 's/ implicit_frees=[0-9]+//; s/ peak=[0-9]+//' | diff - '$TMP/got.txt'"
 done
+
+# kma-diff --kind: the kind's rows of two traces. report.seq against new.seq (the percpu
+# allocation at 4000 ns gone, one more by alloc_netdev_mqs+0x40 at 8000 ns), by hand:
+#   mem_cgroup_css_alloc+0x20  base 192 bytes, net 96, 2 allocs, 1 free; new 96, 0, 1, 1
+#   alloc_netdev_mqs+0x40      base 32, net 32, 1 alloc;              new 64, 64, 2, 0
+# sums base 224/128/3/1, new 160/64/3/1 (frees: traced); durations 6500 and 7000 ns
+DIFF=$TOP/$B/analyzer/kma-diff
+NEW=$TMP/report-new.dat
+if [ -f "$DAT" ] && "$MKTRACE" -o "$NEW" "$EXP/new.seq" > "$TMP/mk.txt" 2>&1; then
+	same "kinds diff: --kind percpu, every row" "$EXP/diff-percpu.csv" \
+		"$DIFF" --kind percpu -f csv "$DAT" "$NEW"
+	same "kinds diff: --kind percpu --comm kworker/1:0" "$EXP/diff-percpu-kworker.csv" \
+		"$DIFF" --kind percpu --comm kworker/1:0 -f csv "$DAT" "$NEW"
+	check "kinds diff: --kind percpu's summary and durations" sh -c "
+		'$DIFF' --kind percpu -f json '$DAT' '$NEW' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d[\"summary\"]
+got = [s[k + \"_\" + m] for k in (\"base\", \"new\") for m in (\"total\", \"net\", \"allocs\", \"frees\")]
+assert got == [224, 128, 3, 1, 160, 64, 3, 1], got
+assert (d[\"base\"][\"duration_ns\"], d[\"new\"][\"duration_ns\"]) == (6500, 7000), d
+'"
+	# vmalloc: nothing changed between the two
+	# no delta: ties in key order
+	printf '%s\n' '__ioremap_caller+0x80,8192,8192,0,0,0,0,8192,8192,0,1,1,0,0,0,0' \
+		'bpf_map_area_alloc+0x60,20480,20480,0,0,0,0,4096,4096,0,2,2,0,1,1,0' > "$TMP/want.txt"
+	check "kinds diff: --kind vmalloc, both rows unchanged" sh -c "
+		'$DIFF' --kind vmalloc -f csv -s total '$DAT' '$NEW' | grep -v '^key,' |
+		diff '$TMP/want.txt' -"
+	"$KMA" -q -o "$TMP/report.db" "$DAT" 2> /dev/null
+	"$DIFF" --kind percpu "$TMP/report.db" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"
+	rc=$?
+	check "kinds diff: --kind percpu of a report.db: exit 1, one line naming it" sh -c "
+		test $rc = 1 && test ! -s '$TMP/out.txt' && test \$(wc -l < '$TMP/err.txt') = 1 &&
+		grep -q '^kma-diff: $TMP/report.db: .*report.db holds no percpu rows' '$TMP/err.txt'"
+	check "kinds diff: --kind slab = no --kind" sh -c "
+		'$DIFF' -f csv '$DAT' '$NEW' > '$TMP/a.csv' &&
+		'$DIFF' --kind slab -f csv '$DAT' '$NEW' > '$TMP/b.csv' && cmp '$TMP/a.csv' '$TMP/b.csv'"
+	for opts in "--kind page" "--kind foo" "--kind percpu -g cache" "--kind vmalloc --rate" \
+		    "--kind percpu -o $TMP/keep.db" "--kind percpu --cache kmalloc-64"; do
+		# shellcheck disable=SC2086
+		"$DIFF" $opts "$DAT" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"
+		rc=$?
+		check "kinds diff: $opts is a usage error" sh -c "
+			test $rc = 2 && test ! -s '$TMP/out.txt' && test \$(grep -vc '^Try ' '$TMP/err.txt') = 1"
+	done
+else
+	fail "kinds diff: mktrace" "$(cat "$TMP/mk.txt")"
+fi
+
+# kma-diff --kind on the recorded fixtures: kinds-bpf.dat against kinds-netns.dat by
+# function, against a join of the checker's function rows of the two
+A=$TOP/tests/fixtures/kinds-bpf.dat Z=$TOP/tests/fixtures/kinds-netns.dat
+if [ -s "$TMP/kinds-bpf.rows" ] && [ -s "$TMP/kinds-netns.rows" ]; then
+	for kind in percpu vmalloc; do
+		check "kinds diff: --kind $kind -g function of two fixtures = the checker's join" sh -c "
+			'$DIFF' --kind $kind -g function -f csv '$A' '$Z' 2> /dev/null | awk -F, '
+				NR > 1 { print \$1, \$2 + 0, \$3 + 0, \$8 + 0, \$9 + 0, \$11 + 0, \$12 + 0,
+						\$14 + 0, \$15 + 0 }' | LC_ALL=C sort > '$TMP/got.txt' &&
+			test -s '$TMP/got.txt' && awk '
+				FNR == 1 { side++ }
+				\$1 == \"function\" && \$2 == \"$kind\" {
+					split(\$0, f, \" \"); k = \$3
+					for (i = 4; i <= NF; i++) { split(\$i, kv, \"=\"); v[kv[1]] = kv[2] }
+					keys[k] = 1
+					t[k, side] = v[\"total\"]; n[k, side] = v[\"net\"]
+					a[k, side] = v[\"allocs\"]; fr[k, side] = v[\"frees\"] }
+				END { for (k in keys) print k, t[k, 1] + 0, t[k, 2] + 0, n[k, 1] + 0,
+					n[k, 2] + 0, a[k, 1] + 0, a[k, 2] + 0, fr[k, 1] + 0, fr[k, 2] + 0 }' \
+				'$TMP/kinds-bpf.rows' '$TMP/kinds-netns.rows' | LC_ALL=C sort |
+			diff - '$TMP/got.txt'"
+	done
+else
+	fail "kinds diff: the fixtures' checker rows" "missing"
+fi

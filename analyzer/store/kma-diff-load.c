@@ -239,3 +239,18 @@ out:
 	sqlite3_close(db);
 	return err;
 }
+
+int kma_diff_load_duration(const char *path, struct kma_diff_table *t, struct kma_err *why)
+{
+	sqlite3 *db = NULL;
+	int64_t dur;
+	int err = -1;
+
+	if (is_sqlite(path, why) && !open_operand(path, &db, why) &&
+	    !query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &dur, why)) {
+		t->duration_ns = (uint64_t)dur;
+		err = 0;
+	}
+	sqlite3_close(db);
+	return err;
+}

@@ -45,6 +45,9 @@ int kma_diff_load(const char *path, enum kma_group g, const struct kma_diff_scop
  * in scope (frees: their traced frees), and with a generation t->generation,
  * t->gen_label and t->duration_ns (the generation's) are set. 0, or -1 with why.
  */
+/* Only t->duration_ns: the trace's, of the report.db at @path. 0, or -1 with why. */
+int kma_diff_load_duration(const char *path, struct kma_diff_table *t, struct kma_err *why);
+
 struct sqlite3;
 int kma_diff_load_scope(struct sqlite3 *db, enum kma_group g, const struct kma_diff_scope *sc,
 			struct kma_diff_table *t, struct kma_err *why);
