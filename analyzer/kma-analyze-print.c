@@ -407,7 +407,8 @@ out:
 /*
  * The caller table of every kind --kind selects that the trace has: slab
  * alone as it always was; in text each kind's own table under its heading,
- * or with -g one table with a kind column, as CSV and JSON always have.
+ * or with -g and two kinds or more one table with a kind column, as CSV
+ * and JSON always have.
  */
 static int print_all_callers(struct kma_pipeline *r, const struct kma_trace_info *info)
 {
@@ -419,7 +420,7 @@ static int print_all_callers(struct kma_pipeline *r, const struct kma_trace_info
 			ks[n++] = k;
 	if (!n || (n == 1 && ks[0] == KMA_KIND_SLAB))
 		return print_callers(r, info);
-	if (r->o->format != KMA_FMT_TEXT || r->o->group_set)
+	if (r->o->format != KMA_FMT_TEXT || (r->o->group_set && n > 1))
 		return print_kinds_table(r, info, ks, n);
 	for (i = 0; i < n; i++) {
 		if (i && putchar('\n') == EOF)

@@ -117,6 +117,12 @@ assert \"slack\" not in d[\"rows\"][0], d[\"rows\"][0]
 	EOF
 	check "kinds report: text -g comm, one table with a kind column" sh -c "
 		'$KMA' --no-db -g comm '$DAT' | sed -n '/^Sorted by/,\$p' | diff '$TMP/want.txt' -"
+	check "kinds report: text --kind percpu -g function, its section under its heading" sh -c "
+		'$KMA' --no-db --kind percpu -g function '$DAT' > '$TMP/pf.txt' &&
+		grep -qx 'percpu allocations by function' '$TMP/pf.txt' &&
+		grep -qx 'number of function groups: 2' '$TMP/pf.txt' &&
+		grep -Eqx ' +192 +96 +2/1 +mem_cgroup_css_alloc' '$TMP/pf.txt' &&
+		! grep -q vmalloc '$TMP/pf.txt'"
 	# a kind the trace lacks: one line, the rest printed
 	"$KMA" --no-db --kind slab,percpu -f csv "$TOP/tests/fixtures/basic.dat" \
 		> "$TMP/lack.csv" 2> "$TMP/lack.err"
