@@ -18,8 +18,13 @@
 #   KMA_BASE=B    a second build timed in the same run, side by side
 #   BENCH_RUNS=N  timed runs per tool, best wall time kept (default 3, after
 #                 one warm-up run); GROWTH_RUNS=N for the growth traces (1)
-#   BENCH_QUICK=1 smoke test in about a minute: generated traces of 250k and
-#                 2.5M events stand in for everything, one run, no warm-up
+#   BENCH_QUICK=1 smoke test in seconds: a generated 250k-event trace stands
+#                 in for the real one (v6 and v7 zstd), one run, no warm-up,
+#                 no growth, no rss.sh, 200k writer rows (BENCH_GROWTH=1 and
+#                 BENCH_RSS=1 put them back: about a minute)
+#   BENCH_QUIET_WAIT=S wait up to S seconds (default 300; 0 with BENCH_QUICK)
+#                 for a quiet machine (1-minute load average < BENCH_QUIET,
+#                 default 1.5) before timing; a run on a busy machine says so
 #   BENCH_GROWTH=0 skip the growth figures; GROWTH_TOOLS="nodb jdef" which
 #                 kma runs to time on them (also: floor j1)
 #   BENCH_CSV=F   where the figures go as CSV (default /tmp/kma-bench-DATE.csv)
@@ -34,8 +39,11 @@
 # "n/a (no -j)" for -j 1 and is timed as it is for the default.  Figures: wall
 # time (best of the runs; the page cache is warm), x floor, ns per event, CPU
 # time (user + system of that best run: more than the wall time when threads
-# overlap), peak RSS (largest of the runs, GNU time %M), report.db bytes per
-# allocation (file size / SELECT COUNT(*) FROM allocations).
+# overlap) and CPU ns per event, peak RSS (largest of the runs, GNU time %M),
+# report.db bytes per allocation (file size / SELECT COUNT(*) FROM allocations).
+# Under each table: kma against trace-cmd mem and the floor, wall and CPU, with
+# the goals; at the end every table again in markdown, the layout of
+# docs/performance.md.
 #
 # Growth traces: tests/tools/mktrace writes one block of 1M kmalloc/kfree and
 # kmem_cache_alloc/free events (2 CPUs, 200 allocation and 40 free sites, 8
@@ -60,10 +68,14 @@ QUICK=${BENCH_QUICK:-0}
 if [[ -n $QUICK ]]; then
 	RUNS=${BENCH_RUNS:-1} WARMUP=0 GROWTH_RUNS=${GROWTH_RUNS:-1}
 	BLOCK=250000 GROW_SMALL=1 GROW_BIG=10	# in blocks: 250k and 2.5M events
+	BENCH_GROWTH=${BENCH_GROWTH:-0} BENCH_RSS=${BENCH_RSS:-0}
+	STORE_ROWS=${STORE_ROWS:-200000} QUIET_WAIT=${BENCH_QUIET_WAIT:-0}
 else
 	RUNS=${BENCH_RUNS:-3} WARMUP=1 GROWTH_RUNS=${GROWTH_RUNS:-1}
 	BLOCK=1000000 GROW_SMALL=5 GROW_BIG=50
+	QUIET_WAIT=${BENCH_QUIET_WAIT:-300}
 fi
+QUIET=${BENCH_QUIET:-1.5}
 GROWTH_TOOLS=${GROWTH_TOOLS:-nodb jdef}
 CSV=${BENCH_CSV:-/tmp/kma-bench-$(date -u +%Y%m%d-%H%M%S).csv}
 failed=0
@@ -279,7 +291,8 @@ row() {
 
 	if [[ ${status[$key]} != ok ]]; then
 		printf '%-30s %s\n' "$label" "${status[$key]}"
-		csv "$1" "$4" "$5" "$6" "$tool" "" "" "" "" "" "" "" "" "${status[$key]}" ""
+		csv "$1" "$4" "$5" "$6" "$tool" "" "" "" "" "" "" "" "" "${status[$key]}" "" ""
+		[[ $1 == growth ]] || md_rows+=("| $5 | $label | ${status[$key]} | | | | | | | | |")
 		return
 	fi
 	ns=${wall_ns[$key]}
@@ -289,20 +302,92 @@ row() {
 		-v db="${db_bytes[$key]}" -v al="${allocs[$key]}" 'BEGIN {
 		x = fl > 0 ? sprintf("%.2f", ns / fl) : "-"
 		b = al > 0 ? sprintf("%.1f", db / al) : "-"
-		printf "%.3f %s %.1f %.1f %s %s %s %.2f", ns / 1e9, x, ns / ev, kb / 1024, b,
-		       db == "" ? "-" : db, al == "" ? "-" : al, cpu / 1000 }')
+		printf "%.3f %s %.1f %.1f %s %s %s %.2f %.1f", ns / 1e9, x, ns / ev, kb / 1024, b,
+		       db == "" ? "-" : db, al == "" ? "-" : al, cpu / 1000, cpu * 1e6 / ev }')
 	set -- "$1" "$2" "$3" "$4" "$5" "$6" $line
-	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' "$label" "$7" "$8" "$9" "${14}" \
-		"${10}" "${11}" "${13}"
+	printf '%-30s %8s %7s %8s %8s %9s %8s %10s %11s\n' "$label" "$7" "$8" "$9" "${14}" \
+		"${15}" "${10}" "${11}" "${13}"
 	csv "$1" "$4" "$5" "$6" "$tool" "$7" "$8" "$9" "${10}" "${12}" "${13}" "${11}" \
-		"${RUNS_NOW}" ok "${14}"
+		"${RUNS_NOW}" ok "${14}" "${15}"
+	[[ $1 == growth ]] ||
+		md_rows+=("| $5 | $label | $7 | ${14} | $8 | $9 | ${15} | $(vs_mem "$2") | ${10} | ${11} |")
+}
+
+# vs_mem KEY: "wall x / CPU x" of KEY against trace-cmd mem on the same trace
+# (the key's prefix up to its tool), "-" without a trace-cmd mem row.
+vs_mem() {
+	local m=${1%:*}:mem
+
+	[[ ${status[$m]:-} == ok && ${status[$1]} == ok && $1 != "$m" ]] || { echo "- | -"; return; }
+	awk -v w="${wall_ns[$1]}" -v mw="${wall_ns[$m]}" -v c="${cpu_ms[$1]}" -v mc="${cpu_ms[$m]}" \
+		'BEGIN { printf "%.2f | %s", w / mw, (mc > 0 ? sprintf("%.2f", c / mc) : "-") }'
+}
+
+# goal WHAT VALUE OP LIMIT: one line of the goals, met or not.
+goal() {
+	awk -v w="$1" -v v="$2" -v op="$3" -v l="$4" 'BEGIN {
+		ok = op == "<=" ? v <= l : v >= l
+		printf "  %-52s %8.2f  (goal %s %s: %s)\n", w, v, op, l, ok ? "met" : "NOT met" }'
+}
+
+# ratios ID FORMAT: kma against trace-cmd mem and the floor, the goals of the
+# performance work (docs/performance.md, "Goals").
+ratios() {
+	local id=$1 fmt=$2 j=$1:jdef n=$1:nodb m=$1:mem f=$1:floor ev=$3
+
+	[[ ${status[$m]:-} == ok && ${status[$f]:-} == ok ]] || return 0
+	echo "ratios on $fmt (wall and CPU = user + system):"
+	if [[ ${status[$j]:-} == ok ]]; then
+		goal "report.db / trace-cmd mem, wall" \
+			"$(awk -v a="${wall_ns[$j]}" -v b="${wall_ns[$m]}" 'BEGIN { print a / b }')" \
+			"<=" "$([[ $fmt == v6 ]] && echo 1.0 || echo 0.7)"
+		[[ $fmt != v6 ]] || goal "report.db / trace-cmd mem, CPU" \
+			"$(awk -v a="${cpu_ms[$j]}" -v b="${cpu_ms[$m]}" 'BEGIN { print b ? a / b : 99 }')" \
+			"<=" 1.5
+		[[ $fmt != v6 ]] || goal "report.db / bare read, wall" \
+			"$(awk -v a="${wall_ns[$j]}" -v b="${wall_ns[$f]}" 'BEGIN { print a / b }')" \
+			"<=" 2.0
+	fi
+	if [[ ${status[$n]:-} == ok && $fmt == v6 ]]; then
+		goal "--no-db / trace-cmd mem, wall" \
+			"$(awk -v a="${wall_ns[$n]}" -v b="${wall_ns[$m]}" 'BEGIN { print a / b }')" "<=" 0.7
+		goal "--no-db / trace-cmd mem, CPU" \
+			"$(awk -v a="${cpu_ms[$n]}" -v b="${cpu_ms[$m]}" 'BEGIN { print b ? a / b : 99 }')" \
+			"<=" 1.0
+		goal "--no-db CPU ns per event" \
+			"$(awk -v a="${cpu_ms[$n]}" -v e="$ev" 'BEGIN { print a * 1e6 / e }')" "<=" 200
+	fi
+}
+
+# quiet_check WHEN: the 1-minute load average against $QUIET; at the start,
+# waits up to $QUIET_WAIT seconds for it to fall.  Says when the machine is busy:
+# wall times and their ratios then measure the other jobs as much as kma.
+quiet_check() {
+	local load waited=0
+
+	load=$(cut -d' ' -f1 /proc/loadavg)
+	while [[ $1 == start ]] && ((waited < QUIET_WAIT)) &&
+	      awk -v l="$load" -v q="$QUIET" 'BEGIN { exit !(l >= q) }'; do
+		((waited == 0)) && echo "load average $load >= $QUIET: waiting up to" \
+			"$QUIET_WAIT s for a quiet machine ..." >&2
+		sleep 10
+		waited=$((waited + 10))
+		load=$(cut -d' ' -f1 /proc/loadavg)
+	done
+	if awk -v l="$load" -v q="$QUIET" 'BEGIN { exit !(l >= q) }'; then
+		echo "WARNING: the machine is NOT quiet ($1: load average $load >= $QUIET):" \
+			"wall times and ratios are unreliable, CPU times less so"
+		busy=1
+	else
+		echo "the machine is quiet ($1: load average $load < $QUIET)"
+	fi
 }
 
 header() {
-	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' tool "wall s" "x floor" "ns/ev" \
-		"cpu s" "RSS MB" "DB B/alloc" allocations
-	printf '%-30s %8s %7s %8s %8s %8s %10s %11s\n' "$(printf '%.0s-' {1..30})" -------- \
-		------- -------- -------- -------- ---------- -----------
+	printf '%-30s %8s %7s %8s %8s %9s %8s %10s %11s\n' tool "wall s" "x floor" "ns/ev" \
+		"cpu s" "cpu ns/ev" "RSS MB" "DB B/alloc" allocations
+	printf '%-30s %8s %7s %8s %8s %9s %8s %10s %11s\n' "$(printf '%.0s-' {1..30})" -------- \
+		------- -------- -------- --------- -------- ---------- -----------
 }
 
 echo "# kma benchmark $(date -u '+%F %T UTC')" >"$CSV"
@@ -310,11 +395,15 @@ echo "# host $(uname -r), $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg),"
 	"tree $(git -C "$TOP_DIR" rev-parse --short HEAD 2>/dev/null || echo '?')," \
 	"libtracecmd $(pkg-config --modversion libtracecmd 2>/dev/null || echo '?')" >>"$CSV"
 csv section trace format events tool wall_s x_floor ns_per_event peak_rss_mb \
-	db_bytes allocations db_bytes_per_alloc runs status cpu_s
+	db_bytes allocations db_bytes_per_alloc runs status cpu_s cpu_ns_per_event
 
 echo "kma benchmark, $(date -u '+%F %T UTC'): $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "kma-analyze: $ANALYZE ($(has_jobs "$ANALYZE" && echo "takes -j" || echo "no -j"))"
 [[ -z ${KMA_BASE:-} ]] || echo "base:        $KMA_BASE ($(has_jobs "$KMA_BASE" && echo "takes -j" || echo "no -j"))"
+busy=0
+md_rows=()
+quiet_check start
+echo "# quiet: $( ((busy)) && echo no || echo yes) (load $(cut -d' ' -f1 /proc/loadavg) < $QUIET?)" >>"$CSV"
 
 # One table per trace: the real one in v7 zstd, then its v6 copy.
 bases=(nodb j1 jdef)
@@ -344,6 +433,7 @@ for trace in "$TRACE" "$TRACE_V6"; do
 		fi
 	done
 	echo "(wall: best of $RUNS$( ((WARMUP)) && echo " after a warm-up run"); RSS: largest of the $RUNS)"
+	ratios "$id" "$fmt" "$events"
 done
 
 # --- a trace with stacks ------------------------------------------------------
@@ -439,6 +529,13 @@ if [[ ${BENCH_RSS:-1} != 0 ]]; then
 fi
 
 echo
+quiet_check end
 echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo
+echo "As in docs/performance.md (wall: best run; CPU: user + system of that run):"
+echo
+echo "| trace | tool | wall s | CPU s | × floor | wall ns/event | CPU ns/event | × mem wall | × mem CPU | peak RSS MB | DB B/alloc |"
+echo "|---|---|---|---|---|---|---|---|---|---|---|"
+printf '%s\n' "${md_rows[@]}"
 echo "figures as CSV: $CSV"
 exit "$failed"

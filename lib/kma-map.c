@@ -22,26 +22,16 @@ int kma_map_init(struct kma_map *map, size_t hint)
 
 	while (n < hint * 2)
 		n *= 2;
-	map->keys = malloc(n * sizeof(*map->keys));
-	map->vals = malloc(n * sizeof(*map->vals));
-	map->used = calloc(n, 1);
-	map->nr_slots = n;
+	map->slots = calloc(n, sizeof(*map->slots));
+	map->nr_slots = map->slots ? n : 0;
 	map->nr = 0;
-	if (!map->keys || !map->vals || !map->used) {
-		kma_map_release(map);
-		return -1;
-	}
-	return 0;
+	return map->slots ? 0 : -1;
 }
 
 void kma_map_release(struct kma_map *map)
 {
-	free(map->keys);
-	free(map->vals);
-	free(map->used);
-	map->keys = NULL;
-	map->vals = NULL;
-	map->used = NULL;
+	free(map->slots);
+	map->slots = NULL;
 	map->nr_slots = 0;
 	map->nr = 0;
 }
@@ -49,10 +39,11 @@ void kma_map_release(struct kma_map *map)
 uint32_t *kma_map_find(const struct kma_map *map, uint64_t key)
 {
 	size_t mask = map->nr_slots - 1, i;
+	struct kma_map_slot *s;
 
-	for (i = slot_of(key, mask); map->used[i]; i = (i + 1) & mask)
-		if (map->keys[i] == key)
-			return &map->vals[i];
+	for (i = slot_of(key, mask); (s = &map->slots[i])->used; i = (i + 1) & mask)
+		if (s->key == key)
+			return &s->val;
 	return NULL;
 }
 
@@ -65,13 +56,11 @@ static int grow(struct kma_map *map)
 		return -1;
 	mask = new.nr_slots - 1;
 	for (i = 0; i < map->nr_slots; i++) {
-		if (!map->used[i])
+		if (!map->slots[i].used)
 			continue;
-		for (j = slot_of(map->keys[i], mask); new.used[j]; j = (j + 1) & mask)
+		for (j = slot_of(map->slots[i].key, mask); new.slots[j].used; j = (j + 1) & mask)
 			;
-		new.used[j] = 1;
-		new.keys[j] = map->keys[i];
-		new.vals[j] = map->vals[i];
+		new.slots[j] = map->slots[i];
 	}
 	new.nr = map->nr;
 	kma_map_release(map);
@@ -86,15 +75,15 @@ int kma_map_put(struct kma_map *map, uint64_t key, uint32_t val)
 	if ((map->nr + 1) * 4 > map->nr_slots * 3 && grow(map))
 		return -1;
 	mask = map->nr_slots - 1;
-	for (i = slot_of(key, mask); map->used[i]; i = (i + 1) & mask) {
-		if (map->keys[i] == key) {
-			map->vals[i] = val;
+	for (i = slot_of(key, mask); map->slots[i].used; i = (i + 1) & mask) {
+		if (map->slots[i].key == key) {
+			map->slots[i].val = val;
 			return 0;
 		}
 	}
-	map->used[i] = 1;
-	map->keys[i] = key;
-	map->vals[i] = val;
+	map->slots[i].used = 1;
+	map->slots[i].key = key;
+	map->slots[i].val = val;
 	map->nr++;
 	return 0;
 }
@@ -103,30 +92,29 @@ int kma_map_del(struct kma_map *map, uint64_t key)
 {
 	size_t mask = map->nr_slots - 1, i, j, home;
 
-	for (i = slot_of(key, mask); map->used[i]; i = (i + 1) & mask)
-		if (map->keys[i] == key)
+	for (i = slot_of(key, mask); map->slots[i].used; i = (i + 1) & mask)
+		if (map->slots[i].key == key)
 			break;
-	if (!map->used[i])
+	if (!map->slots[i].used)
 		return 0;
 	/* Backward-shift: pull later entries of the cluster into the hole. */
-	for (j = (i + 1) & mask; map->used[j]; j = (j + 1) & mask) {
-		home = slot_of(map->keys[j], mask);
+	for (j = (i + 1) & mask; map->slots[j].used; j = (j + 1) & mask) {
+		home = slot_of(map->slots[j].key, mask);
 		/* Move j into i if its home is not cyclically in (i, j]. */
 		if ((j > i && (home <= i || home > j)) || (j < i && (home <= i && home > j))) {
-			map->keys[i] = map->keys[j];
-			map->vals[i] = map->vals[j];
+			map->slots[i] = map->slots[j];
 			i = j;
 		}
 	}
-	map->used[i] = 0;
+	map->slots[i].used = 0;
 	map->nr--;
 	return 1;
 }
 
 void kma_map_clear(struct kma_map *map)
 {
-	if (map->used)
-		memset(map->used, 0, map->nr_slots);
+	if (map->slots)
+		memset(map->slots, 0, map->nr_slots * sizeof(*map->slots));
 	map->nr = 0;
 }
 
@@ -135,12 +123,12 @@ int kma_map_next(const struct kma_map *map, size_t *pos, uint64_t *key, uint32_t
 	size_t i;
 
 	for (i = *pos; i < map->nr_slots; i++) {
-		if (!map->used[i])
+		if (!map->slots[i].used)
 			continue;
 		if (key)
-			*key = map->keys[i];
+			*key = map->slots[i].key;
 		if (val)
-			*val = map->vals[i];
+			*val = map->slots[i].val;
 		*pos = i + 1;
 		return 1;
 	}

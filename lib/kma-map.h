@@ -15,12 +15,20 @@
  * kma_map_next() and kma_map_count(), never through its arrays, so that the
  * layout can change without touching its users.
  */
+struct kma_map_slot {
+	uint64_t	key;
+	uint32_t	val;
+	uint32_t	used;
+};
+
+/*
+ * One array of 16-byte slots, not one array per field: a lookup of a key not
+ * in the cache costs one cache miss, not three (used, key, value).
+ */
 struct kma_map {
-	uint64_t	*keys;
-	uint32_t	*vals;
-	uint8_t		*used;
-	size_t		nr_slots;	/* power of two */
-	size_t		nr;
+	struct kma_map_slot	*slots;
+	size_t			nr_slots;	/* power of two; 0: not set up */
+	size_t			nr;
 };
 
 int kma_map_init(struct kma_map *map, size_t hint);

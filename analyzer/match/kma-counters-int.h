@@ -45,6 +45,13 @@ struct kma_counters {
 	int			iv[KMA_CNT_KINDS];	/* where the stream is: IV_* */
 	int			end_first[KMA_CNT_KINDS]; /* the end came before any start */
 	struct kma_map		cache_map;	/* interned name -> index in caches */
+	/*
+	 * What an allocation's cache was found to be, keyed by what the event
+	 * carries: its cache name's pointer (the reader interns names), or
+	 * COUNTERS_KMALLOC | kmalloc type << 32 | bytes_alloc: no name built,
+	 * measured, interned and looked up per event.
+	 */
+	struct kma_map		cache_memo;
 	struct tcache		*caches;
 	size_t			nr_caches, cap_caches;
 	struct kma_map		site_map;	/* call site -> index in sites */

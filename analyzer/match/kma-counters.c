@@ -35,7 +35,7 @@ struct kma_counters *kma_counters_alloc(void)
 	c->names = kma_strpool_alloc();
 	c->lives = kma_pairs_alloc(sizeof(struct live), 1024);
 	if (!c->names || !c->lives || kma_map_init(&c->cache_map, 64) ||
-	    kma_map_init(&c->site_map, 256)) {
+	    kma_map_init(&c->cache_memo, 64) || kma_map_init(&c->site_map, 256)) {
 		kma_counters_free(c);
 		return NULL;
 	}
@@ -49,6 +49,7 @@ void kma_counters_free(struct kma_counters *c)
 	kma_counters_free_snaps(c);
 	kma_pairs_free(c->lives);
 	kma_map_release(&c->cache_map);
+	kma_map_release(&c->cache_memo);
 	kma_map_release(&c->site_map);
 	free(c->caches);
 	free(c->sites);
@@ -120,20 +121,57 @@ static const char *cache_of(const struct kma_event *ev, char *buf, size_t len, i
 	return buf;
 }
 
+/* Bit 63 of a memo key: a kmalloc size, not a pointer (user space: below 2^47). */
+#define COUNTERS_KMALLOC	(1ULL << 63)
+
+/*
+ * cache_idx() of the allocation's cache, remembered per event cache name or
+ * kmalloc (type, size): the same index cache_of() and cache_idx() give, and
+ * the caches are numbered in the same order (a miss numbers them).
+ * 0, or -1 out of memory; l->cache UINT32_MAX and l->slab 0 as cache_of() says.
+ */
+static int alloc_cache(struct kma_counters *c, const struct kma_event *ev, struct live *l)
+{
+	uint64_t key = ev->cache ? (uint64_t)(uintptr_t)ev->cache :
+		       COUNTERS_KMALLOC | (uint64_t)(uint32_t)ev->kmalloc_type << 32 |
+		       (ev->bytes_alloc & 0xffffffffULL);
+	const uint32_t *memo = NULL;
+	const char *name;
+	char buf[40];
+	int kmalloc = ev->type == KMA_EV_KMALLOC || ev->type == KMA_EV_KMALLOC_NODE;
+
+	l->slab = 1;
+	if (!ev->cache && kmalloc && ev->bytes_alloc > 8192) {
+		l->slab = 0;	/* kmalloc-large: the page allocator, no cache */
+		return 0;
+	}
+	if ((ev->cache || kmalloc) && ev->bytes_alloc <= 0xffffffffULL)
+		memo = kma_map_find(&c->cache_memo, key);
+	if (memo) {
+		l->cache = *memo;
+		return 0;
+	}
+	name = cache_of(ev, buf, sizeof(buf), &l->slab);
+	if (!name || !l->slab)
+		return 0;
+	l->cache = cache_idx(c, name);
+	if (l->cache == UINT32_MAX)
+		return -1;
+	if (ev->bytes_alloc <= 0xffffffffULL && kma_map_put(&c->cache_memo, key, l->cache))
+		return -1;
+	return 0;
+}
+
 static int on_alloc(struct kma_counters *c, const struct kma_event *ev)
 {
 	struct kma_pair pr;
 	struct live l = { .cache = UINT32_MAX, .bytes = ev->bytes_alloc };
-	const char *name;
-	char buf[40];
 
 	if (ev->ptr == 0)
 		return 0;	/* failed: kma-pairs keeps nothing */
-	name = cache_of(ev, buf, sizeof(buf), &l.slab);
-	if (name && l.slab) {
-		l.cache = cache_idx(c, name);
-		if (l.cache == UINT32_MAX)
-			return -1;
+	if (alloc_cache(c, ev, &l))
+		return -1;
+	if (l.cache != UINT32_MAX) {
 		if (ev->bytes_alloc > c->caches[l.cache].objsize)
 			c->caches[l.cache].objsize = ev->bytes_alloc;
 	}

@@ -136,10 +136,13 @@ static void widen(struct kma_timeline *tl)
 static uint32_t bin_of(struct kma_timeline *tl, uint64_t ts)
 {
 	uint64_t off = ts > tl->start ? ts - tl->start : 0;
+	uint64_t bin = off / tl->width;	/* one division per event: it is most of the cost */
 
-	while (off / tl->width >= KMA_TL_MAX_BINS)
+	while (bin >= KMA_TL_MAX_BINS) {
 		widen(tl);
-	return (uint32_t)(off / tl->width);
+		bin = off / tl->width;
+	}
+	return (uint32_t)bin;
 }
 
 int kma_timeline_tick(struct kma_timeline *tl, uint64_t ts)
@@ -248,7 +251,13 @@ int kma_timeline_add(struct kma_timeline *tl, uint64_t ts, uint32_t id, uint64_t
 	struct kma_tl_bin *b;
 	struct tl_series *s;
 
-	kma_timeline_tick(tl, ts);
+	/* kma_timeline_tick()'s work, and its bin_of() once, not twice */
+	if (!tl->started) {
+		tl->started = 1;
+		tl->start = ts;
+	}
+	if (ts > tl->last)
+		tl->last = ts;
 	b = &tl->bins[bin_of(tl, ts)];
 	s = caller_series(tl, id);
 	if (!s)

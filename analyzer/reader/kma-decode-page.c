@@ -117,7 +117,7 @@ const char *kma_gfp_text(struct kma_reader *r, const struct ev_desc *d, uint64_t
 	uint32_t *idx;
 	char buf[512];
 
-	if (!r->gfp_map.keys && kma_map_init(&r->gfp_map, 64))
+	if (!r->gfp_map.slots && kma_map_init(&r->gfp_map, 64))
 		return NULL;
 	idx = kma_map_find(&r->gfp_map, v);
 	if (idx)
