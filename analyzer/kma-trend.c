@@ -271,6 +271,13 @@ static int load(struct kma_fleet *f, struct kma_trend *t)
 	if (kma_fleet_select(f, &t->o->sel, &ids, &nr, &err))
 		goto fail;
 	if (!nr) {
+		free(ids);
+		/* run=ID of a run that is not there: say which */
+		if (t->o->sel.nr_runs &&
+		    kma_fleet_read_runs(f, t->o->sel.runs, t->o->sel.nr_runs, &t->runs, &err))
+			goto fail;
+		kma_fleet_runs_free(t->runs, t->o->sel.nr_runs);
+		t->runs = NULL;
 		fprintf(stderr, "kma-trend: %s: no run matches the selectors\n", t->server);
 		return 1;
 	}

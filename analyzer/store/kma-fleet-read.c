@@ -120,15 +120,21 @@ int kma_fleet_read_runs(struct kma_fleet *f, const long long *ids, size_t nr,
 		runs[i].id = -1;
 	n = PQntuples(res);
 	for (int row = 0; row < n; row++) {
-		long k = idx_of(ids, nr, strtoll(PQgetvalue(res, row, 0), NULL, 10));
-		struct kma_fleet_run *r = &runs[k];
+		long long id = strtoll(PQgetvalue(res, row, 0), NULL, 10);
 
-		r->id = ids[k];
-		r->host = dup_or_null(res, row, 1);
-		r->kernel = dup_or_null(res, row, 2);
-		r->pushed_at = strdup(PQgetvalue(res, row, 3));
-		if (!r->pushed_at)
-			goto nomem;
+		/* every place the id is at (a run named twice in run=) */
+		for (i = 0; i < nr; i++) {
+			struct kma_fleet_run *r = &runs[i];
+
+			if (ids[i] != id)
+				continue;
+			r->id = id;
+			r->host = dup_or_null(res, row, 1);
+			r->kernel = dup_or_null(res, row, 2);
+			r->pushed_at = strdup(PQgetvalue(res, row, 3));
+			if (!r->pushed_at)
+				goto nomem;
+		}
 	}
 	PQclear(res);
 	res = NULL;
