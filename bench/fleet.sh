@@ -17,7 +17,8 @@
 # -k caller and -k function, text to /dev/null: best wall time, limit 2 s. The traces
 # are cached as bench/fleet-trend-NN.dat (git-ignored); delete them to make them again.
 #
-# Exit status: 0, or 1 when the setup fails or a row is over its limit.
+# Exit status: 0 (also when no PostgreSQL server can start: the rows are skipped, saying
+# why), or 1 when the setup fails or a row is over its limit.
 
 set -euo pipefail
 
@@ -109,8 +110,9 @@ for p in "$ANALYZE" "$PUSH" "$TREND" "$MKTRACE"; do
 	[ -x "$p" ] || { echo "fleet.sh: no $p (make all unit)" >&2; exit 1; }
 done
 if ! pg_start; then
-	echo "fleet.sh: no PostgreSQL: $PG_WHY" >&2
-	exit 1
+	# as the tests do: a machine without the server skips these rows, saying why
+	echo "fleet store: skipped: $PG_WHY"
+	exit 0
 fi
 WORK=$PG_DIR/work
 mkdir -p "$WORK"
