@@ -11,6 +11,17 @@
 
 #include "kma-trend.h"
 
+/* the names of -k and -m, here where the writers use them (kma-trend.c parses them) */
+const char *const kma_trend_key_names[] = {
+	[KMA_FLEET_KEY_CALLER] = "caller", [KMA_FLEET_KEY_FUNCTION] = "function",
+	[KMA_FLEET_KEY_CACHE] = "cache", [KMA_FLEET_KEY_STACK] = "stack", NULL,
+};
+
+const char *const kma_trend_metric_names[] = {
+	[KMA_FLEET_NET] = "net", [KMA_FLEET_TOTAL] = "total", [KMA_FLEET_ALLOCS] = "allocs",
+	NULL,
+};
+
 /* text: @s with control bytes as \xHH; its width (bytes written) */
 static size_t text_str(FILE *out, const char *s)
 {

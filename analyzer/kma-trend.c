@@ -22,16 +22,6 @@
 #define KMA_VERSION "0.0-dev"
 #endif
 
-const char *const kma_trend_key_names[] = {
-	[KMA_FLEET_KEY_CALLER] = "caller", [KMA_FLEET_KEY_FUNCTION] = "function",
-	[KMA_FLEET_KEY_CACHE] = "cache", [KMA_FLEET_KEY_STACK] = "stack", NULL,
-};
-
-const char *const kma_trend_metric_names[] = {
-	[KMA_FLEET_NET] = "net", [KMA_FLEET_TOTAL] = "total", [KMA_FLEET_ALLOCS] = "allocs",
-	NULL,
-};
-
 static const char usage_text[] =
 "Usage: kma-trend [OPTIONS] URL [SELECTOR...]\n"
 "\n"
