@@ -94,6 +94,12 @@ DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MA
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
 		   store/kma-fleet-sha256.o store/kma-fleet-schema.o)
+# run selectors over the fleet store (kma-trend, kma-diff's store operands)
+FLEET_SEL_OBJS	:= $(addprefix $(O)/analyzer/store/,kma-fleet-select.o kma-fleet.o kma-fleet-schema.o)
+# kma-trend: series over the runs of the fleet store; the output guard for --html
+TREND		:= $(O)/analyzer/kma-trend
+TREND_OBJS	:= $(addprefix $(O)/analyzer/,kma-trend.o kma-trend-out.o kma-trend-html.o kma-output.o \
+		   store/kma-store-file.o store/kma-fleet-read.o) $(FLEET_SEL_OBJS)
 PQ_CFLAGS	= $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
@@ -110,17 +116,21 @@ UNIT_TESTS	+= $(O)/tests/unit/test-stats
 UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds
+UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
 
-.PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
+.PHONY: bench bench-rss bench-fleet bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
 
 all: check-pkgs $(BIN) $(DIFF) $(MARK) $(PUSH) plugin bin
+all: $(TREND)
 
 # One place to run every command from without installing: $(O)/bin
 BIN_DIR		:= $(O)/bin
 bin: $(BIN) $(DIFF) $(MARK) $(PUSH)
 	@mkdir -p $(BIN_DIR)
 	@ln -sfr $(BIN) $(DIFF) $(MARK) $(PUSH) tools/kma-record $(BIN_DIR)/
+	@ln -sfr $(TREND) $(BIN_DIR)/
+bin: $(TREND)
 
 plugin:
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin
@@ -173,7 +183,7 @@ $(O)/analyzer/store/kma-fleet-schema.c: schema/fleet.sql
 # what it includes is not known. (Named explicitly: a missing intermediate
 # prerequisite would not make the object out of date.)
 $(sort $(patsubst %.o,%.d,$(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(ANALYZE_OBJS) $(DIFF_OBJS) \
-	$(PUSH_OBJS))): ;
+	$(PUSH_OBJS) $(TREND_OBJS))): ;
 
 $(O)/lib/%.o: lib/%.c $(O)/lib/%.d
 	@mkdir -p $(dir $@)
@@ -202,6 +212,16 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 # the fleet store's objects see libpq's headers
 $(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o: \
 	PKG_CFLAGS += $(PQ_CFLAGS)
+$(O)/analyzer/store/kma-fleet-select.o $(O)/analyzer/store/kma-fleet-read.o: PKG_CFLAGS += $(PQ_CFLAGS)
+
+$(TREND): $(TREND_OBJS) $(CORE_LIB)
+	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PQ_LIBS) -lsqlite3 $(LDLIBS)
+
+# run selectors: the parser alone, and against the database KMA_TEST_PG_URL names
+$(O)/tests/unit/test-fleet-select: tests/unit/test-fleet-select.c $(FLEET_SEL_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(PQ_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(FLEET_SEL_OBJS) $(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(PQ_LIBS) $(LDLIBS)
 
 $(O)/analyzer/store/kma-fleet-schema.o: $(O)/analyzer/store/kma-fleet-schema.c
 	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
@@ -352,6 +372,11 @@ fuzz-v7:
 #   first with bench/record-big.sh when missing; BASE: a second build timed in the same run)
 bench: all
 	@KMA_ANALYZE=$(abspath $(BIN)) $(if $(BASE),KMA_BASE=$(abspath $(BASE))) bash bench/run.sh $(TRACE)
+	@$(MAKE) --no-print-directory bench-fleet
+
+# The fleet store's speed on a private PostgreSQL (bench/fleet.sh): kma-trend over 30 runs.
+bench-fleet: all tools
+	@KMA_ANALYZE=$(abspath $(BIN)) MKTRACE=$(abspath $(O))/tests/tools/mktrace bash bench/fleet.sh
 
 # Peak RSS of every analysis mode at 2M and 20M events, the same live set (bench/rss.sh,
 # also the last part of make bench): fails when a mode grows over 1.3x with the events.
@@ -375,6 +400,8 @@ install: all
 	install -m 644 docs/kma-analyze.1 docs/kma-diff.1 docs/kma-mark.1 docs/kma-record.1 \
 		$(DESTDIR)$(mandir)/man1
 	install -m 644 docs/kma-push.1 $(DESTDIR)$(mandir)/man1
+	install -m 755 $(TREND) $(DESTDIR)$(bindir)/kma-trend
+	install -m 644 docs/kma-trend.1 $(DESTDIR)$(mandir)/man1
 	install -m 644 docs/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-report.db.5
 	install -m 644 docs/kma-fleet.5 $(DESTDIR)$(mandir)/man5/kma-fleet.5
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin install DESTDIR=$(DESTDIR)
@@ -388,6 +415,7 @@ uninstall:
 	rm -f $(addprefix $(DESTDIR)$(mandir)/man1/,kma-analyze.1 kma-diff.1 kma-mark.1 kma-record.1 \
 		kma-push.1)
 	rm -f $(DESTDIR)$(mandir)/man5/kma-report.db.5 $(DESTDIR)$(mandir)/man5/kma-fleet.5
+	rm -f $(DESTDIR)$(bindir)/kma-trend $(DESTDIR)$(mandir)/man1/kma-trend.1
 	@$(MAKE) --no-print-directory -C plugin O=$(abspath $(O))/plugin uninstall DESTDIR=$(DESTDIR)
 
 clean:

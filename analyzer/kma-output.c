@@ -38,7 +38,8 @@ int kma_output_probe_html(const char *path, char *why, size_t len)
 	buf[n] = '\0';
 	/* (a NUL in the first bytes ends the search: no page of ours has one) */
 	if (!strncmp(buf, "<!DOCTYPE html>", 15) &&
-	    (strstr(buf, KMA_HTML_GENERATOR) || strstr(buf, KMA_HTML_TITLE)))
+	    (strstr(buf, KMA_HTML_GENERATOR) || strstr(buf, KMA_HTML_TITLE) ||
+	     strstr(buf, KMA_OUTPUT_TREND_GENERATOR)))
 		return 1;
 	snprintf(why, len, "%s", n ? "not a page kma-analyze wrote" : "an empty file");
 	return 0;

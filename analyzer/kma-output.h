@@ -21,6 +21,9 @@ enum kma_output_kind {
 	KMA_OUTPUT_HTML,	/* an --html page (kma_output_probe_html) */
 };
 
+/* What kma-trend --html writes in its page's head: such a page is kma's too. */
+#define KMA_OUTPUT_TREND_GENERATOR "<meta name=\"generator\" content=\"kma-trend\">"
+
 /* Holds every reason kma_output_check gives. */
 #define KMA_OUTPUT_WHY_LEN	256
 

@@ -67,7 +67,7 @@ if [ "$LABEL" != asan+ubsan ]; then
 		plugin_dir=/usr/lib/traceevent/plugins > "$TMP/inst.txt" 2>&1; then
 		check "make install: commands, plugin and man pages where they were" test \
 			"$(cd "$TMP/inst" && find . -type f | sort | tr '\n' ' ')" = \
-			"./usr/lib/traceevent/plugins/plugin_kma.so ./usr/local/bin/kma-analyze ./usr/local/bin/kma-diff ./usr/local/bin/kma-mark ./usr/local/bin/kma-push ./usr/local/bin/kma-record ./usr/local/share/man/man1/kma-analyze.1 ./usr/local/share/man/man1/kma-diff.1 ./usr/local/share/man/man1/kma-mark.1 ./usr/local/share/man/man1/kma-push.1 ./usr/local/share/man/man1/kma-record.1 ./usr/local/share/man/man5/kma-fleet.5 ./usr/local/share/man/man5/kma-report.db.5 "
+			"./usr/lib/traceevent/plugins/plugin_kma.so ./usr/local/bin/kma-analyze ./usr/local/bin/kma-diff ./usr/local/bin/kma-mark ./usr/local/bin/kma-push ./usr/local/bin/kma-record ./usr/local/bin/kma-trend ./usr/local/share/man/man1/kma-analyze.1 ./usr/local/share/man/man1/kma-diff.1 ./usr/local/share/man/man1/kma-mark.1 ./usr/local/share/man/man1/kma-push.1 ./usr/local/share/man/man1/kma-record.1 ./usr/local/share/man/man1/kma-trend.1 ./usr/local/share/man/man5/kma-fleet.5 ./usr/local/share/man/man5/kma-report.db.5 "
 	else
 		fail "make install" "$(tail -5 "$TMP/inst.txt")"
 	fi
