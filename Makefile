@@ -92,9 +92,9 @@ DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MA
 # kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
-		   store/kma-fleet-sha256.o store/kma-fleet-schema.o)
+		   store/kma-fleet-sha256.o store/kma-fleet-schema.o store/kma-fleet-counts.o)
 PQ_CFLAGS	= $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
-PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
+PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq) -lcrypto
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
 		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \
@@ -199,7 +199,8 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 	   echo ';'; } > $@
 
 # the fleet store's objects see libpq's headers
-$(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o: \
+$(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o \
+$(O)/analyzer/store/kma-fleet-counts.o: \
 	PKG_CFLAGS += $(PQ_CFLAGS)
 
 $(O)/analyzer/store/kma-fleet-schema.o: $(O)/analyzer/store/kma-fleet-schema.c
