@@ -93,6 +93,8 @@ DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MA
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
 		   store/kma-fleet-sha256.o store/kma-fleet-schema.o store/kma-fleet-counts.o)
+# run selectors over the fleet store (kma-trend, kma-diff's store operands)
+FLEET_SEL_OBJS	:= $(addprefix $(O)/analyzer/store/,kma-fleet-select.o kma-fleet.o kma-fleet-schema.o)
 PQ_CFLAGS	= $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq) -lcrypto
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
@@ -109,6 +111,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-stats
 UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds
+UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
 
 .PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -172,7 +175,7 @@ $(O)/analyzer/store/kma-fleet-schema.c: schema/fleet.sql
 # what it includes is not known. (Named explicitly: a missing intermediate
 # prerequisite would not make the object out of date.)
 $(sort $(patsubst %.o,%.d,$(addprefix $(O)/,$(LIB_SRCS:.c=.o)) $(ANALYZE_OBJS) $(DIFF_OBJS) \
-	$(PUSH_OBJS))): ;
+	$(PUSH_OBJS) $(FLEET_SEL_OBJS))): ;
 
 $(O)/lib/%.o: lib/%.c $(O)/lib/%.d
 	@mkdir -p $(dir $@)
@@ -202,6 +205,13 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 $(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o \
 $(O)/analyzer/store/kma-fleet-counts.o: \
 	PKG_CFLAGS += $(PQ_CFLAGS)
+$(O)/analyzer/store/kma-fleet-select.o: PKG_CFLAGS += $(PQ_CFLAGS)
+
+# run selectors: the parser alone, and against the database KMA_TEST_PG_URL names
+$(O)/tests/unit/test-fleet-select: tests/unit/test-fleet-select.c $(FLEET_SEL_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(PQ_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(FLEET_SEL_OBJS) $(CORE_LIB) $$(pkg-config --cflags --libs cmocka) $(PQ_LIBS) $(LDLIBS)
 
 $(O)/analyzer/store/kma-fleet-schema.o: $(O)/analyzer/store/kma-fleet-schema.c
 	$(Q)$(call msg,CC,$@)$(CC) $(ALL_CFLAGS) -c -o $@ $<
