@@ -89,6 +89,9 @@ DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/
 		   store/kma-store-file.o kma-runner.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select
 DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
+# store runs as operands (pg:CONNINFO#SELECTORS): libpq, the selectors
+DIFF_OBJS	+= $(addprefix $(O)/analyzer/store/,kma-fleet-diff.o kma-fleet-select.o kma-fleet.o \
+		   kma-fleet-schema.o)
 # kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
@@ -203,7 +206,7 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 
 # the fleet store's objects see libpq's headers
 $(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o \
-$(O)/analyzer/store/kma-fleet-counts.o: \
+$(O)/analyzer/store/kma-fleet-counts.o $(O)/analyzer/store/kma-fleet-diff.o: \
 	PKG_CFLAGS += $(PQ_CFLAGS)
 $(O)/analyzer/store/kma-fleet-select.o: PKG_CFLAGS += $(PQ_CFLAGS)
 
@@ -226,7 +229,7 @@ $(BIN): $(ANALYZE_OBJS) $(CORE_LIB)
 	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(DIFF): $(DIFF_OBJS) $(CORE_LIB)
-	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(PQ_LIBS) $(LDLIBS)
 
 # the allocator kinds: the matcher's objects and the summary by allocator's printer
 $(O)/tests/unit/test-kinds: tests/unit/test-kinds.c $(MATCH_OBJS) $(O)/analyzer/report/kma-report-kinds.o \

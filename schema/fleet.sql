@@ -203,7 +203,8 @@ CREATE TABLE kma_fleet.allocations (
 	free_caller	text,
 	free_kind	text,
 	stack_key	bytea,
-	free_stack_key	bytea
+	free_stack_key	bytea,
+	kmalloc_type	integer			-- the kmalloc family (report.db's kmalloc_types.id)
 ) PARTITION BY LIST (run_id);
 
 -- The partition of TAB (one of the partitioned tables above) for RUN.

@@ -410,13 +410,13 @@ static const struct table tables[] = {
 	  "r.alloc_ts + r.life, "
 	  "CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END, "
 	  "CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END, "
-	  "s.caller, fk.name, sh.stack_id, sh.free_stack_id "
+	  "s.caller, fk.name, sh.stack_id, sh.free_stack_id, sh.kmalloc_type "
 	  "FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id "
 	  "JOIN callers AS c ON c.id = sh.caller_id JOIN event_kinds AS ae ON ae.id = sh.alloc_event "
 	  "JOIN tasks AS t ON t.id = r.task_id LEFT JOIN caches AS k ON k.id = sh.cache_id "
 	  "LEFT JOIN free_sites AS s ON s.id = r.free_site_id "
 	  "LEFT JOIN event_kinds AS fk ON fk.id = r.free_kind + 4 ORDER BY r.id",
-	  "iittiiiitiiiibiiiittkk", 1 },
+	  "iittiiiitiiiibiiiittkkd", 1 },
 	{ "timeline", "COPY kma_fleet.timeline FROM STDIN (FORMAT binary)",
 	  "SELECT bin, ts, width_ns, allocs, alloc_bytes, frees, free_bytes, live_bytes, live_max "
 	  "FROM timeline", "iiiiiiiii", 0 },
