@@ -116,7 +116,7 @@ UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds
 UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
 
-.PHONY: bench bench-rss bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
+.PHONY: bench bench-rss bench-fleet bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
 
 all: check-pkgs $(BIN) $(DIFF) $(MARK) $(PUSH) plugin bin
@@ -365,6 +365,11 @@ fuzz-v7:
 #   first with bench/record-big.sh when missing; BASE: a second build timed in the same run)
 bench: all
 	@KMA_ANALYZE=$(abspath $(BIN)) $(if $(BASE),KMA_BASE=$(abspath $(BASE))) bash bench/run.sh $(TRACE)
+	@$(MAKE) --no-print-directory bench-fleet
+
+# The fleet store's speed on a private PostgreSQL (bench/fleet.sh): kma-trend over 30 runs.
+bench-fleet: all tools
+	@KMA_ANALYZE=$(abspath $(BIN)) MKTRACE=$(abspath $(O))/tests/tools/mktrace bash bench/fleet.sh
 
 # Peak RSS of every analysis mode at 2M and 20M events, the same live set (bench/rss.sh,
 # also the last part of make bench): fails when a mode grows over 1.3x with the events.
