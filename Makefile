@@ -90,10 +90,13 @@ DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/
 		   store/kma-store-file.o kma-runner.o kma-diff-kind.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select
 DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
+# store runs as operands (pg:CONNINFO#SELECTORS): libpq, the selectors
+DIFF_OBJS	+= $(addprefix $(O)/analyzer/store/,kma-fleet-diff.o kma-fleet-select.o kma-fleet.o \
+		   kma-fleet-schema.o)
 # kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
-		   store/kma-fleet-sha256.o store/kma-fleet-schema.o)
+		   store/kma-fleet-sha256.o store/kma-fleet-schema.o store/kma-fleet-counts.o)
 # run selectors over the fleet store (kma-trend, kma-diff's store operands)
 FLEET_SEL_OBJS	:= $(addprefix $(O)/analyzer/store/,kma-fleet-select.o kma-fleet.o kma-fleet-schema.o)
 # kma-trend: series over the runs of the fleet store; the output guard for --html
@@ -101,7 +104,7 @@ TREND		:= $(O)/analyzer/kma-trend
 TREND_OBJS	:= $(addprefix $(O)/analyzer/,kma-trend.o kma-trend-out.o kma-trend-html.o kma-output.o \
 		   store/kma-store-file.o store/kma-fleet-read.o) $(FLEET_SEL_OBJS)
 PQ_CFLAGS	= $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
-PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq)
+PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq) -lcrypto
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \
 		   $(O)/tests/unit/test-symtab $(O)/tests/unit/test-dwarf $(O)/tests/elf/kma-symdump \
 		   $(O)/tests/unit/test-stacks $(O)/tests/unit/test-select $(O)/tests/unit/test-top \
@@ -210,7 +213,8 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 	   echo ';'; } > $@
 
 # the fleet store's objects see libpq's headers
-$(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o: \
+$(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o \
+$(O)/analyzer/store/kma-fleet-counts.o $(O)/analyzer/store/kma-fleet-diff.o: \
 	PKG_CFLAGS += $(PQ_CFLAGS)
 $(O)/analyzer/store/kma-fleet-select.o $(O)/analyzer/store/kma-fleet-read.o: PKG_CFLAGS += $(PQ_CFLAGS)
 
@@ -236,7 +240,7 @@ $(BIN): $(ANALYZE_OBJS) $(CORE_LIB)
 	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
 
 $(DIFF): $(DIFF_OBJS) $(CORE_LIB)
-	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(LDLIBS)
+	$(Q)$(call msg,LD,$@)$(CC) $(ALL_LDFLAGS) -o $@ $^ $(PKG_LIBS) $(PQ_LIBS) $(LDLIBS)
 
 # the allocator kinds: the matcher's objects and the summary by allocator's printer
 $(O)/tests/unit/test-kinds: tests/unit/test-kinds.c $(MATCH_OBJS) $(O)/analyzer/report/kma-report-kinds.o \

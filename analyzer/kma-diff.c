@@ -28,6 +28,7 @@
 #include "report/kma-report-diff.h"
 #include "report/kma-table.h"
 #include "store/kma-diff-load.h"
+#include "store/kma-fleet-diff.h"
 
 #ifndef KMA_VERSION
 #define KMA_VERSION "0.0-dev"
@@ -44,6 +45,7 @@ enum { OPT_COMM = 256, OPT_PID, OPT_CALLER, OPT_CACHE, OPT_SELF, OPT_GEN, OPT_GE
 /* Every option in one place; parse_opts() starts from the defaults. */
 struct diff_opts {
 	const char		*operand[2];	/* BASE, NEW */
+	char			pg_name[2][600];	/* a store operand, as reports name it */
 	const char		*keep[2];	/* -o: where the Nth trace.dat's report.db stays */
 	int			nr_keep;
 	/* --kallsyms, --symbols: [0] for both operands, [1] (a second one) for NEW */
@@ -86,6 +88,10 @@ static const char usage_text[] =
 "and frees, and the whole-trace summary. BASE and NEW are each a report.db written\n"
 "by kma-analyze or a trace.dat, analyzed on the fly (by the kma-analyze installed\n"
 "next to kma-diff, or $KMA_ANALYZE) into a temporary report.db removed after.\n"
+"Either may be a run of the fleet store (kma-push, kma-fleet(5)):\n"
+"pg:CONNINFO#SELECTORS, e.g. 'pg:service=fleet#label:kernel=6.18,latest' or\n"
+"'pg:postgresql:///kma#run=12'; exactly one run must match (filters and\n"
+"generations: a run pushed with --allocations).\n"
 "\n"
 "  -g, --group-by KEY     caller|function|module|cache|stack (default: caller).\n"
 "                         Callers match by function name + offset, not address\n"
@@ -469,14 +475,35 @@ static int load_kind(const struct diff_opts *o, int i, struct kma_diff_table *t)
 
 /*
  * Operand i's numbers into t, narrowed to its scope; 0, or -1 after a
- * one-line error naming the file.
+ * one-line error naming the file (-2: a usage error, a store operand's).
  */
-static int load_operand(const struct diff_opts *o, int i, int *nkeep,
+static int load_operand(struct diff_opts *o, int i, int *nkeep,
 			const struct kma_diff_scope *sc, struct kma_diff_table *t)
 {
 	const char *file = o->operand[i], *db = file;
 	struct kma_err err;
+	int r;
 
+	/* a store run: named by its server and selectors from here on, no password */
+	if (!strncmp(file, KMA_DIFF_PG_PREFIX, strlen(KMA_DIFF_PG_PREFIX))) {
+		if (o->kind != KMA_KIND_SLAB) {
+			/* not the operand: its connection string may hold a password */
+			fprintf(stderr, "kma-diff: --kind %s: the fleet store holds slab rows only\n",
+				o->kind_arg);
+			return -1;
+		}
+		r = kma_diff_load_pg(file + strlen(KMA_DIFF_PG_PREFIX), o->group, sc, t,
+				     o->pg_name[i], sizeof(o->pg_name[i]), &err);
+		o->operand[i] = o->pg_name[i];
+		if (r == -2) {
+			fprintf(stderr, "kma-diff: %s: %s\nTry 'kma-diff --help'.\n",
+				o->operand[i], err.msg);
+			return -2;
+		}
+		if (r)
+			fprintf(stderr, "kma-diff: %s: %s\n", o->operand[i], err.msg);
+		return r;
+	}
 	if (o->kind != KMA_KIND_SLAB)
 		return load_kind(o, i, t);
 	if (kma_runner_is_trace(file)) {
@@ -704,8 +731,10 @@ int main(int argc, char **argv)
 	kma_diff_table_init(&t[0]);
 	kma_diff_table_init(&t[1]);
 	ret = 0;
-	for (i = 0; !ret && i < 2; i++)
-		ret = load_operand(&o, i, &nkeep, &sc[i], &t[i]) ? 1 : 0;
+	for (i = 0; !ret && i < 2; i++) {
+		ret = load_operand(&o, i, &nkeep, &sc[i], &t[i]);
+		ret = ret == -2 ? 2 : ret ? 1 : 0;
+	}
 	kma_runner_cleanup();
 	if (!ret)
 		ret = report(&o, t, filter[0] ? filter : NULL);

@@ -17,6 +17,14 @@
 # -k caller and -k function, text to /dev/null: best wall time, limit 2 s. The traces
 # are cached as bench/fleet-trend-NN.dat (git-ignored); delete them to make them again.
 #
+# push: kma-push of 5M-event runs (1M-event blocks repeated 5 times, cached as
+# bench/fleet-push-*.dat, git-ignored): the aggregates of a run with 200 call sites and
+# no stacks, of one with 122k distinct stacks (500k allocation shapes) into an empty
+# store and into one holding its stacks (--replace), limit 1 s each; --allocations
+# (2.5M rows), limit 500k rows/s, peak RSS against the aggregates push's (flat: at most
+# 1.3x). Each timed push but --replace starts from a fresh database (not timed); the
+# client's CPU and the server's (the postmaster's reaped children) are shown beside.
+#
 # Exit status: 0 (also when no PostgreSQL server can start: the rows are skipped, saying
 # why), or 1 when the setup fails or a row is over its limit.
 
@@ -106,6 +114,136 @@ section_trend() {
 		"$(best_of "$TREND" --html "$WORK/trend.html" "$url" label:bench=trend)" 2
 }
 
+# push_trace NAME STACKS: bench/fleet-push-NAME.dat (5M kmem events), made when missing;
+# STACKS distinct call stacks on the allocations (0: none)
+push_trace() {
+	local out=$BENCH_DIR/fleet-push-$1.dat
+	[ -s "$out" ] && return 0
+	python3 - 1000000 "$2" > "$WORK/p.seq" <<'PYEOF'
+import sys
+# one block: N kmem events, N/2 allocations (each with a kernel_stack when S > 0) and
+# N/2 frees, allocation i taking slot i mod 2L and freeing slot i - L (L = N/20)
+n, S = int(sys.argv[1]) // 2, int(sys.argv[2])
+live, NF = n // 10, 512
+w = sys.stdout.write
+w("cpus 2\nkallsyms ffffffff81000000 T _stext\n")
+for k in range(200):
+    w("kallsyms %x t alloc_site_%d\n" % (0xffffffff81100000 + k * 0x100, k))
+for k in range(40):
+    w("kallsyms %x t free_site_%d\n" % (0xffffffff81200000 + k * 0x100, k))
+for k in range(NF):
+    w("kallsyms %x t fn_%d\n" % (0xffffffff81300000 + k * 0x100, k))
+w("kallsyms ffffffff81400000 T _etext\n")
+for p in range(20):
+    w("cmdline %d task%d\n" % (1000 + p, p))
+caches = [("filp", 256), ("dentry", 192), ("inode_cache", 600), ("vm_area_struct", 176)]
+base, ts, out = 0xffff888100000000, 1000, []
+for i in range(n):
+    for free in (0, 1):
+        j = i - live if free else i
+        h = ((j % n) * 2654435761) & 0xffffffff
+        cpu, pid = (ts // 4000) % 2, 1000 + (ts // 9000) % 20
+        head = "event %d %d %d " % (cpu, ts, pid)
+        ptr = "ptr=%#x" % (base + (j % (2 * live)) * 0x40)
+        if free:
+            out.append("%skfree call_site=free_site_%d+0x8 %s\n" % (head, (h >> 12) % 40, ptr))
+        else:
+            if h % 4 == 0:
+                name, size = caches[(h >> 8) % 4]
+                out.append("%skmem_cache_alloc call_site=alloc_site_%d+0x24 %s bytes_req=%d "
+                           "bytes_alloc=%d name=%s\n" % (head, (h >> 16) % 200, ptr, size, size, name))
+            else:
+                req = 8 + (h >> 8) % 500
+                out.append("%skmalloc call_site=alloc_site_%d+0x18 %s bytes_req=%d bytes_alloc=%d\n"
+                           % (head, (h >> 16) % 200, ptr, req, 1 << (req - 1).bit_length()))
+            if S:
+                s = j % S
+                fr = ["fn_%d+0x10" % ((s // NF ** d) % NF if d < 2 else (s * 7 + d) % NF)
+                      for d in range(6)]
+                out.append("stack %d %d %d %s\n" % (cpu, ts, pid, " ".join(fr)))
+        ts += 23
+    if len(out) >= 65536:
+        w("".join(out))
+        out = []
+w("".join(out))
+PYEOF
+	"$MKTRACE" -o "$WORK/p.dat" "$WORK/p.seq" > "$WORK/mk.txt" 2>&1 || return 1
+	. "$BENCH_DIR/traces.sh"
+	repeat_block "$WORK/p.dat" "$out.tmp" 5 $((1000000 * 23)) && mv "$out.tmp" "$out"
+	rm -f "$WORK/p.dat" "$WORK/p.seq"
+}
+
+# fresh_db: database kma dropped, created again and initialized (not timed)
+fresh_db() {
+	psql -X -q "host=$PG_SOCK user=kma_admin dbname=postgres" -c 'DROP DATABASE IF EXISTS kma' \
+		-c 'CREATE DATABASE kma' > /dev/null
+	"$PUSH" -q --init "$PG_URL"
+}
+
+# the server's CPU so far, in clock ticks: the postmaster's and its reaped children's
+server_ticks() {
+	awk '{ print $14 + $15 + $16 + $17 }' "/proc/$(head -1 "$PG_DIR/data/postmaster.pid")/stat"
+}
+
+# timed_push FRESH FILE [OPTION...]: the best wall time of $RUNS kma-push OPTION... URL
+# FILE (each after fresh_db when FRESH is 1) into $T; that run's client and server CPU
+# into $CPU, its peak RSS (KB) into $RSS. 1 when a push fails.
+timed_push() {
+	local fresh=$1 file=$2 best= i t0 t1 s a b tk
+	shift 2
+	tk=$(getconf CLK_TCK)
+	for ((i = 0; i < RUNS; i++)); do
+		[ "$fresh" = 1 ] && fresh_db
+		a=$(server_ticks)
+		t0=$EPOCHREALTIME
+		if ! /usr/bin/time -f '%U %S %M' -o "$WORK/time.txt" "$PUSH" -q "$@" "$PG_URL" \
+			"$file" > /dev/null; then
+			echo "fleet.sh: kma-push $* $file failed" >&2
+			return 1
+		fi
+		t1=$EPOCHREALTIME
+		sleep 0.2	# the backend reaped
+		b=$(server_ticks)
+		s=$(( $(ms "$t1") - $(ms "$t0") ))
+		if [ -z "$best" ] || [ "$s" -lt "$best" ]; then
+			best=$s
+			CPU=$(awk -v sv=$(( (b - a) * 1000 / tk )) \
+				'{ printf "client %.2f s, server %.2f s CPU", $1 + $2, sv / 1000 }' \
+				"$WORK/time.txt")
+			RSS=$(awk '{ print $3 }' "$WORK/time.txt")
+		fi
+	done
+	T=$(printf '%d.%03d' $((best / 1000)) $((best % 1000)))
+}
+
+section_push() {
+	local db=$WORK/push-flat.db sdb=$WORK/push-stacks.db rss_agg lim rows
+
+	push_trace flat 0 && push_trace stacks 122000 ||
+		{ echo "fleet.sh: making the push traces failed: $(tail -2 "$WORK/mk.txt")" >&2; return 1; }
+	"$ANALYZE" -q -o "$db" "$BENCH_DIR/fleet-push-flat.dat"
+	"$ANALYZE" -q -o "$sdb" "$BENCH_DIR/fleet-push-stacks.dat"
+	echo "push (load $(cut -d' ' -f1-3 /proc/loadavg), $(nproc) CPUs):"
+	timed_push 1 "$db" || return 1
+	row push "aggregates, 5M events, 200 call sites ($CPU)" "$T" 1
+	rss_agg=$RSS
+	timed_push 1 "$sdb" || return 1
+	row push "aggregates, 5M events, 122k new stacks ($CPU)" "$T" 1
+	timed_push 0 "$sdb" --replace || return 1
+	row push "aggregates, 5M events, 122k stacks there ($CPU)" "$T" 1
+	# 500k rows/s: the time the run's allocation rows may take
+	rows=$(sqlite3 "$db" 'SELECT COUNT(*) FROM alloc_rows')
+	lim=$(awk -v n="$rows" 'BEGIN { printf "%.2f", n / 500000 }')
+	timed_push 1 "$db" --allocations || return 1
+	row push "--allocations, $rows rows ($CPU)" "$T" "$lim"
+	echo "push     peak RSS: aggregates $rss_agg KB, --allocations $RSS KB" \
+	     "($(awk -v a="$rss_agg" -v b="$RSS" 'BEGIN { printf "%.2fx", b / a }'); flat: <= 1.3x)"
+	if awk -v a="$rss_agg" -v b="$RSS" 'BEGIN { exit !(b > 1.3 * a) }'; then
+		FAILED=1
+	fi
+	return 0
+}
+
 for p in "$ANALYZE" "$PUSH" "$TREND" "$MKTRACE"; do
 	[ -x "$p" ] || { echo "fleet.sh: no $p (make all unit)" >&2; exit 1; }
 done
@@ -118,4 +256,5 @@ WORK=$PG_DIR/work
 mkdir -p "$WORK"
 echo "fleet store (PostgreSQL 15, private cluster, Unix socket), best of $RUNS:"
 section_trend || FAILED=1
+section_push || FAILED=1
 exit $FAILED

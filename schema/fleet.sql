@@ -65,8 +65,10 @@ CREATE TABLE kma_fleet.stacks (
 	folded		text NOT NULL		-- functions outermost first joined by ';'
 );
 
+-- No foreign key to stacks: kma-push writes a stack's frames in the statement that adds
+-- the stack, and a per-row check of 732k frames (122k stacks) cost 7 s of a push.
 CREATE TABLE kma_fleet.stack_frames (
-	stack_key	bytea NOT NULL REFERENCES kma_fleet.stacks,
+	stack_key	bytea NOT NULL,
 	depth		integer NOT NULL,	-- 0: innermost
 	address		text NOT NULL,		-- '0x<hex>'
 	function	text,
@@ -201,7 +203,8 @@ CREATE TABLE kma_fleet.allocations (
 	free_caller	text,
 	free_kind	text,
 	stack_key	bytea,
-	free_stack_key	bytea
+	free_stack_key	bytea,
+	kmalloc_type	integer			-- the kmalloc family (report.db's kmalloc_types.id)
 ) PARTITION BY LIST (run_id);
 
 -- The partition of TAB (one of the partitioned tables above) for RUN.

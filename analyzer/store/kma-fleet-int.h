@@ -28,4 +28,12 @@ int kma_fleet_exec(struct kma_fleet *f, const char *sql, struct kma_err *e);
 PGresult *kma_fleet_query(struct kma_fleet *f, const char *sql, int n, const char *const *params,
 			  ExecStatusType want, struct kma_err *e);
 
+/*
+ * The per-cache, per-task and per-stack sums of report.db @db in TEMP tables
+ * (kma-fleet-counts.c): one pass over alloc_rows instead of the views'. 0, or
+ * -1 and @e (KMA_ERR_BROKEN: the report.db's fault).
+ */
+struct sqlite3;
+int kma_fleet_counts(struct sqlite3 *db, struct kma_err *e);
+
 #endif /* KMA_FLEET_INT_H */

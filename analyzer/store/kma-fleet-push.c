@@ -24,6 +24,7 @@ struct push {
 	long long		run;
 	unsigned char		(*key)[32];	/* report.db stacks.id -> stack_key */
 	unsigned char		*has_key;
+	unsigned char		*added;		/* stacks.id whose frames this push writes */
 	int64_t			nr_keys;
 	char			*buf;		/* the COPY data not sent yet */
 	size_t			len, cap;
@@ -92,7 +93,8 @@ static int flush(struct push *p, int force)
 
 /*
  * One field of column @c of @st in binary COPY form, by its type letter:
- * i bigint, d integer, t text, b bytea, k a stacks.id as its stack_key (bytea).
+ * i bigint, d integer, t text, b bytea, k a stacks.id as its stack_key (bytea);
+ * K as k, first only: the row is skipped unless the push added that stack.
  */
 static int field(struct push *p, sqlite3_stmt *st, int c, char type)
 {
@@ -119,6 +121,7 @@ static int field(struct push *p, sqlite3_stmt *st, int c, char type)
 		}
 		return 0;
 	case 'k':
+	case 'K':
 		id = sqlite3_column_int64(st, c);
 		if (reserve(p, 36))
 			return -1;
@@ -172,6 +175,12 @@ static int copy(struct push *p, const char *copy, const char *select, const char
 		put32(p, 0);
 	}
 	while (!fail && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (types[0] == 'K') {
+			int64_t id = sqlite3_column_int64(st, 0);
+
+			if (id < 0 || id >= p->nr_keys || !p->added[id])
+				continue;
+		}
 		if (reserve(p, 14)) {
 			fail = 1;
 			break;
@@ -266,27 +275,93 @@ static int stack_keys(struct push *p)
 	return rc == SQLITE_DONE ? 0 : db_err(p, "cannot read its stacks");
 }
 
-/* The run's stacks that the store lacks, added once for all runs (ordered: no deadlock). */
+struct key_id {
+	unsigned char	key[32];
+	int64_t		id;
+};
+
+static int cmp_key_id(const void *a, const void *b)
+{
+	const struct key_id *x = a, *y = b;
+	int r = memcmp(x->key, y->key, 32);
+
+	return r ? r : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * The stacks the INSERT of @res added (their keys, binary): the first
+ * stacks.id of each such key in p->added, so that its frames go once.
+ */
+static int mark_added(struct push *p, PGresult *res)
+{
+	struct key_id *all = malloc((p->nr_keys ? p->nr_keys : 1) * sizeof(*all)), k, *at;
+	int64_t n = 0, id, lo, hi;
+	int i;
+
+	p->added = calloc(p->nr_keys ? p->nr_keys : 1, 1);
+	if (!all || !p->added) {
+		free(all);
+		return kma_err_nomem(p->e);
+	}
+	for (id = 0; id < p->nr_keys; id++) {
+		if (!p->has_key[id])
+			continue;
+		memcpy(all[n].key, p->key[id], 32);
+		all[n++].id = id;
+	}
+	qsort(all, n, sizeof(*all), cmp_key_id);
+	for (i = 0; i < PQntuples(res); i++) {
+		if (PQgetlength(res, i, 0) != 32)
+			continue;
+		memcpy(k.key, PQgetvalue(res, i, 0), 32);
+		k.id = -1;	/* before every id: the search ends at the key's first */
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_key_id(&all[mid], &k) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		at = all + lo;
+		if (at < all + n && !memcmp(at->key, k.key, 32))
+			p->added[at->id] = 1;
+	}
+	free(all);
+	return 0;
+}
+
+/*
+ * The run's stacks that the store lacks, added once for all runs (ordered: no
+ * deadlock), then only their frames, by COPY straight into stack_frames: the
+ * frames of a stack already there, or added meanwhile by a push that committed
+ * first (our INSERT waited for it and added nothing), are there.
+ */
 static int push_stacks(struct push *p)
 {
+	PGresult *res;
+	int r;
+
 	if (kma_fleet_exec(p->f, "CREATE TEMP TABLE kma_push_stacks (stack_key bytea, "
 			   "depth integer, folded text) ON COMMIT DROP", p->e) ||
-	    kma_fleet_exec(p->f, "CREATE TEMP TABLE kma_push_frames (stack_key bytea, "
-			   "depth integer, address text, function text, \"offset\" bigint) "
-			   "ON COMMIT DROP", p->e))
+	    copy(p, "COPY kma_push_stacks FROM STDIN (FORMAT binary)",
+		 "SELECT id, depth, folded FROM stacks", "kdt", 0))
 		return -1;
-	if (copy(p, "COPY kma_push_stacks FROM STDIN (FORMAT binary)",
-		 "SELECT id, depth, folded FROM stacks", "kdt", 0) ||
-	    copy(p, "COPY kma_push_frames FROM STDIN (FORMAT binary)",
-		 "SELECT stack_id, depth, address, function, offset FROM stack_frames",
-		 "kdtti", 0))
+	res = PQexecParams(p->f->conn, "INSERT INTO kma_fleet.stacks SELECT * FROM "
+			   "kma_push_stacks WHERE stack_key IS NOT NULL ORDER BY stack_key "
+			   "ON CONFLICT DO NOTHING RETURNING stack_key", 0, NULL, NULL, NULL,
+			   NULL, 1);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		return kma_fleet_pg_err(p->f, res, p->e);
+	r = mark_added(p, res);
+	PQclear(res);
+	if (r)
 		return -1;
-	return kma_fleet_exec(p->f, "INSERT INTO kma_fleet.stacks SELECT DISTINCT * FROM "
-			      "kma_push_stacks WHERE stack_key IS NOT NULL ORDER BY stack_key "
-			      "ON CONFLICT DO NOTHING", p->e) ||
-	       kma_fleet_exec(p->f, "INSERT INTO kma_fleet.stack_frames SELECT DISTINCT * FROM "
-			      "kma_push_frames WHERE stack_key IS NOT NULL ORDER BY stack_key, depth "
-			      "ON CONFLICT DO NOTHING", p->e);
+	return copy(p, "COPY kma_fleet.stack_frames FROM STDIN (FORMAT binary)",
+		    "SELECT stack_id, depth, address, function, offset FROM stack_frames "
+		    "ORDER BY stack_id, depth", "Kdtti", 0);
 }
 
 /* One table of the run: its partition, then its rows. */
@@ -309,14 +384,22 @@ static const struct table tables[] = {
 	  "SELECT function, module, total, slack, net, allocs, frees, implicit_frees "
 	  "FROM function_stats", "ttiiiiii", 0 },
 	{ "caches", "COPY kma_fleet.caches FROM STDIN (FORMAT binary)",
-	  "SELECT cache, total, slack, net, allocs, frees, implicit_frees FROM cache_stats",
+	  /* cache_stats, task_stats and stack_stats from kma_fleet_counts's sums */
+	  "SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name ELSE kc.name END, SUM(g.total), "
+	  "SUM(g.slack), SUM(g.net), SUM(g.allocs), SUM(g.frees), SUM(g.implicit_frees) "
+	  "FROM temp.kma_push_caches AS g LEFT JOIN caches AS k ON k.id = g.cache_id "
+	  "LEFT JOIN kmalloc_caches AS kc ON kc.kmalloc_type = COALESCE(g.kmalloc_type, 0) "
+	  "AND kc.bytes_alloc = g.bytes_alloc GROUP BY 1",
 	  "tiiiiii", 0 },
 	{ "tasks", "COPY kma_fleet.tasks FROM STDIN (FORMAT binary)",
-	  "SELECT pid, comm, total, slack, net, allocs, frees, implicit_frees FROM task_stats",
+	  "SELECT t.pid, t.comm, SUM(g.total), SUM(g.slack), SUM(g.net), SUM(g.allocs), "
+	  "SUM(g.frees), SUM(g.implicit_frees) FROM temp.kma_push_tasks AS g "
+	  "JOIN tasks AS t ON t.id = g.task_id GROUP BY t.pid, t.comm",
 	  "ibiiiiii", 0 },
 	{ "run_stacks", "COPY kma_fleet.run_stacks FROM STDIN (FORMAT binary)",
 	  "SELECT stack_id, total, slack, net, allocs, frees, implicit_frees, live "
-	  "FROM stack_stats", "kiiiiiii", 0 },
+	  "FROM temp.kma_push_stack_sums",
+	  "kiiiiiii", 0 },
 	{ "generations", "COPY kma_fleet.generations FROM STDIN (FORMAT binary)",
 	  "SELECT id, ts, label, allocs, bytes, live, live_bytes, frees FROM generations",
 	  "iitiiiii", 0 },
@@ -327,13 +410,13 @@ static const struct table tables[] = {
 	  "r.alloc_ts + r.life, "
 	  "CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END, "
 	  "CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END, "
-	  "s.caller, fk.name, sh.stack_id, sh.free_stack_id "
+	  "s.caller, fk.name, sh.stack_id, sh.free_stack_id, sh.kmalloc_type "
 	  "FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id "
 	  "JOIN callers AS c ON c.id = sh.caller_id JOIN event_kinds AS ae ON ae.id = sh.alloc_event "
 	  "JOIN tasks AS t ON t.id = r.task_id LEFT JOIN caches AS k ON k.id = sh.cache_id "
 	  "LEFT JOIN free_sites AS s ON s.id = r.free_site_id "
 	  "LEFT JOIN event_kinds AS fk ON fk.id = r.free_kind + 4 ORDER BY r.id",
-	  "iittiiiitiiiibiiiittkk", 1 },
+	  "iittiiiitiiiibiiiittkkd", 1 },
 	{ "timeline", "COPY kma_fleet.timeline FROM STDIN (FORMAT binary)",
 	  "SELECT bin, ts, width_ns, allocs, alloc_bytes, frees, free_bytes, live_bytes, live_max "
 	  "FROM timeline", "iiiiiiiii", 0 },
@@ -530,11 +613,15 @@ int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *in, long lo
 	char *v[R_NR] = { NULL };
 	int r = -1, i, began = 0;
 
-	if (open_db(&p, in->db) || run_facts(&p, v) || stack_keys(&p))
+	if (open_db(&p, in->db) || run_facts(&p, v) || stack_keys(&p) ||
+	    kma_fleet_counts(p.db, e))
 		goto out;
 	if (kma_fleet_exec(f, "BEGIN", e))
 		goto out;
 	began = 1;
+	/* the stacks' sorts fit in memory: a spill to disk doubles their time */
+	if (kma_fleet_exec(f, "SET LOCAL work_mem = '64MB'", e))
+		goto out;
 	r = insert_run(&p, in, v);
 	if (r <= 0) {
 		if (!r)
@@ -554,6 +641,7 @@ out:
 		free(v[i]);
 	free(p.key);
 	free(p.has_key);
+	free(p.added);
 	free(p.buf);
 	sqlite3_close(p.db);
 	return r;

@@ -1,14 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kma-fleet-sha256.c - SHA-256 (FIPS 180-4), for the fleet store's content
- * hashes: a trace's id and a call stack's key. Plain C, so that kma-push needs
- * no crypto library for two hashes.
+ * hashes: a call stack's key in plain C (a few hundred bytes each), and a
+ * file's (the trace id) through libcrypto, which libpq links anyway: its SHA
+ * instructions hash a 156 MB report.db in 0.1 s of CPU, this C in 0.9 s.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+
+#include <openssl/evp.h>
 
 #include "kma-fleet.h"
 
@@ -102,27 +105,37 @@ void kma_sha256_end(struct kma_sha256 *s, unsigned char out[32])
 int kma_sha256_file(const char *path, char hex[65], struct kma_err *e)
 {
 	static const char digits[] = "0123456789abcdef";
-	unsigned char buf[1 << 16], out[32];
-	struct kma_sha256 s;
+	unsigned char buf[1 << 16], out[EVP_MAX_MD_SIZE];
+	EVP_MD_CTX *ctx = EVP_MD_CTX_new();
+	unsigned int len = 0;
 	ssize_t n;
 	int fd, i;
 
+	if (!ctx || !EVP_DigestInit_ex(ctx, EVP_sha256(), NULL)) {
+		EVP_MD_CTX_free(ctx);
+		return kma_err_nomem(e);
+	}
 	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		EVP_MD_CTX_free(ctx);
 		return kma_err_errno(e, errno, "cannot open");
-	kma_sha256_init(&s);
+	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
 			i = errno;
 			close(fd);
+			EVP_MD_CTX_free(ctx);
 			return kma_err_errno(e, i, "cannot read");
 		}
-		kma_sha256_add(&s, buf, n);
+		EVP_DigestUpdate(ctx, buf, n);
 	}
 	close(fd);
-	kma_sha256_end(&s, out);
+	i = EVP_DigestFinal_ex(ctx, out, &len);
+	EVP_MD_CTX_free(ctx);
+	if (!i || len != 32)
+		return kma_err_set(e, KMA_ERR_OTHER, "libcrypto's SHA-256 failed");
 	for (i = 0; i < 32; i++) {
 		hex[2 * i] = digits[out[i] >> 4];
 		hex[2 * i + 1] = digits[out[i] & 15];

@@ -115,7 +115,11 @@ struct kma_fleet *kma_fleet_connect(const char *url, struct kma_err *e)
 	}
 	describe(f);
 	if (PQstatus(f->conn) != CONNECTION_OK) {
-		kma_fleet_pg_err(f, NULL, e);
+		char line[600];
+
+		/* not "connection lost": there was none */
+		one_line(PQerrorMessage(f->conn), line, sizeof(line));
+		kma_err_set(e, KMA_ERR_OTHER, "%s: cannot connect: %s", f->server, line);
 		kma_fleet_close(f);
 		return NULL;
 	}

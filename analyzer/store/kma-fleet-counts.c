@@ -1,0 +1,351 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-fleet-counts.c - the per-cache, per-task and per-stack numbers a push
+ * sends, counted in one pass over report.db's alloc_rows. The views
+ * cache_stats, task_stats and stack_stats each scan and sort every row (a
+ * 5M-event run with 122k stacks: seconds each); here every row is read once,
+ * in rowid order, and added to its shape's and its task's counters, then the
+ * shapes are summed per cache group and per stack in C (a GROUP BY over half a
+ * million shapes in SQL costs a second more). The groups go into TEMP tables of the read-only
+ * connection, from which kma-fleet-push.c names and copies them as the views
+ * would: the same rows, the same numbers (t-fleet compares them).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "kma-fleet-int.h"
+
+/* Ids past this are no report.db kma-analyze wrote (its ids count from 1). */
+#define MAX_ID	(1 << 28)
+
+struct shape {
+	int64_t	ba, br;			/* bytes_alloc, bytes_req */
+	int64_t	cache, stack, ktype;	/* -1: NULL */
+	int64_t	allocs, live, frees, implicit;
+	int	known;			/* an alloc_shapes row */
+};
+
+/* Per task: total, slack, net, allocs, frees, implicit frees (task_stats's g). */
+struct task {
+	int64_t	v[6];
+	int	used;
+};
+
+struct counts {
+	sqlite3		*db;
+	struct shape	*sh;
+	int64_t		nr_sh;
+	struct task	*tk;
+	int64_t		nr_tk;
+	struct kma_err	*e;
+};
+
+static int db_err(struct counts *c)
+{
+	return kma_err_set(c->e, KMA_ERR_BROKEN, "cannot read it: %s", sqlite3_errmsg(c->db));
+}
+
+static int64_t max_id(struct counts *c, const char *sql, int64_t *out)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(c);
+	rc = sqlite3_step(st);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return db_err(c);
+	if (*out < 0 || *out > MAX_ID)
+		return kma_err_set(c->e, KMA_ERR_BROKEN, "an id %lld out of range",
+				   (long long)*out);
+	return 0;
+}
+
+static int64_t col_or(sqlite3_stmt *st, int i, int64_t none)
+{
+	return sqlite3_column_type(st, i) == SQLITE_NULL ? none : sqlite3_column_int64(st, i);
+}
+
+static int load_shapes(struct counts *c)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	int rc;
+
+	if (max_id(c, "SELECT COALESCE(MAX(id), 0) FROM alloc_shapes", &c->nr_sh) ||
+	    max_id(c, "SELECT COALESCE(MAX(id), 0) FROM tasks", &c->nr_tk))
+		return -1;
+	c->nr_sh++;
+	c->nr_tk++;
+	c->sh = calloc(c->nr_sh, sizeof(*c->sh));
+	c->tk = calloc(c->nr_tk, sizeof(*c->tk));
+	if (!c->sh || !c->tk)
+		return kma_err_nomem(c->e);
+	if (sqlite3_prepare_v2(c->db, "SELECT id, bytes_alloc, bytes_req, cache_id, stack_id, "
+			       "kmalloc_type FROM alloc_shapes", -1, &st, NULL) != SQLITE_OK)
+		return db_err(c);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct shape *s;
+
+		id = sqlite3_column_int64(st, 0);
+		if (id < 0 || id >= c->nr_sh)
+			continue;
+		s = &c->sh[id];
+		s->ba = sqlite3_column_int64(st, 1);
+		s->br = sqlite3_column_int64(st, 2);
+		s->cache = col_or(st, 3, -1);
+		s->stack = col_or(st, 4, -1);
+		s->ktype = col_or(st, 5, -1);
+		s->known = 1;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_err(c);
+}
+
+/*
+ * Every allocation row once: its shape's counts (shape_counts) and its task's
+ * sums (task_stats: counted per shape, times the shape's sizes). A row whose
+ * shape is missing counts nowhere, as the views' inner joins drop it.
+ */
+static int scan_rows(struct counts *c)
+{
+	sqlite3_stmt *st;
+	int rc;
+
+	if (sqlite3_prepare_v2(c->db, "SELECT shape_id, task_id, life IS NULL, free_kind "
+			       "FROM alloc_rows", -1, &st, NULL) != SQLITE_OK)
+		return db_err(c);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int64_t sid = sqlite3_column_int64(st, 0), tid = sqlite3_column_int64(st, 1);
+		int live = sqlite3_column_int(st, 2), fk = 3;
+		struct shape *s;
+		struct task *t;
+
+		if (sid < 0 || sid >= c->nr_sh || !c->sh[sid].known)
+			continue;
+		s = &c->sh[sid];
+		/* free_kind NULL (live) is neither a free (< 2) nor implicit (2) */
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL)
+			fk = sqlite3_column_int(st, 3);
+		s->allocs++;
+		s->live += live;
+		s->frees += fk < 2;
+		s->implicit += fk == 2;
+		if (tid < 0 || tid >= c->nr_tk)
+			continue;
+		t = &c->tk[tid];
+		t->used = 1;
+		t->v[0] += s->ba;
+		t->v[1] += s->ba - s->br;
+		t->v[2] += live ? s->ba : 0;
+		t->v[3]++;
+		t->v[4] += fk < 2;
+		t->v[5] += fk == 2;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : db_err(c);
+}
+
+static int exec(struct counts *c, const char *sql)
+{
+	if (sqlite3_exec(c->db, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_err(c);
+	return 0;
+}
+
+static void bind_or_null(sqlite3_stmt *st, int i, int64_t v)
+{
+	if (v < 0)
+		sqlite3_bind_null(st, i);
+	else
+		sqlite3_bind_int64(st, i, v);
+}
+
+/* One row of @n values into the prepared INSERT @st; -1 on error. */
+static int put_row(struct counts *c, sqlite3_stmt *st, const int64_t *v, int n, int nulls)
+{
+	int i;
+
+	sqlite3_reset(st);
+	for (i = 0; i < n; i++) {
+		if (i < nulls)
+			bind_or_null(st, i + 1, v[i]);
+		else
+			sqlite3_bind_int64(st, i + 1, v[i]);
+	}
+	return sqlite3_step(st) == SQLITE_DONE ? 0 : db_err(c);
+}
+
+static int prepare(struct counts *c, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v2(c->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : db_err(c);
+}
+
+/* Sort order of the cache groups: cache_id, then bytes_alloc, then kmalloc_type. */
+static int cmp_group(const void *a, const void *b)
+{
+	const struct shape *x = *(const struct shape * const *)a;
+	const struct shape *y = *(const struct shape * const *)b;
+
+	if (x->cache != y->cache)
+		return x->cache < y->cache ? -1 : 1;
+	if (x->ba != y->ba)
+		return x->ba < y->ba ? -1 : 1;
+	return x->ktype < y->ktype ? -1 : x->ktype > y->ktype;
+}
+
+/* v += shape's numbers: total, slack (@clamp: never negative), net, allocs, frees, implicit, live. */
+static void add_shape(int64_t *v, const struct shape *s, int clamp)
+{
+	int64_t slack = s->ba - s->br;
+
+	v[0] += s->allocs * s->ba;
+	v[1] += s->allocs * (clamp && slack < 0 ? 0 : slack);
+	v[2] += s->live * s->ba;
+	v[3] += s->allocs;
+	v[4] += s->frees;
+	v[5] += s->implicit;
+	v[6] += s->live;
+}
+
+/*
+ * temp.kma_push_caches: cache_stats's g, one row per (cache_id, bytes_alloc,
+ * kmalloc_type) of the shapes with allocations.
+ */
+static int write_caches(struct counts *c, sqlite3_stmt *ins)
+{
+	struct shape **by = malloc((c->nr_sh ? c->nr_sh : 1) * sizeof(*by));
+	int64_t n = 0, i, v[10];
+	int err = 0;
+
+	if (!by)
+		return kma_err_nomem(c->e);
+	for (i = 0; i < c->nr_sh; i++)
+		if (c->sh[i].allocs)
+			by[n++] = &c->sh[i];
+	qsort(by, n, sizeof(*by), cmp_group);
+	for (i = 0; i < n && !err; i++) {
+		if (!i || cmp_group(&by[i - 1], &by[i])) {
+			memset(v, 0, sizeof(v));
+			v[0] = by[i]->cache;
+			v[1] = by[i]->ktype;
+			v[2] = by[i]->ba;
+		}
+		add_shape(v + 3, by[i], 0);
+		if (i + 1 == n || cmp_group(&by[i], &by[i + 1]))
+			err = put_row(c, ins, v, 9, 2);
+	}
+	free(by);
+	return err;
+}
+
+/* temp.kma_push_stacks_sums: stack_stats's g, one row per stack_id (NULL: none). */
+static int write_stacks(struct counts *c, sqlite3_stmt *ins)
+{
+	int64_t max = -1, i, v[8], (*sum)[7];
+	char *used;
+	int err = 0;
+
+	for (i = 0; i < c->nr_sh; i++)
+		if (c->sh[i].allocs && c->sh[i].stack > max)
+			max = c->sh[i].stack;
+	if (max > MAX_ID)
+		return kma_err_set(c->e, KMA_ERR_BROKEN, "a stack_id %lld out of range",
+				   (long long)max);
+	/* slot 0: no stack; stack id k in slot k + 1 */
+	sum = calloc(max + 2, sizeof(*sum));
+	used = calloc(max + 2, 1);
+	if (!sum || !used) {
+		free(sum);
+		free(used);
+		return kma_err_nomem(c->e);
+	}
+	for (i = 0; i < c->nr_sh; i++) {
+		const struct shape *s = &c->sh[i];
+		int64_t k = s->stack < 0 ? 0 : s->stack + 1;
+
+		if (!s->allocs)
+			continue;
+		add_shape(sum[k], s, 1);
+		used[k] = 1;
+	}
+	for (i = 0; i < max + 2 && !err; i++) {
+		if (!used[i])
+			continue;
+		v[0] = i - 1;
+		memcpy(v + 1, sum[i], sizeof(sum[i]));
+		err = put_row(c, ins, v, 8, 1);
+	}
+	free(sum);
+	free(used);
+	return err;
+}
+
+static int write_tasks(struct counts *c, sqlite3_stmt *ins)
+{
+	int64_t i, v[7];
+	int err = 0;
+
+	for (i = 0; i < c->nr_tk && !err; i++) {
+		if (!c->tk[i].used)
+			continue;
+		v[0] = i;
+		memcpy(v + 1, c->tk[i].v, sizeof(c->tk[i].v));
+		err = put_row(c, ins, v, 7, 0);
+	}
+	return err;
+}
+
+static const char *const temp_sql[][2] = {
+	{ "CREATE TEMP TABLE kma_push_caches (cache_id INTEGER, kmalloc_type INTEGER, "
+	  "bytes_alloc INTEGER, total INTEGER, slack INTEGER, net INTEGER, allocs INTEGER, "
+	  "frees INTEGER, implicit_frees INTEGER)",
+	  "INSERT INTO temp.kma_push_caches VALUES (?,?,?,?,?,?,?,?,?)" },
+	{ "CREATE TEMP TABLE kma_push_stack_sums (stack_id INTEGER, total INTEGER, "
+	  "slack INTEGER, net INTEGER, allocs INTEGER, frees INTEGER, implicit_frees INTEGER, "
+	  "live INTEGER)",
+	  "INSERT INTO temp.kma_push_stack_sums VALUES (?,?,?,?,?,?,?,?)" },
+	{ "CREATE TEMP TABLE kma_push_tasks (task_id INTEGER PRIMARY KEY, total INTEGER, "
+	  "slack INTEGER, net INTEGER, allocs INTEGER, frees INTEGER, implicit_frees INTEGER)",
+	  "INSERT INTO temp.kma_push_tasks VALUES (?,?,?,?,?,?,?)" },
+};
+
+/* The three TEMP tables, in one transaction of the temp database. */
+static int write_temp(struct counts *c)
+{
+	int (*const fill[])(struct counts *, sqlite3_stmt *) = {
+		write_caches, write_stacks, write_tasks,
+	};
+	sqlite3_stmt *ins;
+	size_t i;
+	int err = exec(c, "BEGIN");
+
+	for (i = 0; i < sizeof(fill) / sizeof(fill[0]) && !err; i++) {
+		err = exec(c, temp_sql[i][0]) || prepare(c, temp_sql[i][1], &ins);
+		if (!err) {
+			err = fill[i](c, ins);
+			sqlite3_finalize(ins);
+		}
+	}
+	if (err) {
+		sqlite3_exec(c->db, "ROLLBACK", NULL, NULL, NULL);
+		return -1;
+	}
+	return exec(c, "COMMIT");
+}
+
+int kma_fleet_counts(sqlite3 *db, struct kma_err *e)
+{
+	struct counts c = { .db = db, .e = e };
+	int r;
+
+	r = load_shapes(&c) || scan_rows(&c) || write_temp(&c) ? -1 : 0;
+	free(c.sh);
+	free(c.tk);
+	return r;
+}
