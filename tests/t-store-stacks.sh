@@ -108,7 +108,7 @@ elif ! "$KMA" -q -o "$TMP/s.db" "$STK" 2> "$TMP/err.txt"; then
 else
 	D=$TMP/s.db
 	q() { sqlite3 -batch "$D" "$1"; }
-	check "stacks: schema version 6 (stacks since 3)" test "$(q 'PRAGMA user_version')" = 6
+	check "stacks: schema version 7 (stacks since 3)" test "$(q 'PRAGMA user_version')" = 7
 	check "stacks: the trace has stacks" test "$(q 'SELECT COUNT(*) > 0 FROM stacks')" = 1
 	check "stack_stats = trace-cmd report paired by hand, per folded stack" test \
 		"$(q "SELECT folded, SUM(allocs), SUM(total), SUM(slack), SUM(net), SUM(frees),
