@@ -163,11 +163,11 @@ else
 		"$("$KMA" --no-db -f folded --weight net "$STK" 2>&1)" = \
 		"$(q "SELECT folded || ' ' || SUM(net) FROM stack_stats GROUP BY folded
 			HAVING SUM(net) > 0" | LC_ALL=C sort)"
-	check "stacks: the version 2 views keep their columns, stack ids appended" test \
+	check "stacks: the version 2 views keep their columns, stack ids appended (then kind)" test \
 		"$(q "SELECT group_concat(name, ',') FROM pragma_table_info('allocations')
 			WHERE cid >= 21")|$(q "SELECT group_concat(name, ',')
 			FROM pragma_table_info('unknown_frees') WHERE cid >= 8")" = \
-		"free_kind,stack_id,free_stack_id|free_kind,stack_id"
+		"free_kind,stack_id,free_stack_id,kind|free_kind,stack_id"
 fi
 
 # Without kernel_stack events: every allocation under the one '[no stack]' row.
