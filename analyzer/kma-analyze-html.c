@@ -103,6 +103,7 @@ int kma_pipeline_write_html(struct kma_pipeline *r)
 	}
 	if (o->report == KMA_REPORT_COUNTERS && r->counters)
 		kma_html_set_counters(r->html, r->counters);
+	kma_html_set_kinds(r->html, r->kinds);	/* the allocators' section and chart */
 	if (kma_html_write(r->html, kma_reader_info(r->reader), o->young_ns,
 			   o->cache_growth, filter, &err)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->html, err.msg);

@@ -88,6 +88,8 @@ static int set_window(struct kma_pipeline *r)
 
 static int feed_all(struct kma_pipeline *r, const struct kma_event *ev)
 {
+	int i;
+
 	if (r->match && kma_match_event(r->match, ev))
 		return -1;
 	if (r->view != r->match && kma_match_event(r->view, ev))
@@ -96,6 +98,9 @@ static int feed_all(struct kma_pipeline *r, const struct kma_event *ev)
 		return -1;
 	if (r->html && kma_html_event(r->html, ev))
 		return -1;
+	for (i = 0; ev->type == KMA_EV_MARKER && i < KMA_KIND_NR; i++)
+		if (r->kinds[i] && kma_match_event(r->kinds[i], ev))
+			return -1;	/* the other kinds' generations */
 	return 0;
 }
 
@@ -116,7 +121,9 @@ static int feed_fail(struct kma_pipeline *r)
 
 /*
  * A percpu or vmalloc event: to its kind's matcher, made at the first one,
- * named as the slab matcher names call sites. 0, or -1 out of memory.
+ * named as the slab matcher names call sites, its rows to report.db, its
+ * live bytes binned for --html, and given the generations so far. 0, or -1
+ * out of memory or a report.db error (sink_err() says which).
  */
 static int feed_kind(struct kma_pipeline *r, const struct kma_event *ev)
 {
@@ -124,10 +131,25 @@ static int feed_kind(struct kma_pipeline *r, const struct kma_event *ev)
 	struct kma_match_opts mo = { .kind = (enum kma_kind)k, .resolve = r->mo.resolve,
 				     .resolve_ctx = r->mo.resolve_ctx, .stack_ctx = r->stacks,
 				     .stack_caller = k == KMA_KIND_VMALLOC ?
-					kma_stacks_vmap_caller_addr : kma_stacks_percpu_caller_addr };
+					kma_stacks_vmap_caller_addr : kma_stacks_percpu_caller_addr,
+				     .timeline = r->o->html != NULL,
+				     .sink = { .ctx = r->store,
+					       .alloc_done = r->store ? kma_store_kind_row : NULL } };
+	const struct kma_generation *g;
+	uint32_t i, n = 0;
 
-	if (!r->kinds[k] && !(r->kinds[k] = kma_match_alloc(&mo)))
-		return -1;
+	if (!r->kinds[k]) {
+		if (!(r->kinds[k] = kma_match_alloc(&mo)))
+			return -1;
+		g = kma_match_generations(r->match ? r->match : r->view, &n);
+		for (i = 1; i < n; i++) {
+			struct kma_event m = { .type = KMA_EV_MARKER, .ts = g[i].ts,
+					       .label = g[i].label };
+
+			if (kma_match_event(r->kinds[k], &m))
+				return -1;
+		}
+	}
 	if (r->kview[k] && kma_match_event(r->kview[k], ev))	/* the report's, --kind */
 		return -1;
 	return kma_match_event(r->kinds[k], ev);
@@ -163,7 +185,7 @@ static int feed(void *ctx, const struct kma_event *ev)
 		if (ev->stack_depth &&
 		    kma_stacks_intern(r->stacks, ev->stack, ev->stack_depth, &e.stack_id))
 			return kma_err_nomem(&r->err);
-		return feed_kind(r, &e) ? kma_err_nomem(&r->err) : 0;
+		return feed_kind(r, &e) ? feed_fail(r) : 0;
 	}
 	if (kma_ev_is_page(ev->type)) {	/* to the page matcher only */
 		/* a page row that reaches report.db may fail there */
@@ -556,6 +578,7 @@ static int finish_run(struct kma_pipeline *r)
 {
 	struct kma_opts *o = r->o;
 	const struct kma_trace_info *info = kma_reader_info(r->reader);
+	int k;
 
 	if (o->pages && !info->page_count[0] && !info->page_count[1]) {
 		fprintf(stderr, "kma-analyze: %s: no page allocator events in %s; record with "
@@ -592,7 +615,11 @@ static int finish_run(struct kma_pipeline *r)
 	if (info->topology && !o->cpu_nodes && !r->map_from)
 		fprintf(stderr, "kma-analyze: %s: warning: CPU -> node marker not understood: %s\n",
 			o->input, info->topology);
-	if ((r->pages && kma_pagepipe_finish(r->pages, info->last_ts)) ||
+	for (k = KMA_KIND_PERCPU; k < KMA_KIND_NR; k++)
+		if (r->kinds[k] && kma_match_finish(r->kinds[k], info->last_ts))
+			break;
+	if (k < KMA_KIND_NR ||
+	    (r->pages && kma_pagepipe_finish(r->pages, info->last_ts)) ||
 	    (r->match && kma_match_finish(r->match, info->last_ts)) ||
 	    (r->view != r->match && kma_match_finish(r->view, info->last_ts)) ||
 	    (r->sview && kma_match_finish(r->sview, info->last_ts)) ||
@@ -615,6 +642,7 @@ static int commit_store(struct kma_pipeline *r)
 	struct kma_opts *o = r->o;
 	struct kma_err err;
 	struct kma_store_results run;
+	int k;
 
 	if (!r->store)
 		return 0;
@@ -642,6 +670,12 @@ static int commit_store(struct kma_pipeline *r)
 	run.leak_counters = r->counters;
 	run.cpu_nodes = r->node_map;
 	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
+	for (k = KMA_KIND_PERCPU; k < KMA_KIND_NR; k++)
+		if (r->kinds[k]) {
+			run.kinds[k].totals = kma_match_totals(r->kinds[k]);
+			run.kinds[k].callers = kma_match_callers(r->kinds[k],
+								 &run.kinds[k].nr_callers);
+		}
 	if (kma_store_commit(r->store, &run, &err)) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, err.msg);
 		return -1;

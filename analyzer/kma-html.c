@@ -35,6 +35,7 @@ struct kma_html {
 	size_t			cap_gl;
 	struct kma_html_pages	pages;		/* .totals NULL: no page matcher */
 	const struct kma_counters *counters;	/* --counters, else NULL */
+	struct kma_match	*kinds[KMA_KIND_NR];	/* percpu, vmalloc: the run's */
 };
 
 /* The caller matcher hands every allocation still live at the end here (free_kind -1). */
@@ -190,6 +191,8 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 	h->out = NULL;
 	for (g = 0; g < KMA_HTML_NR; g++)
 		in.by[g] = h->by[g];
+	for (g = 0; g < KMA_KIND_NR; g++)
+		in.kinds[g] = h->kinds[g];
 	if (!info->stacked)
 		in.by[KMA_HTML_STACK] = NULL;	/* no flame graph of one [no stack] frame */
 	errno = 0;
@@ -211,6 +214,14 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 void kma_html_set_counters(struct kma_html *h, const struct kma_counters *c)
 {
 	h->counters = c;
+}
+
+void kma_html_set_kinds(struct kma_html *h, struct kma_match *const kinds[KMA_KIND_NR])
+{
+	int k;
+
+	for (k = KMA_KIND_PERCPU; k < KMA_KIND_NR; k++)
+		h->kinds[k] = kinds[k];
 }
 
 void kma_html_set_pages(struct kma_html *h, const struct kma_html_pages *p)

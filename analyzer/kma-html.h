@@ -30,6 +30,8 @@ int kma_html_write(struct kma_html *h, const struct kma_trace_info *info,
 /* the page allocations the page shows (copied; the pointers must outlive the write). */
 /* --counters: the page gets their tables (a finished tracker, kept by the caller). */
 void kma_html_set_counters(struct kma_html *h, const struct kma_counters *c);
+/* the percpu and vmalloc matchers (finished, kept by the caller; NULL: none). */
+void kma_html_set_kinds(struct kma_html *h, struct kma_match *const kinds[KMA_KIND_NR]);
 void kma_html_set_pages(struct kma_html *h, const struct kma_html_pages *p);
 void kma_html_free(struct kma_html *h);
 

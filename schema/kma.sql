@@ -1,4 +1,4 @@
--- kma report.db schema, version 6 (PRAGMA user_version).
+-- kma report.db schema, version 7 (PRAGMA user_version).
 -- Documented in docs/kma-report.db.5 (man 5 kma-report.db); every table, view and column below is described there.
 -- Addresses and pointers are TEXT '0x<hex>' as trace-cmd prints them (kernel addresses do
 -- not fit SQLite's signed 64-bit INTEGER); timestamps are INTEGER nanoseconds of the trace clock.
@@ -16,8 +16,13 @@
 -- Version 6 adds tables only (ring_damage: the damage skipped in each CPU's ring-buffer
 -- data; counters_*: the kernel's own counters beside the trace);
 -- every version 5 table, view and column is unchanged.
+-- Version 7 adds the percpu and vmalloc allocators (tables kinds, kind_totals,
+-- kind_callers, kind_alloc_rows; views kind_stats, kind_caller_stats) and the column kind
+-- at the end of the view allocations, which also shows those allocators' allocations and,
+-- with --pages, the page allocations; every version 6 table and column is unchanged, and
+-- allocations' slab rows are version 6's.
 
-PRAGMA user_version = 6;
+PRAGMA user_version = 7;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
 -- KMA_APPLICATION_ID in analyzer/kma-store.h; older kma wrote 0 here.
 PRAGMA application_id = 1802330450;
@@ -269,8 +274,82 @@ CREATE TABLE stack_frames (
 	PRIMARY KEY (stack_id, depth)
 ) WITHOUT ROWID;
 
--- The allocations as version 1 stored them: same columns, order and values; version 3
--- appends stack_id and free_stack_id.
+-- The allocators (version 7): the slab allocator's rows are in alloc_rows, the page
+-- allocator's in page_alloc_rows (--pages), percpu's and vmalloc's in kind_alloc_rows;
+-- ids are enum kma_kind of lib/kma-event.h.
+CREATE TABLE kinds (
+	id		INTEGER PRIMARY KEY,
+	name		TEXT NOT NULL,		-- 'slab', 'page', 'percpu', 'vmalloc' (--kind)
+	alloc_event	TEXT,			-- the allocation event (NULL: several, slab)
+	free_event	TEXT			-- the free event (NULL: several, slab)
+);
+INSERT INTO kinds VALUES (0, 'slab', NULL, NULL), (1, 'page', 'mm_page_alloc', 'mm_page_free'),
+	(2, 'percpu', 'percpu_alloc_percpu', 'percpu_free_percpu'),
+	(3, 'vmalloc', 'alloc_vmap_area', 'free_vmap_area_noflush');
+
+-- One row per allocator the trace has events of (slab always, page with --pages), the
+-- numbers of kma-analyze's "Kernel memory by allocator" and more, written at the end.
+CREATE TABLE kind_totals (
+	kind		INTEGER PRIMARY KEY,	-- kinds.id
+	allocs		INTEGER NOT NULL,	-- successful allocations
+	total		INTEGER NOT NULL,	-- their bytes
+	net		INTEGER NOT NULL,	-- bytes live at the end of the trace
+	live		INTEGER NOT NULL,	-- allocations live at the end
+	peak		INTEGER NOT NULL,	-- the kind's own highest net
+	peak_ts		INTEGER,		-- when first reached; NULL: never above 0
+	frees		INTEGER NOT NULL,	-- traced frees that closed a live allocation
+	implicit_frees	INTEGER NOT NULL,	-- allocations closed by a new one at their key
+	unknown_frees	INTEGER NOT NULL,	-- frees of a key that was not live
+	null_frees	INTEGER NOT NULL,	-- frees of a key <= 0x10
+	failed_allocs	INTEGER NOT NULL	-- failed allocations (no bytes)
+);
+
+-- The percpu and vmalloc allocators' callers (version 7), as callers is the slab
+-- allocator's: one row per (kind, caller), written at the end.
+CREATE TABLE kind_callers (
+	kind		INTEGER NOT NULL,	-- kinds.id
+	id		INTEGER NOT NULL,	-- kind_alloc_rows.caller_id
+	caller		TEXT NOT NULL,		-- 'symbol+0xoffset', '0x<hex>' or '[no stack]'
+	address		TEXT NOT NULL,		-- the caller's address, '0x<hex>' ('0x0': none)
+	total		INTEGER NOT NULL,	-- sum of bytes
+	net		INTEGER NOT NULL,	-- bytes still live at the end of the trace
+	allocs		INTEGER NOT NULL,
+	frees		INTEGER NOT NULL,	-- traced frees of its allocations
+	implicit_frees	INTEGER NOT NULL,
+	failed_allocs	INTEGER NOT NULL,
+	live		INTEGER NOT NULL,	-- allocations still live at the end
+	life_min	INTEGER,		-- alloc -> traced free, ns (NULL: no traced free)
+	life_avg	INTEGER,
+	life_max	INTEGER,
+	net_at_peak	INTEGER NOT NULL,	-- its live bytes when the kind's net peaked
+	PRIMARY KEY (kind, id)
+) WITHOUT ROWID;
+
+-- One row per successful percpu or vmalloc allocation (version 7), in the order they
+-- ended, as alloc_rows is for the slab allocator.
+CREATE TABLE kind_alloc_rows (
+	id		INTEGER PRIMARY KEY,
+	kind		INTEGER NOT NULL,	-- kinds.id: 2 percpu, 3 vmalloc
+	ptr		INTEGER NOT NULL,	-- percpu pointer or vmap area start, as alloc_rows.ptr
+	caller_id	INTEGER NOT NULL,	-- kind_callers.id of (kind, caller_id)
+	bytes_alloc	INTEGER NOT NULL,	-- the bytes kma counts (see kma-report.db(5))
+	gfp_flags	INTEGER,		-- NULL: the event has none
+	alloc_ts	INTEGER NOT NULL,
+	alloc_cpu	INTEGER NOT NULL,
+	task_id		INTEGER NOT NULL,	-- tasks.id
+	generation	INTEGER NOT NULL,
+	life		INTEGER,		-- free_ts - alloc_ts; NULL while live
+	free_cpu	INTEGER,		-- NULL: live
+	free_pid	INTEGER,		-- NULL: live
+	implicit	INTEGER,		-- 1: closed by a new allocation at ptr; NULL while live
+	stack_id	INTEGER,		-- stacks.id of the allocation; NULL: no stack
+	free_stack_id	INTEGER			-- stacks.id of the traced free; NULL: none
+);
+
+-- Every allocator's allocations: the slab allocator's as version 1 stored them (same
+-- columns, order and values; version 3 appends stack_id and free_stack_id), then, with
+-- the column kind (version 7), percpu's, vmalloc's and the page allocator's (--pages),
+-- whose ids follow the slab allocator's. Columns a kind has not are NULL.
 CREATE VIEW allocations AS
 	SELECT r.id AS id, printf('0x%x', r.ptr) AS ptr, sh.caller_id AS caller_id,
 	       c.caller AS caller, ae.name AS alloc_event, sh.bytes_req AS bytes_req,
@@ -281,7 +360,7 @@ CREATE VIEW allocations AS
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END AS free_cpu,
 	       CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END AS free_pid,
 	       s.caller AS free_caller, s.address AS free_address, fk.name AS free_kind,
-	       sh.stack_id AS stack_id, sh.free_stack_id AS free_stack_id
+	       sh.stack_id AS stack_id, sh.free_stack_id AS free_stack_id, 'slab' AS kind
 	FROM alloc_rows AS r
 	CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id
 	JOIN callers AS c ON c.id = sh.caller_id
@@ -289,7 +368,55 @@ CREATE VIEW allocations AS
 	JOIN tasks AS t ON t.id = r.task_id
 	LEFT JOIN caches AS k ON k.id = sh.cache_id
 	LEFT JOIN free_sites AS s ON s.id = r.free_site_id
-	LEFT JOIN event_kinds AS fk ON fk.id = r.free_kind + 4;
+	LEFT JOIN event_kinds AS fk ON fk.id = r.free_kind + 4
+UNION ALL
+	SELECT r.id + (SELECT COALESCE(MAX(id), 0) FROM alloc_rows) AS id,
+	       printf('0x%x', r.ptr) AS ptr, NULL AS caller_id, c.caller AS caller,
+	       kd.alloc_event AS alloc_event, NULL AS bytes_req,
+	       r.bytes_alloc AS bytes_alloc, r.gfp_flags AS gfp_flags, NULL AS node,
+	       NULL AS cache, NULL AS accounted, r.alloc_ts AS alloc_ts, r.alloc_cpu AS alloc_cpu,
+	       t.pid AS pid, t.comm AS comm, r.generation AS generation,
+	       r.alloc_ts + r.life AS free_ts, r.free_cpu AS free_cpu, r.free_pid AS free_pid,
+	       NULL AS free_caller, NULL AS free_address,
+	       CASE r.implicit WHEN 0 THEN kd.free_event WHEN 1 THEN 'implicit' END AS free_kind,
+	       r.stack_id AS stack_id, r.free_stack_id AS free_stack_id, kd.name AS kind
+	FROM kind_alloc_rows AS r
+	JOIN kind_callers AS c ON c.kind = r.kind AND c.id = r.caller_id
+	JOIN kinds AS kd ON kd.id = r.kind
+	JOIN tasks AS t ON t.id = r.task_id
+UNION ALL
+	SELECT r.rowid + (SELECT COALESCE(MAX(id), 0) FROM alloc_rows) +
+		(SELECT COALESCE(MAX(id), 0) FROM kind_alloc_rows) AS id,
+	       printf('0x%x', r.pfn) AS ptr, NULL AS caller_id,
+	       COALESCE(sh.function, '[no stack]') AS caller, 'mm_page_alloc' AS alloc_event,
+	       NULL AS bytes_req, (1 << sh.page_order) * pt.page_size AS bytes_alloc, sh.gfp_flags AS gfp_flags,
+	       NULL AS node, NULL AS cache, NULL AS accounted, r.alloc_ts AS alloc_ts,
+	       NULL AS alloc_cpu, sh.pid AS pid, sh.comm AS comm, r.generation AS generation,
+	       r.free_ts AS free_ts, NULL AS free_cpu, NULL AS free_pid, NULL AS free_caller,
+	       NULL AS free_address,
+	       CASE r.free_kind WHEN 0 THEN 'mm_page_free' WHEN 1 THEN 'implicit' END AS free_kind,
+	       NULL AS stack_id, NULL AS free_stack_id, 'page' AS kind
+	FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id
+	CROSS JOIN page_trace AS pt;
+
+-- Per allocator (version 7): kind_totals by name, in kinds.id order.
+CREATE VIEW kind_stats AS
+	SELECT k.name AS kind, t.allocs AS allocs, t.total AS total, t.net AS net,
+	       t.peak AS peak, t.peak_ts AS peak_ts, t.live AS live, t.frees AS frees,
+	       t.implicit_frees AS implicit_frees, t.unknown_frees AS unknown_frees,
+	       t.null_frees AS null_frees, t.failed_allocs AS failed_allocs
+	FROM kind_totals AS t JOIN kinds AS k ON k.id = t.kind ORDER BY t.kind;
+
+-- Per caller of every allocator but the page allocator (page_stats is its own, by caller
+-- function): caller_stats with the kind; slack NULL where the kind has none.
+CREATE VIEW kind_caller_stats AS
+	SELECT 'slab' AS kind, caller, address, total, slack, net, allocs, frees, implicit_frees
+	FROM callers WHERE allocs > 0
+UNION ALL
+	SELECT k.name AS kind, c.caller AS caller, c.address AS address, c.total AS total,
+	       NULL AS slack, c.net AS net, c.allocs AS allocs, c.frees AS frees,
+	       c.implicit_frees AS implicit_frees
+	FROM kind_callers AS c JOIN kinds AS k ON k.id = c.kind WHERE c.allocs > 0;
 
 CREATE VIEW unknown_frees AS
 	SELECT u.id AS id, u.ts AS ts, u.cpu AS cpu, t.pid AS pid, t.comm AS comm,

@@ -226,13 +226,13 @@ errcase "not an SQLite file" 1 "$TMP/plain.txt" "$TMP/plain.txt" "$TMP/b.db"
 errcase "missing file" 1 "$TMP/none.db" "$TMP/b.db" "$TMP/none.db"
 cp "$TMP/b.db" "$TMP/v3.db" && sqlite3 "$TMP/v3.db" 'PRAGMA user_version = 3'
 errcase "another schema version" 1 "$TMP/v3.db" "$TMP/b.db" "$TMP/v3.db"
-check "diff error: the version message says the versions read" grep -q "version 3, kma-diff reads versions 4 to 6" "$TMP/e.txt"
-cp "$TMP/b.db" "$TMP/v7.db" && sqlite3 "$TMP/v7.db" 'PRAGMA user_version = 7'
-errcase "a newer schema version" 1 "$TMP/v7.db" "$TMP/b.db" "$TMP/v7.db"
+check "diff error: the version message says the versions read" grep -q "version 3, kma-diff reads versions 4 to 7" "$TMP/e.txt"
+cp "$TMP/b.db" "$TMP/v8.db" && sqlite3 "$TMP/v8.db" 'PRAGMA user_version = 8'
+errcase "a newer schema version" 1 "$TMP/v8.db" "$TMP/b.db" "$TMP/v8.db"
 # version 4 (before the timeline and page tables) has every table kma-diff reads
 cp "$TMP/b.db" "$TMP/v4.db" && sqlite3 "$TMP/v4.db" 'PRAGMA user_version = 4'
 if "$DIFF" -f csv "$TMP/v4.db" "$TMP/b.db" > "$TMP/v4.csv" 2> "$TMP/e.txt"; then
-	check "diff: a version 4 report.db against itself in version 6: every delta 0" \
+	check "diff: a version 4 report.db against itself in version 7: every delta 0" \
 		awk -F, 'NR > 1 { for (i = 1; i <= NF; i++) if (h[i] ~ /^delta_/ && $i != 0) exit 1 }
 			 NR == 1 { for (i = 1; i <= NF; i++) h[i] = $i } END { exit NR < 2 }' "$TMP/v4.csv"
 else
@@ -263,8 +263,8 @@ errline "not a regular file" "$TMP: not a regular file" "$TMP/b.db" "$TMP"
 errline "an SQLite file not from kma" \
 	"$TMP/plain.db: an SQLite database, but no kma report.db (no trace table)" \
 	"$TMP/plain.db" "$TMP/b.db"
-errline "a newer schema version" "$TMP/v7.db: report.db schema version 7, kma-diff reads \
-versions 4 to 6 (analyze the trace again with this kma-analyze)" "$TMP/b.db" "$TMP/v7.db"
+errline "a newer schema version" "$TMP/v8.db: report.db schema version 8, kma-diff reads \
+versions 4 to 7 (analyze the trace again with this kma-analyze)" "$TMP/b.db" "$TMP/v8.db"
 errline "no kmem events" "$TMP/nokmem.db: no kmem allocation or free events in the trace" \
 	"$TMP/nokmem.db" "$TMP/b.db"
 errline "-g stack without stacks" "$TMP/b.db: no call stacks (record with trace-cmd record -T \

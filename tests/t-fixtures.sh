@@ -31,7 +31,7 @@ for f in basic basic-v6 markers lost lost-mid; do
 		      c.allocs != x.a OR c.frees != x.f OR c.implicit_frees != x.i)")" = 0
 	check "fixture $f: unknown_frees rows = summary" test "$(sqlite3 "$TMP/$f.db" "
 		SELECT (SELECT COUNT(*) FROM unknown_frees) = (SELECT unknown_frees FROM summary)")" = 1
-	check "fixture $f: schema version" test "$(sqlite3 "$TMP/$f.db" "PRAGMA user_version")" = 6
+	check "fixture $f: schema version" test "$(sqlite3 "$TMP/$f.db" "PRAGMA user_version")" = 7
 	# the storage tables hold what kma-report.db(5) says: integers (or NULL), nothing else
 	for t in alloc_rows unknown_free_rows; do
 		cols=$(sqlite3 "$TMP/$f.db" "SELECT group_concat('typeof(r.' || name || ')', ', ')

@@ -26,6 +26,7 @@ fleet_main() {
 	fleet_usage
 	fleet_init
 	fleet_push_rows
+	fleet_kinds
 	fleet_again
 	fleet_hostile
 	fleet_faults
@@ -253,6 +254,29 @@ t"
 		[ '$before' = \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.stacks')\" ] &&
 		[ '$before' = \"\$(sqlite3 '$F/stacks.db' 'SELECT count(*) FROM stacks')\" ]"
 	check "fleet: -q prints nothing" test ! -s "$F/out"
+}
+
+# A report.db with percpu and vmalloc rows beside the slab allocator's (schema version 7,
+# tests/kindstore/gens.seq): pushed as before, the slab allocator's rows and numbers
+fleet_kinds() {
+	local r
+	if ! "$MKTRACE" -o "$F/gens.dat" "$TOP/tests/kindstore/gens.seq" > "$F/mk.txt" 2>&1 ||
+	   ! "$KMA" -q -o "$F/gens.db" "$F/gens.dat" 2>> "$F/mk.txt"; then
+		fail "fleet: a report.db with percpu and vmalloc rows" "$(cat "$F/mk.txt")"
+		return
+	fi
+	"$PUSH" -a "$PG_URL" "$F/gens.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: a report.db with percpu and vmalloc rows pushed" \
+		sh -c "[ $rc = 0 ] && [ -n '$r' ] && [ ! -s '$F/err' ]"
+	[ -n "$r" ] || return
+	rows_match "$r" "$F/gens.db" "gens.db (with kinds)"
+	same "gens.db (with kinds): allocations, the slab allocator's" \
+		"SELECT a.id, '0x' || to_hex(a.ptr), a.caller, a.bytes_alloc, a.alloc_ts, a.free_ts,
+		 a.free_kind FROM kma_fleet.allocations a WHERE a.run_id = $r" \
+		"SELECT id, ptr, caller, bytes_alloc, alloc_ts, free_ts, free_kind FROM allocations
+		 WHERE kind = 'slab'" "$F/gens.db"
 }
 
 fleet_again() {

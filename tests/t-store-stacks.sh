@@ -108,7 +108,7 @@ elif ! "$KMA" -q -o "$TMP/s.db" "$STK" 2> "$TMP/err.txt"; then
 else
 	D=$TMP/s.db
 	q() { sqlite3 -batch "$D" "$1"; }
-	check "stacks: schema version 6 (stacks since 3)" test "$(q 'PRAGMA user_version')" = 6
+	check "stacks: schema version 7 (stacks since 3)" test "$(q 'PRAGMA user_version')" = 7
 	check "stacks: the trace has stacks" test "$(q 'SELECT COUNT(*) > 0 FROM stacks')" = 1
 	check "stack_stats = trace-cmd report paired by hand, per folded stack" test \
 		"$(q "SELECT folded, SUM(allocs), SUM(total), SUM(slack), SUM(net), SUM(frees),
@@ -163,11 +163,11 @@ else
 		"$("$KMA" --no-db -f folded --weight net "$STK" 2>&1)" = \
 		"$(q "SELECT folded || ' ' || SUM(net) FROM stack_stats GROUP BY folded
 			HAVING SUM(net) > 0" | LC_ALL=C sort)"
-	check "stacks: the version 2 views keep their columns, stack ids appended" test \
+	check "stacks: the version 2 views keep their columns, stack ids appended (then kind)" test \
 		"$(q "SELECT group_concat(name, ',') FROM pragma_table_info('allocations')
 			WHERE cid >= 21")|$(q "SELECT group_concat(name, ',')
 			FROM pragma_table_info('unknown_frees') WHERE cid >= 8")" = \
-		"free_kind,stack_id,free_stack_id|free_kind,stack_id"
+		"free_kind,stack_id,free_stack_id,kind|free_kind,stack_id"
 fi
 
 # Without kernel_stack events: every allocation under the one '[no stack]' row.

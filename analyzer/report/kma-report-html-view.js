@@ -514,6 +514,8 @@
 	document.title = 'kma: ' + D.file;
 	add(app, el('h1', null, 'kma report: ' + D.file));
 	summary();
+	if (D.kinds)
+		kindCharts();
 	if (T.live.length) {
 		timeCharts();
 	}

@@ -422,6 +422,7 @@ int kma_report_html(FILE *out, const struct kma_html_in *in)
 	write_leaks(out, in);
 	write_leftovers(out, in->by[KMA_HTML_CALLER]);
 	kma_html_write_pages(out, in->pages);
+	kma_html_write_kinds(out, in);
 	if (kma_html_write_counters(out, in->counters))
 		return -1;
 	fputs("}</script>\n<script>\n", out);

@@ -63,6 +63,8 @@ struct kma_html_in {
 	const struct kma_html_pages	*pages;
 	/* --counters: the kernel's counters beside the trace; NULL: no section */
 	const struct kma_counters	*counters;
+	/* the percpu and vmalloc matchers by enum kma_kind (NULL: none; slab, page: above) */
+	struct kma_match		*kinds[KMA_KIND_NR];
 };
 
 /* The Chart.js file to inline: $KMA_CHARTJS, else the first Debian path that exists. */
@@ -72,6 +74,12 @@ char *kma_html_slurp(const char *path);
 
 /* the "pages" member of the page's data (kma-report-html-pages.c); nothing when none. */
 void kma_html_write_pages(FILE *out, const struct kma_html_pages *p);
+
+/*
+ * the "kinds" member (kma-report-html-kinds.c): with more than one allocator,
+ * each one's sums, live bytes over time and (percpu, vmalloc) callers.
+ */
+void kma_html_write_kinds(FILE *out, const struct kma_html_in *in);
 
 /* the "counters" member (kma-report-html-counters.c); nothing when NULL. 0, -1 oom. */
 int kma_html_write_counters(FILE *out, const struct kma_counters *c);

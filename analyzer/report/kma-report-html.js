@@ -435,6 +435,62 @@
 		});
 	}
 
+	/*
+	 * "Kernel memory by allocator" (D.kinds: more than one allocator allocated): each
+	 * one's sums as the text report's table has them, their live bytes over time
+	 * stacked in one chart, and the percpu and vmalloc callers. Each allocator has bins
+	 * of its own (from its first event): the chart's points are the ends of all of
+	 * them, where each allocator holds the live bytes at the end of its last bin ended
+	 * by then (0 before its first).
+	 */
+	function kindCharts() {
+		var K = D.kinds, s = section('kma-kinds', 'Kernel memory by allocator');
+		var xs = [], sets, top = 0;
+		var end = function (k, i) { return k.start + (i + 1) * k.width; };
+
+		table(s, 'kma-kinds-summary', ['kind', 'allocs', 'bytes', 'net', 'peak'],
+		      K.map(function (k) {
+			      return [k.kind, k.allocs, k.bytes, k.net, k.peak].map(String);
+		      }), [0, 1, 1, 1, 1]);
+		K.forEach(function (k) {
+			k.live.forEach(function (v, i) { xs.push(end(k, i)); });
+		});
+		xs.sort(function (a, b) { return a - b; });
+		xs = xs.filter(function (x, i) { return !i || x !== xs[i - 1]; });
+		sets = K.map(function (k, n) {
+			var j = -1, c = COLORS[n % COLORS.length];
+
+			return { label: k.kind, fill: n ? '-1' : 'origin', pointRadius: 0,
+				 borderWidth: 1, borderColor: c, backgroundColor: c + '99',
+				 data: xs.map(function (x) {
+					 while (j + 1 < k.live.length && end(k, j + 1) <= x)
+						 j++;
+					 return { x: (x - D.first_ts) / 1e9, y: j < 0 ? 0 : +k.live[j] };
+				 }) };
+		});
+		sets.forEach(function (d) { top += d.data.length ? d.data[d.data.length - 1].y : 0; });
+		add(s, el('p', null, 'Live bytes of each allocator, stacked; each allocator in ' +
+			  'bins of its own from its first event, held between them.'));
+		chart(s, 'kma-chart-kinds', 'chart', {
+			type: 'line', data: { datasets: sets }, plugins: [markers],
+			options: { scales: { x: xAxis(),
+					     y: Object.assign(bytesAxis('live bytes'), { stacked: true }) } },
+		}).setAttribute('aria-label', 'live bytes by allocator, stacked: ' +
+				K.map(function (k) { return k.kind; }).join(', ') +
+				'; at the end ' + top + ' bytes');
+		K.forEach(function (k) {
+			if (!k.callers)
+				return;
+			add(s, el('h3', null, k.kind + ' callers'));
+			table(s, 'kma-kind-callers-' + k.kind, ['caller', 'address', 'total', 'net',
+				'allocs', 'frees', 'implicit frees', 'live'],
+			      k.callers.slice().sort(function (a, b) {
+				      return b[2] - a[2] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0);
+			      }).map(function (r) { return r.map(String); }),
+			      [0, 0, 1, 1, 1, 1, 1, 1]);
+		});
+	}
+
 	function kmallocName(n) {
 		if (n > 8192)
 			return 'kmalloc-large';

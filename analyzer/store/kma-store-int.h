@@ -175,4 +175,15 @@ int kma_store_page_rows(sqlite3 *db, struct kma_page_writer **w,
 			const struct kma_store_page_row *rows, uint32_t n);
 void kma_store_page_writer_free(struct kma_page_writer *w);
 
+/*
+ * The writer thread's kind_alloc_rows (kma-store-kinds.c): the percpu and
+ * vmalloc allocations, opened on the first rows into *w; 0 or -1.
+ */
+struct kma_kind_writer;
+int kma_store_kind_rows(sqlite3 *db, struct kma_kind_writer **w, struct kma_dicts *d,
+			const struct kma_alloc_row *rows, uint32_t n);
+void kma_store_kind_writer_free(struct kma_kind_writer *w);
+/* kind_totals of every kind and kind_callers of percpu and vmalloc, at the commit. */
+int kma_store_write_kinds(sqlite3 *db, const struct kma_store_results *run);
+
 #endif /* KMA_STORE_INT_H */

@@ -29,10 +29,13 @@ struct batch {
 	uint32_t		nr_allocs;
 	uint32_t		nr_frees;
 	uint32_t		nr_pages;
+	uint32_t		nr_kinds;
 	struct kma_alloc_row	allocs[BATCH_ROWS];
 	struct kma_free_row	frees[BATCH_ROWS];
 	/* --pages; untouched (so not resident) in a run without page events */
 	struct kma_store_page_row pages[BATCH_ROWS];
+	/* percpu and vmalloc; as pages, untouched without their events */
+	struct kma_alloc_row	kinds[BATCH_ROWS];
 };
 
 struct kma_store {
@@ -44,6 +47,7 @@ struct kma_store {
 	sqlite3_stmt		*ins_free;
 	struct kma_dicts	dicts;			/* the writer thread's */
 	struct kma_page_writer	*pagew;			/* the writer thread's, --pages */
+	struct kma_kind_writer	*kindw;			/* the writer thread's: percpu, vmalloc */
 	/* producer side */
 	struct batch		*cur;
 	/* queue, guarded by lock */
@@ -256,6 +260,11 @@ static void *writer(void *arg)
 			set_error(s, "writing page allocations");
 			failed = 1;
 		}
+		if (!failed && kma_store_kind_rows(s->db, &s->kindw, &s->dicts, b->kinds,
+						   b->nr_kinds)) {
+			set_error(s, "writing percpu and vmalloc allocations");
+			failed = 1;
+		}
 		pthread_mutex_lock(&s->lock);
 		b->next = s->spare;
 		s->spare = b;
@@ -274,7 +283,7 @@ static int flush_batch(struct kma_store *s)
 	struct batch *b = s->cur;
 	int failed;
 
-	if (!b || (!b->nr_allocs && !b->nr_frees && !b->nr_pages))
+	if (!b || (!b->nr_allocs && !b->nr_frees && !b->nr_pages && !b->nr_kinds))
 		return 0;
 	s->cur = NULL;
 	pthread_mutex_lock(&s->lock);
@@ -312,6 +321,7 @@ static struct batch *get_batch(struct kma_store *s)
 	b->nr_allocs = 0;
 	b->nr_frees = 0;
 	b->nr_pages = 0;
+	b->nr_kinds = 0;
 	s->cur = b;
 	return b;
 }
@@ -325,6 +335,19 @@ int kma_store_alloc_row(void *store, const struct kma_alloc_row *row)
 		return -1;
 	b->allocs[b->nr_allocs++] = *row;
 	if (b->nr_allocs == BATCH_ROWS)
+		return flush_batch(s);
+	return 0;
+}
+
+int kma_store_kind_row(void *store, const struct kma_alloc_row *row)
+{
+	struct kma_store *s = store;
+	struct batch *b = get_batch(s);
+
+	if (!b)
+		return -1;
+	b->kinds[b->nr_kinds++] = *row;
+	if (b->nr_kinds == BATCH_ROWS)
 		return flush_batch(s);
 	return 0;
 }
@@ -472,6 +495,8 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, s
 		goto out;
 	kma_store_page_writer_free(s->pagew);
 	s->pagew = NULL;
+	kma_store_kind_writer_free(s->kindw);
+	s->kindw = NULL;
 	if (kma_store_write_tables(s->db, run)) {
 		set_error(s, "writing report tables");
 		goto out;
@@ -494,6 +519,10 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, s
 	}
 	if (run->pages && kma_store_write_page_timeline(s->db, run)) {
 		set_error(s, "writing the page timeline");
+		goto out;
+	}
+	if (kma_store_write_kinds(s->db, run)) {
+		set_error(s, "writing the allocators' totals");
 		goto out;
 	}
 	if (exec(s, "COMMIT"))
@@ -542,6 +571,7 @@ void kma_store_free(struct kma_store *s)
 		return;
 	stop_writer(s);
 	kma_store_page_writer_free(s->pagew);
+	kma_store_kind_writer_free(s->kindw);
 	sqlite3_finalize(s->ins_alloc);
 	sqlite3_finalize(s->ins_allocs);
 	sqlite3_finalize(s->ins_free);

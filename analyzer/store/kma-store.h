@@ -72,8 +72,20 @@ int kma_store_unknown_free(void *store, const struct kma_free_row *row);
  */
 int kma_store_page_row(struct kma_store *store, const struct kma_page_alloc *a,
 		       const char *function, const char *stack);
+/*
+ * The sink callback of a percpu or vmalloc matcher (match/kma-kind.h): its
+ * finished allocations, queued for kind_alloc_rows as allocation rows are.
+ */
+int kma_store_kind_row(void *store, const struct kma_alloc_row *row);
 
 struct kma_timeline;
+
+/* A percpu or vmalloc matcher's results (kma-match.h): kind_totals, kind_callers */
+struct kma_store_kind {
+	const struct kma_totals		*totals;	/* NULL: no event of the kind */
+	const struct kma_caller		*callers;	/* kind_callers.id - 1 */
+	uint32_t			nr_callers;
+};
 
 struct kma_store_results {
 	const struct kma_trace_info	*info;
@@ -108,6 +120,8 @@ struct kma_store_results {
 	uint32_t			nr_cpu_nodes;
 	/* --counters: the kernel's counters beside the trace's (NULL: none) */
 	const struct kma_counters	*counters;
+	/* the percpu and vmalloc allocators, by enum kma_kind (slab's and page's: above) */
+	struct kma_store_kind		kinds[KMA_KIND_NR];
 };
 
 /*

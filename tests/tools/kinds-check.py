@@ -26,6 +26,12 @@ caller frame's address (0x hex, 0x0 without a stack); FUNC is the function
 of either (the call_site without its +0xoff). implicit counts the
 allocations of the row that a later allocation at the same key freed.
 
+--bins KIND:START:WIDTH:N (with `trace-cmd report -t`, whose times are in ns; given
+more than once for more kinds) adds, after the rest:
+
+    bins KIND V0 V1 ... V(N-1)   the kind's live bytes at the end of each bin
+                                 [START + i*WIDTH, START + (i+1)*WIDTH)
+
 The rules:
 - percpu (percpu_alloc_percpu / percpu_free_percpu, paired by ptr): the
   bytes of an allocation are bytes_alloc (all possible CPUs' copies, with the
@@ -138,11 +144,34 @@ class Kind:
             c[3] += 1
 
 
+def ns(stamp):
+    """A report timestamp "S.FFFFFFFFF" in ns (trace-cmd report -t has 9 digits)."""
+    sec, frac = stamp.split(".")
+    return int(sec) * 10**9 + int((frac + "000000000")[:9])
+
+
+def print_bins(specs, history):
+    """--bins: each kind's net after its last event before each bin's end."""
+    for spec in specs:
+        name, start, width, n = spec.split(":")
+        start, width, n = int(start), int(width), int(n)
+        hist, j, net, out = history.get(name, []), 0, 0, []
+        for i in range(n):
+            end = start + (i + 1) * width
+            while j < len(hist) and hist[j][0] < end:
+                net = hist[j][1]
+                j += 1
+            out.append(str(net))
+        print("bins %s %s" % (name, " ".join(out)))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--buffer")
     ap.add_argument("--rows", action="store_true")
+    ap.add_argument("--bins", action="append", default=[])
     args = ap.parse_args()
+    history = {"percpu": [], "vmalloc": []}   # (ts, net) after each event, for --bins
     prefix = args.buffer + ":" if args.buffer else None
     kinds = {"percpu": Kind(), "vmalloc": Kind()}
     count = {}
@@ -164,6 +193,7 @@ def main():
         if not m:
             continue
         cpu, ev, rest = int(m.group(3)), m.group(5), m.group(6)
+        ts = ns(m.group(4))
         stack_of = None
         prev = pending.pop(cpu, None)
         if ev == "kernel_stack":
@@ -178,9 +208,11 @@ def main():
             site = f.get("call_site", "[none]")
             kinds["percpu"].alloc(num(f["ptr"]), size, {
                 "caller": site, "row": site, "function": site.split("+")[0]})
+            history["percpu"].append((ts, kinds["percpu"].net))
         elif ev == "percpu_free_percpu":
             count["percpu_free"] = count.get("percpu_free", 0) + 1
             kinds["percpu"].free(num(f["ptr"]))
+            history["percpu"].append((ts, kinds["percpu"].net))
         elif ev == "alloc_vmap_area":
             count["vmap_alloc"] = count.get("vmap_alloc", 0) + 1
             if num(f["failed"]):
@@ -188,12 +220,12 @@ def main():
                 kinds["vmalloc"].failed += 1
                 continue
             count["vmap_bytes"] = count.get("vmap_bytes", 0) + num(f["size"])
-            rec = {"key": num(f["va_start"]), "size": num(f["size"]), "frames": []}
+            rec = {"key": num(f["va_start"]), "size": num(f["size"]), "frames": [], "ts": ts}
             pending[cpu] = rec
             vm_events.append(rec)
         elif ev == "free_vmap_area_noflush":
             count["vmap_free"] = count.get("vmap_free", 0) + 1
-            vm_events.append({"free": num(f["va_start"])})
+            vm_events.append({"free": num(f["va_start"]), "ts": ts})
     # the vmalloc events in order, each allocation with the stack that followed it
     vm = kinds["vmalloc"]
     for rec in vm_events:
@@ -202,6 +234,7 @@ def main():
         else:
             fn, addr = vmap_frame(rec["frames"])
             vm.alloc(rec["key"], rec["size"], {"caller": fn, "row": addr, "function": fn})
+        history["vmalloc"].append((rec["ts"], vm.net))
     if count.get("percpu_alloc", 0) + count.get("percpu_free", 0):
         for k in ("percpu_alloc", "percpu_free", "percpu_bytes"):
             print("count %s %d" % (k, count.get(k, 0)))
@@ -222,6 +255,7 @@ def main():
             for c in sorted(k.groups[g]):
                 print("%s %s %s total=%d net=%d allocs=%d frees=%d implicit=%d"
                       % ((g, name, c) + tuple(k.groups[g][c])))
+    print_bins(args.bins, history)
 
 
 vm_events = []
