@@ -272,7 +272,7 @@ static void mark(struct kma_pagealloc *m, const char *label)
 }
 
 /*
- * Generations, growth and ages (the matcher's, kma-match-time.c and kma-match-sets.c), timestamps 1, 2, ...:
+ * Generations, growth and ages (kma-match-time.c, kma-match-sets.c), timestamps 1, 2, ...:
  *   1 A alloc pfn 10 order 0 (gen 0)   2 marker g1
  *   3 B alloc pfn 11 order 1 (gen 1)   4 C free pfn 10   5 marker g2
  *   6 D alloc pfn 12 order 0 (gen 2)   7 marker g3 (gen 3: nothing)
