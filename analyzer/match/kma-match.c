@@ -250,7 +250,11 @@ struct kma_caller *kma_match_get_caller(struct kma_match *m, uint64_t key, uint3
 static int emit(struct kma_match *m, const struct live *l, const struct kma_event *fe,
 		int free_kind)
 {
-	struct kma_alloc_row row = {
+	struct kma_alloc_row row;
+
+	if (m->nr_sets && !m->opts.sink.alloc_done)
+		return 0;	/* row sets name no free site: nothing to do without a sink */
+	row = (struct kma_alloc_row){
 		.ptr		= l->ptr,
 		.call_site	= l->call_site,
 		.bytes_req	= l->bytes_req,
