@@ -41,6 +41,16 @@ struct live {
 	uint32_t	stack_id;	/* kma_event.stack_id */
 };
 
+/* One row set of a matcher with row sets (kma_rowsets): a grouping's rows. */
+struct kma_rowset {
+	struct kma_map		map;	/* key -> index in rows */
+	struct kma_caller	*rows;
+	uint32_t		nr;
+	size_t			cap;
+	int			keep_life;	/* kma_match_set_keep_lifetimes */
+	struct kma_quant_budget	life_budget;
+};
+
 struct kma_match {
 	struct kma_match_opts	opts;
 	const struct kma_kind_ops *ops;		/* opts.kind's */
@@ -72,7 +82,32 @@ struct kma_match {
 	struct kma_quant_budget	life_budget;	/* opts.keep_lifetimes: exact ones held */
 	struct kma_leak_phases	phases;		/* the leak experiment's generations */
 	uint64_t		*iter_live;	/* [caller * phases.iters + K - 1], at the end */
+	/*
+	 * opts.rowsets: each live allocation's payload is a struct live, its
+	 * kind data at data_off, then its row in every set at rows_off.
+	 */
+	struct kma_rowset	*sets;
+	uint32_t		nr_sets;
+	size_t			data_off, rows_off;
+	uint64_t		*set_iter_live[KMA_ROWSETS_MAX];
 };
+
+/* The rows of live allocation @l in each set (a matcher with row sets). */
+static inline uint32_t *kma_live_rows(const struct kma_match *m, const struct live *l)
+{
+	return (uint32_t *)((char *)l + m->rows_off);
+}
+
+/* kma-match-sets.c: the row sets' share of what kma-match.c and kma-match-time.c do. */
+int kma_sets_init(struct kma_match *m);
+void kma_sets_free(struct kma_match *m);
+int kma_sets_alloc(struct kma_match *m, const struct kma_event *ev, struct live *l);
+int kma_sets_close(struct kma_match *m, const struct live *l, int kind, uint64_t ts);
+int kma_sets_tick(struct kma_match *m, uint64_t ts);
+void kma_sets_gen_end(struct kma_match *m);
+void kma_sets_reclaim_mark(struct kma_match *m);
+void kma_sets_peak_end(struct kma_match *m);
+int kma_sets_finish(struct kma_match *m);
 
 /* The row of @key (created with @name, or the call site's name when NULL); NULL: no memory. */
 struct kma_caller *kma_match_get_caller(struct kma_match *m, uint64_t key, uint32_t *id,

@@ -19,6 +19,7 @@
 static void snapshot_growth(struct kma_match *m)
 {
 	kma_rows_gen_end(m->callers, m->nr_callers);
+	kma_sets_gen_end(m);
 }
 
 /* A marker ends the current generation and starts the next one. */
@@ -35,8 +36,10 @@ int kma_gen_marker(struct kma_match *m, const struct kma_event *ev)
 	g->label = ev->label;
 	m->generation = m->nr_gens++;
 	kma_leak_phase_add(&m->phases, m->generation, ev->label);
-	if (m->phases.reclaim == m->generation)	/* what the reclaim may free */
+	if (m->phases.reclaim == m->generation) {	/* what the reclaim may free */
 		kma_rows_reclaim_mark(m->callers, m->nr_callers);
+		kma_sets_reclaim_mark(m);
+	}
 	if (m->opts.filtered && m->sel_gen < 0 && m->opts.filter.gen_label && ev->label &&
 	    !strcmp(m->opts.filter.gen_label, ev->label))
 		m->sel_gen = m->generation;
@@ -98,7 +101,7 @@ int kma_gen_module(struct kma_match *m, const struct kma_event *ev)
 	uint32_t idx, first;
 	size_t pos = 0;
 
-	if (!ev->label)
+	if (!ev->label || m->nr_sets)	/* row sets have no call-site modules */
 		return 0;
 	if (ev->type == KMA_EV_MODULE_LOAD) {
 		mod = new_module(m, ev->label);
@@ -207,6 +210,9 @@ int kma_gen_finish(struct kma_match *m, uint64_t end_ts)
 	m->totals.end_ts = end_ts;
 	snapshot_growth(m);
 	kma_rows_peak_end(m->callers, m->nr_callers, m->peak_epoch);
+	kma_sets_peak_end(m);
+	if (m->nr_sets)		/* their ages on demand: kma_match_set_ages */
+		return kma_sets_finish(m);
 	for (i = 0; i < m->nr_sizes; i++)
 		kma_size_snap(m, &m->sizes[i]);
 	while ((l = kma_pairs_next(m->lives, &pos, NULL))) {

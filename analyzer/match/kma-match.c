@@ -29,8 +29,10 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 		m->opts.temp_ns = KMA_TEMP_NS_DEFAULT;
 	if (!m->opts.exact_lifetimes)
 		m->opts.exact_lifetimes = KMA_QUANT_EXACT_MAX;
-	if (!m->opts.page_shift)
+	if (!m->opts.page_shift && !m->opts.in_pages)
 		m->opts.page_shift = KMA_PAGE_SHIFT_DEFAULT;
+	if (m->opts.in_pages)
+		m->opts.page_shift = 0;	/* 1 << order pages */
 	m->ops = kma_kind_ops(m->opts.kind);
 	if (!m->ops) {
 		free(m);
@@ -46,7 +48,17 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts)
 	m->nr_gens = 1;		/* generation 0, "start": from the trace start to the first marker */
 	if (m->gens)
 		m->gens[0].label = "start";
-	m->lives = kma_pairs_alloc(sizeof(struct live), 1024);
+	if (kma_sets_init(m)) {
+		kma_match_free(m);
+		return NULL;
+	}
+	/*
+	 * With row sets, the kind's data and a row per set follow each struct
+	 * live; their set starts small, so that the live allocations walk out
+	 * at the end in the order report.db's page rows have always had.
+	 */
+	m->lives = m->nr_sets ? kma_pairs_alloc(m->rows_off + m->nr_sets * sizeof(uint32_t), 0) :
+		   kma_pairs_alloc(sizeof(struct live), 1024);
 	if (m->opts.timeline)
 		m->tl = kma_timeline_alloc();
 	if (!m->names || !m->gens || !m->lives || (m->opts.timeline && !m->tl) ||
@@ -75,6 +87,7 @@ void kma_match_free(struct kma_match *m)
 		return;
 	for (i = 0; i < m->nr_callers; i++)
 		kma_quant_free(&m->callers[i].life_q);
+	kma_sets_free(m);
 	kma_pairs_free(m->lives);
 	kma_timeline_free(m->tl);
 	kma_map_release(&m->caller_map);
@@ -237,14 +250,18 @@ struct kma_caller *kma_match_get_caller(struct kma_match *m, uint64_t key, uint3
 static int emit(struct kma_match *m, const struct live *l, const struct kma_event *fe,
 		int free_kind)
 {
-	struct kma_alloc_row row = {
+	struct kma_alloc_row row;
+
+	if (m->nr_sets && !m->opts.sink.alloc_done)
+		return 0;	/* row sets name no free site: nothing to do without a sink */
+	row = (struct kma_alloc_row){
 		.ptr		= l->ptr,
 		.call_site	= l->call_site,
 		.bytes_req	= l->bytes_req,
 		.bytes_alloc	= l->bytes_alloc,
 		.gfp_flags	= l->gfp_flags,
 		.alloc_ts	= l->ts,
-		.caller		= m->callers[l->caller_id].name,
+		.caller		= m->nr_sets ? NULL : m->callers[l->caller_id].name,
 		.cache		= l->cache,
 		.comm		= l->comm,
 		.alloc_kind	= l->kind,
@@ -261,13 +278,14 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 		.stack_id	= l->stack_id,
 		.selected	= l->selected,
 		.orphaned	= l->orphan_mod != 0,
+		.kind_data	= m->nr_sets ? (const char *)l + m->data_off : NULL,
 	};
 
 	if (fe) {
 		row.free_ts = fe->ts;
 		row.free_cpu = fe->cpu;
 		row.free_pid = fe->pid;
-		if (free_kind != KMA_FREE_IMPLICIT) {
+		if (free_kind != KMA_FREE_IMPLICIT && !m->nr_sets) {
 			/* Named, but kept out of the allocating callers' stats. */
 			row.free_caller = name_of(m, fe->call_site);
 			row.free_call_site = fe->call_site;
@@ -296,49 +314,58 @@ static unsigned int life_decade(uint64_t life)
 	return d;
 }
 
+/* Caller row of allocation l, just closed by a traced free (fe) or an implicit one. */
+static int close_caller(struct kma_match *m, const struct live *l, const struct kma_event *fe,
+			int kind)
+{
+	struct kma_caller *c = &m->callers[l->caller_id];
+
+	kma_row_close(c, m->peak_epoch, l->bytes_alloc, kind == KMA_FREE_IMPLICIT, m->generation);
+	c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
+	/* made before the reclaim marker, freed by the reclaim: a cache's (the
+	 * recorder's own frees then are its own business: its runner's pipes) */
+	if (m->phases.reclaim && m->generation == m->phases.reclaim &&
+	    l->generation < m->phases.reclaim && kind != KMA_FREE_IMPLICIT && !l->self)
+		c->reclaim_freed++;
+	if (m->tl && kma_timeline_add(m->tl, fe->ts, l->caller_id, l->bytes_alloc, 1))
+		return -1;
+	if (kind != KMA_FREE_IMPLICIT) {
+		uint64_t life = fe->ts - l->ts;
+
+		if (!c->life_n || life < c->life_min)
+			c->life_min = life;
+		if (life > c->life_max)
+			c->life_max = life;
+		c->life_sum += life;
+		c->life_n++;
+		if (life < m->opts.temp_ns) {
+			c->temporary++;
+			m->totals.temporary++;
+		}
+		m->totals.life_decades[life_decade(life)]++;
+		if (m->opts.keep_lifetimes &&
+		    kma_rows_keep_life(m->callers, m->nr_callers, l->caller_id, life,
+				       &m->life_budget))
+			return -1;
+	}
+	return 0;
+}
+
 /* Account allocation l, just closed by a traced free (fe) or an implicit one. */
 static int close_live(struct kma_match *m, const struct live *l, const struct kma_event *fe,
 		      int kind)
 {
-	struct kma_caller *c = &m->callers[l->caller_id];
-
 	if (l->selected) {
-		kma_row_close(c, m->peak_epoch, l->bytes_alloc, kind == KMA_FREE_IMPLICIT,
-			      m->generation);
-		c->live_slack -= slack_of(l->bytes_req, l->bytes_alloc);
-		/* made before the reclaim marker, freed by the reclaim: a cache's (the
-		 * recorder's own frees then are its own business: its runner's pipes) */
-		if (m->phases.reclaim && m->generation == m->phases.reclaim &&
-		    l->generation < m->phases.reclaim && kind != KMA_FREE_IMPLICIT && !l->self)
-			c->reclaim_freed++;
-		if (m->tl && kma_timeline_add(m->tl, fe->ts, l->caller_id, l->bytes_alloc, 1))
+		if (m->nr_sets ? kma_sets_close(m, l, kind, fe->ts) : close_caller(m, l, fe, kind))
 			return -1;
 		m->totals.net -= l->bytes_alloc;
 		m->totals.live--;
 		m->gens[l->generation].live--;
 		m->gens[l->generation].live_bytes -= l->bytes_alloc;
-		if (kind == KMA_FREE_IMPLICIT) {
+		if (kind == KMA_FREE_IMPLICIT)
 			m->totals.implicit_frees++;
-		} else {
-			uint64_t life = fe->ts - l->ts;
-
+		else
 			m->totals.matched_frees++;
-			if (!c->life_n || life < c->life_min)
-				c->life_min = life;
-			if (life > c->life_max)
-				c->life_max = life;
-			c->life_sum += life;
-			c->life_n++;
-			if (life < m->opts.temp_ns) {
-				c->temporary++;
-				m->totals.temporary++;
-			}
-			m->totals.life_decades[life_decade(life)]++;
-			if (m->opts.keep_lifetimes &&
-			    kma_rows_keep_life(m->callers, m->nr_callers, l->caller_id, life,
-					       &m->life_budget))
-				return -1;
-		}
 	}
 	if (emit(m, l, fe, kind))
 		return -1;
@@ -422,37 +449,41 @@ static int select_alloc(struct kma_match *m, const struct kma_event *ev, uint64_
 	return !(sel & KMA_SEL_OUT);
 }
 
-static int do_alloc(struct kma_match *m, const struct kma_event *ev)
+/* The caller row of an allocation (opts.group_by); NULL: out of memory. */
+static struct kma_caller *alloc_caller(struct kma_match *m, const struct kma_event *ev,
+				       uint32_t *id)
 {
-	struct kma_caller *c;
-	struct kma_pair pr;
-	struct live *l;
-	uint32_t id;
-	/* the kind's size; bytes_req only where the kind has slack */
-	uint64_t bytes = m->ops->bytes(ev, m->opts.page_shift);
-	uint64_t req = m->ops->slack ? ev->bytes_req : bytes;
-	uint64_t slack = slack_of(req, bytes);
-	int self, selected = select_alloc(m, ev, bytes, &self);
 	const char *gname;
 	uint64_t key = group_key(m, ev, &gname);
 
 	if (m->opts.group_by != KMA_GROUP_CALLER && !gname)
+		return NULL;
+	return get_caller(m, key, id, gname);
+}
+
+/* A selected allocation, live as l, in its caller row @c (@id). */
+static int account_caller(struct kma_match *m, const struct kma_event *ev, struct live *l,
+			  struct kma_caller *c, uint32_t id, uint64_t slack)
+{
+	if ((ev->type == KMA_EV_KMALLOC || ev->type == KMA_EV_KMALLOC_NODE) &&
+	    track_size(m, l, id))
 		return -1;
-	c = get_caller(m, key, &id, gname);
-	if (!c)
+	if (!c->allocs)
+		m->totals.callers++;
+	kma_row_alloc(c, m->peak_epoch, l->bytes_alloc);
+	if (!c->cache && ev->cache)
+		c->cache = ev->cache;	/* stable: the live set keeps it too */
+	c->slack += slack;
+	c->live_slack += slack;
+	m->totals.slack += slack;
+	if (m->tl && kma_timeline_add(m->tl, ev->ts, id, l->bytes_alloc, 0))
 		return -1;
-	if (m->ops->failed(ev)) {
-		if (selected) {
-			c->failed_allocs++;
-			m->totals.failed_allocs++;
-		}
-		return 0;
-	}
-	if (kma_pairs_on_alloc(m->lives, m->ops->key(ev), &pr))
-		return -1;
-	if (pr.kind == KMA_PAIR_IMPLICIT && close_live(m, pr.old, ev, KMA_FREE_IMPLICIT))
-		return -1;
-	l = pr.live;
+	return 0;
+}
+
+static void fill_live(struct kma_match *m, struct live *l, const struct kma_event *ev,
+		      uint64_t req, uint64_t bytes, uint32_t id)
+{
 	l->ptr = ev->ptr;
 	l->call_site = ev->call_site;
 	l->bytes_req = req;
@@ -469,37 +500,57 @@ static int do_alloc(struct kma_match *m, const struct kma_event *ev)
 	l->kind = (int8_t)ev->type;
 	l->accounted = (int8_t)ev->accounted;
 	l->kmalloc_type = (int8_t)ev->kmalloc_type;
-	l->selected = (uint8_t)selected;
-	l->self = (uint8_t)self;
 	l->orphan_mod = 0;
 	l->size_idx = 0;
 	l->stack_id = ev->stack_id;
+}
+
+static int do_alloc(struct kma_match *m, const struct kma_event *ev)
+{
+	struct kma_caller *c = NULL;
+	struct kma_pair pr;
+	struct live *l;
+	uint32_t id = 0;
+	/* the kind's size; bytes_req only where the kind has slack */
+	uint64_t bytes = m->ops->bytes(ev, m->opts.page_shift);
+	uint64_t req = m->ops->slack ? ev->bytes_req : bytes;
+	uint64_t slack = slack_of(req, bytes);
+	int self, selected = select_alloc(m, ev, bytes, &self);
+
+	/* row sets: rows only for the selected allocations that did not fail */
+	if (!m->nr_sets && !(c = alloc_caller(m, ev, &id)))
+		return -1;
+	if (m->ops->failed(ev)) {
+		if (selected) {
+			if (c)
+				c->failed_allocs++;
+			m->totals.failed_allocs++;
+		}
+		return 0;
+	}
+	if (kma_pairs_on_alloc(m->lives, m->ops->key(ev), &pr))
+		return -1;
+	if (pr.kind == KMA_PAIR_IMPLICIT && close_live(m, pr.old, ev, KMA_FREE_IMPLICIT))
+		return -1;
+	l = pr.live;
+	fill_live(m, l, ev, req, bytes, id);
+	l->selected = (uint8_t)selected;
+	l->self = (uint8_t)self;
 	if (!selected) {
 		m->totals.unselected++;
 		return 0;
 	}
-
-	if ((ev->type == KMA_EV_KMALLOC || ev->type == KMA_EV_KMALLOC_NODE) &&
-	    track_size(m, l, id))
+	if (m->nr_sets ? kma_sets_alloc(m, ev, l) : account_caller(m, ev, l, c, id, slack))
 		return -1;
-	if (!c->allocs)
-		m->totals.callers++;
-	kma_row_alloc(c, m->peak_epoch, bytes);
-	if (!c->cache && ev->cache)
-		c->cache = ev->cache;	/* stable: the live set keeps it too */
-	c->slack += slack;
-	c->live_slack += slack;
 	m->totals.allocs++;
 	m->totals.live++;
 	m->totals.total += bytes;
 	m->totals.net += bytes;
-	m->totals.slack += slack;
+	m->totals.stacked += ev->stack_id != 0;
 	m->gens[m->generation].allocs++;
 	m->gens[m->generation].bytes += bytes;
 	m->gens[m->generation].live++;
 	m->gens[m->generation].live_bytes += bytes;
-	if (m->tl && kma_timeline_add(m->tl, ev->ts, id, bytes, 0))
-		return -1;
 	if (m->totals.net > m->totals.peak_net) {
 		m->totals.peak_net = m->totals.net;
 		m->totals.peak_ts = ev->ts;
@@ -540,6 +591,7 @@ static int do_free(struct kma_match *m, const struct kma_event *ev)
 		m->totals.frees++;
 		m->gens[m->generation].frees++;
 	}
+	m->totals.unknown_size += m->ops->bytes(ev, m->opts.page_shift);
 	if (pr.kind == KMA_PAIR_NULL) {
 		m->totals.null_frees++;
 		return 0;
@@ -595,7 +647,7 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 	}
 	if (kind != (int)m->opts.kind)
 		return 0;	/* another allocator's: its own matcher counts it */
-	if (m->tl && kma_timeline_tick(m->tl, ev->ts))
+	if ((m->tl && kma_timeline_tick(m->tl, ev->ts)) || (m->nr_sets && kma_sets_tick(m, ev->ts)))
 		return -1;
 	if (m->opts.kmalloc_only && kind == KMA_KIND_SLAB && !kma_ev_is_kmalloc(ev->type)) {
 		m->totals.ignored++;
@@ -606,7 +658,7 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 		m->totals.counted++;
 		return 0;
 	}
-	if (m->ops->caller_from_stack && !ev->call_site)
+	if (m->ops->caller_from_stack && !ev->call_site && !m->nr_sets)
 		return stack_caller_event(m, ev, role);
 	if (role == KMA_ROLE_ALLOC)
 		return do_alloc(m, ev);

@@ -46,6 +46,8 @@ struct kma_alloc_row {
 	uint32_t	free_stack_id;	/* the traced free's stack, 0: none */
 	int		selected;	/* inside the filter (kma_match_opts.filter) */
 	int		orphaned;	/* live when its module was unloaded */
+	/* a matcher with row sets: what their keys() kept of it (kma_rowsets.data) */
+	const void	*kind_data;
 };
 
 /* A free of a pointer that is not live (allocated before the trace, or alloc lost). */
@@ -189,6 +191,8 @@ struct kma_totals {
 	 * under 10^k us, [9] the rest (the --html lifetimes chart).
 	 */
 	uint64_t	life_decades[10];
+	uint64_t	stacked;	/* allocations with a stack */
+	uint64_t	unknown_size;	/* the unknown frees' own size (the kind's unit) */
 };
 
 /* A module load/unload seen in the trace (module:module_load / module_free). */
@@ -246,6 +250,34 @@ struct kma_filter {
 	uint64_t	until;		/* alloc ts < until; 0: no bound */
 };
 
+/* The most groupings a matcher with row sets keeps at once. */
+#define KMA_ROWSETS_MAX	8
+
+/*
+ * Row sets: every allocation accounted in @nr groupings at once (the page
+ * kind's order, migrate type, gfp, task, ...), each a struct kma_caller
+ * array kept by kma-rows.h, instead of the one grouping of opts.group_by.
+ */
+struct kma_rowsets {
+	uint32_t	nr;		/* 0: none, the matcher groups by opts.group_by */
+	/*
+	 * The key and name (NULL: a number) of selected allocation @ev, made in
+	 * generation @gen, in each set; @data: rowsets.data bytes kept with it
+	 * for the sink (kma_alloc_row.kind_data).
+	 */
+	void		(*keys)(void *ctx, const struct kma_event *ev, uint32_t gen,
+				uint64_t *keys, const char **names, void *data);
+	/*
+	 * Is the allocation in rows @rows (one per set) the recorder's own (its
+	 * self_live, not freed by the reclaim)? Asked only where it counts.
+	 */
+	int		(*self)(void *ctx, const uint32_t *rows);
+	void		*ctx;
+	size_t		data;		/* bytes of kind data per live allocation */
+	/* per set: its live pages or bytes over time, by row (NULL: none; not owned) */
+	struct kma_timeline *timeline[KMA_ROWSETS_MAX];
+};
+
 struct kma_match_opts {
 	int		kmalloc_only;	/* only kmalloc, kmalloc_node and kfree */
 	kma_resolve_fn	resolve;	/* NULL: names are "0x<hex>" */
@@ -279,6 +311,8 @@ struct kma_match_opts {
 	 * (stack_ctx), 0 for none; NULL: every such row is "[no stack]".
 	 */
 	uint64_t	(*stack_caller)(void *ctx, uint32_t stack_id);
+	int		in_pages;	/* page kind: sizes in pages, not bytes */
+	struct kma_rowsets rowsets;	/* nr 0: one grouping, group_by */
 };
 
 struct kma_match *kma_match_alloc(const struct kma_match_opts *opts);
@@ -329,6 +363,25 @@ int kma_match_lifetimes_bucketed(const struct kma_match *m);
 
 /* The over-time series (opts.timeline), complete after kma_match_finish; else NULL. */
 const struct kma_timeline *kma_match_timeline(const struct kma_match *m);
+
+/* Row set @s's rows in first-seen order (opts.rowsets); NULL and 0 for none. */
+const struct kma_caller *kma_match_set_rows(const struct kma_match *m, uint32_t s,
+					    uint32_t *nr);
+/*
+ * Keep the traced frees' lifetimes per row of set @s, exactly while the set
+ * holds at most @exact of them (0: KMA_QUANT_EXACT_MAX); before the first event.
+ */
+void kma_match_set_keep_lifetimes(struct kma_match *m, uint32_t s, uint64_t exact);
+/* Row @row's lifetimes in set @s, for kma_quant_pct; NULL: none kept or none yet. */
+struct kma_quant *kma_match_set_lifetimes(const struct kma_match *m, uint32_t s, uint32_t row);
+/* 1 when some row of set @s has its lifetimes in buckets, not exact. */
+int kma_match_set_lifetimes_bucketed(const struct kma_match *m, uint32_t s);
+/*
+ * After kma_match_finish: the ages at @end_ts of the live allocations of
+ * every row of set @s, as its rows' age_min, age_median and age_max (0 with
+ * none live). 0, or -1 out of memory.
+ */
+int kma_match_set_ages(struct kma_match *m, uint32_t s, uint64_t end_ts);
 
 const struct kma_totals *kma_match_totals(const struct kma_match *m);
 const struct kma_generation *kma_match_generations(const struct kma_match *m, uint32_t *nr);

@@ -1,18 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-pagealloc.c - page allocations paired by pfn and accounted per
- * order, migrate type, gfp flags, task, caller function and stack. The
- * rules are in kma-pagealloc.h; the pairing itself is lib/kma-pairs.
+ * kma-pagealloc.c - the page kind's groupings on the one matcher: page
+ * allocations go through kma-match.c as kind KMA_KIND_PAGE, in pages, with
+ * a row set per grouping (order, migrate type, gfp flags, task, pid, caller
+ * function, stack, generation). Pairing, generations, peak, lifetimes,
+ * leak inputs and timelines are the matcher's; what is here is each
+ * grouping's key, the recorder's own pages, and the page view of the
+ * matcher's totals and generations (kma-pagealloc.h).
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "kma-grow.h"
-#include "kma-map.h"
-#include "kma-pairs.h"
-#include "kma-match.h"	/* struct kma_caller, the timeline's ranking */
-#include "kma-pagealloc-int.h"
-#include "kma-kind.h"	/* the page kind's key and event roles */
+#include "kma-match.h"
+#include "kma-pagealloc.h"
+#include "kma-kind.h"	/* the page kind's event roles */
+#include "kma-leak.h"	/* the recorder's stack frames */
+#include "kma-select.h"	/* the recorder's task and functions */
 
 
 static const char * const group_names[KMA_PG_NR] = {
@@ -48,76 +52,38 @@ const char *kma_migrate_name(int mt)
 	return mt >= 0 && mt < 3 ? names[mt] : NULL;
 }
 
-struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o)
+/* What a live page allocation keeps besides the matcher's struct live. */
+struct page_data {
+	const char	*gfp_text;
+	int32_t		migratetype;
+	uint32_t	order;
+};
+
+/* The page view of the matcher's numbers, made again at each read. */
+struct page_view {
+	struct kma_page_totals	t;
+	struct kma_page_gen	*gens;
+	size_t			cap_gens;
+};
+
+struct kma_pagealloc {
+	struct kma_page_opts	o;
+	struct kma_match	*m;
+	struct page_view	*v;
+};
+
+/* The key and name of an allocation in each grouping (kma_rowsets.keys). */
+static void page_keys(void *ctx, const struct kma_event *ev, uint32_t gen, uint64_t *keys,
+		      const char **names, void *data)
 {
-	struct kma_pagealloc *m = calloc(1, sizeof(*m));
-	int g;
-
-	if (!m)
-		return NULL;
-	m->o = *o;
-	m->live = kma_pairs_alloc(sizeof(struct live_page), 0);
-	m->out = kma_pairs_alloc(1, 0);
-	for (g = 0; m->live && m->out && g < KMA_PG_NR; g++)
-		if (kma_map_init(&m->g[g].map, 16))
-			break;
-	if (!m->live || !m->out || g < KMA_PG_NR || kma_pageleak_init(m)) {
-		kma_pagealloc_free(m);
-		return NULL;
-	}
-	return m;
-}
-
-void kma_pagealloc_free(struct kma_pagealloc *m)
-{
-	int g;
-
-	if (!m)
-		return;
-	for (g = 0; g < KMA_PG_NR; g++) {
-		size_t i;
-
-		for (i = 0; i < m->g[g].nr; i++)
-			kma_quant_free(&m->g[g].rows[i].life_q);
-		kma_map_release(&m->g[g].map);
-		free(m->g[g].rows);
-	}
-	kma_pairs_free(m->live);
-	kma_pairs_free(m->out);
-	kma_pageleak_free(m);
-	free(m->gens);
-	free(m);
-}
-
-/* The row of key @key in grouping @g, made on first sight: its index, or -1 out of memory. */
-static int64_t row_of(struct kma_pagealloc *m, int g, uint64_t key, const char *name)
-{
-	struct group *gr = &m->g[g];
-	uint32_t *idx = kma_map_find(&gr->map, key);
-
-	if (idx)
-		return *idx;
-	if (kma_grow(&gr->rows, &gr->cap, gr->nr, sizeof(*gr->rows), 16) ||
-	    kma_map_put(&gr->map, key, (uint32_t)gr->nr))
-		return -1;
-	memset(&gr->rows[gr->nr], 0, sizeof(gr->rows[gr->nr]));
-	gr->rows[gr->nr].address = key;
-	gr->rows[gr->nr].name = name;
-	return (int64_t)gr->nr++;
-}
-
-/* The key and name of an allocation in each grouping. */
-static int rows_of(struct kma_pagealloc *m, const struct kma_event *ev, uint32_t *row)
-{
+	struct kma_pagealloc *pa = ctx;
+	struct page_data *d = data;
 	const char *fn = NULL, *stack = NULL;
-	uint64_t keys[KMA_PG_NR];
-	const char *names[KMA_PG_NR];
-	int g;
 
-	if (m->o.caller_of)
-		fn = m->o.caller_of(m->o.ctx, ev->stack_id);
-	if (m->o.stack_name)
-		stack = m->o.stack_name(m->o.ctx, ev->stack_id);
+	if (pa->o.caller_of)
+		fn = pa->o.caller_of(pa->o.ctx, ev->stack_id);
+	if (pa->o.stack_name)
+		stack = pa->o.stack_name(pa->o.ctx, ev->stack_id);
 	keys[KMA_PG_ORDER] = ev->order;
 	names[KMA_PG_ORDER] = NULL;
 	keys[KMA_PG_MIGRATE] = (uint64_t)(int64_t)ev->migratetype;
@@ -133,195 +99,203 @@ static int rows_of(struct kma_pagealloc *m, const struct kma_event *ev, uint32_t
 	names[KMA_PG_FUNCTION] = fn;
 	keys[KMA_PG_STACK] = (uintptr_t)stack;
 	names[KMA_PG_STACK] = stack;
-	keys[KMA_PG_GENERATION] = m->generation;
+	keys[KMA_PG_GENERATION] = gen;
 	names[KMA_PG_GENERATION] = NULL;
-	for (g = 0; g < KMA_PG_NR; g++) {
-		int64_t r = row_of(m, g, keys[g], names[g]);
-
-		if (r < 0)
-			return -1;
-		row[g] = (uint32_t)r;
-	}
-	return 0;
+	d->gfp_text = ev->gfp_text;
+	d->migratetype = ev->migratetype;
+	d->order = ev->order;
 }
 
-/* the timeline hooks (kma_page_opts.timeline, fn_timeline); 0 or -1 out of memory. */
-static int timeline_add(struct kma_pagealloc *m, uint64_t ts, const uint32_t *row,
-			uint64_t pages, int free)
+/* A page allocation the recorder made: by its task, caller function or stack. */
+static int page_is_self(void *ctx, const uint32_t *rows)
 {
-	if (m->o.timeline &&
-	    kma_timeline_add(m->o.timeline, ts, row[KMA_PG_COMM], pages, free))
-		return -1;
-	if (m->o.fn_timeline &&
-	    kma_timeline_add(m->o.fn_timeline, ts, row[KMA_PG_FUNCTION], pages, free))
-		return -1;
-	return 0;
+	struct kma_pagealloc *pa = ctx;
+	const struct kma_caller *comm, *fn, *stack;
+	uint32_t nr;
+
+	comm = kma_match_set_rows(pa->m, KMA_PG_COMM, &nr);
+	fn = kma_match_set_rows(pa->m, KMA_PG_FUNCTION, &nr);
+	stack = kma_match_set_rows(pa->m, KMA_PG_STACK, &nr);
+	return kma_select_is_self_comm(comm[rows[KMA_PG_COMM]].name) ||
+	       kma_select_is_self_function(fn[rows[KMA_PG_FUNCTION]].name) ||
+	       kma_leak_recorder_frames(stack[rows[KMA_PG_STACK]].name);
 }
 
-/* An allocation ends (@kind: KMA_EV_PAGE_FREE or KMA_FREE_IMPLICIT; -1: live at the end). */
-static int close_alloc(struct kma_pagealloc *m, const struct live_page *lp, int kind,
-		       uint64_t ts)
+/* A finished allocation inside the filter, as report.db's page rows want it. */
+static int page_done(void *ctx, const struct kma_alloc_row *r)
 {
-	uint64_t pages = 1ULL << (lp->a.order & 63);
-	struct kma_page_alloc a = lp->a;
-	int g;
+	struct kma_pagealloc *pa = ctx;
+	const struct page_data *d = r->kind_data;
+	struct kma_page_alloc a = {
+		.pfn = r->ptr, .alloc_ts = r->alloc_ts,
+		.free_ts = r->free_kind >= 0 ? r->free_ts : 0,
+		.gfp_flags = r->gfp_flags, .gfp_text = d->gfp_text, .comm = r->comm,
+		.pid = r->pid, .migratetype = d->migratetype, .order = d->order,
+		.stack_id = r->stack_id, .generation = r->generation,
+		.free_kind = r->free_kind,
+	};
 
-	if (kind >= 0) {
-		for (g = 0; g < KMA_PG_NR; g++)
-			kma_row_close(&m->g[g].rows[lp->row[g]], m->peak_epoch, pages,
-				      kind == KMA_FREE_IMPLICIT, m->generation);
-		m->t.frees++;
-		m->t.implicit_frees += kind == KMA_FREE_IMPLICIT;
-		m->t.pages_freed += pages;
-		m->t.pages_live -= pages;
-		m->t.live_allocs--;
-		if (kma_pageleak_closed(m, lp, kind, ts))
-			return -1;
-		a.free_ts = ts;
-		if (timeline_add(m, ts, lp->row, pages, 1))
-			return -1;
-	}
-	a.free_kind = kind;
-	return m->o.done ? m->o.done(m->o.done_ctx, &a) : 0;
-}
-
-void kma_pagealloc_set_window(struct kma_pagealloc *m, uint64_t since, uint64_t until)
-{
-	m->since = since;
-	m->until = until;
-}
-
-/* Inside the window and the filter (kma_page_opts.select). */
-static int is_selected(const struct kma_pagealloc *m, const struct kma_event *ev)
-{
-	if (ev->ts < m->since || (m->until && ev->ts >= m->until))
+	if (!r->selected)	/* left out by the filter: neither counted nor kept */
 		return 0;
-	return !m->o.select || !(m->o.select(m->o.select_ctx, ev) & KMA_SEL_OUT);
+	return pa->o.done(pa->o.done_ctx, &a);
 }
 
-/*
- * An allocation the filter leaves out: its pfn only, so that its free is not
- * an unknown free. Like any allocation, it ends a counted one live at its pfn.
- */
-static int leave_out(struct kma_pagealloc *m, const struct kma_event *ev)
+struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o)
 {
-	struct kma_pair p;
+	struct kma_pagealloc *pa = calloc(1, sizeof(*pa));
+	struct kma_match_opts mo = {
+		.kind = KMA_KIND_PAGE, .in_pages = 1,
+		/* the window (kma_pagealloc_set_window) and the filter; no generation */
+		.filtered = 1, .filter = { .generation = -1 },
+		.rowsets = { .nr = KMA_PG_NR, .keys = page_keys, .self = page_is_self,
+			     .data = sizeof(struct page_data) },
+	};
 
-	kma_pairs_on_free(m->live, kma_page_key(ev), &p);
-	if (p.kind == KMA_PAIR_FREED && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
-		return -1;
-	m->t.unselected++;
-	return kma_pairs_on_alloc(m->out, kma_page_key(ev), &p);
+	if (!pa)
+		return NULL;
+	pa->o = *o;
+	mo.select = o->select;
+	mo.select_ctx = o->select_ctx;
+	mo.rowsets.ctx = pa;
+	mo.rowsets.timeline[KMA_PG_COMM] = o->timeline;
+	mo.rowsets.timeline[KMA_PG_FUNCTION] = o->fn_timeline;
+	if (o->done) {
+		mo.sink.alloc_done = page_done;
+		mo.sink.ctx = pa;
+	}
+	pa->v = calloc(1, sizeof(*pa->v));
+	pa->m = pa->v ? kma_match_alloc(&mo) : NULL;
+	if (!pa->m) {
+		kma_pagealloc_free(pa);
+		return NULL;
+	}
+	return pa;
 }
 
-static int on_alloc(struct kma_pagealloc *m, const struct kma_event *ev)
+void kma_pagealloc_free(struct kma_pagealloc *pa)
 {
-	uint64_t pages = 1ULL << (ev->order & 63);
-	struct live_page lp = { .a = { .pfn = ev->ptr, .alloc_ts = ev->ts,
-				       .gfp_flags = ev->gfp_flags, .gfp_text = ev->gfp_text,
-				       .comm = ev->comm, .pid = ev->pid,
-				       .migratetype = ev->migratetype, .order = ev->order,
-				       .stack_id = ev->stack_id, .generation = m->generation } };
-	struct kma_pair p;
-	int g;
+	if (!pa)
+		return;
+	kma_match_free(pa->m);
+	if (pa->v)
+		free(pa->v->gens);
+	free(pa->v);
+	free(pa);
+}
 
-	int in = is_selected(m, ev);
+void kma_pagealloc_set_window(struct kma_pagealloc *pa, uint64_t since, uint64_t until)
+{
+	kma_match_set_window(pa->m, since, until);
+}
 
-	if (kma_kind_ops(KMA_KIND_PAGE)->failed(ev)) {
-		m->t.failed += in;
+int kma_pagealloc_event(struct kma_pagealloc *pa, const struct kma_event *ev)
+{
+	if (kma_ev_is_page(ev->type)) {
+		pa->v->t.ev[ev->type - KMA_EV_PAGE_ALLOC]++;
+		pa->v->t.by_ptr |= ev->page_by_ptr;
+	} else if (ev->type != KMA_EV_MARKER) {
 		return 0;
 	}
-	if (!in)
-		return leave_out(m, ev);
-	kma_pairs_on_free(m->out, kma_page_key(ev), &p);	/* one left out ends here, uncounted */
-	if (rows_of(m, ev, lp.row) || kma_pairs_on_alloc(m->live, kma_page_key(ev), &p))
-		return -1;
-	/* the old allocation's payload is a copy, the new slot is ours: close first */
-	if (p.kind == KMA_PAIR_IMPLICIT && close_alloc(m, p.old, KMA_FREE_IMPLICIT, ev->ts))
-		return -1;
-	memcpy(p.live, &lp, sizeof(lp));
-	for (g = 0; g < KMA_PG_NR; g++)
-		kma_row_alloc(&m->g[g].rows[lp.row[g]], m->peak_epoch, pages);
-	m->t.allocs++;
-	m->t.stacked += ev->stack_id != 0;
-	m->t.pages_alloc += pages;
-	m->t.pages_live += pages;
-	m->t.live_allocs++;
-	if (timeline_add(m, ev->ts, lp.row, pages, 0))
-		return -1;
-	if (m->t.pages_live > m->t.peak_pages) {
-		m->t.peak_pages = m->t.pages_live;
-		m->t.peak_ts = ev->ts;
-		m->peak_epoch++;	/* every row's live pages now are its pages at the peak */
-	}
-	return 0;
+	return kma_match_event(pa->m, ev);
 }
 
-int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev)
+int kma_pagealloc_finish(struct kma_pagealloc *pa)
 {
-	struct kma_pair p;
-
-	if (ev->type == KMA_EV_MARKER)
-		return kma_pageleak_marker(m, ev);
-	if (!kma_ev_is_page(ev->type))
-		return 0;
-	m->t.ev[ev->type - KMA_EV_PAGE_ALLOC]++;
-	m->t.by_ptr |= ev->page_by_ptr;
-	/* bin 0 starts at the first page event, whatever its kind */
-	if ((m->o.timeline && kma_timeline_tick(m->o.timeline, ev->ts)) ||
-	    (m->o.fn_timeline && kma_timeline_tick(m->o.fn_timeline, ev->ts)))
-		return -1;
-	if (kma_ev_role(ev->type) == KMA_ROLE_ALLOC)
-		return on_alloc(m, ev);
-	if (kma_ev_role(ev->type) != KMA_ROLE_FREE)
-		return 0;	/* batched, zone_locked, pcpu_drain: no user's alloc or free */
-	kma_pairs_on_free(m->live, kma_page_key(ev), &p);
-	if (p.kind == KMA_PAIR_FREED) {
-		kma_pageleak_free_event(m);
-		return close_alloc(m, p.old, KMA_EV_PAGE_FREE, ev->ts);
-	}
-	kma_pairs_on_free(m->out, kma_page_key(ev), &p);
-	if (p.kind == KMA_PAIR_FREED)
-		return 0;	/* of an allocation left out: not counted either */
-	kma_pageleak_free_event(m);
-	m->t.unknown_frees++;
-	m->t.unknown_pages += 1ULL << (ev->order & 63);
-	return 0;
+	/* the page rows' ages are asked for with their end: kma_pagealloc_ages */
+	return kma_match_finish(pa->m, 0);
 }
 
-int kma_pagealloc_finish(struct kma_pagealloc *m)
+const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *pa)
 {
-	struct live_page *lp;
-	size_t pos = 0;
+	const struct kma_totals *mt = kma_match_totals(pa->m);
+	struct kma_page_totals *t = &pa->v->t;
 
-	if (kma_pageleak_end(m))
-		return -1;
-	if (!m->o.done)
-		return 0;
-	while ((lp = kma_pairs_next(m->live, &pos, NULL)))
-		if (close_alloc(m, lp, -1, 0))
-			return -1;
-	return 0;
+	t->allocs = mt->allocs;
+	t->failed = mt->failed_allocs;
+	t->frees = mt->matched_frees + mt->implicit_frees;
+	t->implicit_frees = mt->implicit_frees;
+	/* a struct page pointer up to KMA_NULL_PTR_MAX is no null free: unknown */
+	t->unknown_frees = mt->unknown_frees + mt->null_frees;
+	t->pages_alloc = mt->total;
+	t->pages_freed = mt->total - mt->net;
+	t->pages_live = mt->net;
+	t->live_allocs = mt->live;
+	t->unknown_pages = mt->unknown_size;
+	t->peak_pages = mt->peak_net;
+	t->peak_ts = mt->peak_ts;
+	t->stacked = mt->stacked;
+	t->unselected = mt->unselected;
+	return t;
 }
 
-const struct kma_page_totals *kma_pagealloc_totals(const struct kma_pagealloc *m)
-{
-	return &m->t;
-}
-
-const struct kma_caller *kma_pagealloc_rows(const struct kma_pagealloc *m, int g,
+const struct kma_caller *kma_pagealloc_rows(const struct kma_pagealloc *pa, int g,
 					   uint32_t *nr)
 {
-	*nr = g >= 0 && g < KMA_PG_NR ? (uint32_t)m->g[g].nr : 0;
-	return *nr ? m->g[g].rows : NULL;
+	if (g < 0) {
+		*nr = 0;
+		return NULL;
+	}
+	return kma_match_set_rows(pa->m, (uint32_t)g, nr);
 }
 
-int kma_pagealloc_finish_timeline(const struct kma_pagealloc *m, struct kma_timeline *tl,
+const struct kma_page_gen *kma_pagealloc_gens(const struct kma_pagealloc *pa, uint32_t *nr)
+{
+	const struct kma_generation *g = kma_match_generations(pa->m, nr);
+	struct page_view *v = pa->v;
+	uint32_t i;
+
+	if (kma_grow_zero(&v->gens, &v->cap_gens, *nr, sizeof(*v->gens), 8)) {
+		*nr = 0;
+		return NULL;
+	}
+	for (i = 0; i < *nr; i++)
+		v->gens[i] = (struct kma_page_gen){
+			.ts = g[i].ts, .label = g[i].label, .allocs = g[i].allocs,
+			.pages = g[i].bytes, .live = g[i].live, .live_pages = g[i].live_bytes,
+			.frees = g[i].frees,
+		};
+	return v->gens;
+}
+
+int kma_pagealloc_ages(struct kma_pagealloc *pa, int g, uint64_t end_ts,
+		       struct kma_page_age *out)
+{
+	const struct kma_caller *rows;
+	uint32_t nr, i;
+
+	if (g < 0 || kma_match_set_ages(pa->m, (uint32_t)g, end_ts))
+		return -1;
+	rows = kma_match_set_rows(pa->m, (uint32_t)g, &nr);
+	for (i = 0; i < nr; i++) {
+		out[i].min = rows[i].age_min;
+		out[i].median = rows[i].age_median;
+		out[i].max = rows[i].age_max;
+	}
+	return 0;
+}
+
+int kma_pagealloc_finish_timeline(const struct kma_pagealloc *pa, struct kma_timeline *tl,
 				  int g, uint64_t end_ts)
 {
 	uint32_t nr;
-	const struct kma_caller *rows = kma_pagealloc_rows(m, g, &nr);
+	const struct kma_caller *rows = kma_pagealloc_rows(pa, g, &nr);
 
 	/* the timeline ranks rows by net, then total: live and allocated pages */
 	return kma_timeline_finish(tl, end_ts, rows, nr);
+}
+
+void kma_pagealloc_keep_lifetimes(struct kma_pagealloc *pa, int g, uint64_t exact)
+{
+	if (g >= 0 && g < KMA_PG_NR)
+		kma_match_set_keep_lifetimes(pa->m, (uint32_t)g, exact);
+}
+
+struct kma_quant *kma_pagealloc_lifetimes(const struct kma_pagealloc *pa, int g, uint32_t row)
+{
+	return g < 0 ? NULL : kma_match_set_lifetimes(pa->m, (uint32_t)g, row);
+}
+
+int kma_pagealloc_lifetimes_bucketed(const struct kma_pagealloc *pa, int g)
+{
+	return g >= 0 && kma_match_set_lifetimes_bucketed(pa->m, (uint32_t)g);
 }

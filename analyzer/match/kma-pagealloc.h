@@ -2,9 +2,10 @@
 /*
  * kma-pagealloc.h - page allocator accounting (kma-analyze --pages), no I/O.
  *
- * mm_page_alloc is paired with mm_page_free by pfn (or struct page pointer
- * on kernels from before 2015), as perf kmem --page pairs them, through the same
- * kma-pairs rules as slab objects: a free of a page that is not live is an
+ * The page kind on the one matcher (kma-match.h, kind KMA_KIND_PAGE, a row
+ * set per grouping): mm_page_alloc is paired with mm_page_free by pfn (or
+ * struct page pointer on kernels from before 2015), as perf kmem --page pairs
+ * them, through the same code and kma-pairs rules as slab objects: a free of a page that is not live is an
  * unknown free, an allocation at a live pfn closes the old one (implicit
  * free), a failed allocation (pfn -1) is counted apart and never live.
  *

@@ -1,10 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * kma-rows.h - one row's accounting, written once for every allocator kind
- * and grouping: the slab matcher's callers (kma-match.c) and each of the
- * page matcher's groupings (kma-pagealloc.c) are arrays of struct kma_caller
- * kept by these functions, in the kind's unit (bytes; pages for the page
- * matcher). What they keep is what kma-leak.c judges and the reports print:
+ * and grouping: the matcher's callers (kma-match.c) and each of its row
+ * sets (kma-match-sets.c: the page kind's groupings) are arrays of struct
+ * kma_caller kept by these functions, in the kind's unit (bytes; pages for
+ * the page kind). What they keep is what kma-leak.c judges and the reports print:
  * allocations, traced and implicit frees, total, net and live, the row's
  * net at the overall peak, its growth over generations, the generation of
  * its last free, the settle tail, the experiment's counts, lifetimes and

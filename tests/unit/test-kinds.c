@@ -341,6 +341,131 @@ static void test_slab_ignores_others(void **state)
  * pages allocated, 1 live, peak 4, at 4096 bytes a page: 20480, 4096,
  * 16384; percpu none: left out of the table and of the count.
  */
+#define P1 0xffff888100001000ULL	/* pointers */
+#define P2 0xffff888100002000ULL
+#define P3 0xffff888100003000ULL
+
+/* Row sets (kma_rowsets): set 0 keyed by pid, set 1 by generation. */
+static void rs_keys(void *ctx, const struct kma_event *ev, uint32_t gen, uint64_t *keys,
+		    const char **names, void *data)
+{
+	(void)ctx;
+	keys[0] = (uint64_t)ev->pid;
+	keys[1] = gen;
+	names[0] = names[1] = NULL;
+	*(uint64_t *)data = ev->bytes_req;	/* kept for the sink */
+}
+
+/* pid 99's row, the third of set 0, is the recorder's */
+static int rs_self(void *ctx, const uint32_t *rows)
+{
+	(void)ctx;
+	return rows[0] == 2;
+}
+
+static void rs_feed(struct kma_match *m, uint64_t ts, int type, uint64_t ptr, uint64_t bytes,
+		    int pid)
+{
+	struct kma_event ev = { .ts = ts, .type = type, .ptr = ptr, .bytes_alloc = bytes,
+				.bytes_req = bytes / 10, .pid = pid, .node = -1, .accounted = -1 };
+
+	assert_int_equal(kma_match_event(m, &ev), 0);
+}
+
+/*
+ * t1 pid 1 P1 100; t2 pid 2 P2 50; t3 pid 1 P1 30 (implicit free of t1's);
+ * t4 marker; t5 free P2 (life 3); t6 free P3 (unknown, 8); t7 pid 99 P3 20;
+ * t8 pid 5 failed. Peak 150 at t2; at the end (t10) P1 (t3) and P3 (t7) live.
+ */
+static void test_rowsets(void **state)
+{
+	struct kma_match_opts o = {
+		.kind = KMA_KIND_PERCPU,
+		.rowsets = { .nr = 2, .keys = rs_keys, .self = rs_self, .data = sizeof(uint64_t) },
+	};
+	struct kma_event mark = { .ts = 4, .type = KMA_EV_MARKER, .label = "m1" };
+	const struct kma_caller *pid, *gen;
+	const struct kma_totals *t;
+	struct capture cap;
+	struct kma_match *m;
+	uint32_t nr, nr_gen;
+
+	(void)state;
+	memset(&cap, 0, sizeof(cap));
+	o.sink = (struct kma_sink){ .ctx = &cap, .alloc_done = cap_alloc };
+	m = kma_match_alloc(&o);
+	assert_non_null(m);
+	kma_match_set_keep_lifetimes(m, 0, 0);
+	rs_feed(m, 1, KMA_EV_PERCPU_ALLOC, P1, 100, 1);
+	rs_feed(m, 2, KMA_EV_PERCPU_ALLOC, P2, 50, 2);
+	rs_feed(m, 3, KMA_EV_PERCPU_ALLOC, P1, 30, 1);
+	assert_int_equal(kma_match_event(m, &mark), 0);
+	rs_feed(m, 5, KMA_EV_PERCPU_FREE, P2, 0, 3);
+	rs_feed(m, 6, KMA_EV_PERCPU_FREE, P3, 8, 3);
+	rs_feed(m, 7, KMA_EV_PERCPU_ALLOC, P3, 20, 99);
+	rs_feed(m, 8, KMA_EV_PERCPU_ALLOC, 0, 40, 5);
+	assert_int_equal(kma_match_finish(m, 10), 0);
+
+	t = kma_match_totals(m);
+	assert_int_equal(t->allocs, 4);
+	assert_int_equal(t->failed_allocs, 1);
+	assert_int_equal(t->implicit_frees, 1);
+	assert_int_equal(t->matched_frees, 1);
+	assert_int_equal(t->unknown_frees, 1);
+	assert_int_equal(t->unknown_size, 8);
+	assert_int_equal(t->net, 50);		/* 30 + 20 */
+	assert_int_equal(t->peak_net, 150);	/* 100 + 50 at t2 */
+	assert_int_equal(t->peak_ts, 2);
+	kma_match_callers(m, &nr);
+	assert_int_equal(nr, 0);		/* no caller rows beside the sets */
+
+	pid = kma_match_set_rows(m, 0, &nr);
+	assert_int_equal(nr, 3);		/* pids 1, 2, 99: none for the failed pid 5 */
+	assert_int_equal(pid[0].address, 1);
+	assert_int_equal(pid[0].allocs, 2);
+	assert_int_equal(pid[0].total, 130);
+	assert_int_equal(pid[0].net, 30);
+	assert_int_equal(pid[0].implicit_frees, 1);
+	assert_int_equal(pid[0].net_at_peak, 100);
+	assert_int_equal(pid[1].frees, 1);
+	assert_int_equal(pid[1].net_at_peak, 50);
+	assert_int_equal(pid[1].last_free_gen, 2);	/* freed in generation 1 */
+	assert_int_equal(pid[2].net, 20);
+	assert_int_equal(pid[2].self_live, 1);
+	assert_int_equal(pid[0].self_live, 0);
+	assert_int_equal(pid[2].tail_live, 1);	/* made after the last marker */
+	assert_int_equal(pid[2].tail_live_bytes, 20);
+	assert_int_equal(pid[0].tail_live, 0);
+
+	gen = kma_match_set_rows(m, 1, &nr_gen);
+	assert_int_equal(nr_gen, 2);
+	assert_int_equal(gen[0].allocs, 3);
+	assert_int_equal(gen[0].total, 180);
+	assert_int_equal(gen[0].net, 30);
+	assert_int_equal(gen[1].address, 1);
+	assert_int_equal(gen[1].net, 20);
+
+	/* set 0's lifetimes: pid 2's traced free only (3 ns); the implicit one is none */
+	assert_non_null(kma_match_set_lifetimes(m, 0, 1));
+	assert_int_equal(kma_match_set_lifetimes(m, 0, 1)->n, 1);
+	assert_null(kma_match_set_lifetimes(m, 0, 0));
+	assert_null(kma_match_set_lifetimes(m, 1, 0));	/* not kept for set 1 */
+
+	assert_int_equal(kma_match_set_ages(m, 0, 10), 0);
+	assert_int_equal(pid[0].age_max, 7);		/* P1 from t3 */
+	assert_int_equal(pid[2].age_min, 3);		/* P3 from t7 */
+	assert_int_equal(pid[1].age_max, 0);
+
+	/* the sink: t1's (implicit, its kept bytes_req 10), t2's (freed), then the live two */
+	assert_int_equal(cap.nr, 4);
+	assert_int_equal(cap.rows[0].free_kind, KMA_FREE_IMPLICIT);
+	assert_int_equal(*(const uint64_t *)cap.rows[0].kind_data, 10);
+	assert_int_equal(cap.rows[1].free_kind, KMA_EV_PERCPU_FREE);
+	assert_int_equal(cap.rows[1].free_ts, 5);
+	assert_int_equal(cap.rows[2].free_kind, -1);
+	kma_match_free(m);
+}
+
 static void test_account(void **state)
 {
 	struct capture cap, cap2;
@@ -393,6 +518,7 @@ int main(void)
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_slab_ignores_others),
 		cmocka_unit_test(test_account),
+		cmocka_unit_test(test_rowsets),
 	};
 
 	return cmocka_run_group_tests_name("kinds", tests, NULL, NULL);

@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Unit tests of the page allocator accounting (match/kma-pagealloc.c) on
- * hand-built event sequences. Every expected number is worked out by hand
- * in the comment next to it.
+ * Unit tests of the page kind on the one matcher (match/kma-match.c with
+ * the page groupings of match/kma-pagealloc.c as row sets) on hand-built
+ * event sequences: pairing by pfn, orders, batched and unknown frees,
+ * failed and implicit, groupings, timeline, generations, growth, ages,
+ * peak and lifetimes. Every expected number is worked out by hand in the
+ * comment next to it.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -269,7 +272,7 @@ static void mark(struct kma_pagealloc *m, const char *label)
 }
 
 /*
- * Generations, growth and ages (kma-pageleak.c), timestamps 1, 2, ...:
+ * Generations, growth and ages (kma-match-time.c, kma-match-sets.c), timestamps 1, 2, ...:
  *   1 A alloc pfn 10 order 0 (gen 0)   2 marker g1
  *   3 B alloc pfn 11 order 1 (gen 1)   4 C free pfn 10   5 marker g2
  *   6 D alloc pfn 12 order 0 (gen 2)   7 marker g3 (gen 3: nothing)
