@@ -33,6 +33,8 @@
 #   BENCH_RUNS=N    timed runs per tool, best wall kept (default 3; 1 with
 #                   BENCH_QUICK=1, which also skips the 10M recording and uses
 #                   perf-small.data for both rows)
+#   BENCH_WARMUP=0  no untimed run first
+#   BENCH_PERF_PARTS="perf rss kinds"  the tables to print (default all three)
 #   PERF_BIG_ROUNDS=N   workload rounds of perf-big (default 2: about 10M samples)
 #   PERF_SMALL_SECONDS=S  seconds of perf-small's recording (default 6)
 #   PERF_MMAP=P     perf record -m (default 16M per CPU: no lost samples here)
@@ -59,6 +61,7 @@ BIG=$BENCH_DIR/perf-big.data
 BIG_DAT=$BENCH_DIR/perf-big.dat
 SMALL=$BENCH_DIR/perf-small.data
 KINDS_SIZES=${KINDS_SIZES:-2 5 10}
+WARMUP=${BENCH_WARMUP:-1}
 EVENTS=(-e kmem:kmalloc -e kmem:kfree -e kmem:kmem_cache_alloc -e kmem:kmem_cache_free)
 failed=0
 
@@ -248,7 +251,7 @@ measure() {
 
 	echo "timing $key ..." >&2
 	wall_ns[$key]=0 cpu_ms[$key]=0 rss_kb[$key]=0
-	[[ -z $QUICK ]] || i=1
+	[[ -z $QUICK && $WARMUP != 0 ]] || i=1
 	for (( ; i <= RUNS; i++)); do
 		rm -f "$DB" "$DB"-journal
 		t0=$(date +%s%N)
@@ -321,50 +324,65 @@ perf_samples() {
 record
 
 echo "kma on perf.data, $(date -u '+%F %T UTC'): $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "(wall: best of $RUNS$([[ -n $QUICK ]] || echo " after a warm-up run"); CPU: user + system" \
+echo "(wall: best of $RUNS$([[ -n $QUICK || $WARMUP == 0 ]] || echo " after a warm-up run"); CPU: user + system" \
 	"of that run; RSS: largest)"
 csv section tool events wall_s cpu_s peak_rss_kb status
 
+# part NAME: is NAME (perf, rss, kinds) in BENCH_PERF_PARTS?
+part() {
+	[[ " ${BENCH_PERF_PARTS:-perf rss kinds} " == *" $1 "* ]]
+}
+
 # 1. perf.data against perf kmem and against kma's trace.dat reader
-if [[ -n $QUICK ]]; then
-	big=$SMALL big_dat=
-else
-	big=$BIG big_dat=$BIG_DAT
-fi
-nbig=$(perf_samples "$big")
-echo
-echo "$big: $(du -h "$big" | cut -f1), $nbig samples (perf report --stats)"
-measure perfkmem perf kmem -i "$big" stat --caller
-measure kmadb "$ANALYZE" -q -o "$DB" "$big"
-measure kmanodb "$ANALYZE" -q --no-db "$big"
-if [[ -n $big_dat ]]; then
-	ndat=$("$FLOOR" "$big_dat")
-	ndat=${ndat#events }
-	measure floordat "$FLOOR" "$big_dat"
-	measure kmadat "$ANALYZE" -q -o "$DB" "$big_dat"
-	measure kmanodbdat "$ANALYZE" -q --no-db "$big_dat"
-fi
-header
-row perf perfkmem "perf kmem stat --caller" "$nbig"
-row perf kmadb "kma report.db (perf.data)" "$nbig"
-row perf kmanodb "kma --no-db (perf.data)" "$nbig"
-if [[ -n $big_dat ]]; then
-	echo "the same events as a trace.dat: $big_dat ($(du -h "$big_dat" | cut -f1)," \
-		"$ndat events, kma-floor's count)"
-	row perf floordat "kma-floor (trace.dat)" "$ndat"
-	row perf kmadat "kma report.db (trace.dat)" "$ndat"
-	row perf kmanodbdat "kma --no-db (trace.dat)" "$ndat"
-fi
-ratio kmadb perfkmem "kma report.db / perf kmem stat --caller" "<= 0.5"
-if [[ -n $big_dat ]]; then
-	awk -v a="${wall_ns[kmadb]}" -v b="${wall_ns[kmadat]}" -v ca="${cpu_ms[kmadb]}" \
-	    -v cb="${cpu_ms[kmadat]}" -v na="$nbig" -v nb="$ndat" 'BEGIN {
-		printf "  kma report.db events/s, perf.data / trace.dat: wall x %.2f, CPU x %.2f" \
-		       " (goal >= 1)\n", (na / a) / (nb / b), (na / ca) / (nb / cb) }'
-fi
+perf_table() {
+	local big=$BIG big_dat=$BIG_DAT ndat
+
+	if [[ -n $QUICK ]]; then
+		big=$SMALL big_dat=
+	fi
+	nbig=$(perf_samples "$big")
+	echo
+	echo "$big: $(du -h "$big" | cut -f1), $nbig samples (perf report --stats)"
+	measure perfkmem perf kmem -i "$big" stat --caller
+	measure kmadb "$ANALYZE" -q -o "$DB" "$big"
+	measure kmanodb "$ANALYZE" -q --no-db "$big"
+	if [[ -n $big_dat ]]; then
+		ndat=$("$FLOOR" "$big_dat")
+		ndat=${ndat#events }
+		measure floordat "$FLOOR" "$big_dat"
+		measure kmadat "$ANALYZE" -q -o "$DB" "$big_dat"
+		measure kmanodbdat "$ANALYZE" -q --no-db "$big_dat"
+	fi
+	header
+	row perf perfkmem "perf kmem stat --caller" "$nbig"
+	row perf kmadb "kma report.db (perf.data)" "$nbig"
+	row perf kmanodb "kma --no-db (perf.data)" "$nbig"
+	if [[ -n $big_dat ]]; then
+		echo "the same events as a trace.dat: $big_dat ($(du -h "$big_dat" | cut -f1)," \
+			"$ndat events, kma-floor's count)"
+		row perf floordat "kma-floor (trace.dat)" "$ndat"
+		row perf kmadat "kma report.db (trace.dat)" "$ndat"
+		row perf kmanodbdat "kma --no-db (trace.dat)" "$ndat"
+	fi
+	ratio kmadb perfkmem "kma report.db / perf kmem stat --caller" "<= 0.5"
+	if [[ -n $big_dat ]]; then
+		awk -v a="${wall_ns[kmadb]}" -v b="${wall_ns[kmadat]}" -v ca="${cpu_ms[kmadb]}" \
+		    -v cb="${cpu_ms[kmadat]}" -v na="$nbig" -v nb="$ndat" 'BEGIN {
+			printf "  kma report.db events/s, perf.data / trace.dat: wall x %.2f, CPU x %.2f" \
+			       " (goal >= 1)\n", (na / a) / (nb / b), (na / ca) / (nb / cb) }'
+	fi
+}
+
+# part NAME: is NAME (perf, rss, kinds) in BENCH_PERF_PARTS?
+part() {
+	[[ " ${BENCH_PERF_PARTS:-perf rss kinds} " == *" $1 "* ]]
+}
+
+! part perf || perf_table
 
 # 2. peak RSS against samples
-if [[ -z $QUICK ]]; then
+if [[ -z $QUICK ]] && part rss; then
+	part perf || { nbig=$(perf_samples "$BIG"); measure kmadb "$ANALYZE" -q -o "$DB" "$BIG"; }
 	nsmall=$(perf_samples "$SMALL")
 	measure kmasmall "$ANALYZE" -q -o "$DB" "$SMALL"
 	echo
@@ -378,6 +396,7 @@ if [[ -z $QUICK ]]; then
 fi
 
 # 3. the four allocator kinds
+part kinds || exit "$failed"
 kinds_traces
 echo
 echo "all four allocator kinds (slab, page, percpu, vmalloc): generated, 50,000 allocations" \
