@@ -121,7 +121,7 @@ UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds
 UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
 
-.PHONY: bench bench-rss bench-fleet bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
+.PHONY: bench bench-rss bench-fleet bench-perf bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
 
 all: check-pkgs $(BIN) $(DIFF) $(MARK) $(PUSH) plugin bin
@@ -386,6 +386,12 @@ bench-fleet: all tools
 # also the last part of make bench): fails when a mode grows over 1.3x with the events.
 bench-rss: all tools
 	@KMA_ANALYZE=$(abspath $(BIN)) MKTRACE=$(abspath $(O))/tests/tools/mktrace bash bench/rss.sh
+
+# kma on perf.data against perf kmem stat --caller, RSS against samples, the four
+# allocator kinds at 5M events (bench/perf.sh, also part of make bench; records
+# bench/perf-*.data first when missing: root, perf, trace-cmd)
+bench-perf: all tools
+	@KMA_ANALYZE=$(abspath $(BIN)) MKTRACE=$(abspath $(O))/tests/tools/mktrace bash bench/perf.sh
 
 demo: deps
 	@$(MAKE) --no-print-directory all

@@ -30,6 +30,8 @@
 #   BENCH_CSV=F   where the figures go as CSV (default /tmp/kma-bench-DATE.csv)
 #   BENCH_RSS=0   skip bench/rss.sh (peak RSS at 10x the events, slab and pages,
 #                 and of every mode at 2M and 20M events: fails over 1.3x)
+#   BENCH_PERF=0  skip bench/perf.sh (kma on perf.data against perf kmem stat
+#                 --caller, peak RSS against samples, the four allocator kinds)
 #   TRACE_STACKS=F a trace recorded with kernel stacks (default bench/stacks-big.dat,
 #                 made by KMA_BENCH_STACKS=1 bench/record-big.sh; skipped when absent)
 #
@@ -526,6 +528,13 @@ fi
 if [[ ${BENCH_RSS:-1} != 0 ]]; then
 	echo
 	KMA_ANALYZE=$ANALYZE MKTRACE=$MKTRACE bash "$BENCH_DIR/rss.sh" || failed=1
+fi
+
+# kma on perf.data against perf kmem, and the four allocator kinds (bench/perf.sh;
+# BENCH_PERF=0 skips)
+if [[ ${BENCH_PERF:-1} != 0 ]]; then
+	echo
+	KMA_ANALYZE=$ANALYZE MKTRACE=$MKTRACE BENCH_CSV=$CSV bash "$BENCH_DIR/perf.sh" || failed=1
 fi
 
 echo
