@@ -88,15 +88,30 @@ int kma_map_put(struct kma_map *map, uint64_t key, uint32_t val)
 	return 0;
 }
 
-int kma_map_del(struct kma_map *map, uint64_t key)
+/*
+ * For a key known to be absent: the same slot kma_map_put() would take,
+ * without comparing keys on the way (the pointer map's every allocation).
+ */
+int kma_map_put_new(struct kma_map *map, uint64_t key, uint32_t val)
 {
-	size_t mask = map->nr_slots - 1, i, j, home;
+	size_t mask, i;
 
+	if ((map->nr + 1) * 4 > map->nr_slots * 3 && grow(map))
+		return -1;
+	mask = map->nr_slots - 1;
 	for (i = slot_of(key, mask); map->slots[i].used; i = (i + 1) & mask)
-		if (map->slots[i].key == key)
-			break;
-	if (!map->slots[i].used)
-		return 0;
+		;
+	map->slots[i].used = 1;
+	map->slots[i].key = key;
+	map->slots[i].val = val;
+	map->nr++;
+	return 0;
+}
+
+static void del_at(struct kma_map *map, size_t i)
+{
+	size_t mask = map->nr_slots - 1, j, home;
+
 	/* Backward-shift: pull later entries of the cluster into the hole. */
 	for (j = (i + 1) & mask; map->slots[j].used; j = (j + 1) & mask) {
 		home = slot_of(map->slots[j].key, mask);
@@ -108,7 +123,28 @@ int kma_map_del(struct kma_map *map, uint64_t key)
 	}
 	map->slots[i].used = 0;
 	map->nr--;
+}
+
+int kma_map_del(struct kma_map *map, uint64_t key)
+{
+	size_t mask = map->nr_slots - 1, i;
+
+	for (i = slot_of(key, mask); map->slots[i].used; i = (i + 1) & mask)
+		if (map->slots[i].key == key)
+			break;
+	if (!map->slots[i].used)
+		return 0;
+	del_at(map, i);
 	return 1;
+}
+
+/* The slot is known from its value: no second search (a free after its find). */
+void kma_map_del_found(struct kma_map *map, uint32_t *val)
+{
+	struct kma_map_slot *s = (struct kma_map_slot *)((char *)val -
+							  offsetof(struct kma_map_slot, val));
+
+	del_at(map, (size_t)(s - map->slots));
 }
 
 void kma_map_clear(struct kma_map *map)

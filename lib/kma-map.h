@@ -40,6 +40,13 @@ uint32_t *kma_map_find(const struct kma_map *map, uint64_t key);
 int kma_map_put(struct kma_map *map, uint64_t key, uint32_t val);
 /* Removes key; returns 1 if it was there. */
 int kma_map_del(struct kma_map *map, uint64_t key);
+/*
+ * Shortcuts that skip a second search, same slots as put and del:
+ * kma_map_put_new() for a key known to be absent; kma_map_del_found() for
+ * the value kma_map_find() returned, with no put or delete in between.
+ */
+int kma_map_put_new(struct kma_map *map, uint64_t key, uint32_t val);
+void kma_map_del_found(struct kma_map *map, uint32_t *val);
 /* Removes every key; keeps the table's memory (it cannot fail). */
 void kma_map_clear(struct kma_map *map);
 

@@ -106,16 +106,17 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
  * An implicit free hands the slot straight to the new allocation (the free
  * list is a stack), so there out->old is a copy.
  */
-static void close_slot(struct kma_pairs *p, uint64_t ptr, uint32_t slot, struct kma_pair *out,
-		       int copy)
+static void close_slot(struct kma_pairs *p, uint32_t *found, struct kma_pair *out, int copy)
 {
+	uint32_t slot = *found;
+
 	if (copy) {
 		memcpy(p->closed, slot_at(p, slot), p->size);
 		out->old = p->closed;
 	} else {
 		out->old = slot_at(p, slot);
 	}
-	kma_map_del(&p->map, ptr);
+	kma_map_del_found(&p->map, found);
 	p->free_slots[p->nr_free++] = slot;
 }
 
@@ -137,10 +138,10 @@ int kma_pairs_on_alloc(struct kma_pairs *p, uint64_t ptr, struct kma_pair *out)
 	 * followed by an allocation.
 	 */
 	if (found)
-		close_slot(p, ptr, *found, out, 1);
+		close_slot(p, found, out, 1);
 	if (take_slot(p, &slot))
 		return -1;
-	if (kma_map_put(&p->map, ptr, slot)) {
+	if (kma_map_put_new(&p->map, ptr, slot)) {
 		p->free_slots[p->nr_free++] = slot;
 		return -1;
 	}
@@ -165,7 +166,7 @@ void kma_pairs_on_free(struct kma_pairs *p, uint64_t ptr, struct kma_pair *out)
 		return;
 	}
 	out->kind = KMA_PAIR_FREED;
-	close_slot(p, ptr, *found, out, 0);
+	close_slot(p, found, out, 0);
 }
 
 void *kma_pairs_find(const struct kma_pairs *p, uint64_t ptr)

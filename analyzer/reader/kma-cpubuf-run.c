@@ -262,7 +262,8 @@ static struct kma_pblock *queued_ahead(struct cpumerge *p, struct stream *s)
 /*
  * The decoder's peek (kma_reader.peek): the record after the one of CPU
  * @cpu being decoded, still in its block (a later block stays queued until
- * the merge takes it). 1 with *out, 0 when the CPU has no more.
+ * the merge takes it). 1 with *out, 0 when the CPU has no more or the
+ * block holds no kernel_stack record (the only record the peek is for).
  */
 static int peek_next(void *ctx, int cpu, struct tep_record *out)
 {
@@ -290,6 +291,9 @@ static int peek_next(void *ctx, int cpu, struct tep_record *out)
 		if (!b)
 			return 0;
 	}
+	/* the one caller only wants a kernel_stack: none in the block, none next */
+	if (!b->nstack)
+		return 0;
 	pr = &b->recs[pos];
 	/* what the decoder reads of it, no more: this runs for every kmem event */
 	out->ts = pr->ts;
@@ -619,6 +623,8 @@ int kma_cpubuf_setup(struct kma_reader *r, const char *path, struct kma_err *err
 	}
 	f->long_size = tracecmd_long_size(r->handle) == 8 ? 8 : 4;
 	f->big_endian = tep_is_file_bigendian(r->tep);
+	f->stack_id = r->stack_ev < 0 ? -1 :
+		      r->swap ? __builtin_bswap16((uint16_t)r->stack_ev) : r->stack_ev;
 	f->file_size = (uint64_t)st.st_size;
 	r->jobs = r->fopts.jobs > 0 ? r->fopts.jobs : online_cpus();
 	r->cpubuf_buf = b;

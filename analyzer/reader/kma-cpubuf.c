@@ -204,6 +204,21 @@ static int time_jump(const struct kma_cpubuf *p, uint64_t first, uint64_t last, 
  * count stored after the data): kbuffer trusts it. @next: the next page's
  * timestamp (0: unknown).
  */
+/*
+ * Whether a record is a kernel_stack: counted per block so that the
+ * decoder's peek after each kmem event stops at once on blocks without
+ * stacks (most traces have none, though every trace has the format).
+ */
+static inline int is_stack(const struct kma_cpubuf *p, const void *data, uint32_t size)
+{
+	uint16_t id;
+
+	if (p->f->stack_id < 0 || size < 2)
+		return 0;
+	memcpy(&id, data, 2);
+	return id == (uint16_t)p->f->stack_id;
+}
+
 static int cut_page(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t at, uint64_t next)
 {
 	char *page = blk->bytes + at;
@@ -235,6 +250,7 @@ static int cut_page(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t at, u
 		r->size = (uint32_t)kbuffer_event_size(p->kbuf);
 		r->rsize = (uint32_t)kbuffer_curr_size(p->kbuf);
 		r->missed = kbuffer_missed_events(p->kbuf);
+		blk->nstack += is_stack(p, data, r->size);
 		kbuffer_next_event(p->kbuf, NULL);
 	}
 	if (blk->nr == first)
@@ -260,6 +276,7 @@ static int cut_pages(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t len,
 	uint64_t at;
 
 	blk->nr = 0;
+	blk->nstack = 0;
 	for (at = 0; at < len; at += p->page_size)
 		if (cut_page(p, blk, at, at + p->page_size < len ?
 				 page_ts(p, blk->bytes + at + p->page_size) : next))

@@ -35,6 +35,7 @@ struct kma_pblock {
 	uint64_t	done;		/* bytes of the CPU's data in the file read through it */
 	struct kma_prec	*recs;
 	uint32_t	nr;
+	uint32_t	nstack;		/* of them kernel_stack records (or more) */
 	size_t		cap;
 };
 
@@ -46,6 +47,7 @@ struct kma_cpubuf_file {
 	int		long_size;	/* of the ring-buffer pages */
 	int		big_endian;
 	int		old_format;	/* kbuffer's old format (very old kernels) */
+	int		stack_id;	/* kernel_stack's id in file byte order, -1: none */
 	uint64_t	file_size;
 };
 

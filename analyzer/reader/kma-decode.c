@@ -341,6 +341,7 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	struct kma_event ev;
 	struct ev_desc *d;
 	int id, cpu = rec->cpu;	/* the callback's argument is not reliable in libtracecmd 1.3 */
+	uint16_t id16;
 
 	if (r->stopped)
 		return -1;
@@ -371,7 +372,9 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		r->info.other_events++;
 		return 0;
 	}
-	id = (int)tep_read_number(r->tep, rec->data, 2);
+	/* every record: read in place, not through a library call */
+	memcpy(&id16, rec->data, 2);
+	id = r->swap ? __builtin_bswap16(id16) : id16;
 	if (id > r->max_id) {
 		r->unknown_ids++;
 		r->info.other_events++;

@@ -107,8 +107,9 @@ struct kma_reader {
 	char			refused[256];
 	/*
 	 * Stacks (kma-decode-stack.c): the source's peek at the record after
-	 * the one being decoded on a CPU (1 with *out, 0: none; NULL: the
-	 * source cannot), and ftrace:kernel_stack's id and fields.
+	 * the one being decoded on a CPU (1 with *out, 0: none, or it may
+	 * say 0 when that record is surely no kernel_stack; NULL: the source
+	 * cannot), and ftrace:kernel_stack's id and fields.
 	 */
 	int			(*peek)(void *ctx, int cpu, struct tep_record *out);
 	void			*peek_ctx;
