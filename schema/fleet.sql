@@ -1,4 +1,4 @@
--- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 1.
+-- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 2.
 -- Documented in docs/kma-fleet.5 (man 5 kma-fleet); every table, column and function
 -- below is described there. Created by kma-push --init (compiled into kma-push), in one
 -- transaction; kma-push refuses a database whose kma_fleet.schema_version is newer.
@@ -17,7 +17,7 @@ CREATE TABLE kma_fleet.schema_version (
 	one		boolean PRIMARY KEY DEFAULT true CHECK (one),
 	version		integer NOT NULL
 );
-INSERT INTO kma_fleet.schema_version (version) VALUES (1);
+INSERT INTO kma_fleet.schema_version (version) VALUES (2);
 
 -- One row per run pushed.
 CREATE TABLE kma_fleet.runs (

@@ -172,6 +172,31 @@ static int version(struct kma_fleet *f, int *v, struct kma_err *e)
 	return 1;
 }
 
+/*
+ * The steps from each older version to the next, run by --init in its
+ * transaction: a store keeps its runs across kma-push upgrades.
+ * 1 -> 2: allocations.kmalloc_type; stack_frames without its foreign key
+ * (a per-row check was most of a push of many new stacks).
+ */
+static const char *const upgrade_sql[KMA_FLEET_SCHEMA_VERSION] = {
+	[1] = "ALTER TABLE kma_fleet.allocations ADD COLUMN kmalloc_type integer;"
+	      "ALTER TABLE kma_fleet.stack_frames DROP CONSTRAINT IF EXISTS "
+	      "stack_frames_stack_key_fkey;"
+	      "UPDATE kma_fleet.schema_version SET version = 2;",
+};
+
+/* --init on an older store: its steps in order; 0, or -1 and why. */
+static int upgrade(struct kma_fleet *f, int v, struct kma_err *e)
+{
+	if (v < 1)
+		return kma_err_set(e, KMA_ERR_OTHER, "%s: the fleet schema is version %d, which "
+				   "no kma-push wrote", f->server, v);
+	for (; v < KMA_FLEET_SCHEMA_VERSION; v++)
+		if (kma_fleet_exec(f, upgrade_sql[v], e))
+			return -1;
+	return 0;
+}
+
 static int check_version(struct kma_fleet *f, int v, struct kma_err *e)
 {
 	if (v > KMA_FLEET_SCHEMA_VERSION)
@@ -180,7 +205,8 @@ static int check_version(struct kma_fleet *f, int v, struct kma_err *e)
 				   v, KMA_FLEET_SCHEMA_VERSION);
 	if (v < KMA_FLEET_SCHEMA_VERSION)
 		return kma_err_set(e, KMA_ERR_OTHER, "%s: the fleet schema is version %d, older "
-				   "than this kma-push writes (%d)", f->server, v,
+				   "than this kma-push writes (%d): kma-push --init upgrades it",
+				   f->server, v,
 				   KMA_FLEET_SCHEMA_VERSION);
 	return 0;
 }
@@ -210,7 +236,11 @@ int kma_fleet_init(struct kma_fleet *f, struct kma_err *e)
 	if (kma_fleet_exec(f, "SELECT pg_advisory_xact_lock(1802330450)", e))
 		goto fail;
 	r = version(f, &v, e);
-	if (r < 0 || (r > 0 && check_version(f, v, e)))
+	if (r < 0)
+		goto fail;
+	if (r > 0 && v < KMA_FLEET_SCHEMA_VERSION && (upgrade(f, v, e) || version(f, &v, e) < 0))
+		goto fail;
+	if (r > 0 && check_version(f, v, e))
 		goto fail;
 	if (!r && kma_fleet_exec(f, kma_fleet_schema_sql, e))
 		goto fail;

@@ -13,7 +13,7 @@
 #include "kma-err.h"
 
 /* The schema version this kma-push creates and writes (schema/fleet.sql). */
-#define KMA_FLEET_SCHEMA_VERSION 1
+#define KMA_FLEET_SCHEMA_VERSION 2
 
 struct kma_fleet;
 
