@@ -102,7 +102,7 @@ FLEET_SEL_OBJS	:= $(addprefix $(O)/analyzer/store/,kma-fleet-select.o kma-fleet.
 # kma-trend: series over the runs of the fleet store; the output guard for --html
 TREND		:= $(O)/analyzer/kma-trend
 TREND_OBJS	:= $(addprefix $(O)/analyzer/,kma-trend.o kma-trend-out.o kma-trend-html.o kma-output.o \
-		   store/kma-store-file.o store/kma-fleet-read.o) $(FLEET_SEL_OBJS)
+		   store/kma-store-file.o store/kma-fleet-read.o report/kma-chartjs.o) $(FLEET_SEL_OBJS)
 PQ_CFLAGS	= $(shell pkg-config --cflags libpq 2>/dev/null || echo -I/usr/include/postgresql)
 PQ_LIBS		= $(shell pkg-config --libs libpq 2>/dev/null || echo -lpq) -lcrypto
 UNIT_TESTS	:= $(O)/tests/unit/test-match $(O)/tests/unit/test-map $(O)/tests/unit/test-pairs $(O)/tests/unit/test-table \

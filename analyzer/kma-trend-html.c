@@ -18,64 +18,9 @@
 #include <unistd.h>
 
 #include "kma-output.h"
+#include "report/kma-chartjs.h"
 #include "kma-trend.h"
 #include "store/kma-store.h"
-
-static const char *const chartjs_paths[] = {
-	"/usr/share/javascript/chart.js/chart.umd.min.js",
-	"/usr/share/javascript/chart.js/chart.umd.js",
-	"/usr/share/javascript/chart.js/chart.min.js",
-	"/usr/share/javascript/chart.js/chart.js",
-	NULL,
-};
-
-static const char *chartjs_path(void)
-{
-	const char *env = getenv("KMA_CHARTJS");
-	int i;
-
-	if (env && *env)
-		return env;
-	for (i = 0; chartjs_paths[i]; i++)
-		if (!access(chartjs_paths[i], R_OK))
-			return chartjs_paths[i];
-	return chartjs_paths[2];	/* Debian's libjs-chart.js 3.x: named in the error */
-}
-
-/* The whole file, NUL-terminated; NULL and errno. */
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL, *nb;
-	size_t len = 0, cap = 0;
-
-	if (!f)
-		return NULL;
-	for (;;) {
-		if (cap - len < 65536) {
-			nb = realloc(buf, cap += 262144);
-			if (!nb) {
-				free(buf);
-				fclose(f);
-				errno = ENOMEM;
-				return NULL;
-			}
-			buf = nb;
-		}
-		len += fread(buf + len, 1, cap - len - 1, f);
-		if (feof(f) || ferror(f))
-			break;
-	}
-	buf[len] = '\0';
-	if (ferror(f)) {
-		free(buf);
-		fclose(f);
-		errno = EIO;
-		return NULL;
-	}
-	fclose(f);
-	return buf;
-}
 
 /* The page's script: the runs, a line chart of the first 10 keys, the key table. */
 static const char app_js[] =
@@ -199,13 +144,13 @@ out:
 int kma_trend_html(const struct kma_trend *t, const char *path, char *why, size_t len)
 {
 	const char *const none[] = { NULL };
-	const char *js = chartjs_path();
+	const char *js = kma_html_chartjs_path();
 	char *real = NULL, *chartjs, *p;
 	int r;
 
 	if (kma_output_check(path, KMA_OUTPUT_HTML, none, t->o->force, &real, why, len))
 		return -1;
-	chartjs = slurp(js);
+	chartjs = kma_html_slurp(js);
 	if (!chartjs) {
 		snprintf(why, len, "cannot read Chart.js %s: %s (Debian: apt-get install "
 			 "libjs-chart.js; or set KMA_CHARTJS)", js, strerror(errno));

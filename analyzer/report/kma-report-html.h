@@ -7,6 +7,7 @@
 #ifndef KMA_REPORT_HTML_H
 #define KMA_REPORT_HTML_H
 
+#include "kma-chartjs.h"
 #include <stdio.h>
 #include "match/kma-match.h"
 #include "match/kma-pagealloc.h"
@@ -67,10 +68,6 @@ struct kma_html_in {
 	struct kma_match		*kinds[KMA_KIND_NR];
 };
 
-/* The Chart.js file to inline: $KMA_CHARTJS, else the first Debian path that exists. */
-const char *kma_html_chartjs_path(void);
-/* Reads a whole text file into a NUL-terminated buffer (free()); NULL, errno set. */
-char *kma_html_slurp(const char *path);
 
 /* the "pages" member of the page's data (kma-report-html-pages.c); nothing when none. */
 void kma_html_write_pages(FILE *out, const struct kma_html_pages *p);
