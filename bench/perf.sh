@@ -241,39 +241,17 @@ kinds_traces() {
 
 # --- timing --------------------------------------------------------------------
 
-declare -A wall_ns cpu_ms rss_kb status
+. "$BENCH_DIR/measure.sh"
 
-# measure KEY CMD...: one untimed run (BENCH_QUICK: none), then RUNS timed ones;
-# the best wall time and its CPU (user + system), the largest peak RSS.
-measure() {
-	local key=$1 i=0 t0 t1 ns kb cpu rc=0
+# perf_measure KEY CMD...: measure with one untimed run first (none with BENCH_QUICK or
+# BENCH_WARMUP=0), then RUNS timed ones
+perf_measure() {
+	local key=$1 warm=1
+
 	shift
-
+	[[ -z $QUICK && $WARMUP != 0 ]] || warm=0
 	echo "timing $key ..." >&2
-	wall_ns[$key]=0 cpu_ms[$key]=0 rss_kb[$key]=0
-	[[ -z $QUICK && $WARMUP != 0 ]] || i=1
-	for (( ; i <= RUNS; i++)); do
-		rm -f "$DB" "$DB"-journal
-		t0=$(date +%s%N)
-		"$GNU_TIME" -f '%M %U %S' -o "$tmp/time" "$@" >/dev/null 2>"$tmp/err" || rc=$?
-		t1=$(date +%s%N)
-		if ((rc != 0)); then
-			status[$key]="failed (exit $rc)"
-			sed 's/^/    /' "$tmp/err" | tail -5 >&2
-			failed=1
-			return 0
-		fi
-		((i >= 1)) || continue
-		ns=$((t1 - t0))
-		read -r kb cpu < <(tail -n 1 "$tmp/time" |
-			awk '{ printf "%d %d\n", $1, ($2 + $3) * 1000 }')
-		if ((wall_ns[$key] == 0 || ns < wall_ns[$key])); then
-			wall_ns[$key]=$ns cpu_ms[$key]=$cpu
-		fi
-		((kb > rss_kb[$key])) && rss_kb[$key]=$kb
-	done
-	status[$key]=ok
-	rm -f "$DB"
+	measure "$key" "$RUNS" "$warm" "$@"
 }
 
 csv() {
@@ -343,15 +321,15 @@ perf_table() {
 	nbig=$(perf_samples "$big")
 	echo
 	echo "$big: $(du -h "$big" | cut -f1), $nbig samples (perf report --stats)"
-	measure perfkmem perf kmem -i "$big" stat --caller
-	measure kmadb "$ANALYZE" -q -o "$DB" "$big"
-	measure kmanodb "$ANALYZE" -q --no-db "$big"
+	perf_measure perfkmem perf kmem -i "$big" stat --caller
+	perf_measure kmadb "$ANALYZE" -q -o "$DB" "$big"
+	perf_measure kmanodb "$ANALYZE" -q --no-db "$big"
 	if [[ -n $big_dat ]]; then
 		ndat=$("$FLOOR" "$big_dat")
 		ndat=${ndat#events }
-		measure floordat "$FLOOR" "$big_dat"
-		measure kmadat "$ANALYZE" -q -o "$DB" "$big_dat"
-		measure kmanodbdat "$ANALYZE" -q --no-db "$big_dat"
+		perf_measure floordat "$FLOOR" "$big_dat"
+		perf_measure kmadat "$ANALYZE" -q -o "$DB" "$big_dat"
+		perf_measure kmanodbdat "$ANALYZE" -q --no-db "$big_dat"
 	fi
 	header
 	row perf perfkmem "perf kmem stat --caller" "$nbig"
@@ -382,9 +360,9 @@ part() {
 
 # 2. peak RSS against samples
 if [[ -z $QUICK ]] && part rss; then
-	part perf || { nbig=$(perf_samples "$BIG"); measure kmadb "$ANALYZE" -q -o "$DB" "$BIG"; }
+	part perf || { nbig=$(perf_samples "$BIG"); perf_measure kmadb "$ANALYZE" -q -o "$DB" "$BIG"; }
 	nsmall=$(perf_samples "$SMALL")
-	measure kmasmall "$ANALYZE" -q -o "$DB" "$SMALL"
+	perf_measure kmasmall "$ANALYZE" -q -o "$DB" "$SMALL"
 	echo
 	echo "peak RSS against samples: kma report.db on $SMALL ($nsmall samples) and $BIG"
 	header
@@ -403,9 +381,9 @@ echo "all four allocator kinds (slab, page, percpu, vmalloc): generated, 50,000 
 	"live at any time, v7 zstd; --pages (the page report, every kind in the summary)"
 for n in $KINDS_SIZES; do
 	t=$BENCH_DIR/kinds-${n}000000-zstd.dat
-	measure "k$n:floor" "$FLOOR" "$t"
-	measure "k$n:nodb" "$ANALYZE" -q --pages --no-db "$t"
-	measure "k$n:db" "$ANALYZE" -q --pages -o "$DB" "$t"
+	perf_measure "k$n:floor" "$FLOOR" "$t"
+	perf_measure "k$n:nodb" "$ANALYZE" -q --pages --no-db "$t"
+	perf_measure "k$n:db" "$ANALYZE" -q --pages -o "$DB" "$t"
 done
 header
 for n in $KINDS_SIZES; do
