@@ -423,16 +423,23 @@ static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
  * kma-analyze -f csv --kind K -g G with the filters and generation, into t;
  * 0, or -1 after a one-line error naming the file.
  */
-static int load_kind(const struct diff_opts *o, int i, struct kma_diff_table *t)
+static int load_kind(const struct diff_opts *o, int i, const struct kma_diff_scope *sc,
+		     struct kma_diff_table *t)
 {
 	const char *file = o->operand[i], *args[2 * MAX_SELS + 16], *csv, *db;
 	int n = 0, k;
 	struct kma_err err;
 
 	if (!kma_runner_is_trace(file)) {
-		fprintf(stderr, "kma-diff: %s: not a trace.dat: report.db holds no %s rows, "
-			"give kma-diff the trace (--kind %s)\n", file, o->kind_arg, o->kind_arg);
-		return -1;
+		if (access(file, R_OK)) {
+			fprintf(stderr, "kma-diff: %s: %m\n", file);
+			return -1;
+		}
+		if (kma_diff_load_kind(file, o->kind, o->kind_arg, o->group, sc, t, &err)) {
+			fprintf(stderr, "kma-diff: %s: %s\n", file, err.msg);
+			return -1;
+		}
+		return 0;
 	}
 	/* the report.db only for the trace's duration, which the table lacks */
 	csv = kma_runner_tmp_db(i ? "new.csv" : "base.csv");
@@ -505,7 +512,7 @@ static int load_operand(struct diff_opts *o, int i, int *nkeep,
 		return r;
 	}
 	if (o->kind != KMA_KIND_SLAB)
-		return load_kind(o, i, t);
+		return load_kind(o, i, sc, t);
 	if (kma_runner_is_trace(file)) {
 		db = db_for_trace(o, nkeep, i);
 		if (!db || analyze(o, i, file, db))
