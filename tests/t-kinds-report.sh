@@ -273,6 +273,18 @@ assert (d[\"base\"][\"duration_ns\"], d[\"new\"][\"duration_ns\"]) == (6500, 700
 			'$DIFF' --kind percpu --generation g1 -f csv $ops | grep -v '^key,' |
 			diff '$TMP/want-g1.txt' -"
 	done
+	# a generation's length: from its marker (3000 ns) to the trace's last event (7500
+	# and 8000 ns), as for slab rows
+	for ops in "$DAT $NEW" "$TMP/report.db $TMP/report-new.db"; do
+		# shellcheck disable=SC2086
+		check "kinds diff: --kind vmalloc --generation g1 of ${ops##*/}: the generation's length" sh -c "
+			'$DIFF' --kind vmalloc --generation g1 -f json $ops | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+got = [(d[s][\"duration_ns\"], d[s][\"generation\"], d[s][\"generation_label\"]) for s in (\"base\", \"new\")]
+assert got == [(4500, 1, \"g1\"), (5000, 1, \"g1\")], got
+'"
+	done
 	# every grouping and filter: a report.db's rows are its trace's
 	for opts in "-g function" "-g stack" "--generation g1 -g stack" "--caller ^[bm]" \
 		    "--pid 200 -g function" "--exclude-self"; do
