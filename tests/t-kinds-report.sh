@@ -8,7 +8,8 @@
 #   trace-cmd report; a percpu- and vmalloc-only trace prints no slab table;
 # - --kind's usage errors, and a kind the trace lacks;
 # - slab alone as before: --kind slab prints what no --kind prints;
-# - kma-diff --kind: hand-worked (report.seq against new.seq) and the fixtures by function
+# - kma-diff --kind: hand-worked (report.seq against new.seq, trace and report.db
+#   operands) and the fixtures by function (both operand types)
 #   against a join of the checker's rows.
 MKTRACE=$TOP/$B/tests/tools/mktrace
 need_mktrace
