@@ -1,13 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-diff-kind.c - kma-diff --kind percpu|vmalloc: a trace operand's rows of
- * that kind, read from the CSV caller table of kma-analyze --no-db -f csv
- * --kind K -g G (kma-analyze(1)), into a struct kma_diff_table.
+ * kma-diff-kind.c - kma-diff --kind percpu|vmalloc -g module: a trace
+ * operand's rows of that kind, read from the CSV caller table of kma-analyze
+ * --no-db -f csv --kind K -g module (kma-analyze(1)), into a struct
+ * kma_diff_table.
  *
- * report.db holds the slab allocator's rows only (schema/kma.sql), so the
- * kinds beside it are compared from their traces: the CSV is kma-analyze's
- * own table, quoted as report/kma-table.c writes it (a field with a comma,
- * a quote or a line break in quotes, quotes doubled).
+ * Every other grouping reads the kind's allocation rows of report.db
+ * (store/kma-diff-load.c); report.db keeps no module of the percpu and
+ * vmalloc callers, so -g module is compared from the traces: the CSV is
+ * kma-analyze's own table, quoted as report/kma-table.c writes it (a field
+ * with a comma, a quote or a line break in quotes, quotes doubled).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * kma-diff-kind.h - kma-diff --kind percpu|vmalloc: a trace's rows of that
- * kind from kma-analyze's CSV caller table (kma-diff-kind.c).
+ * kma-diff-kind.h - kma-diff --kind percpu|vmalloc -g module: a trace's rows
+ * of that kind from kma-analyze's CSV caller table (kma-diff-kind.c).
  */
 #ifndef KMA_DIFF_KIND_H
 #define KMA_DIFF_KIND_H

@@ -419,21 +419,17 @@ static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
 }
 
 /*
- * --kind percpu or vmalloc: trace operand i's rows of the kind, from
- * kma-analyze -f csv --kind K -g G with the filters and generation, into t;
+ * --kind percpu or vmalloc -g module: trace operand i's rows, from
+ * kma-analyze -f csv --kind K -g module with the filters and generation
+ * (kma-diff-kind.c), since report.db keeps no module of these callers;
  * 0, or -1 after a one-line error naming the file.
  */
-static int load_kind(const struct diff_opts *o, int i, struct kma_diff_table *t)
+static int load_kind_module(const struct diff_opts *o, int i, struct kma_diff_table *t)
 {
 	const char *file = o->operand[i], *args[2 * MAX_SELS + 16], *csv, *db;
 	int n = 0, k;
 	struct kma_err err;
 
-	if (!kma_runner_is_trace(file)) {
-		fprintf(stderr, "kma-diff: %s: not a trace.dat: report.db holds no %s rows, "
-			"give kma-diff the trace (--kind %s)\n", file, o->kind_arg, o->kind_arg);
-		return -1;
-	}
 	/* the report.db only for the trace's duration, which the table lacks */
 	csv = kma_runner_tmp_db(i ? "new.csv" : "base.csv");
 	db = kma_runner_tmp_db(i ? "new.db" : "base.db");
@@ -474,6 +470,36 @@ static int load_kind(const struct diff_opts *o, int i, struct kma_diff_table *t)
 }
 
 /*
+ * --kind percpu or vmalloc: operand i's rows of the kind, narrowed to sc,
+ * into t; 0, or -1 after a one-line error naming the file. One path for
+ * both operand types: a trace is analyzed into a report.db first, then the
+ * kind's allocation rows of the report.db are read (store/kma-diff-load.c),
+ * so that a trace and its report.db give the same output.
+ */
+static int load_kind(const struct diff_opts *o, int i, const struct kma_diff_scope *sc,
+		     struct kma_diff_table *t)
+{
+	const char *file = o->operand[i], *db = file;
+	struct kma_err err;
+
+	if (kma_runner_is_trace(file)) {
+		if (o->group == KMA_GROUP_MODULE)
+			return load_kind_module(o, i, t);
+		db = kma_runner_tmp_db(i ? "new.db" : "base.db");
+		if (!db || analyze(o, i, file, db))
+			return -1;
+	} else if (access(file, R_OK)) {
+		fprintf(stderr, "kma-diff: %s: %m\n", file);
+		return -1;
+	}
+	if (kma_diff_load_kind(db, o->kind, o->kind_arg, o->group, sc, t, &err)) {
+		fprintf(stderr, "kma-diff: %s: %s\n", file, err.msg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
  * Operand i's numbers into t, narrowed to its scope; 0, or -1 after a
  * one-line error naming the file (-2: a usage error, a store operand's).
  */
@@ -505,7 +531,7 @@ static int load_operand(struct diff_opts *o, int i, int *nkeep,
 		return r;
 	}
 	if (o->kind != KMA_KIND_SLAB)
-		return load_kind(o, i, t);
+		return load_kind(o, i, sc, t);
 	if (kma_runner_is_trace(file)) {
 		db = db_for_trace(o, nkeep, i);
 		if (!db || analyze(o, i, file, db))

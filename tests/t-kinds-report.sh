@@ -8,7 +8,8 @@
 #   trace-cmd report; a percpu- and vmalloc-only trace prints no slab table;
 # - --kind's usage errors, and a kind the trace lacks;
 # - slab alone as before: --kind slab prints what no --kind prints;
-# - kma-diff --kind: hand-worked (report.seq against new.seq) and the fixtures by function
+# - kma-diff --kind: hand-worked (report.seq against new.seq, trace and report.db
+#   operands) and the fixtures by function (both operand types)
 #   against a join of the checker's rows.
 MKTRACE=$TOP/$B/tests/tools/mktrace
 need_mktrace
@@ -240,12 +241,84 @@ assert (d[\"base\"][\"duration_ns\"], d[\"new\"][\"duration_ns\"]) == (6500, 700
 	check "kinds diff: --kind vmalloc, both rows unchanged" sh -c "
 		'$DIFF' --kind vmalloc -f csv -s total '$DAT' '$NEW' | grep -v '^key,' |
 		diff '$TMP/want.txt' -"
+	# report.db operands (schema 7 keeps the kinds' allocation rows): the same files
 	"$KMA" -q -o "$TMP/report.db" "$DAT" 2> /dev/null
-	"$DIFF" --kind percpu "$TMP/report.db" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"
+	"$KMA" -q -o "$TMP/report-new.db" "$NEW" 2> /dev/null
+	same "kinds diff: --kind percpu of two report.db, every row" "$EXP/diff-percpu.csv" \
+		"$DIFF" --kind percpu -f csv "$TMP/report.db" "$TMP/report-new.db"
+	same "kinds diff: --kind percpu of a report.db and a trace" "$EXP/diff-percpu.csv" \
+		"$DIFF" --kind percpu -f csv "$TMP/report.db" "$NEW"
+	same "kinds diff: --kind percpu --comm kworker/1:0 of two report.db" \
+		"$EXP/diff-percpu-kworker.csv" \
+		"$DIFF" --kind percpu --comm kworker/1:0 -f csv "$TMP/report.db" "$TMP/report-new.db"
+	check "kinds diff: --kind vmalloc of two report.db, both rows unchanged" sh -c "
+		'$DIFF' --kind vmalloc -f csv -s total '$TMP/report.db' '$TMP/report-new.db' |
+		grep -v '^key,' | diff '$TMP/want.txt' -"
+	check "kinds diff: --kind percpu's summary of two report.db" sh -c "
+		'$DIFF' --kind percpu -f json '$TMP/report.db' '$TMP/report-new.db' | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+s = d[\"summary\"]
+got = [s[k + \"_\" + m] for k in (\"base\", \"new\") for m in (\"total\", \"net\", \"allocs\", \"frees\")]
+assert got == [224, 128, 3, 1, 160, 64, 3, 1], got
+assert (d[\"base\"][\"duration_ns\"], d[\"new\"][\"duration_ns\"]) == (6500, 7000), d
+'"
+	# generation g1 (from the marker at 3000 ns): base keeps the percpu allocation at
+	# 4000 ns by mem_cgroup_css_alloc+0x20 (96 bytes, live); new keeps
+	# alloc_netdev_mqs+0x40's at 8000 ns (32 bytes, live)
+	printf '%s\n' 'mem_cgroup_css_alloc+0x20,96,,-96,0,,0,96,,-96,1,,-1,0,,0' \
+		'alloc_netdev_mqs+0x40,,32,32,,0,0,,32,32,,1,1,,0,0' > "$TMP/want-g1.txt"
+	for ops in "$DAT $NEW" "$TMP/report.db $TMP/report-new.db"; do
+		# shellcheck disable=SC2086
+		check "kinds diff: --kind percpu --generation g1 of ${ops##*/}" sh -c "
+			'$DIFF' --kind percpu --generation g1 -f csv $ops | grep -v '^key,' |
+			diff '$TMP/want-g1.txt' -"
+	done
+	# a generation's length: from its marker (3000 ns) to the trace's last event (7500
+	# and 8000 ns), as for slab rows
+	for ops in "$DAT $NEW" "$TMP/report.db $TMP/report-new.db"; do
+		# shellcheck disable=SC2086
+		check "kinds diff: --kind vmalloc --generation g1 of ${ops##*/}: the generation's length" sh -c "
+			'$DIFF' --kind vmalloc --generation g1 -f json $ops | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+got = [(d[s][\"duration_ns\"], d[s][\"generation\"], d[s][\"generation_label\"]) for s in (\"base\", \"new\")]
+assert got == [(4500, 1, \"g1\"), (5000, 1, \"g1\")], got
+'"
+	done
+	# every grouping and filter: a report.db's rows are its trace's
+	for opts in "-g function" "-g stack" "--generation g1 -g stack" "--caller ^[bm]" \
+		    "--pid 200 -g function" "--exclude-self"; do
+		for k in percpu vmalloc; do
+			# shellcheck disable=SC2086
+			check "kinds diff: --kind $k $opts, report.db = trace" sh -c "
+				'$DIFF' --kind $k $opts -f csv '$DAT' '$NEW' > '$TMP/a.csv' &&
+				'$DIFF' --kind $k $opts -f csv '$TMP/report.db' '$TMP/report-new.db' \
+					> '$TMP/b.csv' && test \$(wc -l < '$TMP/a.csv') -gt 1 &&
+				cmp '$TMP/a.csv' '$TMP/b.csv'"
+		done
+	done
+	# a report.db older than schema 7 has no kind rows: one line naming it, exit 1
+	cp "$TMP/report.db" "$TMP/old.db"
+	python3 -c "import sqlite3, sys; c = sqlite3.connect(sys.argv[1]); c.execute('PRAGMA user_version = 6'); c.commit()" "$TMP/old.db"
+	"$DIFF" --kind percpu "$TMP/old.db" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"
 	rc=$?
-	check "kinds diff: --kind percpu of a report.db: exit 1, one line naming it" sh -c "
+	check "kinds diff: --kind percpu of a schema 6 report.db: exit 1, one line naming it" sh -c "
 		test $rc = 1 && test ! -s '$TMP/out.txt' && test \$(wc -l < '$TMP/err.txt') = 1 &&
-		grep -q '^kma-diff: $TMP/report.db: .*report.db holds no percpu rows' '$TMP/err.txt'"
+		grep -q '^kma-diff: $TMP/old.db: report.db schema version 6, kma-diff --kind percpu reads versions 7 to ' '$TMP/err.txt'"
+	# -g module: report.db keeps no module of these callers
+	"$DIFF" --kind vmalloc -g module "$TMP/report.db" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"
+	rc=$?
+	check "kinds diff: --kind vmalloc -g module of a report.db: exit 1, one line" sh -c "
+		test $rc = 1 && test ! -s '$TMP/out.txt' && test \$(wc -l < '$TMP/err.txt') = 1 &&
+		grep -q '^kma-diff: $TMP/report.db: report.db keeps no module' '$TMP/err.txt'"
+	# a report.db without the kind: the one line kma-analyze --kind says
+	"$KMA" -q -o "$TMP/basic.db" "$TOP/tests/fixtures/basic.dat" 2> /dev/null
+	"$DIFF" --kind vmalloc "$TMP/basic.db" "$TMP/report.db" > "$TMP/out.txt" 2> "$TMP/err.txt"
+	rc=$?
+	check "kinds diff: --kind vmalloc of a slab-only report.db: exit 1, one line" sh -c "
+		test $rc = 1 && test ! -s '$TMP/out.txt' && test \$(wc -l < '$TMP/err.txt') = 1 &&
+		grep -qx 'kma-diff: $TMP/basic.db: no vmalloc allocations or frees in the trace' '$TMP/err.txt'"
 	check "kinds diff: --kind slab = no --kind" sh -c "
 		'$DIFF' -f csv '$DAT' '$NEW' > '$TMP/a.csv' &&
 		'$DIFF' --kind slab -f csv '$DAT' '$NEW' > '$TMP/b.csv' && cmp '$TMP/a.csv' '$TMP/b.csv'"
@@ -265,9 +338,13 @@ fi
 # function, against a join of the checker's function rows of the two
 A=$TOP/tests/fixtures/kinds-bpf.dat Z=$TOP/tests/fixtures/kinds-netns.dat
 if [ -s "$TMP/kinds-bpf.rows" ] && [ -s "$TMP/kinds-netns.rows" ]; then
+	"$KMA" -q -o "$TMP/kinds-bpf.db" "$A" 2> /dev/null
+	"$KMA" -q -o "$TMP/kinds-netns.db" "$Z" 2> /dev/null
 	for kind in percpu vmalloc; do
-		check "kinds diff: --kind $kind -g function of two fixtures = the checker's join" sh -c "
-			'$DIFF' --kind $kind -g function -f csv '$A' '$Z' 2> /dev/null | awk -F, '
+	for ops in "$A $Z" "$TMP/kinds-bpf.db $TMP/kinds-netns.db"; do
+		# shellcheck disable=SC2086
+		check "kinds diff: --kind $kind -g function of two fixtures (${ops##*.}) = the checker's join" sh -c "
+			'$DIFF' --kind $kind -g function -f csv $ops 2> /dev/null | awk -F, '
 				NR > 1 { print \$1, \$2 + 0, \$3 + 0, \$8 + 0, \$9 + 0, \$11 + 0, \$12 + 0,
 						\$14 + 0, \$15 + 0 }' | LC_ALL=C sort > '$TMP/got.txt' &&
 			test -s '$TMP/got.txt' && awk '
@@ -282,6 +359,7 @@ if [ -s "$TMP/kinds-bpf.rows" ] && [ -s "$TMP/kinds-netns.rows" ]; then
 					n[k, 2] + 0, a[k, 1] + 0, a[k, 2] + 0, fr[k, 1] + 0, fr[k, 2] + 0 }' \
 				'$TMP/kinds-bpf.rows' '$TMP/kinds-netns.rows' | LC_ALL=C sort |
 			diff - '$TMP/got.txt'"
+	done
 	done
 else
 	fail "kinds diff: the fixtures' checker rows" "missing"

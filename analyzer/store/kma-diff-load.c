@@ -14,6 +14,7 @@
 #include <sqlite3.h>
 
 #include "kma-store.h"
+#include "kma-strpool.h"
 #include "match/kma-select.h"
 #include "kma-diff-load.h"
 
@@ -251,6 +252,183 @@ int kma_diff_load_duration(const char *path, struct kma_diff_table *t, struct km
 		t->duration_ns = (uint64_t)dur;
 		err = 0;
 	}
+	sqlite3_close(db);
+	return err;
+}
+
+/*
+ * --kind percpu|vmalloc: one row per (caller, stack, task) of the kind's
+ * allocations in the generation (-1: all): the caller's name and address, the
+ * folded stack, the task, then bytes, live bytes, allocations and those closed
+ * by a traced free (implicit 0; an implicit free is none, as kind_callers.frees).
+ */
+static const char kind_sql[] =
+	"WITH n AS (SELECT caller_id, stack_id, task_id, SUM(bytes_alloc) AS total, "
+	"COALESCE(SUM(CASE WHEN life IS NULL THEN bytes_alloc END), 0) AS net, "
+	"COUNT(*) AS allocs, COUNT(CASE WHEN implicit = 0 THEN 1 END) AS frees "
+	"FROM kind_alloc_rows WHERE kind = ?2 AND (?1 < 0 OR generation = ?1) "
+	"GROUP BY caller_id, stack_id, task_id) "
+	"SELECT c.caller, c.address, s.folded, t.pid, t.comm, n.total, n.net, n.allocs, n.frees "
+	"FROM n JOIN kind_callers AS c ON c.kind = ?2 AND c.id = n.caller_id "
+	"JOIN tasks AS t ON t.id = n.task_id LEFT JOIN stacks AS s ON s.id = n.stack_id";
+
+enum { K_CALLER, K_ADDRESS, K_FOLDED, K_PID, K_COMM, K_TOTAL };
+
+/* kma_resolve_fn for kma-select: the caller name of the row being judged. */
+static const char *kind_caller_name(void *ctx, uint64_t addr)
+{
+	(void)addr;
+	return ctx;
+}
+
+/* Does the filter keep st's row (its caller, pid and comm)? -1 on out of memory. */
+static int kind_keep(struct kma_select *sel, struct kma_strpool *pool, sqlite3_stmt *st)
+{
+	const char *caller = (const char *)sqlite3_column_text(st, K_CALLER);
+	const char *addr = (const char *)sqlite3_column_text(st, K_ADDRESS);
+	const char *comm = (const char *)sqlite3_column_text(st, K_COMM);
+	struct kma_event ev;
+
+	memset(&ev, 0, sizeof(ev));
+	ev.call_site = addr ? strtoull(addr, NULL, 16) : 0;
+	ev.pid = sqlite3_column_int(st, K_PID);
+	/* kma-select caches a comm's verdict by its pointer: interned */
+	ev.comm = comm ? kma_strpool_intern(pool, comm, strlen(comm)) : NULL;
+	if (comm && !ev.comm)
+		return -1;
+	kma_select_set_resolve(sel, kind_caller_name, (void *)(caller ? caller : ""));
+	return !(kma_select_event(sel, &ev) & KMA_SEL_OUT);
+}
+
+/*
+ * The row's key in g's key space, as kma-analyze --kind K -g G names it:
+ * a function is its caller's symbol, the name without +0xoffset.
+ */
+static const char *kind_key(sqlite3_stmt *st, enum kma_group g, char *buf, size_t len)
+{
+	const char *s = (const char *)sqlite3_column_text(st, K_CALLER), *plus;
+
+	if (g == KMA_GROUP_STACK) {
+		s = (const char *)sqlite3_column_text(st, K_FOLDED);
+		return s ? s : "[no stack]";
+	}
+	if (!s)
+		return "[unknown]";
+	plus = g == KMA_GROUP_FUNCTION ? strstr(s, "+0x") : NULL;
+	if (!plus || (size_t)(plus - s) >= len)
+		return s;
+	memcpy(buf, s, (size_t)(plus - s));
+	buf[plus - s] = '\0';
+	return buf;
+}
+
+/* Every row in scope into t: its key's entry and the sums. 0, or -1 with why. */
+static int kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel, enum kma_group g,
+		     struct kma_diff_table *t, struct kma_err *why)
+{
+	struct kma_strpool *pool = sel ? kma_strpool_alloc() : NULL;
+	uint64_t v[KMA_DIFF_NR] = { 0 };	/* the kinds beside slab have no slack */
+	char buf[512];
+	int rc = SQLITE_DONE, keep = 1, m, err = sel && !pool ? -1 : 0;
+
+	while (!err && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (sel && (keep = kind_keep(sel, pool, st)) < 0)
+			err = -1;
+		if (keep <= 0)
+			continue;
+		v[KMA_DIFF_TOTAL] = (uint64_t)sqlite3_column_int64(st, K_TOTAL);
+		v[KMA_DIFF_NET] = (uint64_t)sqlite3_column_int64(st, K_TOTAL + 1);
+		v[KMA_DIFF_ALLOCS] = (uint64_t)sqlite3_column_int64(st, K_TOTAL + 2);
+		v[KMA_DIFF_FREES] = (uint64_t)sqlite3_column_int64(st, K_TOTAL + 3);
+		for (m = 0; m < KMA_DIFF_NR && !err; m++)
+			if (v[m] > KMA_DIFF_MAX || v[m] > KMA_DIFF_MAX - t->sum[m])
+				err = -2;
+		if (err) {
+			kma_err_set(why, KMA_ERR_OTHER, "a negative count or one past 2^63 - 1 "
+				    "(damaged, or not written by kma-analyze)");
+			break;
+		}
+		for (m = 0; m < KMA_DIFF_NR; m++)
+			t->sum[m] += v[m];
+		if (kma_diff_table_add(t, kind_key(st, g, buf, sizeof(buf)), v))
+			err = -1;
+	}
+	if (err == -1)
+		kma_err_nomem(why);
+	else if (!err && rc != SQLITE_DONE)
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
+	kma_strpool_free(pool);
+	return err || rc != SQLITE_DONE ? -1 : 0;
+}
+
+/* The checks before a kind's numbers: version, the kind's events, stacks for -g stack. */
+static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group g,
+			 struct kma_diff_table *t, struct kma_err *why)
+{
+	char sql[96];
+	int64_t version, n;
+
+	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why))
+		return -1;
+	if (!n)
+		return kma_err_set(why, KMA_ERR_OTHER, "an SQLite database, but no kma report.db "
+				   "(no trace table)");
+	if (query_int(db, "PRAGMA user_version", &version, why))
+		return -1;
+	if (version < KMA_DIFF_KINDS_VERSION || version > kma_diff_schema_version())
+		return kma_err_set(why, KMA_ERR_OTHER, "report.db schema version %lld, kma-diff "
+				   "--kind %s reads versions %d to %d (analyze the trace again "
+				   "with this kma-analyze)", (long long)version, name,
+				   KMA_DIFF_KINDS_VERSION, kma_diff_schema_version());
+	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM kind_totals WHERE kind = %d", kind);
+	if (query_int(db, sql, &n, why))
+		return -1;
+	if (!n)
+		return kma_err_set(why, KMA_ERR_OTHER, "no %s allocations or frees in the trace",
+				   name);
+	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &n, why))
+		return -1;
+	t->duration_ns = (uint64_t)n;
+	if (g == KMA_GROUP_STACK) {
+		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why))
+			return -1;
+		if (!n)
+			return kma_err_set(why, KMA_ERR_OTHER, "no call stacks (record with "
+					   "trace-cmd record -T or kma-record --stacks) for -g stack");
+	}
+	return 0;
+}
+
+int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
+		       const struct kma_diff_scope *sc, struct kma_diff_table *t,
+		       struct kma_err *why)
+{
+	struct kma_select *sel = sc && sc->select && kma_select_active(sc->select) ?
+				 sc->select : NULL;
+	sqlite3_stmt *st = NULL;
+	sqlite3 *db = NULL;
+	int err = -1;
+
+	if (g != KMA_GROUP_CALLER && g != KMA_GROUP_FUNCTION && g != KMA_GROUP_STACK) {
+		kma_err_set(why, KMA_ERR_OTHER, "report.db keeps no %s of the %s callers: "
+			    "give the trace.dat for -g %s", kma_group_name(g), kind_name,
+			    kma_group_name(g));
+		return -1;
+	}
+	if (!is_sqlite(path, why) || open_operand(path, &db, why) ||
+	    check_kind_db(db, kind, kind_name, g, t, why))
+		goto out;
+	if (sc && sc->generation && kma_diff_find_generation(db, sc->generation, t, why))
+		goto out;
+	if (sqlite3_prepare_v2(db, kind_sql, -1, &st, NULL) != SQLITE_OK) {
+		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
+		goto out;
+	}
+	sqlite3_bind_int64(st, 1, sc && sc->generation ? t->generation : -1);
+	sqlite3_bind_int(st, 2, kind);
+	err = kind_rows(db, st, sel, g, t, why);
+out:
+	sqlite3_finalize(st);
 	sqlite3_close(db);
 	return err;
 }

@@ -52,4 +52,26 @@ struct sqlite3;
 int kma_diff_load_scope(struct sqlite3 *db, enum kma_group g, const struct kma_diff_scope *sc,
 			struct kma_diff_table *t, struct kma_err *why);
 
+/*
+ * Generation @gen of the open report.db (a number, or the first marker's
+ * label equal to it): t->generation, t->gen_label and t->duration_ns (the
+ * generation's). 0, or -1 with why listing the generations.
+ */
+int kma_diff_find_generation(struct sqlite3 *db, const char *gen, struct kma_diff_table *t,
+			     struct kma_err *why);
+
+/* The oldest report.db version with the percpu and vmalloc allocators' rows. */
+#define KMA_DIFF_KINDS_VERSION	7
+
+/*
+ * As kma_diff_load, for the allocator @kind (KMA_KIND_PERCPU or
+ * KMA_KIND_VMALLOC, named @kind_name in messages): its allocation rows
+ * (kind_alloc_rows), grouped by g (caller, function or stack), narrowed to
+ * scope; t's sums are the rows' (frees: their traced frees). 0, or -1 with why
+ * (also: a schema older than KMA_DIFF_KINDS_VERSION, no such rows).
+ */
+int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
+		       const struct kma_diff_scope *scope, struct kma_diff_table *t,
+		       struct kma_err *why);
+
 #endif /* KMA_DIFF_LOAD_H */

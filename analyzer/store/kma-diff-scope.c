@@ -179,8 +179,8 @@ static int load_groups(sqlite3 *db, sqlite3_stmt *st, const struct kma_diff_scop
  * equal to G, as kma-analyze --generation takes it. Sets t's generation, its
  * label and its length for --rate. 0, or -1 with why listing the generations.
  */
-static int find_generation(sqlite3 *db, const char *gen, struct kma_diff_table *t,
-			   struct kma_err *why)
+int kma_diff_find_generation(sqlite3 *db, const char *gen, struct kma_diff_table *t,
+			     struct kma_err *why)
 {
 	char list[sizeof(why->msg)];
 	size_t len = sizeof(list);
@@ -253,7 +253,7 @@ int kma_diff_load_scope(struct sqlite3 *db, enum kma_group g, const struct kma_d
 
 	if (have_rows(db, sc, why))
 		return -1;
-	if (sc->generation && find_generation(db, sc->generation, t, why))
+	if (sc->generation && kma_diff_find_generation(db, sc->generation, t, why))
 		return -1;
 	if (sqlite3_prepare_v2(db, groups_sql, -1, &st, NULL) != SQLITE_OK)
 		return kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
