@@ -38,6 +38,7 @@
 #define CTX_MAX		((uint64_t)-4095)	/* PERF_CONTEXT_MAX: markers are above */
 #define MAX_FRAMES	4096
 #define CHUNK_SIZE	(1u << 20)	/* queued records are carved from chunks this big */
+#define SPARE_MAX	16		/* empty chunks kept: not mapped and faulted anew */
 
 enum { Q_SAMPLE, Q_COMM, Q_FORK };
 
@@ -56,10 +57,11 @@ struct q_item {
 
 /*
  * Queued records are carved from chunks, not malloc'd one by one: a chunk
- * goes back (to the spare, or freed) once the last record in it is handed
+ * goes back (to the spares, or freed) once the last record in it is handed
  * on, so memory stays bounded by what is queued, as with one malloc each.
  */
 struct q_chunk {
+	struct q_chunk	*next;		/* among the spares */
 	size_t		used, cap;
 	size_t		live;		/* records in it still queued */
 	unsigned char	mem[];
@@ -79,7 +81,8 @@ struct kma_perf {
 	struct q_ent		*tmp;		/* scratch for the sort */
 	size_t			nr, cap, tcap;
 	struct q_chunk		*chunk;		/* the one records are carved from now */
-	struct q_chunk		*spare;		/* an empty one kept for reuse */
+	struct q_chunk		*spare;		/* empty ones kept for reuse */
+	size_t			nr_spare;
 	uint64_t		seq, max_ts, next_flush, last_flush;
 	uint64_t		unordered;	/* records older than what was handed on */
 	struct kma_kernel_map	*maps;
@@ -196,10 +199,13 @@ static void q_release(struct kma_perf *p, struct q_item *it)
 
 	if (--c->live || c == p->chunk)
 		return;
-	if (!p->spare && c->cap == CHUNK_SIZE)
+	if (p->nr_spare < SPARE_MAX && c->cap == CHUNK_SIZE) {
+		c->next = p->spare;
 		p->spare = c;
-	else
+		p->nr_spare++;
+	} else {
 		free(c);
+	}
 }
 
 /* A thread's new name, from its COMM record at its time. */
@@ -291,9 +297,15 @@ static void q_free(struct kma_perf *p)
 	free(p->tmp);
 	p->tmp = NULL;
 	free(p->chunk);
-	free(p->spare);
 	p->queue = NULL;
-	p->chunk = p->spare = NULL;
+	p->chunk = NULL;
+	while (p->spare) {
+		struct q_chunk *c = p->spare;
+
+		p->spare = c->next;
+		free(c);
+	}
+	p->nr_spare = 0;
 }
 
 /* ---- records -------------------------------------------------------- */
@@ -466,7 +478,8 @@ static struct q_item *q_new(struct kma_perf *p, uint64_t ts, int kind, uint32_t 
 			c->used = 0;	/* all handed on: start it again */
 		} else if (p->spare && p->spare->cap >= need) {
 			c = p->spare;
-			p->spare = NULL;
+			p->spare = c->next;
+			p->nr_spare--;
 		} else {
 			size_t cap = need > CHUNK_SIZE ? need : CHUNK_SIZE;
 
