@@ -39,6 +39,7 @@
 #define MAX_FRAMES	4096
 #define CHUNK_SIZE	(1u << 20)	/* queued records are carved from chunks this big */
 #define SPARE_MAX	16		/* empty chunks kept: not mapped and faulted anew */
+#define ID_CACHE	64		/* sample ids whose attribute is kept at hand */
 
 enum { Q_SAMPLE, Q_COMM, Q_FORK };
 
@@ -85,6 +86,8 @@ struct kma_perf {
 	size_t			nr_spare;
 	uint64_t		seq, max_ts, next_flush, last_flush;
 	uint64_t		unordered;	/* records older than what was handed on */
+	/* sample id -> attribute, direct-mapped: perf numbers the ids in a row */
+	struct { uint64_t id; const struct kma_pd_attr *attr; } ids[ID_CACHE];
 	struct kma_kernel_map	*maps;
 	size_t			nr_maps, cap_maps;
 	int			sampled;	/* a sample was read: MMAPs from here on are new */
@@ -129,8 +132,9 @@ static int before(const struct q_ent *a, const struct q_ent *b)
 static int q_push(struct kma_perf *p, struct q_item *it)
 {
 	/* the sort's scratch grows with the queue, so that flushing cannot fail */
-	if (kma_grow(&p->queue, &p->cap, p->nr, sizeof(*p->queue), 1024) ||
-	    kma_grow(&p->tmp, &p->tcap, p->nr, sizeof(*p->tmp), 1024))
+	if ((p->nr == p->cap || p->nr == p->tcap) &&
+	    (kma_grow(&p->queue, &p->cap, p->nr, sizeof(*p->queue), 1024) ||
+	     kma_grow(&p->tmp, &p->tcap, p->nr, sizeof(*p->tmp), 1024)))
 		return -1;
 	p->queue[p->nr].ts = it->ts;
 	p->queue[p->nr].seq = p->seq++;
@@ -378,9 +382,22 @@ static void kernel_frames(struct sample *s, const uint64_t *ips, uint64_t nr)
 	s->nr_ips = (uint32_t)(end - start < MAX_FRAMES ? end - start : MAX_FRAMES);
 }
 
-static int parse_sample(const struct kma_pd *pd, const unsigned char *rec, uint16_t size,
+/* The attribute of sample id @id, through the cache: a map look-up per sample costs. */
+static const struct kma_pd_attr *attr_of(struct kma_perf *p, uint64_t id)
+{
+	unsigned int slot = (unsigned int)(id % ID_CACHE);
+
+	if (p->ids[slot].attr && p->ids[slot].id == id)
+		return p->ids[slot].attr;
+	p->ids[slot].id = id;
+	p->ids[slot].attr = kma_pd_attr_of(&p->pd, id);
+	return p->ids[slot].attr;
+}
+
+static int parse_sample(struct kma_perf *p, const unsigned char *rec, uint16_t size,
 			struct sample *s, const struct kma_pd_attr **attr)
 {
+	const struct kma_pd *pd = &p->pd;
 	struct cur c = { rec + 8, rec + size, 0 };
 	uint64_t st, v, n;
 	uint32_t raw;
@@ -391,7 +408,7 @@ static int parse_sample(const struct kma_pd *pd, const unsigned char *rec, uint1
 			return -1;
 		memcpy(&s->id, rec + 8 + pd->id_pos * 8, 8);
 	}
-	*attr = kma_pd_attr_of(pd, s->id);
+	*attr = attr_of(p, s->id);
 	if (!*attr)
 		return -2;
 	st = (*attr)->sample_type;
@@ -526,7 +543,7 @@ static int on_sample(struct kma_reader *r, const unsigned char *rec, uint16_t si
 	const struct kma_pd_attr *a;
 	struct q_item *it;
 	struct sample s;
-	int ret = parse_sample(&p->pd, rec, size, &s, &a);
+	int ret = parse_sample(p, rec, size, &s, &a);
 
 	if (ret == -2)
 		return bad_record(err, "a sample with an id no event has", off, p->in.in_comp);
