@@ -171,6 +171,8 @@ static void q_sort(struct kma_perf *p)
 	struct q_ent *src = p->queue, *dst = p->tmp, *t;
 	size_t n = p->nr, a, m, e;
 
+	if (n < 2)		/* no run to merge, and no pass would find it sorted */
+		return;
 	for (;;) {
 		for (a = 0; a < n; a = e) {
 			for (m = a + 1; m < n && !before(&src[m], &src[m - 1]); m++)
