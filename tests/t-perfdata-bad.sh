@@ -148,3 +148,15 @@ else
 	fail "unknown record type: skipped with a warning, the same report" \
 	     "exit $rc: $(cat "$TMP/err.txt"); $(diff "$TMP/whole.txt" "$TMP/out.txt" | head -3)"
 fi
+
+# --- FINISHED_ROUND records with nothing left to order (the queue empty when
+# they come): the same report, not a hang
+$DMG rounds "$PLAIN" 3 "$TMP/rounds.data"
+timeout 120 "$KMA" --no-db "$TMP/rounds.data" > "$TMP/rounds.txt" 2> "$TMP/err.txt"; rc=$?
+if [ $rc -eq 0 ] && [ ! -s "$TMP/err.txt" ] &&
+   sed 's/rounds\.data/perf-slab-plain.data/g' "$TMP/rounds.txt" | cmp -s - "$TMP/whole.txt"; then
+	pass "empty rounds at the end: the same report"
+else
+	fail "empty rounds at the end: the same report" \
+	     "exit $rc: $(head -c 300 "$TMP/err.txt"); $(diff "$TMP/whole.txt" "$TMP/rounds.txt" | head -3)"
+fi

@@ -37,12 +37,17 @@
 #define CTX_KERNEL	((uint64_t)-128)	/* PERF_CONTEXT_KERNEL */
 #define CTX_MAX		((uint64_t)-4095)	/* PERF_CONTEXT_MAX: markers are above */
 #define MAX_FRAMES	4096
+#define CHUNK_SIZE	(1u << 20)	/* queued records are carved from chunks this big */
+#define SPARE_MAX	16		/* empty chunks kept: not mapped and faulted anew */
+#define ID_CACHE	64		/* sample ids whose attribute is kept at hand */
 
 enum { Q_SAMPLE, Q_COMM, Q_FORK };
 
+struct q_chunk;
+
 struct q_item {
 	uint64_t	ts;
-	uint64_t	seq;		/* file order among equal times */
+	struct q_chunk	*chunk;		/* the one it was carved from */
 	int		kind;
 	int		cpu;
 	int		tid;
@@ -51,13 +56,38 @@ struct q_item {
 	uint64_t	data[];		/* frames, then the raw data or comm */
 };
 
+/*
+ * Queued records are carved from chunks, not malloc'd one by one: a chunk
+ * goes back (to the spares, or freed) once the last record in it is handed
+ * on, so memory stays bounded by what is queued, as with one malloc each.
+ */
+struct q_chunk {
+	struct q_chunk	*next;		/* among the spares */
+	size_t		used, cap;
+	size_t		live;		/* records in it still queued */
+	unsigned char	mem[];
+};
+
+/* A queue entry: the key inline, so that sorting does not touch the records. */
+struct q_ent {
+	uint64_t	ts;
+	uint64_t	seq;		/* file order among equal times */
+	struct q_item	*it;
+};
+
 struct kma_perf {
 	struct kma_pd		pd;
 	struct kma_pin		in;
-	struct q_item		**heap;
-	size_t			nr, cap;
+	struct q_ent		*queue;		/* in the order read, till sorted */
+	struct q_ent		*tmp;		/* scratch for the sort */
+	size_t			nr, cap, tcap;
+	struct q_chunk		*chunk;		/* the one records are carved from now */
+	struct q_chunk		*spare;		/* empty ones kept for reuse */
+	size_t			nr_spare;
 	uint64_t		seq, max_ts, next_flush, last_flush;
 	uint64_t		unordered;	/* records older than what was handed on */
+	/* sample id -> attribute, direct-mapped: perf numbers the ids in a row */
+	struct { uint64_t id; const struct kma_pd_attr *attr; } ids[ID_CACHE];
 	struct kma_kernel_map	*maps;
 	size_t			nr_maps, cap_maps;
 	int			sampled;	/* a sample was read: MMAPs from here on are new */
@@ -92,23 +122,24 @@ const struct kma_build_id *kma_reader_build_ids(const struct kma_reader *r, size
 	return r->perf ? r->perf->pd.build_ids : NULL;
 }
 
-/* ---- the queue: a min-heap by (time, file order) ---------------------- */
+/* ---- the queue: sorted by (time, file order) at each flush ------------ */
 
-static int before(const struct q_item *a, const struct q_item *b)
+static int before(const struct q_ent *a, const struct q_ent *b)
 {
 	return a->ts < b->ts || (a->ts == b->ts && a->seq < b->seq);
 }
 
 static int q_push(struct kma_perf *p, struct q_item *it)
 {
-	size_t i;
-
-	if (kma_grow(&p->heap, &p->cap, p->nr, sizeof(*p->heap), 1024))
+	/* the sort's scratch grows with the queue, so that flushing cannot fail */
+	if ((p->nr == p->cap || p->nr == p->tcap) &&
+	    (kma_grow(&p->queue, &p->cap, p->nr, sizeof(*p->queue), 1024) ||
+	     kma_grow(&p->tmp, &p->tcap, p->nr, sizeof(*p->tmp), 1024)))
 		return -1;
-	it->seq = p->seq++;
-	for (i = p->nr++; i && before(it, p->heap[(i - 1) / 2]); i = (i - 1) / 2)
-		p->heap[i] = p->heap[(i - 1) / 2];
-	p->heap[i] = it;
+	p->queue[p->nr].ts = it->ts;
+	p->queue[p->nr].seq = p->seq++;
+	p->queue[p->nr].it = it;
+	p->nr++;
 	if (it->ts > p->max_ts)
 		p->max_ts = it->ts;
 	if (it->ts < p->last_flush)
@@ -116,21 +147,71 @@ static int q_push(struct kma_perf *p, struct q_item *it)
 	return 0;
 }
 
-static struct q_item *q_pop(struct kma_perf *p)
+/* Merges the runs [a, m) and [m, e) of @src into @dst from a. */
+static void q_merge(const struct q_ent *src, struct q_ent *dst, size_t a, size_t m, size_t e)
 {
-	struct q_item *top = p->heap[0], *last = p->heap[--p->nr];
-	size_t i = 0, c;
+	size_t i = a, j = m, k = a;
 
-	while ((c = 2 * i + 1) < p->nr) {
-		if (c + 1 < p->nr && before(p->heap[c + 1], p->heap[c]))
-			c++;
-		if (!before(p->heap[c], last))
-			break;
-		p->heap[i] = p->heap[c];
-		i = c;
+	while (i < m && j < e)
+		dst[k++] = before(&src[j], &src[i]) ? src[j++] : src[i++];
+	while (i < m)
+		dst[k++] = src[i++];
+	while (j < e)
+		dst[k++] = src[j++];
+}
+
+/*
+ * The queue sorted by (time, file order): a merge sort of the runs already
+ * in order. Each CPU's records come in time order and what a flush left is
+ * sorted, so a round holds about a run per CPU: few passes, and no record
+ * is touched, only the keys.
+ */
+static void q_sort(struct kma_perf *p)
+{
+	struct q_ent *src = p->queue, *dst = p->tmp, *t;
+	size_t n = p->nr, a, m, e;
+
+	if (n < 2)		/* no run to merge, and no pass would find it sorted */
+		return;
+	for (;;) {
+		for (a = 0; a < n; a = e) {
+			for (m = a + 1; m < n && !before(&src[m], &src[m - 1]); m++)
+				;
+			if (a == 0 && m == n)
+				goto sorted;
+			for (e = m < n ? m + 1 : n; e < n && !before(&src[e], &src[e - 1]); e++)
+				;
+			q_merge(src, dst, a, m, e);
+		}
+		t = src;
+		src = dst;
+		dst = t;
 	}
-	p->heap[i] = last;
-	return top;
+sorted:
+	if (src != p->queue) {	/* the arrays swapped: their sizes too */
+		size_t c = p->cap;
+
+		p->cap = p->tcap;
+		p->tcap = c;
+		p->tmp = p->queue;
+		p->queue = src;
+	}
+}
+
+/* A record handed on: its chunk goes back when it held the last queued one. */
+static void q_release(struct kma_perf *p, struct q_item *it)
+{
+	struct q_chunk *c = it->chunk;
+
+	if (--c->live || c == p->chunk)
+		return;
+	if (p->nr_spare < SPARE_MAX && c->cap == CHUNK_SIZE) {
+		c->next = p->spare;
+		p->spare = c;
+		p->nr_spare++;
+	} else {
+		free(c);
+	}
 }
 
 /* A thread's new name, from its COMM record at its time. */
@@ -193,26 +274,44 @@ static int q_flush(struct kma_reader *r, uint64_t until, size_t most)
 {
 	struct kma_perf *p = r->perf;
 	struct q_item *it;
+	size_t i = 0, n;
 	int ret;
 
-	while (p->nr && most && p->heap[0]->ts <= until) {
-		it = q_pop(p);
-		most--;
+	q_sort(p);
+	n = p->nr < most ? p->nr : most;
+	for (ret = 0; i < n && p->queue[i].ts <= until; i++) {
+		it = p->queue[i].it;
 		p->last_flush = it->ts;
 		ret = r->stopped ? -1 : emit(r, it);
-		free(it);
-		if (ret)
-			return -1;
+		q_release(p, it);
+		if (ret) {
+			i++;
+			break;
+		}
 	}
-	return 0;
+	/* the rest stays, sorted, for the next flush */
+	memmove(p->queue, p->queue + i, (p->nr - i) * sizeof(*p->queue));
+	p->nr -= i;
+	return ret ? -1 : 0;
 }
 
 static void q_free(struct kma_perf *p)
 {
 	while (p->nr)
-		free(p->heap[--p->nr]);
-	free(p->heap);
-	p->heap = NULL;
+		q_release(p, p->queue[--p->nr].it);
+	free(p->queue);
+	free(p->tmp);
+	p->tmp = NULL;
+	free(p->chunk);
+	p->queue = NULL;
+	p->chunk = NULL;
+	while (p->spare) {
+		struct q_chunk *c = p->spare;
+
+		p->spare = c->next;
+		free(c);
+	}
+	p->nr_spare = 0;
 }
 
 /* ---- records -------------------------------------------------------- */
@@ -285,9 +384,22 @@ static void kernel_frames(struct sample *s, const uint64_t *ips, uint64_t nr)
 	s->nr_ips = (uint32_t)(end - start < MAX_FRAMES ? end - start : MAX_FRAMES);
 }
 
-static int parse_sample(const struct kma_pd *pd, const unsigned char *rec, uint16_t size,
+/* The attribute of sample id @id, through the cache: a map look-up per sample costs. */
+static const struct kma_pd_attr *attr_of(struct kma_perf *p, uint64_t id)
+{
+	unsigned int slot = (unsigned int)(id % ID_CACHE);
+
+	if (p->ids[slot].attr && p->ids[slot].id == id)
+		return p->ids[slot].attr;
+	p->ids[slot].id = id;
+	p->ids[slot].attr = kma_pd_attr_of(&p->pd, id);
+	return p->ids[slot].attr;
+}
+
+static int parse_sample(struct kma_perf *p, const unsigned char *rec, uint16_t size,
 			struct sample *s, const struct kma_pd_attr **attr)
 {
+	const struct kma_pd *pd = &p->pd;
 	struct cur c = { rec + 8, rec + size, 0 };
 	uint64_t st, v, n;
 	uint32_t raw;
@@ -298,7 +410,7 @@ static int parse_sample(const struct kma_pd *pd, const unsigned char *rec, uint1
 			return -1;
 		memcpy(&s->id, rec + 8 + pd->id_pos * 8, 8);
 	}
-	*attr = kma_pd_attr_of(pd, s->id);
+	*attr = attr_of(p, s->id);
 	if (!*attr)
 		return -2;
 	st = (*attr)->sample_type;
@@ -373,12 +485,44 @@ static void record_id(const struct kma_pd *pd, const unsigned char *rec, uint16_
 	}
 }
 
-static struct q_item *q_new(uint64_t ts, int kind, uint32_t frames, uint32_t len)
+static struct q_item *q_new(struct kma_perf *p, uint64_t ts, int kind, uint32_t frames,
+			    uint32_t len)
 {
-	struct q_item *it = malloc(sizeof(*it) + frames * 8 + len + 1);
+	size_t need = (sizeof(struct q_item) + frames * 8 + len + 1 + 7) & ~(size_t)7;
+	struct q_chunk *c = p->chunk;
+	struct q_item *it;
 
-	if (!it)
-		return NULL;
+	if (!c || c->cap - c->used < need) {
+		if (c && !c->live && c->cap >= need) {
+			c->used = 0;	/* all handed on: start it again */
+		} else if (p->spare && p->spare->cap >= need) {
+			c = p->spare;
+			p->spare = c->next;
+			p->nr_spare--;
+		} else {
+			size_t cap = need > CHUNK_SIZE ? need : CHUNK_SIZE;
+
+			c = malloc(sizeof(*c) + cap);
+			if (!c)
+				return NULL;
+			c->cap = cap;
+			c->used = 0;
+			c->live = 0;
+		}
+		if (c != p->chunk) {
+			c->used = 0;
+			c->live = 0;
+			if (p->chunk && !p->chunk->live)
+				free(p->chunk);
+			p->chunk = c;
+		}
+		if (c->cap - c->used < need)
+			return NULL;
+	}
+	it = (struct q_item *)(c->mem + c->used);
+	c->used += need;
+	c->live++;
+	it->chunk = c;
 	it->ts = ts;
 	it->kind = kind;
 	it->cpu = 0;
@@ -401,7 +545,7 @@ static int on_sample(struct kma_reader *r, const unsigned char *rec, uint16_t si
 	const struct kma_pd_attr *a;
 	struct q_item *it;
 	struct sample s;
-	int ret = parse_sample(&p->pd, rec, size, &s, &a);
+	int ret = parse_sample(p, rec, size, &s, &a);
 
 	if (ret == -2)
 		return bad_record(err, "a sample with an id no event has", off, p->in.in_comp);
@@ -414,7 +558,7 @@ static int on_sample(struct kma_reader *r, const unsigned char *rec, uint16_t si
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: a sample on CPU "
 				   "%" PRIu32 " at %" PRIu64 ", the file has %d CPUs", s.cpu,
 				   off, r->info.cpus);
-	it = q_new(s.ts, Q_SAMPLE, s.nr_ips, s.raw_len);
+	it = q_new(p, s.ts, Q_SAMPLE, s.nr_ips, s.raw_len);
 	if (!it)
 		return kma_err_nomem(err);
 	it->cpu = (int)s.cpu;
@@ -423,7 +567,7 @@ static int on_sample(struct kma_reader *r, const unsigned char *rec, uint16_t si
 		memcpy(it->data, s.ips, s.nr_ips * 8);
 	memcpy(it->data + s.nr_ips, s.raw, s.raw_len);
 	if (q_push(p, it)) {
-		free(it);
+		q_release(p, it);
 		return kma_err_nomem(err);
 	}
 	return 0;
@@ -445,14 +589,14 @@ static int on_comm(struct kma_reader *r, const unsigned char *rec, uint16_t size
 	len = strnlen(name, size - 16);
 	memcpy(&tid, rec + 12, 4);
 	record_id(&r->perf->pd, rec, size, &ts, &cpu);
-	it = q_new(ts, Q_COMM, 0, (uint32_t)len + 1);
+	it = q_new(r->perf, ts, Q_COMM, 0, (uint32_t)len + 1);
 	if (!it)
 		return kma_err_nomem(err);
 	it->tid = (int)tid;
 	memcpy(it->data, name, len);
 	((char *)it->data)[len] = '\0';
 	if (q_push(r->perf, it)) {
-		free(it);
+		q_release(r->perf, it);
 		return kma_err_nomem(err);
 	}
 	return 0;
@@ -472,13 +616,13 @@ static int on_fork(struct kma_reader *r, const unsigned char *rec, uint16_t size
 	memcpy(&tid, rec + 16, 4);
 	memcpy(&ptid, rec + 20, 4);
 	record_id(&r->perf->pd, rec, size, &ts, &cpu);
-	it = q_new(ts, Q_FORK, 0, 8);
+	it = q_new(r->perf, ts, Q_FORK, 0, 8);
 	if (!it)
 		return kma_err_nomem(err);
 	it->tid = (int)tid;
 	it->data[0] = ptid;
 	if (q_push(r->perf, it)) {
-		free(it);
+		q_release(r->perf, it);
 		return kma_err_nomem(err);
 	}
 	return 0;

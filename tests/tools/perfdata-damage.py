@@ -25,6 +25,10 @@ Usage: perfdata-damage.py WHAT FILE [ARG] [OUT]
   rectype FILE T OUT    the first record of type T gets type 250 (unknown to perf)
   badcomp FILE OUT      the first compressed record's zstd frame magic changed
   rawbig FILE OUT       the first sample's raw size claims more than its record
+  rounds FILE N OUT     N more FINISHED_ROUND records (8 bytes each) at the
+                        data's end, the feature table and sections moved down
+                        after them (not damage: rounds with nothing left to
+                        order)
 
 The file's own layout is read here, from perf's header.h and perf_event.h,
 independently of kma.
@@ -108,6 +112,21 @@ def datacut(b, k):
     return bytes(out)
 
 
+def rounds(b, n):
+    h = header(b)
+    d_off, d_size = h['data']
+    t_off, table = feat_table(b, h)
+    extra = struct.pack('<IHH', 68, 0, 8) * n
+    out = bytearray(b[:d_off + d_size]) + extra
+    struct.pack_into('<Q', out, 48, d_size + len(extra))
+    tab = bytearray(b[t_off:t_off + 16 * len(table)])
+    for i, (off, size) in enumerate(table):
+        struct.pack_into('<Q', tab, 16 * i, off + len(extra) if off >= t_off else off)
+    out += tab
+    out += b[t_off + 16 * len(table):]
+    return bytes(out)
+
+
 def main():
     what, path = sys.argv[1], sys.argv[2]
     b = open(path, 'rb').read()
@@ -136,6 +155,8 @@ def main():
         return 0
     if what == 'cut':
         out, dst = b[:int(sys.argv[3])], sys.argv[4]
+    elif what == 'rounds':
+        out, dst = rounds(b, int(sys.argv[3])), sys.argv[4]
     elif what == 'datacut':
         out, dst = datacut(b, int(sys.argv[3])), sys.argv[4]
     elif what == 'rectype':
