@@ -144,10 +144,32 @@ static int load_rows(sqlite3 *db, const char *sql, struct kma_diff_table *t, int
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/*
+ * The trace's duration into @t and, for -g stack, that the report.db has
+ * stacks at all; 0, or -1 and why.
+ */
+static int duration_and_stacks(sqlite3 *db, enum kma_group g, struct kma_diff_table *t,
+			       struct kma_err *why)
+{
+	int64_t n;
+
+	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &n, why))
+		return -1;
+	t->duration_ns = (uint64_t)n;
+	if (g == KMA_GROUP_STACK) {
+		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why))
+			return -1;
+		if (!n)
+			return kma_err_set(why, KMA_ERR_OTHER, "no call stacks (record with "
+					   "trace-cmd record -T or kma-record --stacks) for -g stack");
+	}
+	return 0;
+}
+
 /* The checks before the numbers: version, kmem events, stacks for -g stack. */
 static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, struct kma_err *why)
 {
-	int64_t version, n, dur;
+	int64_t version, n;
 
 	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why))
 		return -1;
@@ -171,17 +193,7 @@ static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, str
 		kma_err_set(why, KMA_ERR_OTHER, "no kmem allocation or free events in the trace");
 		return -1;
 	}
-	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &dur, why))
-		return -1;
-	t->duration_ns = (uint64_t)dur;
-	if (g == KMA_GROUP_STACK) {
-		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why))
-			return -1;
-		if (!n)
-			return kma_err_set(why, KMA_ERR_OTHER, "no call stacks (record with "
-					   "trace-cmd record -T or kma-record --stacks) for -g stack");
-	}
-	return 0;
+	return duration_and_stacks(db, g, t, why);
 }
 
 /*
@@ -386,17 +398,7 @@ static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group
 	if (!n)
 		return kma_err_set(why, KMA_ERR_OTHER, "no %s allocations or frees in the trace",
 				   name);
-	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &n, why))
-		return -1;
-	t->duration_ns = (uint64_t)n;
-	if (g == KMA_GROUP_STACK) {
-		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why))
-			return -1;
-		if (!n)
-			return kma_err_set(why, KMA_ERR_OTHER, "no call stacks (record with "
-					   "trace-cmd record -T or kma-record --stacks) for -g stack");
-	}
-	return 0;
+	return duration_and_stacks(db, g, t, why);
 }
 
 int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
