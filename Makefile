@@ -85,7 +85,7 @@ BIN		:= $(O)/analyzer/kma-analyze
 MARK		:= $(O)/tools/kma-mark
 # kma-diff: two runs compared; its layers' objects, not kma-analyze's pipeline
 DIFF		:= $(O)/analyzer/kma-diff
-DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o match/kma-diffmatch.o report/kma-report-diff.o \
+DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o kma-diff-help.o match/kma-diffmatch.o report/kma-report-diff.o \
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
 		   store/kma-store-file.o kma-runner.o kma-diff-kind.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select

@@ -21,6 +21,7 @@
 #include "kma-event.h"
 #include "kma-output.h"
 #include "kma-runner.h"
+#include "kma-diff-help.h"
 #include "kma-diff-kind.h"
 #include "match/kma-kind.h"
 #include "match/kma-diffmatch.h"
@@ -79,85 +80,6 @@ static const struct diff_opts default_opts = {
 	.sort	= KMA_DIFF_SORT_NET,
 	.format	= KMA_FMT_TEXT,
 };
-
-static const char usage_text[] =
-"Usage: kma-diff [OPTIONS] BASE NEW\n"
-"\n"
-"What changed in kernel slab allocations between two runs (before/after a patch,\n"
-"two kernels, two hosts): per key, base / new / delta of total, slack, net, allocs\n"
-"and frees, and the whole-trace summary. BASE and NEW are each a report.db written\n"
-"by kma-analyze or a trace.dat, analyzed on the fly (by the kma-analyze installed\n"
-"next to kma-diff, or $KMA_ANALYZE) into a temporary report.db removed after.\n"
-"Either may be a run of the fleet store (kma-push, kma-fleet(5)):\n"
-"pg:CONNINFO#SELECTORS, e.g. 'pg:service=fleet#label:kernel=6.18,latest' or\n"
-"'pg:postgresql:///kma#run=12'; exactly one run must match (filters and\n"
-"generations: a run pushed with --allocations).\n"
-"\n"
-"  -g, --group-by KEY     caller|function|module|cache|stack (default: caller).\n"
-"                         Callers match by function name + offset, not address\n"
-"                         (KASLR); function ignores offsets (a rebuilt kernel moves\n"
-"                         them); stack needs call stacks on both sides\n"
-"  -s, --sort KEY         total|slack|net|allocs|frees: by the absolute delta,\n"
-"                         largest first (default: net); caller: by key name\n"
-"  -n, --limit N          print only the first N rows\n"
-"  -f, --format FMT       text|csv|json (default: text)\n"
-"      --rate             compare per second of each trace (bytes/s, allocs/s), for\n"
-"                         runs of unequal length\n"
-"      --fail-if EXPR     exit 3 when EXPR holds for the whole-trace deltas, e.g.\n"
-"                         'net>+10%', 'net>+1MiB', 'allocs>+5%', 'total<-2GiB';\n"
-"                         METRIC (total|slack|net|allocs|frees) > or < a signed\n"
-"                         number, then % of the base, KiB, MiB, GiB or nothing\n"
-"                         (bytes, or a count); repeatable: exit 3 when any holds\n"
-"      --key KEY          the --fail-if expressions test KEY's row (in the -g key\n"
-"                         space: caller, function, module, cache or folded stack)\n"
-"                         instead of the whole-trace deltas; repeatable: exit 3\n"
-"                         when any expression holds for any KEY\n"
-"  -o, --output DB        keep the report.db of the first trace.dat operand as DB;\n"
-"                         a second -o keeps the second's\n"
-"  -q, --quiet            print no report (errors and --fail-if verdicts only)\n"
-"      --kallsyms FILE    kma-analyze's, for the trace operands: a copy of the\n"
-"                         recording boot's /proc/kallsyms; a second one is NEW's\n"
-"      --symbols FILE     kma-analyze's: a perf.data's System.map or vmlinux; a\n"
-"                         second one is NEW's\n"
-"\n"
-"Filters and generations, on both runs as kma-analyze's (the summary and the\n"
-"--fail-if deltas then sum the allocations kept; frees: their traced frees;\n"
-"report.db operands are filtered from their allocation rows):\n"
-"      --comm PATTERN     only allocations by tasks whose comm matches the glob\n"
-"      --pid N[,N...]     only allocations by these pids\n"
-"      --caller REGEX     only call sites whose name (sym+0xoff) matches the ERE\n"
-"      --cache PATTERN    only allocations from caches matching the glob\n"
-"      --exclude-self     leave out the recorder's own allocations\n"
-"                         (each repeatable, a leading ! excludes; same kind OR-ed,\n"
-"                         kinds AND-ed)\n"
-"      --generation G     only allocations made in generation G (number or marker\n"
-"                         label) of both runs; --rate: per second of G\n"
-"      --base-generation G  only BASE's generation G (not with --generation)\n"
-"      --new-generation G   only NEW's generation G\n"
-"      --kind K           the allocator compared: slab (default), percpu or\n"
-"                         vmalloc (trace.dat operands only: report.db holds slab's)\n"
-"  -h, --help             show this help\n"
-"  -V, --version          show the version\n"
-"\n"
-"Exit status: 0, 1 on an error (one line naming the file), 2 on a usage error or a\n"
-"bad --fail-if expression, 3 when a --fail-if expression holds.\n"
-"\n"
-"EXAMPLES\n"
-"  kma-diff before.dat after.dat           # per caller, biggest change of net first\n"
-"  kma-diff -g function old.db new.db      # two kernel builds: offsets moved\n"
-"  kma-diff -g cache -s total -n 10 a.db b.db\n"
-"  kma-diff --rate -f csv a.dat b.dat > rates.csv\n"
-"  kma-diff -q --fail-if 'net>+10%' --fail-if 'net>+1MiB' base.db patch.dat\n"
-"                                          # a CI gate: exit 3 when the patch leaks\n"
-"  kma-diff -o base.db -o new.db base.dat new.dat\n"
-"                                          # keep both report.db files for sqlite3\n"
-"  kma-diff --exclude-self --comm tar -q --fail-if 'net>0' base.dat new.dat\n"
-"                                          # gate on tar's allocations only\n"
-"  kma-diff -g function -q --fail-if 'net>+0' --key alloc_pipe_info a.db b.db\n"
-"                                          # gate on one function's net\n"
-"  kma-diff --base-generation 1 --new-generation 2 run.dat run.dat\n"
-"                                          # two generations of one run\n"
-"  kma-diff -f json a.db b.db | jq '.summary.delta_net'\n";
 
 static int usage_error(const char *fmt, const char *arg)
 {
@@ -305,7 +227,7 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 		return -1;
 	}
 	case 'h':
-		fputs(usage_text, stdout);
+		fputs(kma_diff_usage, stdout);
 		return 0;
 	case 'V':
 		printf("kma-diff %s\n", KMA_VERSION);

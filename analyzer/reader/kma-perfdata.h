@@ -135,4 +135,27 @@ void kma_pin_release(struct kma_pin *in);
 int kma_pin_next(struct kma_pin *in, const unsigned char **rec, uint64_t *off,
 		 struct kma_err *err);
 
+/* A sample's fields (kma-perf-sample.c); ips, raw point into the record. */
+#define KMA_PERF_MAX_FRAMES	4096
+struct kma_perf_sample {
+	uint64_t	id, ts;
+	int		has_id;
+	uint32_t	tid, cpu;
+	const uint64_t	*ips;		/* the kernel part of the callchain */
+	uint32_t	nr_ips;		/* at most KMA_PERF_MAX_FRAMES */
+	const unsigned char *raw;
+	uint32_t	raw_len;
+};
+
+/*
+ * The fields after the id of the sample @rec (@size bytes, header included)
+ * by @attr's sample_type, into @s (its id set, the rest zeroed by the
+ * caller); 0, or -1 when the record is shorter than its fields.
+ */
+int kma_perf_sample_parse(const struct kma_pd_attr *attr, const unsigned char *rec,
+			  uint16_t size, struct kma_perf_sample *s);
+/* The time and CPU at the end of the non-sample record @rec (sample_id_all); 0 when none. */
+void kma_perf_record_id(const struct kma_pd *pd, const unsigned char *rec, uint16_t size,
+			uint64_t *ts, int *cpu);
+
 #endif /* KMA_PERFDATA_H */

@@ -34,9 +34,6 @@
 #include "kma-reader-int.h"
 
 #define QUEUE_MAX	(1u << 20)	/* queued records before the oldest half go early */
-#define CTX_KERNEL	((uint64_t)-128)	/* PERF_CONTEXT_KERNEL */
-#define CTX_MAX		((uint64_t)-4095)	/* PERF_CONTEXT_MAX: markers are above */
-#define MAX_FRAMES	4096
 #define CHUNK_SIZE	(1u << 20)	/* queued records are carved from chunks this big */
 #define SPARE_MAX	16		/* empty chunks kept: not mapped and faulted anew */
 #define ID_CACHE	64		/* sample ids whose attribute is kept at hand */
@@ -316,74 +313,6 @@ static void q_free(struct kma_perf *p)
 
 /* ---- records -------------------------------------------------------- */
 
-struct sample {
-	uint64_t	id, ts;
-	int		has_id;
-	uint32_t	tid, cpu;
-	const uint64_t	*ips;		/* the kernel part of the callchain */
-	uint32_t	nr_ips;
-	const unsigned char *raw;
-	uint32_t	raw_len;
-};
-
-/* A cursor over a record's body, every read checked against its end. */
-struct cur {
-	const unsigned char *p, *end;
-	int bad;
-};
-
-static uint64_t take64(struct cur *c)
-{
-	uint64_t v = 0;
-
-	if (c->end - c->p < 8) {
-		c->bad = 1;
-		return 0;
-	}
-	memcpy(&v, c->p, 8);
-	c->p += 8;
-	return v;
-}
-
-/* The read_format values (PERF_SAMPLE_READ), skipped by their layout. */
-static void skip_read(struct cur *c, uint64_t rf)
-{
-	/* per value: the value, its id (PERF_FORMAT_ID), its lost count (PERF_FORMAT_LOST) */
-	uint64_t n = 1, per = 1 + !!(rf & 4) + !!(rf & 16), i;
-
-	if (rf & 8)			/* PERF_FORMAT_GROUP: u64 nr first */
-		n = take64(c);
-	for (i = !!(rf & 1) + !!(rf & 2); i; i--)	/* time enabled, running */
-		take64(c);
-	if (c->bad || n > (uint64_t)(c->end - c->p) / 8 / per) {
-		c->bad = 1;
-		return;
-	}
-	c->p += n * per * 8;
-}
-
-/* The kernel frames of a callchain: after PERF_CONTEXT_KERNEL, up to the next marker. */
-static void kernel_frames(struct sample *s, const uint64_t *ips, uint64_t nr)
-{
-	uint64_t i, v, start = 0, end;
-	int kernel = 0;
-
-	for (i = 0; i < nr; i++) {
-		memcpy(&v, &ips[i], 8);
-		if (v >= CTX_MAX) {
-			if (kernel)
-				break;
-			kernel = v == CTX_KERNEL;
-			start = i + 1;
-		}
-	}
-	end = i;
-	if (!kernel || end <= start)
-		return;
-	s->ips = ips + start;
-	s->nr_ips = (uint32_t)(end - start < MAX_FRAMES ? end - start : MAX_FRAMES);
-}
-
 /* The attribute of sample id @id, through the cache: a map look-up per sample costs. */
 static const struct kma_pd_attr *attr_of(struct kma_perf *p, uint64_t id)
 {
@@ -396,13 +325,11 @@ static const struct kma_pd_attr *attr_of(struct kma_perf *p, uint64_t id)
 	return p->ids[slot].attr;
 }
 
+/* A sample's id, its attribute and its fields; -2: an id no attribute has. */
 static int parse_sample(struct kma_perf *p, const unsigned char *rec, uint16_t size,
-			struct sample *s, const struct kma_pd_attr **attr)
+			struct kma_perf_sample *s, const struct kma_pd_attr **attr)
 {
 	const struct kma_pd *pd = &p->pd;
-	struct cur c = { rec + 8, rec + size, 0 };
-	uint64_t st, v, n;
-	uint32_t raw;
 
 	memset(s, 0, sizeof(*s));
 	if (pd->id_pos >= 0) {
@@ -413,76 +340,7 @@ static int parse_sample(struct kma_perf *p, const unsigned char *rec, uint16_t s
 	*attr = attr_of(p, s->id);
 	if (!*attr)
 		return -2;
-	st = (*attr)->sample_type;
-	if (st & KMA_PS_IDENTIFIER)
-		take64(&c);
-	if (st & KMA_PS_IP)
-		take64(&c);
-	if (st & KMA_PS_TID) {
-		v = take64(&c);
-		s->tid = (uint32_t)(v >> 32);
-	}
-	if (st & KMA_PS_TIME)
-		s->ts = take64(&c);
-	if (st & KMA_PS_ADDR)
-		take64(&c);
-	if (st & KMA_PS_ID)
-		take64(&c);
-	if (st & KMA_PS_STREAM_ID)
-		take64(&c);
-	if (st & KMA_PS_CPU)
-		s->cpu = (uint32_t)take64(&c);
-	if (st & KMA_PS_PERIOD)
-		take64(&c);
-	if (st & KMA_PS_READ)
-		skip_read(&c, (*attr)->read_format);
-	if (st & KMA_PS_CALLCHAIN) {
-		n = take64(&c);
-		if (c.bad || n > (uint64_t)(c.end - c.p) / 8)
-			return -1;
-		kernel_frames(s, (const uint64_t *)c.p, n);
-		c.p += n * 8;
-	}
-	if (st & KMA_PS_RAW) {
-		if (c.bad || c.end - c.p < 4)
-			return -1;
-		memcpy(&raw, c.p, 4);
-		c.p += 4;
-		if (raw > (uint64_t)(c.end - c.p))
-			return -1;
-		s->raw = c.p;
-		s->raw_len = raw;
-	}
-	return c.bad ? -1 : 0;
-}
-
-/* The time and CPU a non-sample record ends in (sample_id_all); 0 when it has none. */
-static void record_id(const struct kma_pd *pd, const unsigned char *rec, uint16_t size,
-		      uint64_t *ts, int *cpu)
-{
-	uint64_t st = pd->attrs[0].sample_type, n = 0, v;
-	const unsigned char *end = rec + size;
-
-	*ts = 0;
-	*cpu = 0;
-	if (!pd->attrs[0].sample_id_all)
-		return;
-	n = !!(st & KMA_PS_TID) + !!(st & KMA_PS_TIME) + !!(st & KMA_PS_ID) +
-	    !!(st & KMA_PS_STREAM_ID) + !!(st & KMA_PS_CPU) + !!(st & KMA_PS_IDENTIFIER);
-	if (n * 8 + 8 > size)
-		return;
-	/* from the end: identifier, cpu, stream_id, id, time, tid */
-	end -= 8 * !!(st & KMA_PS_IDENTIFIER);
-	if (st & KMA_PS_CPU) {
-		end -= 8;
-		memcpy(&v, end, 8);
-		*cpu = (int)(uint32_t)v;
-	}
-	end -= 8 * (!!(st & KMA_PS_STREAM_ID) + !!(st & KMA_PS_ID));
-	if (st & KMA_PS_TIME) {
-		end -= 8;
-		memcpy(ts, end, 8);
-	}
+	return kma_perf_sample_parse(*attr, rec, size, s);
 }
 
 static struct q_item *q_new(struct kma_perf *p, uint64_t ts, int kind, uint32_t frames,
@@ -544,7 +402,7 @@ static int on_sample(struct kma_reader *r, const unsigned char *rec, uint16_t si
 	struct kma_perf *p = r->perf;
 	const struct kma_pd_attr *a;
 	struct q_item *it;
-	struct sample s;
+	struct kma_perf_sample s;
 	int ret = parse_sample(p, rec, size, &s, &a);
 
 	if (ret == -2)
@@ -588,7 +446,7 @@ static int on_comm(struct kma_reader *r, const unsigned char *rec, uint16_t size
 		return 0;
 	len = strnlen(name, size - 16);
 	memcpy(&tid, rec + 12, 4);
-	record_id(&r->perf->pd, rec, size, &ts, &cpu);
+	kma_perf_record_id(&r->perf->pd, rec, size, &ts, &cpu);
 	it = q_new(r->perf, ts, Q_COMM, 0, (uint32_t)len + 1);
 	if (!it)
 		return kma_err_nomem(err);
@@ -615,7 +473,7 @@ static int on_fork(struct kma_reader *r, const unsigned char *rec, uint16_t size
 		return 0;
 	memcpy(&tid, rec + 16, 4);
 	memcpy(&ptid, rec + 20, 4);
-	record_id(&r->perf->pd, rec, size, &ts, &cpu);
+	kma_perf_record_id(&r->perf->pd, rec, size, &ts, &cpu);
 	it = q_new(r->perf, ts, Q_FORK, 0, 8);
 	if (!it)
 		return kma_err_nomem(err);
@@ -673,7 +531,7 @@ static void on_lost(struct kma_reader *r, const unsigned char *rec, uint16_t siz
 	if (size < (samples ? 16 : 24))
 		return;
 	memcpy(&lost, rec + (samples ? 8 : 16), 8);
-	record_id(&p->pd, rec, size, &ts, &cpu);
+	kma_perf_record_id(&p->pd, rec, size, &ts, &cpu);
 	if (cpu < 0 || cpu >= r->info.cpus)
 		cpu = 0;
 	if (!samples) {
