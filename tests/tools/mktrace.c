@@ -68,7 +68,6 @@
  * record, a payload over 112 bytes a length word, as the kernel's ring buffer does.
  */
 #define _GNU_SOURCE	/* asprintf */
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <stdarg.h>
@@ -78,8 +77,6 @@
 
 #include "mktrace.h"
 
-#define MAX_CPUS	64
-#define MAX_VALUES	10
 #define TS_BITS		27	/* time_delta bits of a record header */
 
 /* commit word flags of a ring-buffer page (kernel RB_MISSED_*) */
@@ -91,348 +88,6 @@ enum { T_PADDING = 29, T_TIME_EXTEND = 30 };
 /* trace-cmd option ids (trace-cmd.h TRACECMD_OPTION_*) */
 enum { OPT_DONE, OPT_DATE, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_OFFSET = 7,
        OPT_CPUCOUNT = 8 };
-
-enum item_type { I_EVENT, I_MARKER, I_MISSED, I_PAGE, I_STACK };
-
-struct item {
-	enum item_type	type;
-	int		cpu, pid, kind, has_node, line;
-	uint64_t	ts;
-	int64_t		missed;
-	int		nv;
-	struct value	v[MAX_VALUES];
-	uint64_t	*frames;	/* I_STACK: innermost first */
-	int		nr_frames;
-};
-
-struct sym {
-	uint64_t	addr;
-	char		*name;
-};
-
-static struct target tgt = { .gen = 618, .long_size = 8, .page_size = 4096 };
-static int cpus = 1;
-static char *uname_text;
-static char *offset_text;	/* the OFFSET option's number, or NULL */
-static struct buf kallsyms, cmdlines;
-static struct sym *syms;
-static int nr_syms;
-static struct item *items;
-static int nr_items;
-static int has_module_events;
-static int has_page_events;	/* the kmem system gets the page allocator's formats */
-static int has_percpu_events, has_vmap_events;	/* the percpu, vmalloc systems are written */
-static int pages_only;		/* "kmem pages": and no slab formats */
-static uint64_t stats[MAX_CPUS][6];
-static const char * const stat_keys[6] = {
-	"entries", "overrun", "commit_overrun", "bytes", "dropped", "read",
-};
-
-static uint64_t lmask(uint64_t v)
-{
-	return tgt.long_size == 4 ? v & 0xffffffffULL : v;
-}
-
-static uint64_t parse_num(const char *s, int line)
-{
-	char *end;
-	uint64_t v;
-
-	errno = 0;
-	v = *s == '-' ? (uint64_t)strtoll(s, &end, 0) : strtoull(s, &end, 0);
-	if (errno || end == s || *end)
-		die("line %d: bad number '%s'", line, s);
-	return v;
-}
-
-/* A number, or SYMBOL[+OFFSET] resolved through the description's kallsyms. */
-static uint64_t parse_value(const char *s, int line)
-{
-	const char *plus;
-	size_t len;
-	int i;
-
-	if (isdigit((unsigned char)*s) || *s == '-')
-		return parse_num(s, line);
-	plus = strchr(s, '+');
-	len = plus ? (size_t)(plus - s) : strlen(s);
-	for (i = 0; i < nr_syms; i++)
-		if (strlen(syms[i].name) == len && !strncmp(syms[i].name, s, len))
-			return syms[i].addr + (plus ? parse_num(plus + 1, line) : 0);
-	die("line %d: '%s' is neither a number nor a kallsyms symbol", line, s);
-}
-
-static int parse_kind(const char *s, int line)
-{
-	int k;
-
-	for (k = 0; k < K_NR; k++)
-		if (k != K_PRINT && k != K_STACK && !strcmp(s, kind_name(k))) {
-			if (k == K_MODULE_LOAD || k == K_MODULE_FREE)
-				has_module_events = 1;
-			if (is_page_kind(k))
-				has_page_events = 1;
-			if (k == K_PERCPU_ALLOC || k == K_PERCPU_FREE)
-				has_percpu_events = 1;
-			if (k == K_VMAP_ALLOC || k == K_VMAP_FREE)
-				has_vmap_events = 1;
-			if (k < K_PRINT && pages_only)
-				die("line %d: '%s' in a 'kmem pages' trace", line, s);
-			return k;
-		}
-	die("line %d: unknown event '%s'", line, s);
-}
-
-static int parse_cpu(const char *s, int line)
-{
-	int cpu = (int)parse_num(s, line);
-
-	if (cpu < 0 || cpu >= cpus)
-		die("line %d: CPU %d out of range (cpus %d; put 'cpus' first)", line, cpu, cpus);
-	return cpu;
-}
-
-static struct item *new_item(enum item_type type, int line)
-{
-	struct item *it;
-
-	items = realloc(items, (nr_items + 1) * sizeof(*items));
-	if (!items)
-		die("out of memory");
-	it = &items[nr_items++];
-	memset(it, 0, sizeof(*it));
-	it->type = type;
-	it->line = line;
-	return it;
-}
-
-/* Decodes \xNN escapes in place, so that names can carry any byte but NUL. */
-static char *unescape(char *s, int line)
-{
-	char *r = s, *w = s;
-
-	while (*r) {
-		if (r[0] == '\\' && r[1] == 'x' && isxdigit((unsigned char)r[2]) &&
-		    isxdigit((unsigned char)r[3])) {
-			char hex[3] = { r[2], r[3], '\0' };
-
-			*w = (char)strtol(hex, NULL, 16);
-			if (!*w)
-				die("line %d: \\x00: a name cannot hold a NUL byte", line);
-			w++;
-			r += 4;
-		} else {
-			*w++ = *r++;
-		}
-	}
-	*w = '\0';
-	return s;
-}
-
-/* Splits s at blanks into at most max words; returns how many. */
-static int split(char *s, char **w, int max)
-{
-	int n = 0;
-
-	while (n < max) {
-		while (isspace((unsigned char)*s))
-			s++;
-		if (!*s)
-			break;
-		w[n++] = s;
-		while (*s && !isspace((unsigned char)*s))
-			s++;
-		if (*s)
-			*s++ = '\0';
-	}
-	return n;
-}
-
-/* stack CPU TS PID FRAME...: one kernel_stack record, frames innermost first */
-static void parse_stack(char **w, int n, int line)
-{
-	struct item *it = new_item(I_STACK, line);
-	int i;
-
-	it->cpu = parse_cpu(w[1], line);
-	it->ts = parse_num(w[2], line);
-	it->pid = (int)parse_num(w[3], line);
-	if (n - 4 > MAX_FRAMES)
-		die("line %d: more than %d frames", line, MAX_FRAMES);
-	it->frames = calloc(n - 4, sizeof(*it->frames));
-	if (!it->frames)
-		die("out of memory");
-	for (i = 4; i < n; i++)
-		it->frames[it->nr_frames++] = lmask(parse_value(w[i], line));
-}
-
-/* Parses one line; set_* flags say which settings the command line already fixed. */
-static void parse_line(char *s, int line, const int set[5])
-{
-	char *w[MAX_FRAMES + 8], *hash;
-	struct item *it;
-	size_t len0;
-	int n, i;
-
-	for (hash = s; (hash = strchr(hash, '#')); hash++)
-		if (hash == s || isspace((unsigned char)hash[-1])) {
-			*hash = '\0';
-			break;
-		}
-	while (isspace((unsigned char)*s))
-		s++;
-	s[strcspn(s, "\r\n")] = '\0';
-	if (!strncmp(s, "offset", 6) && isspace((unsigned char)s[6])) {
-		free(offset_text);
-		offset_text = strdup(s + 7 + strspn(s + 7, " \t"));
-		if (!offset_text)
-			die("out of memory");
-		return;
-	}
-	if (!strncmp(s, "uname", 5) && isspace((unsigned char)s[5])) {
-		/* the rest of the line as it is, blanks and all */
-		free(uname_text);
-		uname_text = strdup(s + 6 + strspn(s + 6, " \t"));
-		if (!uname_text)
-			die("out of memory");
-		unescape(uname_text, line);
-		return;
-	}
-	len0 = strlen(s);
-	n = split(s, w, !strncmp(s, "marker", 6) ? 4 : (int)(sizeof(w) / sizeof(w[0])));
-	if (!n)
-		return;
-	if (!strcmp(w[0], "generation") && n == 2) {
-		if (!set[0])
-			tgt.gen = parse_generation(w[1]);
-	} else if (!strcmp(w[0], "long") && n == 2) {
-		if (!set[1])
-			tgt.long_size = (int)parse_num(w[1], line);
-	} else if (!strcmp(w[0], "endian") && n == 2) {
-		if (!set[2])
-			tgt.big_endian = !strcmp(w[1], "big");
-	} else if (!strcmp(w[0], "gfplayout") && n == 2) {
-		if (nr_items)
-			die("line %d: 'gfplayout' must come before the events", line);
-		if (!set[4])
-			tgt.gfp_layout = parse_gfp_layout(w[1]);
-	} else if (!strcmp(w[0], "kmem") && n == 2 && !strcmp(w[1], "pages")) {
-		if (nr_items)
-			die("line %d: 'kmem pages' must come before the events", line);
-		pages_only = 1;
-	} else if (!strcmp(w[0], "pagelayout") && n == 2) {
-		if (nr_items)
-			die("line %d: 'pagelayout' must come before the events", line);
-		parse_page_layout(&tgt, w[1], line);
-	} else if (!strcmp(w[0], "stacklayout") && n == 2) {
-		if (!set[3])
-			tgt.stack_layout = parse_stack_layout(w[1]);
-	} else if (!strcmp(w[0], "cpus") && n == 2) {
-		cpus = (int)parse_num(w[1], line);
-		if (cpus < 1 || cpus > MAX_CPUS)
-			die("line %d: cpus must be 1..%d", line, MAX_CPUS);
-	} else if (!strcmp(w[0], "kallsyms") && (n == 4 || n == 5)) {
-		char *end, *name;
-
-		syms = realloc(syms, (nr_syms + 1) * sizeof(*syms));
-		if (!syms)
-			die("out of memory");
-		syms[nr_syms].addr = strtoull(w[1], &end, 16);
-		if (*end || end == w[1])
-			die("line %d: bad kallsyms address '%s'", line, w[1]);
-		syms[nr_syms].name = strdup(w[3]);
-		name = unescape(w[3], line);
-		if (n == 5)
-			unescape(w[4], line);
-		if (name[strcspn(name, " \t\n")] || (n == 5 && w[4][strcspn(w[4], " \t\n")]))
-			die("line %d: a kallsyms name cannot hold a blank", line);
-		/* /proc/kallsyms puts a tab before a module's [name] */
-		buf_printf(&kallsyms, "%0*llx %s %s%s%s\n", tgt.long_size * 2,
-			   (unsigned long long)lmask(syms[nr_syms].addr), w[2], name,
-			   n == 5 ? "\t" : "", n == 5 ? w[4] : "");
-		nr_syms++;
-	} else if (!strcmp(w[0], "cmdline") && n == 3) {
-		if (strchr(unescape(w[2], line), '\n'))
-			die("line %d: a comm cannot hold a newline", line);
-		buf_printf(&cmdlines, "%d %s\n", (int)parse_num(w[1], line), w[2]);
-	} else if (!strcmp(w[0], "stats") && n >= 2 && n % 2 == 0) {
-		int cpu = parse_cpu(w[1], line), k;
-
-		for (i = 2; i < n; i += 2) {
-			for (k = 0; k < 6 && strcmp(w[i], stat_keys[k]); k++)
-				;
-			if (k == 6)
-				die("line %d: unknown stats key '%s'", line, w[i]);
-			stats[cpu][k] = parse_num(w[i + 1], line);
-		}
-	} else if (!strcmp(w[0], "event") && n >= 5) {
-		it = new_item(I_EVENT, line);
-		it->cpu = parse_cpu(w[1], line);
-		it->ts = parse_num(w[2], line);
-		it->pid = (int)parse_num(w[3], line);
-		it->kind = parse_kind(w[4], line);
-		if (n - 5 > MAX_VALUES)
-			die("line %d: too many fields", line);
-		for (i = 5; i < n; i++) {
-			struct value *v = &it->v[it->nv++];
-			char *eq = strchr(w[i], '=');
-
-			if (!eq)
-				die("line %d: want field=value, got '%s'", line, w[i]);
-			*eq = '\0';
-			v->name = strdup(w[i]);
-			if (!strcmp(v->name, "name"))
-				v->str = strdup(unescape(eq + 1, line));
-			else if (!strcmp(v->name, "gfp_flags") && isalpha((unsigned char)eq[1]) &&
-				 !strchr(eq + 1, '+')) {
-				if (gfp_value(&tgt, eq + 1, &v->num))
-					die("line %d: '%s' names a flag the gfp layout lacks", line,
-					    eq + 1);
-			} else
-				v->num = parse_value(eq + 1, line);
-			if (!strcmp(v->name, "node"))
-				it->has_node = 1;
-		}
-	} else if (!strcmp(w[0], "marker") && n == 4) {
-		char *text = w[3] + strlen(w[3]) + 1;
-
-		it = new_item(I_MARKER, line);
-		it->cpu = parse_cpu(w[1], line);
-		it->ts = parse_num(w[2], line);
-		/* split() stopped after the pid: the rest of the line is the text */
-		it->pid = (int)parse_num(w[3], line);
-		if (text > s + len0)
-			text = s + len0;
-		text += strspn(text, " \t");
-		it->kind = K_PRINT;
-		it->nv = 1;
-		it->v[0].name = "buf";
-		/* as echo > trace_marker stores it: with the newline */
-		while (*text && isspace((unsigned char)text[strlen(text) - 1]))
-			text[strlen(text) - 1] = '\0';
-		unescape(text, line);
-		if (asprintf((char **)&it->v[0].str, "%s\n", text) < 0)
-			die("out of memory");
-		for (i = 0; i < nr_syms; i++)
-			if (!strcmp(syms[i].name, "tracing_mark_write")) {
-				it->v[it->nv].name = "ip";
-				it->v[it->nv++].num = syms[i].addr;
-			}
-	} else if (!strcmp(w[0], "stack") && n >= 5) {
-		parse_stack(w, n, line);
-	} else if (!strcmp(w[0], "missed") && n == 3) {
-		it = new_item(I_MISSED, line);
-		it->cpu = parse_cpu(w[1], line);
-		it->missed = (int64_t)parse_num(w[2], line);
-		if (it->missed == 0 || it->missed < -1)
-			die("line %d: missed count must be > 0 or -1", line);
-	} else if (!strcmp(w[0], "page") && n == 2) {
-		it = new_item(I_PAGE, line);
-		it->cpu = parse_cpu(w[1], line);
-	} else {
-		die("line %d: cannot parse '%s'", line, w[0]);
-	}
-}
 
 /* One CPU's ring buffer, page by page, as the kernel fills it. */
 struct rb {
@@ -595,151 +250,160 @@ static void option(struct buf *b, int id, const void *data, size_t len)
 	buf_add(b, data, len);
 }
 
-static void write_file(const char *path)
+/* One format text with its 8-byte size, as the header's format lists hold them. */
+static void put_format(struct buf *b, struct buf *t, const struct event_fmt *e)
+{
+	t->len = 0;
+	format_text(t, e);
+	buf_num(b, &tgt, t->len, 8);
+	buf_add(b, t->p, t->len);
+}
+
+/*
+ * The header up to the CPU count: header_page, header_event, the ftrace formats
+ * (kernel_stack and print, in the directory order trace-cmd reads them: it writes
+ * every ftrace format, stacks recorded or not), the event systems (kmem; module,
+ * percpu and vmalloc if used), kallsyms, printk formats, command lines.
+ */
+static void write_header(struct buf *b, struct buf *t, const struct event_fmt *fmts)
 {
 	static const unsigned char magic[] = { 0x17, 0x08, 0x44, 't', 'r', 'a', 'c', 'i', 'n', 'g' };
-	static const char clocks[] = "[local] global counter uptime perf mono mono_raw boot\n";
-	struct event_fmt fmts[K_NR];
-	struct buf b = { 0 }, t = { 0 }, cpu_data[MAX_CPUS];
-	size_t cpu_table, off;
 	unsigned char c;
-	int k, n, cpu;
-	FILE *f;
+	int k, n;
 
-	formats_init(&tgt, fmts);
-	buf_add(&b, magic, sizeof(magic));
-	buf_add(&b, "6", 2);
+	buf_add(b, magic, sizeof(magic));
+	buf_add(b, "6", 2);
 	c = tgt.big_endian;
-	buf_add(&b, &c, 1);
+	buf_add(b, &c, 1);
 	c = tgt.long_size;
-	buf_add(&b, &c, 1);
-	buf_num(&b, &tgt, tgt.page_size, 4);
+	buf_add(b, &c, 1);
+	buf_num(b, &tgt, tgt.page_size, 4);
+	t->len = 0;
+	header_page_text(t, &tgt);
+	buf_add(b, "header_page", 12);
+	buf_num(b, &tgt, t->len, 8);
+	buf_add(b, t->p, t->len);
+	buf_add(b, "header_event", 13);
+	buf_num(b, &tgt, strlen(header_event_text), 8);
+	buf_add(b, header_event_text, strlen(header_event_text));
 
-	header_page_text(&t, &tgt);
-	buf_add(&b, "header_page", 12);
-	buf_num(&b, &tgt, t.len, 8);
-	buf_add(&b, t.p, t.len);
-	buf_add(&b, "header_event", 13);
-	buf_num(&b, &tgt, strlen(header_event_text), 8);
-	buf_add(&b, header_event_text, strlen(header_event_text));
-
-	/*
-	 * ftrace formats: kernel_stack and print, in the directory order trace-cmd
-	 * reads them (it writes every ftrace format, stacks recorded or not); then
-	 * the event systems: kmem, module if used
-	 */
-	buf_num(&b, &tgt, 2, 4);
-	for (k = 0; k < 2; k++) {
-		t.len = 0;
-		format_text(&t, &fmts[k ? K_PRINT : K_STACK]);
-		buf_num(&b, &tgt, t.len, 8);
-		buf_add(&b, t.p, t.len);
-	}
-	buf_num(&b, &tgt, 1 + has_module_events + has_percpu_events + has_vmap_events, 4);
-	buf_add(&b, "kmem", 5);
+	buf_num(b, &tgt, 2, 4);
+	put_format(b, t, &fmts[K_STACK]);
+	put_format(b, t, &fmts[K_PRINT]);
+	buf_num(b, &tgt, 1 + has_module_events + has_percpu_events + has_vmap_events, 4);
+	buf_add(b, "kmem", 5);
 	for (k = 0, n = 0; k < K_NR; k++)
 		n += fmts[k].name && ((k < K_PRINT && !pages_only) ||
 				      (is_page_kind(k) && has_page_events));
-	buf_num(&b, &tgt, n, 4);
-	for (k = 0; k < K_NR; k++) {
-		if (!fmts[k].name || (k >= K_PRINT && (!is_page_kind(k) || !has_page_events)) ||
-		    (k < K_PRINT && pages_only))
-			continue;
-		t.len = 0;
-		format_text(&t, &fmts[k]);
-		buf_num(&b, &tgt, t.len, 8);
-		buf_add(&b, t.p, t.len);
-	}
+	buf_num(b, &tgt, n, 4);
+	for (k = 0; k < K_NR; k++)
+		if (fmts[k].name && !(k >= K_PRINT && (!is_page_kind(k) || !has_page_events)) &&
+		    !(k < K_PRINT && pages_only))
+			put_format(b, t, &fmts[k]);
 	if (has_module_events) {
-		buf_add(&b, "module", 7);
-		buf_num(&b, &tgt, 2, 4);
-		for (k = K_MODULE_LOAD; k <= K_MODULE_FREE; k++) {
-			t.len = 0;
-			format_text(&t, &fmts[k]);
-			buf_num(&b, &tgt, t.len, 8);
-			buf_add(&b, t.p, t.len);
-		}
+		buf_add(b, "module", 7);
+		buf_num(b, &tgt, 2, 4);
+		for (k = K_MODULE_LOAD; k <= K_MODULE_FREE; k++)
+			put_format(b, t, &fmts[k]);
 	}
 	for (k = K_PERCPU_ALLOC; k < K_NR; k += 2) {
 		if (!(k == K_PERCPU_ALLOC ? has_percpu_events : has_vmap_events))
 			continue;
-		buf_add(&b, fmts[k].system, strlen(fmts[k].system) + 1);
-		buf_num(&b, &tgt, 2, 4);
-		for (n = k; n < k + 2; n++) {
-			t.len = 0;
-			format_text(&t, &fmts[n]);
-			buf_num(&b, &tgt, t.len, 8);
-			buf_add(&b, t.p, t.len);
-		}
+		buf_add(b, fmts[k].system, strlen(fmts[k].system) + 1);
+		buf_num(b, &tgt, 2, 4);
+		for (n = k; n < k + 2; n++)
+			put_format(b, t, &fmts[n]);
 	}
+	buf_num(b, &tgt, kallsyms.len, 4);
+	buf_add(b, kallsyms.p, kallsyms.len);
+	buf_num(b, &tgt, 0, 4);			/* printk formats */
+	buf_num(b, &tgt, cmdlines.len, 8);
+	buf_add(b, cmdlines.p, cmdlines.len);
+	buf_num(b, &tgt, cpus, 4);
+}
 
-	buf_num(&b, &tgt, kallsyms.len, 4);
-	buf_add(&b, kallsyms.p, kallsyms.len);
-	buf_num(&b, &tgt, 0, 4);			/* printk formats */
-	buf_num(&b, &tgt, cmdlines.len, 8);
-	buf_add(&b, cmdlines.p, cmdlines.len);
-	buf_num(&b, &tgt, cpus, 4);
+/* The options as trace-cmd record writes them: text options end with a NUL. */
+static void write_options(struct buf *b, struct buf *t)
+{
+	static const char clocks[] = "[local] global counter uptime perf mono mono_raw boot\n";
+	int cpu;
 
-	/* options as trace-cmd record writes them: text options end with a NUL */
-	buf_add(&b, "options  ", 10);
-	option(&b, OPT_TRACECLOCK, clocks, sizeof(clocks));
-	t.len = 0;
+	buf_add(b, "options  ", 10);
+	option(b, OPT_TRACECLOCK, clocks, sizeof(clocks));
+	t->len = 0;
 	if (uname_text)
-		buf_printf(&t, "%s", uname_text);
+		buf_printf(t, "%s", uname_text);
 	else
-		buf_printf(&t, "Linux mktrace %d.%d.0-mktrace %s", tgt.gen / 100, tgt.gen % 100,
+		buf_printf(t, "Linux mktrace %d.%d.0-mktrace %s", tgt.gen / 100, tgt.gen % 100,
 			   tgt.big_endian ? (tgt.long_size == 8 ? "s390x" : "ppc") :
 			   tgt.long_size == 8 ? "x86_64" : "i686");
-	buf_add(&t, "", 1);
-	option(&b, OPT_UNAME, t.p, t.len);
+	buf_add(t, "", 1);
+	option(b, OPT_UNAME, t->p, t->len);
 	if (offset_text)
-		option(&b, OPT_OFFSET, offset_text, strlen(offset_text) + 1);
+		option(b, OPT_OFFSET, offset_text, strlen(offset_text) + 1);
 	for (cpu = 0; cpu < cpus; cpu++) {
 		uint64_t *s = stats[cpu];
 
-		t.len = 0;
-		buf_printf(&t, "CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: %llu\n"
+		t->len = 0;
+		buf_printf(t, "CPU: %d\nentries: %llu\noverrun: %llu\ncommit overrun: %llu\n"
 			   "bytes: %llu\noldest event ts:     0.000000\nnow ts:     0.000000\n"
 			   "dropped events: %llu\nread events: %llu\n", cpu,
 			   (unsigned long long)s[0], (unsigned long long)s[1],
 			   (unsigned long long)s[2], (unsigned long long)s[3],
 			   (unsigned long long)s[4], (unsigned long long)s[5]);
-		buf_add(&t, "", 1);
-		option(&b, OPT_CPUSTAT, t.p, t.len);
+		buf_add(t, "", 1);
+		option(b, OPT_CPUSTAT, t->p, t->len);
 	}
-	t.len = 0;
-	buf_num(&t, &tgt, cpus, 4);
-	option(&b, OPT_CPUCOUNT, t.p, t.len);
-	buf_num(&b, &tgt, OPT_DONE, 2);
+	t->len = 0;
+	buf_num(t, &tgt, cpus, 4);
+	option(b, OPT_CPUCOUNT, t->p, t->len);
+	buf_num(b, &tgt, OPT_DONE, 2);
+}
 
-	buf_add(&b, "flyrecord", 10);
-	cpu_table = b.len;
+/* flyrecord: the CPU table, the clock, then each CPU's pages from a page boundary. */
+static void write_data(struct buf *b, const struct event_fmt *fmts)
+{
+	struct buf cpu_data[MAX_CPUS];
+	size_t cpu_table, off;
+	int cpu;
+
+	buf_add(b, "flyrecord", 10);
+	cpu_table = b->len;
 	for (cpu = 0; cpu < cpus; cpu++) {
-		buf_num(&b, &tgt, 0, 8);
-		buf_num(&b, &tgt, 0, 8);
+		buf_num(b, &tgt, 0, 8);
+		buf_num(b, &tgt, 0, 8);
 	}
 	/* v6 keeps the trace clock after the CPU table */
-	buf_num(&b, &tgt, 7, 8);
-	buf_add(&b, "[local]", 7);
-
-	/* each CPU's pages start page aligned */
+	buf_num(b, &tgt, 7, 8);
+	buf_add(b, "[local]", 7);
 	for (cpu = 0; cpu < cpus; cpu++) {
 		memset(&cpu_data[cpu], 0, sizeof(cpu_data[cpu]));
 		write_cpu(&cpu_data[cpu], cpu, fmts);
 	}
-	off = (b.len + tgt.page_size - 1) / tgt.page_size * tgt.page_size;
+	off = (b->len + tgt.page_size - 1) / tgt.page_size * tgt.page_size;
 	for (cpu = 0; cpu < cpus; cpu++) {
-		put_num(b.p + cpu_table + 16 * cpu, &tgt, off, 8);
-		put_num(b.p + cpu_table + 16 * cpu + 8, &tgt, cpu_data[cpu].len, 8);
+		put_num(b->p + cpu_table + 16 * cpu, &tgt, off, 8);
+		put_num(b->p + cpu_table + 16 * cpu + 8, &tgt, cpu_data[cpu].len, 8);
 		off += cpu_data[cpu].len;
 	}
-	while (b.len % tgt.page_size)
-		buf_add(&b, "", 1);
+	while (b->len % tgt.page_size)
+		buf_add(b, "", 1);
 	for (cpu = 0; cpu < cpus; cpu++) {
-		buf_add(&b, cpu_data[cpu].p, cpu_data[cpu].len);
+		buf_add(b, cpu_data[cpu].p, cpu_data[cpu].len);
 		free(cpu_data[cpu].p);
 	}
+}
 
+static void write_file(const char *path)
+{
+	struct event_fmt fmts[K_NR];
+	struct buf b = { 0 }, t = { 0 };
+	FILE *f;
+
+	formats_init(&tgt, fmts);
+	write_header(&b, &t, fmts);
+	write_options(&b, &t);
+	write_data(&b, fmts);
 	f = fopen(path, "wb");
 	if (!f || fwrite(b.p, 1, b.len, f) != b.len || fclose(f))
 		die("cannot write %s: %s", path, strerror(errno));

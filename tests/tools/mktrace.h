@@ -119,4 +119,44 @@ int parse_stack_layout(const char *s);
 int parse_gfp_layout(const char *s);
 int gfp_value(const struct target *t, const char *s, uint64_t *out);
 
+/* mktrace-seq.c: the parsed description, which mktrace.c writes out */
+#define MAX_CPUS	64
+#define MAX_VALUES	10
+
+enum item_type { I_EVENT, I_MARKER, I_MISSED, I_PAGE, I_STACK };
+
+struct item {
+	enum item_type	type;
+	int		cpu, pid, kind, has_node, line;
+	uint64_t	ts;
+	int64_t		missed;
+	int		nv;
+	struct value	v[MAX_VALUES];
+	uint64_t	*frames;	/* I_STACK: innermost first */
+	int		nr_frames;
+};
+
+struct sym {
+	uint64_t	addr;
+	char		*name;
+};
+
+extern struct target tgt;
+extern int cpus;
+extern char *uname_text;
+extern char *offset_text;	/* the OFFSET option's number, or NULL */
+extern struct buf kallsyms, cmdlines;
+extern struct sym *syms;
+extern int nr_syms;
+extern struct item *items;
+extern int nr_items;
+extern int has_module_events;
+extern int has_page_events;	/* the kmem system gets the page allocator's formats */
+extern int has_percpu_events, has_vmap_events;	/* the percpu, vmalloc systems are written */
+extern int pages_only;		/* "kmem pages": and no slab formats */
+extern uint64_t stats[MAX_CPUS][6];
+
+uint64_t lmask(uint64_t v);
+void parse_line(char *s, int line, const int set[5]);
+
 #endif
