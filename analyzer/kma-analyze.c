@@ -311,6 +311,7 @@ static int open_reader(struct kma_pipeline *r)
 	} else {
 		struct kma_file_opts fo = {
 			.buffer = o->buffer, .jobs = o->jobs, .libtracecmd = o->libtracecmd,
+			.no_probe = o->no_probe,
 		};
 
 		r->reader = kma_reader_open_file(o->input, &fo, &err);

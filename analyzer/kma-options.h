@@ -68,6 +68,7 @@ struct kma_opts {
 	int		leak_all;	/* --all */
 	uint64_t	min_bytes;	/* --min-bytes */
 	uint64_t	exact_lifetimes;	/* KMA_EXACT_LIFETIMES; 0: the default */
+	int		no_probe;	/* KMA_HEADER_PROBE=0: no header probe child */
 	int		live;
 	double		duration;
 	double		interval;

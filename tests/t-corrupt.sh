@@ -6,6 +6,7 @@
 # problem, no report, the old report.db kept; with and without --no-db. A file
 # that lacks only what kma does not need: exit 0, one warning line, and the
 # same report as the whole file.
+# kma-test: probe
 
 FIX=$TOP/tests/fixtures
 V7=$FIX/basic.dat

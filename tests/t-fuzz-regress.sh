@@ -4,6 +4,7 @@
 # of damage it has, one line each.
 # tests/fuzz/known/ holds crashes not fixed yet (inside libtracecmd, on v7 files):
 # reported as skipped while they still crash.
+# kma-test: probe
 
 # fuzz_case NAME FILE KNOWN
 fuzz_case() {
@@ -29,4 +30,29 @@ for f in "$TOP"/tests/fuzz/regress/*; do
 done
 for f in "$TOP"/tests/fuzz/known/*; do
 	[ -f "$f" ] && fuzz_case "fuzz known crash: $(basename "$f")" "$f" 1
+done
+
+# KMA_HEADER_PROBE (kma-analyze(1)): only the value 0 turns the header probe off, and
+# with it off a sound trace gives the same report. The sanitizer pass runs most files
+# with it off; this file keeps it on, so the probe's own path is checked there too.
+bad=$TOP/tests/fuzz/regress/v6-event-format-parse.dat
+for v in 1 no ""; do
+	KMA_HEADER_PROBE=$v "$KMA" --no-db -q "$bad" > /dev/null 2> "$TMP/probe-err.txt"
+	rc=$?
+	got="$rc $(wc -l < "$TMP/probe-err.txt") $(grep -c 'corrupt trace.dat headers' "$TMP/probe-err.txt")"
+	if [ "$got" = "1 1 1" ]; then
+		pass "KMA_HEADER_PROBE='$v' keeps the probe: a crashing format is a one-line error"
+	else
+		fail "KMA_HEADER_PROBE='$v' keeps the probe: a crashing format is a one-line error" \
+			"exit, lines, matches: $got; $(head -2 "$TMP/probe-err.txt")"
+	fi
+done
+for f in basic.dat markers.dat; do
+	"$KMA" --no-db -f csv "$TOP/tests/fixtures/$f" > "$TMP/probe-on.csv" 2>&1
+	KMA_HEADER_PROBE=0 "$KMA" --no-db -f csv "$TOP/tests/fixtures/$f" > "$TMP/probe-off.csv" 2>&1
+	if [ -s "$TMP/probe-on.csv" ] && cmp -s "$TMP/probe-on.csv" "$TMP/probe-off.csv"; then
+		pass "KMA_HEADER_PROBE=0: the same report of $f"
+	else
+		fail "KMA_HEADER_PROBE=0: the same report of $f" "$(diff "$TMP/probe-on.csv" "$TMP/probe-off.csv" | head -5)"
+	fi
 done

@@ -125,6 +125,7 @@ struct kma_file_opts {
 	const char	*buffer;	/* as kma_reader_open_buffer()'s */
 	int		jobs;		/* threads reading the CPUs' pages; 0: online CPUs, 1: none */
 	int		libtracecmd;	/* read through tracecmd_iterate_events() instead */
+	int		no_probe;	/* trust the header texts: no child parses them first */
 };
 
 struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_opts *o,

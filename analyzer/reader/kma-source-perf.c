@@ -679,7 +679,7 @@ static int perf_info(struct kma_reader *r, const char *path, struct kma_err *err
 			return kma_err_set(err, KMA_ERR_OTHER, "its tracepoint samples carry no "
 					   "time (recorded with --no-timestamps?)");
 	/* libtraceevent dies on some corrupt formats: parsed in a child first (kma-probe.c) */
-	if (kma_probe_child(probe_formats, (void *)pd))
+	if (!r->fopts.no_probe && kma_probe_child(probe_formats, (void *)pd))
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: libtraceevent "
 				   "cannot parse its event formats");
 	tep_set_loglevel(TEP_LOG_NONE);
