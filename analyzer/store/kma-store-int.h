@@ -66,6 +66,23 @@ static inline int kma_step_clear(sqlite3_stmt *st)
 }
 
 /*
+ * Rows of integers that SQLite reads as the eponymous virtual table named at
+ * kma_int_rows_register() (kma-store-batch.c), columns c0, c1, ...: the
+ * caller fills v and nulls, sets nr, then steps an INSERT ... SELECT.
+ */
+#define KMA_INT_ROWS_MAX_COLS	32
+
+struct kma_int_rows {
+	sqlite3_int64	*v;		/* row r, column c at r * ncols + c */
+	uint32_t	*nulls;		/* of row r: bit c set, column c is NULL */
+	uint32_t	nr;
+	int		ncols;
+};
+
+/* 0, or -1 (SQLite error); src must outlive the connection's statements. */
+int kma_int_rows_register(sqlite3 *db, const char *name, struct kma_int_rows *src);
+
+/*
  * The shape dictionary of alloc_shapes and page_shapes (kma-store-dict.c):
  * fixed-size keys compared with memcmp (the caller zeroes any padding), ids
  * from 1 in the order first seen, found again through the last id or a hash.

@@ -42,8 +42,8 @@ struct kma_store {
 	char			*path;
 	char			*tmp_path;
 	sqlite3			*db;
-	sqlite3_stmt		*ins_alloc;		/* one row */
-	sqlite3_stmt		*ins_allocs;		/* KMA_MULTI rows */
+	sqlite3_stmt		*ins_allocs;		/* up to KMA_CHUNK rows of chunk */
+	struct kma_int_rows	chunk;			/* kma_alloc_batch's rows */
 	sqlite3_stmt		*ins_free;
 	struct kma_dicts	dicts;			/* the writer thread's */
 	struct kma_page_writer	*pagew;			/* the writer thread's, --pages */
@@ -65,20 +65,19 @@ struct kma_store {
 };
 
 /*
- * Rows per multi-row INSERT. Per CPU second SQLite 3.40 inserts 1.66M rows of
- * 16 integers with one row per statement, 2.22M with 8, 2.45M with 64 (fewer
- * VDBE starts and resets; docs/performance-history.md). 64 * 11 parameters stay far
- * below SQLITE_MAX_VARIABLE_NUMBER. -DKMA_MULTI=N to measure another.
+ * Rows per INSERT ... SELECT from kma_alloc_batch (kma-store-batch.c): the
+ * statement's start and end are paid once per chunk, and the chunk's values
+ * (256 * 11 * 8 bytes) stay in the cache. -DKMA_CHUNK=N to measure another.
  */
-#ifndef KMA_MULTI
-#define KMA_MULTI	64
+#ifndef KMA_CHUNK
+#define KMA_CHUNK	256
 #endif
 #define KMA_ALLOC_COLS	11
 
 static const char ins_alloc_sql[] =
 	"INSERT INTO alloc_rows (ptr, shape_id, alloc_ts, alloc_cpu, task_id, generation, life,"
-	" free_cpu, free_pid, free_site_id, free_kind) VALUES ";
-static const char ins_alloc_row[] = "(?,?,?,?,?,?,?,?,?,?,?)";
+	" free_cpu, free_pid, free_site_id, free_kind)"
+	" SELECT c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10 FROM kma_alloc_batch";
 
 static const char ins_free_sql[] =
 	"INSERT INTO unknown_free_rows (ts, cpu, task_id, ptr, site_id, kind, stack_id)"
@@ -157,15 +156,16 @@ static int row_shape(struct kma_store *s, const struct kma_alloc_row *a, uint32_
 }
 
 /*
- * Binds row a at parameter base + 1..11 (the id is SQLite's next rowid: an
- * explicit one costs a b-tree seek per row). What equals the allocation's own
- * value (free_cpu, free_pid) is NULL, which takes no byte; so is the free
- * kind of a live row, and kfree (0) and kmem_cache_free (1) take none either.
+ * Row a's 11 columns into v, their NULLs into *nulls (the id is SQLite's
+ * next rowid: an explicit one costs a b-tree seek per row). What equals the
+ * allocation's own value (free_cpu, free_pid) is NULL, which takes no byte;
+ * so is the free kind of a live row, and kfree (0) and kmem_cache_free (1)
+ * take none either.
  */
-static int bind_alloc(struct kma_store *s, sqlite3_stmt *st, int base,
+static int fill_alloc(struct kma_store *s, sqlite3_int64 *v, uint32_t *nulls,
 		      const struct kma_alloc_row *a)
 {
-	uint32_t shape, task, site = 0;
+	uint32_t shape, task, site = 0, null = 0;
 	int freed = a->free_kind >= 0;
 
 	if (row_shape(s, a, &shape) ||
@@ -173,37 +173,45 @@ static int bind_alloc(struct kma_store *s, sqlite3_stmt *st, int base,
 	    (freed && a->free_caller &&
 	     kma_dict_site(&s->dicts, a->free_call_site, a->free_caller, &site)))
 		return -1;
-	sqlite3_bind_int64(st, base + 1, (sqlite3_int64)a->ptr);
-	sqlite3_bind_int64(st, base + 2, shape);
-	sqlite3_bind_int64(st, base + 3, (sqlite3_int64)a->alloc_ts);
-	sqlite3_bind_int(st, base + 4, a->alloc_cpu);
-	sqlite3_bind_int64(st, base + 5, task);
-	sqlite3_bind_int64(st, base + 6, a->generation);
+	v[0] = (sqlite3_int64)a->ptr;
+	v[1] = shape;
+	v[2] = (sqlite3_int64)a->alloc_ts;
+	v[3] = a->alloc_cpu;
+	v[4] = task;
+	v[5] = a->generation;
 	/* unsigned difference: exact also when the free's timestamp is the smaller */
-	kma_bind_int_or_null(st, base + 7, freed, (sqlite3_int64)(a->free_ts - a->alloc_ts));
-	kma_bind_int_or_null(st, base + 8, freed && a->free_cpu != a->alloc_cpu, a->free_cpu);
-	kma_bind_int_or_null(st, base + 9, freed && a->free_pid != a->pid, a->free_pid);
-	kma_bind_int_or_null(st, base + 10, site != 0, site);
-	kma_bind_int_or_null(st, base + 11, freed, a->free_kind - KMA_EV_KFREE);
+	v[6] = (sqlite3_int64)(a->free_ts - a->alloc_ts);
+	v[7] = a->free_cpu;
+	v[8] = a->free_pid;
+	v[9] = site;
+	v[10] = a->free_kind - KMA_EV_KFREE;
+	if (!freed)
+		null |= 1u << 6 | 1u << 10;
+	if (!freed || a->free_cpu == a->alloc_cpu)
+		null |= 1u << 7;
+	if (!freed || a->free_pid == a->pid)
+		null |= 1u << 8;
+	if (!site)
+		null |= 1u << 9;
+	*nulls = null;
 	return 0;
 }
 
-/* KMA_MULTI rows per INSERT where it can, then one row per statement. */
+/* KMA_CHUNK rows (or what is left) per INSERT ... SELECT. */
 static int write_allocs(struct kma_store *s, const struct kma_alloc_row *a, uint32_t n)
 {
-	sqlite3_stmt *st;
-	uint32_t rows, j;
+	struct kma_int_rows *c = &s->chunk;
+	uint32_t j;
 
 	while (n) {
-		rows = n >= KMA_MULTI ? KMA_MULTI : 1;
-		st = rows > 1 ? s->ins_allocs : s->ins_alloc;
-		for (j = 0; j < rows; j++)
-			if (bind_alloc(s, st, (int)j * KMA_ALLOC_COLS, &a[j]))
+		c->nr = n < KMA_CHUNK ? n : KMA_CHUNK;
+		for (j = 0; j < c->nr; j++)
+			if (fill_alloc(s, c->v + (size_t)j * KMA_ALLOC_COLS, &c->nulls[j], &a[j]))
 				goto fail;
-		if (kma_step(st))
+		if (kma_step(s->ins_allocs))
 			goto fail;
-		a += rows;
-		n -= rows;
+		a += c->nr;
+		n -= c->nr;
 	}
 	return 0;
 fail:
@@ -382,20 +390,18 @@ int kma_store_page_row(struct kma_store *s, const struct kma_page_alloc *a,
 	return 0;
 }
 
+/* kma_alloc_batch over s->chunk, and the insert that reads it; 0 or -1. */
 static int prepare_inserts(struct kma_store *s)
 {
-	char sql[sizeof(ins_alloc_sql) + KMA_MULTI * (sizeof(ins_alloc_row) + 1)];
-	int i;
+	struct kma_int_rows *c = &s->chunk;
 
-	snprintf(sql, sizeof(sql), "%s%s", ins_alloc_sql, ins_alloc_row);
-	if (sqlite3_prepare_v2(s->db, sql, -1, &s->ins_alloc, NULL) != SQLITE_OK)
+	c->ncols = KMA_ALLOC_COLS;
+	c->v = malloc(sizeof(*c->v) * KMA_CHUNK * KMA_ALLOC_COLS);
+	c->nulls = malloc(sizeof(*c->nulls) * KMA_CHUNK);
+	if (!c->v || !c->nulls || kma_int_rows_register(s->db, "kma_alloc_batch", c))
 		return -1;
-	snprintf(sql, sizeof(sql), "%s", ins_alloc_sql);
-	for (i = 0; i < KMA_MULTI; i++) {
-		strcat(sql, i ? "," : "");
-		strcat(sql, ins_alloc_row);
-	}
-	return sqlite3_prepare_v2(s->db, sql, -1, &s->ins_allocs, NULL) != SQLITE_OK ? -1 : 0;
+	return sqlite3_prepare_v2(s->db, ins_alloc_sql, -1, &s->ins_allocs, NULL) != SQLITE_OK ?
+		-1 : 0;
 }
 
 /*
@@ -527,10 +533,9 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, s
 	}
 	if (exec(s, "COMMIT"))
 		goto out;
-	sqlite3_finalize(s->ins_alloc);
 	sqlite3_finalize(s->ins_allocs);
 	sqlite3_finalize(s->ins_free);
-	s->ins_alloc = s->ins_allocs = s->ins_free = NULL;
+	s->ins_allocs = s->ins_free = NULL;
 	kma_dict_free(&s->dicts);
 	if (sqlite3_close(s->db) != SQLITE_OK) {
 		set_error(s, "closing the database");
@@ -572,12 +577,13 @@ void kma_store_free(struct kma_store *s)
 	stop_writer(s);
 	kma_store_page_writer_free(s->pagew);
 	kma_store_kind_writer_free(s->kindw);
-	sqlite3_finalize(s->ins_alloc);
 	sqlite3_finalize(s->ins_allocs);
 	sqlite3_finalize(s->ins_free);
 	kma_dict_free(&s->dicts);
 	if (s->db)
 		sqlite3_close(s->db);
+	free(s->chunk.v);
+	free(s->chunk.nulls);
 	if (s->tmp_path && !s->committed)
 		unlink(s->tmp_path);
 	free(s->cur);
