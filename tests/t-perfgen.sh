@@ -3,7 +3,8 @@
 # tests/tools/perf-script-expect.py computes from `perf script` of it (per caller
 # total, slack, net, allocs, frees, implicit frees, the summary, lost events, with -g
 # the folded sums), for each kind of file mkperf writes: plain, callchains and lost
-# records, zstd-compressed with the small tracing data, many CPUs with short rounds.
+# records, zstd-compressed with the small tracing data, many CPUs with short rounds,
+# pipe mode (callers compared by address: perf script names none in a pipe-mode file).
 # The generated file's record order is read here on its own (a walk of the perf.data
 # records in Python): samples out of time order inside a round and across one
 # FINISHED_ROUND, never across two (what perf promises and kma's reordering relies on).
@@ -48,6 +49,16 @@ for args in "-n 20000" "-n 20000 -g -L -s 7" "-n 20000 $zopt -x -g -L -c 4 -s 3"
 	check "perfgen: mkperf $args: kma-analyze = perf script's figures" \
 		python3 "$PSC" --kallsyms "$K" "$KMA" "$TMP/g$i.data" "$TMP/c$i"
 done
+
+# pipe mode (-p): perf script names no call site of a pipe-mode file, so the callers
+# are compared by address (an empty --kallsyms)
+mkdir -p "$TMP/cp"
+if gen "$TMP/pipe.data" -n 20000 -p -g -L -c 3 -s 5 > "$TMP/genp.err" 2>&1; then
+	check "perfgen: mkperf -p (pipe mode): kma-analyze = perf script's figures" \
+		python3 "$PSC" --kallsyms /dev/null "$KMA" "$TMP/pipe.data" "$TMP/cp"
+else
+	fail "perfgen: mkperf -p" "$(cat "$TMP/genp.err")"
+fi
 
 # the comparison can fail: one free short of perf script's count
 check "perfgen: the comparison fails when a figure differs" sh -c \

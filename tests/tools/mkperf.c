@@ -6,7 +6,7 @@
  *
  * usage: mkperf -t TEMPLATE.data -o OUT.data [-n SAMPLES] [-c CPUS] [-l LIVE]
  *               [-T TASKS] [-k KALLSYMS] [-S SITES] [-r ROUND_NS] [-s SEED]
- *               [-g] [-L] [-z] [-x]
+ *               [-g] [-L] [-z] [-x] [-p]
  *
  *  -t  a perf.data recorded with the kmem events: its tracing-data section
  *      (the event formats) is copied, -x keeps only the kmalloc and kfree
@@ -20,6 +20,7 @@
  *  -g  samples carry callchains (kernel frames, then a user one)
  *  -L  LOST records (7 events each) now and then, LOST_SAMPLES at the end
  *  -z  the samples in PERF_RECORD_COMPRESSED records (zstd, as perf record -z)
+ *  -p  pipe mode, as perf record -o - writes to its standard output
  *
  * Time goes up by 1..400 ns a sample, each on a random CPU; each CPU's
  * samples are held and written as perf record drains its buffers: CPU c's
@@ -54,13 +55,14 @@
 #define MAX_SITES	64
 
 enum { R_MMAP = 1, R_LOST = 2, R_COMM = 3, R_SAMPLE = 9, R_LOST_SAMPLES = 13,
-       R_FINISHED_ROUND = 68, R_COMPRESSED = 81 };
+       R_HEADER_ATTR = 64, R_TRACING_DATA = 66, R_FINISHED_ROUND = 68, R_FEATURE = 80,
+       R_COMPRESSED = 81 };
 enum { F_TRACING = 1, F_OSRELEASE = 4, F_NRCPUS = 7, F_COMPRESSED = 27 };
 
 static struct {
 	const char	*tmpl, *out, *kallsyms;
 	uint64_t	n, round_ns, seed;
-	int		cpus, live, tasks, nr_sites, callchain, lost, comp, small;
+	int		cpus, live, tasks, nr_sites, callchain, lost, comp, small, pipe;
 } o = { .n = 1000, .round_ns = 1000000, .seed = 1, .cpus = 2, .live = 512, .tasks = 3,
 	.nr_sites = 12 };
 
@@ -269,7 +271,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: mkperf -t TEMPLATE.data -o OUT.data [-n SAMPLES] [-c CPUS] "
 		"[-l LIVE] [-T TASKS] [-k KALLSYMS] [-S SITES] [-r ROUND_NS] [-s SEED] "
-		"[-g] [-L] [-z] [-x]\n");
+		"[-g] [-L] [-z] [-x] [-p]\n");
 	exit(2);
 }
 
@@ -405,12 +407,12 @@ static void write_head(uint64_t data_off, uint64_t data_size, unsigned char *bit
 }
 
 /* The features after the data: the table, then the sections. */
-static void write_features(const struct mkp_buf *td, unsigned char *bits)
+/* The feature sections: TRACING_DATA, OSRELEASE, NRCPUS, COMPRESSED with -z; how many. */
+static int feat_sections(const struct mkp_buf *td, struct mkp_buf *sec, int *bit)
 {
-	struct mkp_buf sec[4] = { 0 }, tab = { 0 };
-	int bit[4] = { F_TRACING, F_OSRELEASE, F_NRCPUS, F_COMPRESSED }, n = o.comp ? 4 : 3, i;
-	uint64_t at = out_off + (uint64_t)n * 16;
+	static const int bits[4] = { F_TRACING, F_OSRELEASE, F_NRCPUS, F_COMPRESSED };
 
+	memcpy(bit, bits, sizeof(bits));
 	mkp_put(&sec[0], td->b, td->len);
 	feat_string(&sec[1], "6.18.0-mkperf");
 	mkp_put32(&sec[2], (uint32_t)o.cpus);
@@ -420,6 +422,15 @@ static void write_features(const struct mkp_buf *td, unsigned char *bits)
 	mkp_put32(&sec[3], 1);				/* level */
 	mkp_put32(&sec[3], 1);				/* ratio */
 	mkp_put32(&sec[3], COMP_MMAP_LEN);
+	return o.comp ? 4 : 3;
+}
+
+static void write_features(const struct mkp_buf *td, unsigned char *bits)
+{
+	struct mkp_buf sec[4] = { 0 }, tab = { 0 };
+	int bit[4], n = feat_sections(td, sec, bit), i;
+	uint64_t at = out_off + (uint64_t)n * 16;
+
 	for (i = 0; i < n; i++) {
 		bits[bit[i] / 8] |= 1 << (bit[i] % 8);
 		mkp_put64(&tab, at);
@@ -432,6 +443,49 @@ static void write_features(const struct mkp_buf *td, unsigned char *bits)
 		free(sec[i].b);
 	}
 	free(tab.b);
+}
+
+/*
+ * Pipe mode (perf record -o -): a 16-byte header, then what file mode keeps
+ * in sections as records: HEADER_FEATURE (u64 bit, the section's bytes),
+ * HEADER_ATTR (the attribute, its ids), HEADER_TRACING_DATA (u32 size, the
+ * event formats after the record, padded to 8 bytes).
+ */
+static void write_pipe_head(const struct mkp_buf *td)
+{
+	struct mkp_buf b = { 0 }, sec[4] = { 0 };
+	int bit[4], n = feat_sections(td, sec, bit), i, c;
+	size_t pad;
+
+	mkp_put(&b, "PERFILE2", 8);
+	mkp_put64(&b, 16);
+	for (i = 1; i < n; i++) {		/* not TRACING_DATA: a record of its own */
+		pad = (8 - sec[i].len % 8) % 8;
+		hdr(&b, R_FEATURE, 0, 16 + sec[i].len + pad);
+		mkp_put64(&b, (uint64_t)bit[i]);
+		mkp_put(&b, sec[i].b, sec[i].len);
+		mkp_put(&b, "\0\0\0\0\0\0\0", pad);
+	}
+	for (i = 0; i < NR_EV; i++) {
+		struct mkp_buf a = { 0 };
+
+		attr(&a, &events[i], 0);	/* the 16-byte ids section dropped below */
+		hdr(&b, R_HEADER_ATTR, 0, 8 + ATTR_SIZE + (size_t)o.cpus * 8);
+		mkp_put(&b, a.b, ATTR_SIZE);
+		for (c = 0; c < o.cpus; c++)
+			mkp_put64(&b, sample_id(i, c));
+		free(a.b);
+	}
+	pad = (8 - td->len % 8) % 8;
+	hdr(&b, R_TRACING_DATA, 0, 16);
+	mkp_put32(&b, (uint32_t)(td->len + pad));
+	mkp_put32(&b, 0);
+	mkp_put(&b, td->b, td->len);
+	mkp_put(&b, "\0\0\0\0\0\0\0", pad);
+	emit(b.b, b.len);
+	free(b.b);
+	for (i = 0; i < n; i++)
+		free(sec[i].b);
 }
 
 /* The records before the samples, as perf synthesizes them (time 0). */
@@ -542,7 +596,7 @@ int main(int argc, char **argv)
 	uint64_t data_off, data_size;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:o:n:c:l:T:k:S:r:s:gLzx")) != -1) {
+	while ((opt = getopt(argc, argv, "t:o:n:c:l:T:k:S:r:s:gLzxp")) != -1) {
 		switch (opt) {
 		case 't': o.tmpl = optarg; break;
 		case 'o': o.out = optarg; break;
@@ -558,6 +612,7 @@ int main(int argc, char **argv)
 		case 'L': o.lost = 1; break;
 		case 'z': o.comp = 1; break;
 		case 'x': o.small = 1; break;
+		case 'p': o.pipe = 1; break;
 		default: usage();
 		}
 	}
@@ -579,6 +634,15 @@ int main(int argc, char **argv)
 	if (o.comp && !(zc = ZSTD_createCCtx()))
 		die("zstd");
 #endif
+	if (o.pipe) {
+		write_pipe_head(&td);
+		synthesized();
+		samples();
+		if (fclose(out))
+			die(o.out);
+		free(td.b);
+		return 0;
+	}
 	/* the data right after the header, attributes and ids, as perf puts it */
 	data_off = HDR_SIZE + NR_EV * (ATTR_SIZE + 16) + (uint64_t)NR_EV * o.cpus * 8;
 	if (fseek(out, (long)data_off, SEEK_SET))
