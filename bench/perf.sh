@@ -17,6 +17,13 @@
 #     perf.data >= its events/s on the trace.dat.
 #  2. Peak RSS against samples: kma report.db on bench/perf-small.data (about
 #     1M samples) and bench/perf-big.data (about 10M): goal flat (<= 1.3x).
+#  2b. Peak RSS and time per sample against samples, on generated perf.data
+#     files (tests/tools/mkperf -z: kmalloc/kfree on 2 CPUs, at most 50,000
+#     allocations live, per-CPU streams out of time order in FINISHED_ROUND
+#     rounds as perf record writes them) of 1M, 2M, 5M and 10M samples
+#     (PERF_GEN_SIZES="1 2 5 10", in millions; cached as bench/perf-gen-NM.data):
+#     kma --no-db and kma writing report.db. Goal: peak RSS flat (10M / 1M
+#     <= 1.3), and time per sample too.
 #  3. All four allocator kinds (slab, page, percpu, vmalloc): a generated
 #     periodic block of 1M events (gen_kinds_block below), repeated into 2M,
 #     5M and 10M events (KINDS_SIZES="2 5 10", in millions) and converted to v7
@@ -34,7 +41,8 @@
 #                   BENCH_QUICK=1, which also skips the 10M recording and uses
 #                   perf-small.data for both rows)
 #   BENCH_WARMUP=0  no untimed run first
-#   BENCH_PERF_PARTS="perf rss kinds"  the tables to print (default all three)
+#   BENCH_PERF_PARTS="perf rss gen kinds"  the tables to print (default all; gen
+#                   alone records nothing and needs no root)
 #   PERF_BIG_ROUNDS=N   workload rounds of perf-big (default 2: about 10M samples)
 #   PERF_SMALL_SECONDS=S  seconds of perf-small's recording (default 6)
 #   PERF_MMAP=P     perf record -m (default 16M per CPU: no lost samples here)
@@ -299,17 +307,20 @@ perf_samples() {
 		awk '/SAMPLE events:/ { print $3; exit }'
 }
 
-record
-
 echo "kma on perf.data, $(date -u '+%F %T UTC'): $(nproc) CPUs, load $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "(wall: best of $RUNS$([[ -n $QUICK || $WARMUP == 0 ]] || echo " after a warm-up run"); CPU: user + system" \
 	"of that run; RSS: largest)"
 csv section tool events wall_s cpu_s peak_rss_kb status
 
-# part NAME: is NAME (perf, rss, kinds) in BENCH_PERF_PARTS?
+# part NAME: is NAME (perf, rss, gen, kinds) in BENCH_PERF_PARTS?
 part() {
-	[[ " ${BENCH_PERF_PARTS:-perf rss kinds} " == *" $1 "* ]]
+	[[ " ${BENCH_PERF_PARTS:-perf rss gen kinds} " == *" $1 "* ]]
 }
+
+# the recordings, for the tables that read them
+if part perf || part rss; then
+	record
+fi
 
 # 1. perf.data against perf kmem and against kma's trace.dat reader
 perf_table() {
@@ -351,11 +362,6 @@ perf_table() {
 	fi
 }
 
-# part NAME: is NAME (perf, rss, kinds) in BENCH_PERF_PARTS?
-part() {
-	[[ " ${BENCH_PERF_PARTS:-perf rss kinds} " == *" $1 "* ]]
-}
-
 ! part perf || perf_table
 
 # 2. peak RSS against samples
@@ -372,6 +378,78 @@ if [[ -z $QUICK ]] && part rss; then
 		'BEGIN { printf "  peak RSS x %.2f for x %.1f the samples (goal: flat, <= 1.3)\n",
 			 a / b, na / nb }'
 fi
+
+# 2b. peak RSS and time per sample against samples, on generated perf.data files
+GEN_SIZES=${PERF_GEN_SIZES:-1 2 5 10}
+MKPERF=$TOP_DIR/build/tests/tools/mkperf
+
+# gen_data N: bench/perf-gen-NM.data, N million samples (made when missing)
+gen_data() {
+	local f=$BENCH_DIR/perf-gen-$1M.data
+
+	if [[ ! -s $f ]]; then
+		echo "generating $f ..." >&2
+		"$MKPERF" -t "$TOP_DIR/tests/fixtures/perf-slab.data" -k "$tmp/kallsyms" -z \
+			-c 2 -l 50000 -n "$1"000000 -o "$f.tmp" || die "mkperf failed"
+		mv "$f.tmp" "$f"
+	fi
+	echo "$f"
+}
+
+# gen_row KEY LABEL SAMPLES
+gen_row() {
+	if [[ ${status[$1]} != ok ]]; then
+		printf '%-32s %s\n' "$2" "${status[$1]}"
+		csv gen "$2" "$3" "" "" "" "${status[$1]}"
+		return
+	fi
+	awk -v l="$2" -v n="$3" -v ns="${wall_ns[$1]}" -v cpu="${cpu_ms[$1]}" \
+	    -v kb="${rss_kb[$1]}" 'BEGIN {
+		printf "%-32s %10d %8.2f %8.2f %10.0f %10.0f %8.1f\n", l, n, ns / 1e9,
+		       cpu / 1000, ns / n, cpu * 1e6 / n, kb / 1024 }'
+	csv gen "$2" "$3" "$(awk -v ns="${wall_ns[$1]}" 'BEGIN { printf "%.2f", ns / 1e9 }')" \
+		"$(awk -v c="${cpu_ms[$1]}" 'BEGIN { printf "%.2f", c / 1000 }')" "${rss_kb[$1]}" ok
+}
+
+gen_table() {
+	local n f lo hi mode
+
+	[[ -x $MKPERF ]] || make -s -C "$TOP_DIR" tools >/dev/null ||
+		die "cannot build $MKPERF (make tools)"
+	xz -dc "$TOP_DIR/tests/fixtures/perf-kallsyms.xz" >"$tmp/kallsyms" ||
+		die "cannot read tests/fixtures/perf-kallsyms.xz"
+	for n in $GEN_SIZES; do
+		f=$(gen_data "$n") || die "cannot write bench/perf-gen-${n}M.data"
+		perf_measure "g$n:nodb" "$ANALYZE" -q --no-db --kallsyms "$tmp/kallsyms" "$f"
+		perf_measure "g$n:db" "$ANALYZE" -q -o "$DB" --kallsyms "$tmp/kallsyms" "$f"
+	done
+	echo
+	echo "peak RSS and time per sample against samples: generated perf.data (mkperf -z," \
+		"2 CPUs, <= 50,000 live), load now $(cut -d' ' -f1-3 /proc/loadavg)"
+	printf '%-32s %10s %8s %8s %10s %10s %8s\n' tool samples "wall s" "cpu s" \
+		"ns/sample" "cpu ns/smp" "RSS MB"
+	for n in $GEN_SIZES; do
+		gen_row "g$n:nodb" "kma --no-db, ${n}M samples" "${n}000000"
+		gen_row "g$n:db" "kma report.db, ${n}M samples" "${n}000000"
+	done
+	set -- $GEN_SIZES
+	lo=$1
+	shift $(($# - 1))
+	hi=$1
+	for mode in nodb db; do
+		[[ ${status[g$lo:$mode]} == ok && ${status[g$hi:$mode]} == ok ]] || continue
+		awk -v m="$([[ $mode == db ]] && echo report.db || echo --no-db)" -v r="$hi/$lo" \
+		    -v a="${rss_kb[g$hi:$mode]}" -v b="${rss_kb[g$lo:$mode]}" \
+		    -v ta="${cpu_ms[g$hi:$mode]}" -v tb="${cpu_ms[g$lo:$mode]}" \
+		    -v wa="${wall_ns[g$hi:$mode]}" -v wb="${wall_ns[g$lo:$mode]}" \
+		    -v na="$hi" -v nb="$lo" 'BEGIN {
+			printf "  kma %s, %sM samples: peak RSS x %.2f (goal: flat, <= 1.3);" \
+			       " time per sample: wall x %.2f, CPU x %.2f\n", m, r, a / b,
+			       (wa / na) / (wb / nb), (tb > 0 ? (ta / na) / (tb / nb) : 0) }'
+	done
+}
+
+! part gen || gen_table
 
 # 3. the four allocator kinds
 part kinds || exit "$failed"

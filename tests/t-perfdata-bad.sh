@@ -125,7 +125,7 @@ refused "wrong magic" "$TMP/magic.data" "neither a trace-cmd trace.dat nor a per
 $DMG swapped "$PLAIN" "$TMP/swapped.data"
 refused "the other byte order" "$TMP/swapped.data" "a perf.data of the other byte order"
 $DMG pipe "$PLAIN" "$TMP/pipe.data"
-refused "pipe mode" "$TMP/pipe.data" "a pipe-mode perf.data \\(perf record -o -\\)"
+refused "pipe mode without attributes" "$TMP/pipe.data" "a pipe-mode file without event attributes"
 $DMG notracing "$PLAIN" "$TMP/notracing.data"
 refused "no tracing data" "$TMP/notracing.data" "no tracing data section"
 $DMG badcomp "$ZST" "$TMP/badcomp.data"

@@ -7,6 +7,8 @@
  *
  *   PERF_RECORD_AUXTRACE: a payload of its u64 size field's bytes follows
  *   the record (skipped);
+ *   PERF_RECORD_HEADER_TRACING_DATA (pipe mode): the event formats, its u32
+ *   size field's bytes, follow the record (skipped: read at open);
  *   PERF_RECORD_COMPRESSED (perf record -z): the bytes after the header are
  *   a piece of one zstd stream that runs through the file; inflated, they are
  *   records again, and the last of them may continue in the next compressed
@@ -235,6 +237,16 @@ int kma_pin_next(struct kma_pin *in, const unsigned char **rec, uint64_t *off,
 						   "AUXTRACE data at %" PRIu64 " runs past the data's end",
 						   in->pos);
 			in->pos += extra;
+		}
+		if (rec_type(p) == KMA_PR_TRACING_DATA && size >= HDR + 4) {
+			uint32_t tsize;
+
+			memcpy(&tsize, p + HDR, 4);
+			if (tsize > in->end - in->pos)
+				return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated perf.data: the "
+						   "tracing data at %" PRIu64 " runs past the data's end",
+						   in->pos);
+			in->pos += tsize;
 		}
 		if (rec_type(p) == KMA_PR_COMPRESSED || rec_type(p) == KMA_PR_COMPRESSED2) {
 			if (compressed(in, p, *off, err))

@@ -13,6 +13,9 @@
  *     in bit order; kma reads TRACING_DATA, BUILD_ID, OSRELEASE, NRCPUS,
  *     CMDLINE, EVENT_DESC and COMPRESSED.
  *
+ * A pipe-mode file (perf record -o -) has a 16-byte header and the same
+ * things as records in its stream (read_pipe()).
+ *
  * Every offset and size is checked against the file before it is used.
  * Only files in the host's byte order are read (perf writes its own).
  */
@@ -125,6 +128,18 @@ static int read_ids(struct kma_pd *pd, size_t idx, uint64_t off, uint64_t size,
 	return 0;
 }
 
+static int attrs_agree(struct kma_pd *pd, struct kma_err *err);
+
+/* One attribute from the @b (ATTR_MIN bytes) of a perf_event_attr. */
+static void attr_fields(struct kma_pd_attr *a, const unsigned char *b)
+{
+	a->type = get32(b);
+	a->config = get64(b + 8);
+	a->sample_type = get64(b + 24);
+	a->read_format = get64(b + 32);
+	a->sample_id_all = (get64(b + 40) >> 18) & 1;
+}
+
 static int read_attrs(struct kma_pd *pd, uint64_t attr_size, uint64_t off, uint64_t size,
 		      struct kma_err *err)
 {
@@ -149,18 +164,21 @@ static int read_attrs(struct kma_pd *pd, uint64_t attr_size, uint64_t off, uint6
 		    pd_pread(pd, at + attr_size - 16, s, sizeof(s)))
 			return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated perf.data: "
 					   "event attributes");
-		a->type = get32(b);
-		a->config = get64(b + 8);
-		a->sample_type = get64(b + 24);
-		a->read_format = get64(b + 32);
-		a->sample_id_all = (get64(b + 40) >> 18) & 1;
+		attr_fields(a, b);
 		if (section(pd, s, &ioff, &isize))
 			return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated perf.data: event "
 					   "%zu's ids lie beyond the end of the file", i);
 		if (read_ids(pd, i, ioff, isize, err))
 			return -1;
 	}
-	/* perf refuses files whose events put the id in different places, and so do we */
+	return attrs_agree(pd, err);
+}
+
+/* perf refuses files whose events put the id in different places, and so do we */
+static int attrs_agree(struct kma_pd *pd, struct kma_err *err)
+{
+	size_t i;
+
 	pd->id_pos = id_pos(pd->attrs[0].sample_type);
 	pd->id_pos_end = pd->attrs[0].sample_id_all ? id_pos_end(pd->attrs[0].sample_type) : -1;
 	for (i = 1; i < pd->nr_attrs; i++)
@@ -395,6 +413,85 @@ static int read_features(struct kma_pd *pd, struct kma_err *err)
 	return 0;
 }
 
+/* A pipe-mode HEADER_ATTR record at @off: a perf_event_attr (its own size), the ids. */
+static int pipe_attr(struct kma_pd *pd, uint64_t off, uint16_t size, struct kma_err *err)
+{
+	unsigned char b[ATTR_MIN];
+	struct kma_pd_attr *n;
+	uint32_t asize;
+
+	if (size < 8 + ATTR_MIN || pd_pread(pd, off + 8, b, sizeof(b)))
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: the event attribute "
+				   "record at %" PRIu64 " is too short", off);
+	asize = get32(b + 4);
+	if (asize < ATTR_MIN || asize > size - 8u || (size - 8u - asize) % 8 ||
+	    pd->nr_attrs >= MAX_ATTRS)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: the event attribute "
+				   "record at %" PRIu64 " does not hold an attribute of %" PRIu32
+				   " bytes and its ids", off, asize);
+	n = realloc(pd->attrs, (pd->nr_attrs + 1) * sizeof(*n));
+	if (!n)
+		return kma_err_nomem(err);
+	pd->attrs = n;
+	memset(&n[pd->nr_attrs], 0, sizeof(*n));
+	attr_fields(&n[pd->nr_attrs], b);
+	pd->nr_attrs++;
+	return read_ids(pd, pd->nr_attrs - 1, off + 8 + asize, size - 8u - asize, err);
+}
+
+/*
+ * A pipe-mode file (perf record -o -): after its 16-byte header, the records
+ * perf's session.c reads as "user events" before the samples: HEADER_ATTR
+ * (the attributes and ids), HEADER_FEATURE (u64 feature bit, then what the
+ * feature section holds) and HEADER_TRACING_DATA, whose u32 size counts the
+ * event formats that follow the record (8-byte aligned). The data are every
+ * record from the header on; the record reader skips what it does not use.
+ */
+static int read_pipe(struct kma_pd *pd, struct kma_err *err)
+{
+	unsigned char h[16];
+	uint64_t off = KMA_PD_PIPE_SIZE, skip, bit;
+	uint32_t type;
+	uint16_t size;
+
+	pd->pipe = 1;
+	pd->data_off = off;
+	pd->data_size = pd->size - off;
+	/* a damaged record ends the walk: the record reader names it */
+	while (pd->size - off >= 16 && !pd_pread(pd, off, h, 16)) {
+		type = get32(h);
+		memcpy(&size, h + 6, 2);
+		if (size < 8 || size > pd->size - off || type == KMA_PR_SAMPLE)
+			break;
+		skip = 0;
+		if (type == KMA_PR_HEADER_ATTR && pipe_attr(pd, off, size, err))
+			return -1;
+		if (type == KMA_PR_TRACING_DATA) {
+			skip = get32(h + 8);
+			if (size < 12 || skip > pd->size - off - size)
+				return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated perf.data: the "
+						   "tracing data after the record at %" PRIu64
+						   " runs past the end of the file", off);
+			pd->trace_off = off + size;
+			pd->trace_size = skip;
+		}
+		if (type == KMA_PR_FEATURE && size >= 16) {
+			bit = get64(h + 8);
+			if (bit < KMA_PF_BITS && bit != KMA_PF_TRACING_DATA) {
+				pd->features[bit / 8] |= 1u << (bit % 8);
+				kma_err_clear(err);
+				if (feature(pd, (int)bit, off + 16, size - 16u, err))
+					return -1;
+			}
+		}
+		off += size + skip;
+	}
+	if (!pd->nr_attrs)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt perf.data: a pipe-mode file "
+				   "without event attributes before its first sample");
+	return attrs_agree(pd, err);
+}
+
 static int read_header(struct kma_pd *pd, struct kma_err *err)
 {
 	unsigned char h[KMA_PD_HEADER_SIZE];
@@ -412,9 +509,7 @@ static int read_header(struct kma_pd *pd, struct kma_err *err)
 	case 0:
 		return kma_err_set(err, KMA_ERR_OTHER, "not a perf.data file (bad magic)");
 	case 2:
-		return kma_err_set(err, KMA_ERR_OTHER, "a pipe-mode perf.data (perf record -o -), "
-				   "which kma does not read; write a file with: perf inject -i FILE "
-				   "-o NEW.data");
+		return read_pipe(pd, err);
 	}
 	hsize = get64(h + 8);
 	if (hsize != KMA_PD_HEADER_SIZE)
@@ -451,7 +546,7 @@ int kma_pd_open(struct kma_pd *pd, const char *path, struct kma_err *err)
 	pd->size = (uint64_t)st.st_size;
 	if (kma_map_init(&pd->id_map, 64))
 		return kma_err_nomem(err);
-	if (read_header(pd, err) || read_features(pd, err))
+	if (read_header(pd, err) || (!pd->pipe && read_features(pd, err)))
 		return -1;
 	if (!pd->trace_size)
 		return kma_err_set(err, KMA_ERR_OTHER, "no tracing data section (the event "

@@ -54,6 +54,7 @@ struct kma_pd {
 	uint64_t		size;		/* of the file */
 	uint64_t		data_off, data_size;
 	uint64_t		feat_off;	/* the feature section table */
+	int			pipe;		/* pipe mode: header records, no sections */
 	unsigned char		features[KMA_PF_BITS / 8];
 	struct kma_pd_attr	*attrs;
 	size_t			nr_attrs;
@@ -100,7 +101,8 @@ int kma_pd_formats(int fd, uint64_t off, uint64_t size, struct tep_handle *tep,
 enum {
 	KMA_PR_MMAP = 1, KMA_PR_LOST = 2, KMA_PR_COMM = 3, KMA_PR_FORK = 7, KMA_PR_SAMPLE = 9,
 	KMA_PR_MMAP2 = 10, KMA_PR_LOST_SAMPLES = 13, KMA_PR_FINISHED_ROUND = 68,
-	KMA_PR_AUXTRACE = 71, KMA_PR_COMPRESSED = 81, KMA_PR_COMPRESSED2 = 83,
+	KMA_PR_HEADER_ATTR = 64, KMA_PR_TRACING_DATA = 66, KMA_PR_AUXTRACE = 71,
+	KMA_PR_FEATURE = 80, KMA_PR_COMPRESSED = 81, KMA_PR_COMPRESSED2 = 83,
 };
 
 /*
