@@ -83,8 +83,8 @@ fleet_init() {
 		"SELECT count(*) FROM pg_namespace WHERE nspname = 'kma_fleet'")" = 0
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
-	check "fleet: --init creates the schema, version 2" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 2 ]"
+	check "fleet: --init creates the schema, version 3" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 3 ]"
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
 	check "fleet: --init again changes nothing" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ]"
@@ -410,15 +410,16 @@ fleet_faults() {
 	# a newer schema
 	pg_q postgres -c "CREATE DATABASE newer" > /dev/null
 	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=newer" > /dev/null 2>&1
-	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 3" > /dev/null
+	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 4" > /dev/null
 	"$PUSH" "host=$PG_SOCK user=kma_admin dbname=newer" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: one line, exit 1" 1 "version 3, newer than this kma-push knows" "$F/err"
+	one_line "a newer schema: one line, exit 1" 1 "version 4, newer than this kma-push knows" "$F/err"
 	"$PUSH" --init "host=$PG_SOCK user=kma_admin dbname=newer" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: --init refuses it too" 1 "version 3, newer" "$F/err"
+	one_line "a newer schema: --init refuses it too" 1 "version 4, newer" "$F/err"
 	check "fleet: ... nothing written" test "$(pg_q newer -c 'SELECT count(*) FROM kma_fleet.runs')" = 0
-	fleet_upgrade
+	fleet_upgrade 1
+	fleet_upgrade 2
 	# files that are no report.db: one line naming the file, exit 1, the next file still pushed
 	printf 'not a db\n' > "$F/text.db"
 	sqlite3 "$F/other.db" 'CREATE TABLE t (x)'
@@ -431,43 +432,57 @@ fleet_faults() {
 	check "fleet: ... and nothing written" test "$(runs)" = "$n"
 }
 
-# A backend killed in the middle of a push: a second session holds the lock of
-# kma_fleet.timeline (the last table kma-push writes), so the push waits midway, its
-# run, labels, stacks and other tables written but not committed; the test terminates
-# its backend, then releases the lock.
-# a store of version 1 (its schema as the first kma-push made it, with one run in it):
-# refused with the way out, then upgraded in place by --init to what --init makes new
+# fleet_upgrade V: a store of version V (its schema as that kma-push made it, with one
+# run and two stacks, one of them without frames, in it): refused with the way out,
+# then upgraded in place by --init to what --init makes new, its runs and stacks kept
 fleet_upgrade() {
-	local old="host=$PG_SOCK user=kma_admin dbname=old" v
+	local old="host=$PG_SOCK user=kma_admin dbname=old$1" v frames
 
-	pg_q postgres -c "CREATE DATABASE old" -c "CREATE DATABASE fresh" > /dev/null
-	pg_q old -f "$TOP/tests/fleet/fleet-v1.sql" > /dev/null
-	pg_q old -c "INSERT INTO kma_fleet.runs (trace_id, source, options, host, push_version,
-		allocations) VALUES ('abc', 'trace', '', 'h1', 'v1', false)" > /dev/null
+	pg_q postgres -c "CREATE DATABASE old$1" -c "CREATE DATABASE fresh$1" > /dev/null
+	pg_q "old$1" -f "$TOP/tests/fleet/fleet-v$1.sql" > /dev/null
+	pg_q "old$1" -c "INSERT INTO kma_fleet.runs (trace_id, source, options, host, push_version,
+		allocations) VALUES ('abc', 'trace', '', 'h1', 'v1', false)" \
+		-c "INSERT INTO kma_fleet.stacks VALUES ('\\x01', 3, 'c;b;a'), ('\\x02', 0, '')" \
+		-c "INSERT INTO kma_fleet.stack_frames VALUES ('\\x01', 0, '0xffffffff81000010', 'a',
+		16), ('\\x01', 1, '0x7f', NULL, NULL), ('\\x01', 2, '0x0', 'c', 0)" > /dev/null
 	"$PUSH" "$old" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "an older schema: one line pointing to --init, exit 1" 1 \
-		"version 1, older than this kma-push writes (2): kma-push --init upgrades it" "$F/err"
+	one_line "an older schema (version $1): one line pointing to --init, exit 1" 1 \
+		"version $1, older than this kma-push writes (3): kma-push --init upgrades it" "$F/err"
 	"$PUSH" --init "$old" > "$F/out" 2> "$F/err"
 	rc=$?
-	v=$(pg_q old -c 'SELECT version FROM kma_fleet.schema_version')
-	check "fleet: --init upgrades a version 1 store to 2" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ '$v' = 2 ]"
-	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=fresh" > /dev/null 2>&1
-	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=old" |
+	v=$(pg_q "old$1" -c 'SELECT version FROM kma_fleet.schema_version')
+	check "fleet: --init upgrades a version $1 store to 3" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ '$v' = 3 ]"
+	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=fresh$1" > /dev/null 2>&1
+	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=old$1" |
 		grep -v '^--\|^\\\(un\)\?restrict ' > "$F/old.sql"
-	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=fresh" |
+	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=fresh$1" |
 		grep -v '^--\|^\\\(un\)\?restrict ' > "$F/fresh.sql"
-	check "fleet: ... its tables and constraints are those of a new version 2 store" \
+	check "fleet: ... (version $1) its tables, views and constraints are those of a new store" \
 		diff "$F/old.sql" "$F/fresh.sql"
 	check "fleet: ... the run it held is still there" \
-		test "$(pg_q old -c "SELECT count(*) FROM kma_fleet.runs WHERE host = 'h1'")" = 1
+		test "$(pg_q "old$1" -c "SELECT count(*) FROM kma_fleet.runs WHERE host = 'h1'")" = 1
+	# the frames as inserted above, the 64-bit address as its two's complement
+	frames=$(pg_q "old$1" -c "SELECT encode(stack_key, 'hex'), depth, folded, addresses, functions,
+		offsets FROM kma_fleet.stacks ORDER BY 1" -c "SELECT encode(stack_key, 'hex'), depth,
+		address, function, \"offset\" FROM kma_fleet.stack_frames ORDER BY 1, 2")
+	check "fleet: ... its stacks' frames in the arrays, and in the view stack_frames" test \
+		"$frames" = "01|3|c;b;a|{-2130706416,127,0}|{a,NULL,c}|{16,NULL,0}
+02|0||{}|{}|{}
+01|0|0xffffffff81000010|a|16
+01|1|0x7f||
+01|2|0x0|c|0"
 	"$PUSH" -q "$old" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	v=$(pg_q old -c 'SELECT count(*) FROM kma_fleet.runs')
+	v=$(pg_q "old$1" -c 'SELECT count(*) FROM kma_fleet.runs')
 	check "fleet: ... and takes a push" sh -c "[ $rc = 0 ] && [ '$v' = 2 ]"
 }
 
+# A backend killed in the middle of a push: a second session holds the lock of
+# kma_fleet.timeline (the last of the run's tables kma-push writes, before the stacks),
+# so the push waits midway, its run, labels and other tables written but not
+# committed; the test terminates its backend, then releases the lock.
 fleet_kill() {
 	local n=$(runs) p=$(parts) i lockpid pushpid got=
 	cp "$F/basic.db" "$F/kill.db"
