@@ -257,7 +257,8 @@ t"
 }
 
 # A report.db with percpu and vmalloc rows beside the slab allocator's (schema version 7,
-# tests/kindstore/gens.seq): pushed as before, the slab allocator's rows and numbers
+# tests/kindstore/gens.seq, hand-worked in gens.rows and gens.stats) pushed with -a: the
+# slab allocator's tables as before, and every allocator's rows, totals and call sites
 fleet_kinds() {
 	local r
 	if ! "$MKTRACE" -o "$F/gens.dat" "$TOP/tests/kindstore/gens.seq" > "$F/mk.txt" 2>&1 ||
@@ -272,11 +273,77 @@ fleet_kinds() {
 		sh -c "[ $rc = 0 ] && [ -n '$r' ] && [ ! -s '$F/err' ]"
 	[ -n "$r" ] || return
 	rows_match "$r" "$F/gens.db" "gens.db (with kinds)"
-	same "gens.db (with kinds): allocations, the slab allocator's" \
-		"SELECT a.id, '0x' || to_hex(a.ptr), a.caller, a.bytes_alloc, a.alloc_ts, a.free_ts,
-		 a.free_kind FROM kma_fleet.allocations a WHERE a.run_id = $r" \
-		"SELECT id, ptr, caller, bytes_alloc, alloc_ts, free_ts, free_kind FROM allocations
-		 WHERE kind = 'slab'" "$F/gens.db"
+	# gens.rows' columns, NULL as '-', by alloc_ts
+	pg_q kma -c "SELECT concat_ws(' ', kind, '0x' || to_hex(ptr), caller, alloc_event,
+		coalesce(bytes_req::text, '-'), bytes_alloc, alloc_ts, coalesce(alloc_cpu::text, '-'),
+		pid, convert_from(comm, 'UTF8'), generation, coalesce(free_ts::text, '-'),
+		coalesce(free_cpu::text, '-'), coalesce(free_pid::text, '-'), coalesce(free_kind, '-'),
+		(stack_key IS NOT NULL)::int) FROM kma_fleet.allocations WHERE run_id = $r
+		ORDER BY alloc_ts" > "$F/kinds.got"
+	grep -v '^#' "$TOP/tests/kindstore/gens.rows" > "$F/kinds.want"
+	check "fleet: gens.db: allocations of every kind, as worked by hand (gens.rows)" \
+		cmp "$F/kinds.want" "$F/kinds.got"
+	pg_q kma -c "SELECT concat_ws(' ', kind, allocs, total, net, peak, peak_ts, live, frees,
+		implicit_frees, unknown_frees, null_frees, failed_allocs) FROM kma_fleet.kind_totals
+		WHERE run_id = $r ORDER BY array_position(ARRAY['slab', 'page', 'percpu',
+		'vmalloc'], kind)" > "$F/kt.got"
+	grep -v '^#' "$TOP/tests/kindstore/gens.stats" > "$F/kt.want"
+	check "fleet: gens.db: kind_totals, as worked by hand (gens.stats)" \
+		cmp "$F/kt.want" "$F/kt.got"
+	# per call site, from gens.seq's comment: 2 freed at 3000, 3 live; 4 freed at 6000,
+	# 5 live (no stack); addresses: the symbols of gens.seq plus the offsets
+	pg_q kma -c "SELECT concat_ws(' ', kind, caller, address, total, net, allocs, frees,
+		implicit_frees, failed_allocs, live) FROM kma_fleet.kind_callers WHERE run_id = $r
+		ORDER BY 1" > "$F/kc.got"
+	printf '%s\n' \
+		'percpu alloc_netdev_mqs+0x40 0xffffffff81300c40 32 0 1 1 0 0 0' \
+		'percpu mem_cgroup_css_alloc+0x20 0xffffffff81300820 96 96 1 0 0 0 1' \
+		'vmalloc [no stack] 0x0 8192 8192 1 0 0 0 1' \
+		'vmalloc bpf_map_area_alloc+0x60 0xffffffff81300060 16384 0 1 1 0 0 0' > "$F/kc.want"
+	check "fleet: gens.db: kind_callers of percpu and vmalloc, as worked by hand" \
+		cmp "$F/kc.want" "$F/kc.got"
+	fleet_pages
+}
+
+# The page allocator (tests/pages/basic.seq analyzed with --pages, hand-worked in
+# basic.expect): its allocations, totals and call sites (caller functions) pushed
+fleet_pages() {
+	local r
+	if ! "$MKTRACE" -o "$F/pages.dat" "$TOP/tests/pages/basic.seq" > "$F/mk.txt" 2>&1 ||
+	   ! "$KMA" --pages -q -o "$F/pages.db" "$F/pages.dat" 2>> "$F/mk.txt"; then
+		fail "fleet: a report.db with page rows" "$(cat "$F/mk.txt")"
+		return
+	fi
+	"$PUSH" -a "$PG_URL" "$F/pages.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: a report.db with page rows (--pages) pushed" \
+		sh -c "[ $rc = 0 ] && [ -n '$r' ] && [ ! -s '$F/err' ]"
+	[ -n "$r" ] || return
+	# basic.expect's summary: 5 allocations of 9 pages, 3 live; peak 5 pages after event
+	# 2 (2000); frees 3 (1 implicit), 1 unknown, 1 failed; 4096-byte pages
+	check "fleet: pages.db: the page row of kind_totals (basic.expect's summary)" test \
+		"$(pg_q kma -c "SELECT concat_ws(' ', allocs, total, net, peak, peak_ts, live, frees,
+		implicit_frees, unknown_frees, null_frees, failed_allocs) FROM kma_fleet.kind_totals
+		WHERE run_id = $r AND kind = 'page'")" = \
+		"5 $((9 * 4096)) $((3 * 4096)) $((5 * 4096)) 2000 2 3 1 1 0 1"
+	# basic.expect's "row function NAME pages allocs freed_pages frees implicit live_pages"
+	# in bytes; live allocations: pipe_write's 5 and 8, none of do_anonymous_page's
+	awk '$1 == "row" && $2 == "function" { print $3, $4 * 4096, $9 * 4096, $5, $7, $8,
+		($3 == "pipe_write" ? 2 : 0) }' "$TOP/tests/pages/basic.expect" | sort > "$F/pc.want"
+	pg_q kma -c "SELECT concat_ws(' ', caller, total, net, allocs, frees, implicit_frees, live)
+		FROM kma_fleet.kind_callers WHERE run_id = $r AND kind = 'page'" | sort > "$F/pc.got"
+	check "fleet: pages.db: kind_callers of the page allocator, per function (basic.expect)" \
+		sh -c "[ -s '$F/pc.want' ] && cmp '$F/pc.want' '$F/pc.got'"
+	# events 1, 2, 5, 8, 9 of basic.seq: pfn, bytes, pid, free_ts, free_kind
+	pg_q kma -c "SELECT concat_ws(' ', '0x' || to_hex(ptr), caller, bytes_alloc, pid,
+		coalesce(free_ts::text, '-'), coalesce(free_kind, '-')) FROM kma_fleet.allocations
+		WHERE run_id = $r AND kind = 'page' ORDER BY alloc_ts" > "$F/pa.got"
+	printf '%s\n' '0x1000 pipe_write 4096 100 4000 mm_page_free' \
+		'0x2000 do_anonymous_page 16384 100 5000 implicit' '0x2000 pipe_write 4096 100 - -' \
+		'0x4000 pipe_write 8192 200 - -' '0x0 do_anonymous_page 4096 200 9500 mm_page_free' \
+		> "$F/pa.want"
+	check "fleet: pages.db: page allocations, as basic.seq has them" cmp "$F/pa.want" "$F/pa.got"
 }
 
 fleet_again() {

@@ -91,6 +91,14 @@ static inline void kma_push_put64(struct kma_push *p, int64_t v)
 /* p->buf sent when it holds enough (or, @force, whatever it holds); 0 or -1. */
 int kma_push_flush(struct kma_push *p, int force);
 
+/*
+ * One field of column @c of @st in binary COPY form into p->buf (room
+ * reserved here), by its type letter: i bigint, d integer, t text, b bytea,
+ * k a stacks.id as its stack_key (bytea). 0, or -1 and p->e.
+ */
+struct sqlite3_stmt;
+int kma_push_field(struct kma_push *p, struct sqlite3_stmt *st, int c, char type);
+
 /* The report.db is at fault: "@what: SQLite's words" in p->e; returns -1. */
 int kma_push_db_err(struct kma_push *p, const char *what);
 
@@ -106,6 +114,9 @@ int kma_push_copy_end(struct kma_push *p, int fail);
  */
 int kma_push_copy(struct kma_push *p, const char *copy, const char *select, const char *types,
 		  int run);
+
+/* kma-fleet-allocs.c: the slab allocator's rows of the view allocations into @copy. */
+int kma_push_allocations(struct kma_push *p, const char *copy);
 
 /* kma-fleet-stacks.c: every stack's key (p->key), before the push's transaction. */
 int kma_push_stack_keys(struct kma_push *p);

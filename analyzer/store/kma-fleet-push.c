@@ -56,7 +56,7 @@ int kma_push_flush(struct kma_push *p, int force)
  * One field of column @c of @st in binary COPY form, by its type letter:
  * i bigint, d integer, t text, b bytea, k a stacks.id as its stack_key (bytea).
  */
-static int field(struct kma_push *p, sqlite3_stmt *st, int c, char type)
+int kma_push_field(struct kma_push *p, sqlite3_stmt *st, int c, char type)
 {
 	int64_t id;
 	int n;
@@ -178,7 +178,7 @@ int kma_push_copy(struct kma_push *p, const char *copy, const char *select, cons
 			kma_push_put64(p, p->run);
 		}
 		for (c = 0; c < nf && !fail; c++)
-			fail = field(p, st, c, types[c]);
+			fail = kma_push_field(p, st, c, types[c]);
 		if (!fail)
 			fail = kma_push_flush(p, 0);
 	}
@@ -220,7 +220,8 @@ struct table {
 
 /*
  * Per kind and call site: percpu's and vmalloc's from kind_callers, the page
- * allocator's summed per caller function of its allocations (as page_stats).
+ * allocator's summed per caller function of its allocations (as page_stats;
+ * its frees count the implicit ones too, as the page row of kind_totals).
  */
 #define KIND_CALLERS \
 	"SELECT k.name, c.caller, c.address, c.total, c.net, c.allocs, c.frees, c.implicit_frees, " \
@@ -228,7 +229,7 @@ struct table {
 	"UNION ALL SELECT 'page', COALESCE(sh.function, '[no stack]'), NULL, " \
 	"SUM((1 << sh.page_order) * pt.page_size), " \
 	"SUM(CASE WHEN r.free_ts IS NULL THEN (1 << sh.page_order) * pt.page_size ELSE 0 END), " \
-	"COUNT(*), SUM(r.free_kind = 0), SUM(r.free_kind = 1), NULL, SUM(r.free_ts IS NULL) " \
+	"COUNT(*), SUM(r.free_ts IS NOT NULL), SUM(r.free_kind = 1), NULL, SUM(r.free_ts IS NULL) " \
 	"FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id " \
 	"CROSS JOIN page_trace AS pt GROUP BY 2"
 
@@ -269,19 +270,8 @@ static const struct table tables[] = {
 	  "bytes_req, bytes_alloc, gfp_flags, node, cache, accounted, alloc_ts, alloc_cpu, pid, "
 	  "comm, generation, free_ts, free_cpu, free_pid, free_caller, free_kind, stack_key, "
 	  "free_stack_key, kmalloc_type) FROM STDIN (FORMAT binary)",
-	  /* the view allocations, with the pointer as its integer */
-	  "SELECT r.id, r.ptr, c.caller, ae.name, sh.bytes_req, sh.bytes_alloc, sh.gfp_flags, "
-	  "sh.node, k.name, sh.accounted, r.alloc_ts, r.alloc_cpu, t.pid, t.comm, r.generation, "
-	  "r.alloc_ts + r.life, "
-	  "CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_cpu, r.alloc_cpu) END, "
-	  "CASE WHEN r.life IS NOT NULL THEN COALESCE(r.free_pid, t.pid) END, "
-	  "s.caller, fk.name, sh.stack_id, sh.free_stack_id, sh.kmalloc_type "
-	  "FROM alloc_rows AS r CROSS JOIN alloc_shapes AS sh ON sh.id = r.shape_id "
-	  "JOIN callers AS c ON c.id = sh.caller_id JOIN event_kinds AS ae ON ae.id = sh.alloc_event "
-	  "JOIN tasks AS t ON t.id = r.task_id LEFT JOIN caches AS k ON k.id = sh.cache_id "
-	  "LEFT JOIN free_sites AS s ON s.id = r.free_site_id "
-	  "LEFT JOIN event_kinds AS fk ON fk.id = r.free_kind + 4 ORDER BY r.id",
-	  "iittiiiitiiiibiiiittkkd", 1, 0 },
+	  /* the view allocations' slab rows: kma-fleet-allocs.c */
+	  NULL, NULL, 1, 0 },
 	{ "allocations", KIND_COPY, KIND_ROWS, KIND_TYPES, 1, 1 },
 	{ "allocations", KIND_COPY, PAGE_ROWS, KIND_TYPES, 1, 1 },
 	{ "kind_totals", "COPY kma_fleet.kind_totals FROM STDIN (FORMAT binary)",
@@ -312,7 +302,8 @@ static int push_tables(struct kma_push *p, int allocations)
 		if (!tables[i].more && !res)
 			return -1;
 		PQclear(res);
-		if (kma_push_copy(p, tables[i].copy, tables[i].select, tables[i].types, 1))
+		if (!tables[i].select ? kma_push_allocations(p, tables[i].copy) :
+		    kma_push_copy(p, tables[i].copy, tables[i].select, tables[i].types, 1))
 			return -1;
 	}
 	return 0;
@@ -467,7 +458,9 @@ static int open_db(struct kma_push *p, const char *path)
 	sqlite3_stmt *st;
 	int id = 0;
 
-	if (sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+	/* one thread: no mutex around each of the millions of column calls */
+	if (sqlite3_open_v2(path, &p->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK)
 		return kma_push_db_err(p, "cannot open it");
 	if (sqlite3_prepare_v2(p->db, "PRAGMA application_id", -1, &st, NULL) != SQLITE_OK)
 		return kma_push_db_err(p, "not an SQLite database");
