@@ -49,14 +49,14 @@ fdiff_setup() {
 		return 1
 	}
 	cp "$FIX/basic.dat" "$FIX/markers.dat" "$FIX/stacks.dat" "$F/"
-	for n in sb sn basic markers stacks gens; do
+	for n in sb sn basic markers gens stacks; do
 		"$KMA_A" -q -o "$F/$n.db" "$F/$n.dat" || { fail "fleet-diff: analyze $n.dat"; return 1; }
 	done
 	U="host=$PG_SOCK user=kma_admin dbname=kma"
 	# what kma-diff prints for the server: socket directory, port, database
 	SRV="$PG_SOCK:5432/kma"
 	"$PUSH" --init "$U" > /dev/null 2>&1 || { fail "fleet-diff: kma-push --init"; return 1; }
-	for n in sb sn basic markers stacks gens; do
+	for n in sb sn basic markers gens stacks; do
 		"$PUSH" --allocations --label name=$n --label group=all "$U" "$F/$n.db" \
 			> /dev/null 2>&1 || { fail "fleet-diff: push $n.db"; return 1; }
 	done
