@@ -58,7 +58,7 @@ struct kma_push {
 	struct kma_err		*e;
 };
 
-/* Room for @n more bytes in p->buf; 0, or -1 and @e (no memory). */
+/* kma-fleet-copy.c: room for @n more bytes in p->buf; 0, or -1 and @e (no memory). */
 int kma_push_reserve(struct kma_push *p, size_t n);
 
 static inline void kma_push_put(struct kma_push *p, const void *d, size_t n)
@@ -110,7 +110,7 @@ int kma_push_copy_end(struct kma_push *p, int fail);
 
 /*
  * The rows of @select (report.db) into @copy, column by column as @types
- * says (kma-fleet-push.c); with @run, the run's id first.
+ * says; with @run, the run's id first.
  */
 int kma_push_copy(struct kma_push *p, const char *copy, const char *select, const char *types,
 		  int run);
