@@ -302,6 +302,20 @@ fleet_kinds() {
 		'vmalloc bpf_map_area_alloc+0x60 0xffffffff81300060 16384 0 1 1 0 0 0' > "$F/kc.want"
 	check "fleet: gens.db: kind_callers of percpu and vmalloc, as worked by hand" \
 		cmp "$F/kc.want" "$F/kc.got"
+	# a report.db of version 6 (before the other allocators' tables): its slab rows only
+	cp "$F/gens.db" "$F/gens6.db"
+	sqlite3 "$F/gens6.db" "DROP VIEW allocations; DROP VIEW kind_stats; DROP VIEW
+		kind_caller_stats; DROP TABLE kind_alloc_rows; DROP TABLE kind_callers;
+		DROP TABLE kind_totals; DROP TABLE kinds; UPDATE trace SET file = 'v6';
+		PRAGMA user_version = 6"
+	"$PUSH" -a "$PG_URL" "$F/gens6.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: a version 6 report.db: pushed, its slab allocation only, no other kind" \
+		sh -c "[ $rc = 0 ] && [ -n '$r' ] && [ \"\$(psql -X -A -t '$PG_URL' -c \"SELECT
+		string_agg(kind || ' ' || caller, ',') FROM kma_fleet.allocations WHERE run_id = 0$r;
+		SELECT count(*) FROM kma_fleet.kind_callers WHERE run_id = 0$r\")\" = 'slab alloc_a+0x10
+0' ] || cat '$F/err'"
 	fleet_pages
 }
 

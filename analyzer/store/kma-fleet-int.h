@@ -48,6 +48,7 @@ int kma_fleet_counts(struct sqlite3 *db, struct kma_err *e);
 struct kma_push {
 	struct kma_fleet	*f;
 	struct sqlite3		*db;
+	int			version;	/* the report.db's PRAGMA user_version */
 	long long		run;
 	unsigned char		(*key)[32];	/* report.db stacks.id -> stack_key */
 	unsigned char		*has_key;

@@ -112,6 +112,15 @@ static const struct table tables[] = {
 	  "FROM timeline", "iiiiiiiii", 0, 0 },
 };
 
+/*
+ * The rows of the allocators beside slab: a report.db of version 7 on has
+ * them (an older one is pushed with none, its partitions empty).
+ */
+static int other_kinds(const struct table *t)
+{
+	return t->more || !strncmp(t->name, "kind_", 5);
+}
+
 static int push_tables(struct kma_push *p, int allocations)
 {
 	char run[24];
@@ -130,6 +139,8 @@ static int push_tables(struct kma_push *p, int allocations)
 		if (!tables[i].more && !res)
 			return -1;
 		PQclear(res);
+		if (other_kinds(&tables[i]) && p->version < 7)
+			continue;
 		if (!tables[i].select ? kma_push_allocations(p, tables[i].copy) :
 		    kma_push_copy(p, tables[i].copy, tables[i].select, tables[i].types, 1))
 			return -1;
@@ -297,6 +308,11 @@ static int open_db(struct kma_push *p, const char *path)
 	sqlite3_finalize(st);
 	if (id != KMA_FLEET_APP_ID)
 		return kma_err_set(p->e, KMA_ERR_BROKEN, "not a report.db written by kma-analyze");
+	if (sqlite3_prepare_v2(p->db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return kma_push_db_err(p, "cannot read it");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		p->version = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
 	return 0;
 }
 
