@@ -96,7 +96,8 @@ DIFF_OBJS	+= $(addprefix $(O)/analyzer/store/,kma-fleet-diff.o kma-fleet-select.
 # kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
-		   store/kma-fleet-sha256.o store/kma-fleet-schema.o store/kma-fleet-counts.o)
+		   store/kma-fleet-sha256.o store/kma-fleet-schema.o store/kma-fleet-counts.o \
+		   store/kma-fleet-stacks.o store/kma-fleet-allocs.o store/kma-fleet-copy.o)
 # run selectors over the fleet store (kma-trend, kma-diff's store operands)
 FLEET_SEL_OBJS	:= $(addprefix $(O)/analyzer/store/,kma-fleet-select.o kma-fleet.o kma-fleet-schema.o)
 # kma-trend: series over the runs of the fleet store; the output guard for --html
@@ -214,7 +215,9 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 
 # the fleet store's objects see libpq's headers
 $(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o \
-$(O)/analyzer/store/kma-fleet-counts.o $(O)/analyzer/store/kma-fleet-diff.o: \
+$(O)/analyzer/store/kma-fleet-counts.o $(O)/analyzer/store/kma-fleet-diff.o \
+$(O)/analyzer/store/kma-fleet-stacks.o $(O)/analyzer/store/kma-fleet-allocs.o \
+$(O)/analyzer/store/kma-fleet-copy.o: \
 	PKG_CFLAGS += $(PQ_CFLAGS)
 $(O)/analyzer/store/kma-fleet-select.o $(O)/analyzer/store/kma-fleet-read.o: PKG_CFLAGS += $(PQ_CFLAGS)
 

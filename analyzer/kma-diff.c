@@ -436,8 +436,8 @@ static int load_operand(struct diff_opts *o, int i, int *nkeep,
 	if (!strncmp(file, KMA_DIFF_PG_PREFIX, strlen(KMA_DIFF_PG_PREFIX))) {
 		if (o->kind != KMA_KIND_SLAB) {
 			/* not the operand: its connection string may hold a password */
-			fprintf(stderr, "kma-diff: --kind %s: the fleet store holds slab rows only\n",
-				o->kind_arg);
+			fprintf(stderr, "kma-diff: --kind %s: store operands are compared for the "
+				"slab allocator only\n", o->kind_arg);
 			return -1;
 		}
 		r = kma_diff_load_pg(file + strlen(KMA_DIFF_PG_PREFIX), o->group, sc, t,

@@ -10,6 +10,7 @@
 #   MKTRACE       tests/tools/mktrace (default build/tests/tools/mktrace)
 #   BENCH_CSV=F   the rows are appended to F as CSV (section,what,seconds,limit,verdict)
 #   BENCH_RUNS=N  timed runs, best kept (default 3)
+#   FLEET_SECTIONS="trend push"   the sections run (default both)
 #
 # trend: 30 runs of 100k allocations each (mktrace: 1000 call sites, 2 CPUs, half the
 # allocations freed at once; every tenth call site keeps 100 more allocations each
@@ -255,6 +256,11 @@ fi
 WORK=$PG_DIR/work
 mkdir -p "$WORK"
 echo "fleet store (PostgreSQL 15, private cluster, Unix socket), best of $RUNS:"
-section_trend || FAILED=1
-section_push || FAILED=1
+for s in ${FLEET_SECTIONS:-trend push}; do
+	case $s in
+	trend) section_trend || FAILED=1 ;;
+	push) section_push || FAILED=1 ;;
+	*) echo "fleet.sh: no section '$s' (trend, push)" >&2; exit 1 ;;
+	esac
+done
 exit $FAILED

@@ -1,4 +1,4 @@
--- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 2.
+-- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 3.
 -- Documented in docs/kma-fleet.5 (man 5 kma-fleet); every table, column and function
 -- below is described there. Created by kma-push --init (compiled into kma-push), in one
 -- transaction; kma-push refuses a database whose kma_fleet.schema_version is newer.
@@ -6,7 +6,8 @@
 -- A run's rows live in partitions of their own (LIST by run_id, one partition per run
 -- and table, made by kma_fleet.add_run_partition as the run is pushed): dropping a run
 -- (kma_fleet.drop_run) drops its partitions, no DELETE of millions of rows. Stacks are
--- kept once for all runs, by content (stack_key: SHA-256 of the frames).
+-- kept once for all runs, by content (stack_key: SHA-256 of the frames), one row each
+-- with its frames in arrays (a row per frame made a push of many new stacks slow).
 -- Names a trace carries are text, except the task names (comm), which the kernel does
 -- not hold to any encoding: bytea, byte for byte as the trace has them.
 
@@ -17,7 +18,7 @@ CREATE TABLE kma_fleet.schema_version (
 	one		boolean PRIMARY KEY DEFAULT true CHECK (one),
 	version		integer NOT NULL
 );
-INSERT INTO kma_fleet.schema_version (version) VALUES (2);
+INSERT INTO kma_fleet.schema_version (version) VALUES (3);
 
 -- One row per run pushed.
 CREATE TABLE kma_fleet.runs (
@@ -58,23 +59,24 @@ CREATE TABLE kma_fleet.run_labels (
 CREATE INDEX run_labels_key_value ON kma_fleet.run_labels (key, value);
 
 -- Call stacks, once for all runs: stack_key is the SHA-256 of the frames (address,
--- function, offset of each, innermost first).
+-- function, offset of each, innermost first). The frames are the arrays, element 1 the
+-- innermost; the view stack_frames has them one row each.
 CREATE TABLE kma_fleet.stacks (
 	stack_key	bytea PRIMARY KEY,
 	depth		integer NOT NULL,
-	folded		text NOT NULL		-- functions outermost first joined by ';'
+	folded		text NOT NULL,		-- functions outermost first joined by ';'
+	addresses	bigint[] NOT NULL,	-- return addresses' 64 bits as signed integers
+	functions	text[] NOT NULL,	-- NULL element: unresolved
+	offsets		bigint[] NOT NULL	-- address - the function's; NULL: unresolved
 );
 
--- No foreign key to stacks: kma-push writes a stack's frames in the statement that adds
--- the stack, and a per-row check of 732k frames (122k stacks) cost 7 s of a push.
-CREATE TABLE kma_fleet.stack_frames (
-	stack_key	bytea NOT NULL,
-	depth		integer NOT NULL,	-- 0: innermost
-	address		text NOT NULL,		-- '0x<hex>'
-	function	text,
-	"offset"	bigint,
-	PRIMARY KEY (stack_key, depth)
-);
+-- A stack's frames one row each, address as '0x<hex>' (the rows of version 2's table).
+CREATE VIEW kma_fleet.stack_frames AS
+	SELECT s.stack_key, (f.n - 1)::integer AS depth, '0x' || to_hex(f.address) AS address,
+	       f.function, f."offset"
+	FROM kma_fleet.stacks AS s,
+	     unnest(s.addresses, s.functions, s.offsets) WITH ORDINALITY
+		AS f (address, function, "offset", n);
 
 -- Per run and call site: report.db's callers, with the leak verdicts.
 CREATE TABLE kma_fleet.callers (
@@ -179,21 +181,22 @@ CREATE TABLE kma_fleet.timeline (
 	live_max	bigint NOT NULL
 ) PARTITION BY LIST (run_id);
 
--- Every allocation (kma-push --allocations only): report.db's view allocations.
+-- Every allocation (kma-push --allocations only): report.db's view allocations, every
+-- allocator's (kind); the columns a kind has not are NULL, as in the view.
 CREATE TABLE kma_fleet.allocations (
 	run_id		bigint NOT NULL,
 	id		bigint NOT NULL,
 	ptr		bigint NOT NULL,	-- the pointer's 64 bits as a signed integer
 	caller		text NOT NULL,
 	alloc_event	text NOT NULL,
-	bytes_req	bigint NOT NULL,
+	bytes_req	bigint,
 	bytes_alloc	bigint NOT NULL,
-	gfp_flags	bigint NOT NULL,
+	gfp_flags	bigint,
 	node		bigint,
 	cache		text,
 	accounted	bigint,
 	alloc_ts	bigint NOT NULL,
-	alloc_cpu	bigint NOT NULL,
+	alloc_cpu	bigint,
 	pid		bigint NOT NULL,
 	comm		bytea,
 	generation	bigint NOT NULL,
@@ -204,7 +207,43 @@ CREATE TABLE kma_fleet.allocations (
 	free_kind	text,
 	stack_key	bytea,
 	free_stack_key	bytea,
-	kmalloc_type	integer			-- the kmalloc family (report.db's kmalloc_types.id)
+	kmalloc_type	integer,		-- the kmalloc family (report.db's kmalloc_types.id)
+	kind		text NOT NULL DEFAULT 'slab'	-- 'slab', 'page', 'percpu', 'vmalloc'
+) PARTITION BY LIST (run_id);
+
+-- Per run and allocator (report.db's kind_stats): slab always, page with --pages,
+-- percpu and vmalloc when the trace has their events.
+CREATE TABLE kma_fleet.kind_totals (
+	run_id		bigint NOT NULL,
+	kind		text NOT NULL,
+	allocs		bigint NOT NULL,
+	total		bigint NOT NULL,
+	net		bigint NOT NULL,
+	peak		bigint NOT NULL,
+	peak_ts		bigint,
+	live		bigint NOT NULL,
+	frees		bigint NOT NULL,
+	implicit_frees	bigint NOT NULL,
+	unknown_frees	bigint NOT NULL,
+	null_frees	bigint NOT NULL,
+	failed_allocs	bigint NOT NULL
+) PARTITION BY LIST (run_id);
+
+-- Per run, allocator and call site of the allocators beside slab (whose are in callers):
+-- percpu and vmalloc from report.db's kind_callers, page by the caller function of its
+-- allocations (page_alloc_rows, '[no stack]' without a stack).
+CREATE TABLE kma_fleet.kind_callers (
+	run_id		bigint NOT NULL,
+	kind		text NOT NULL,
+	caller		text NOT NULL,
+	address		text,			-- '0x<hex>'; NULL: page (by function)
+	total		bigint NOT NULL,
+	net		bigint NOT NULL,
+	allocs		bigint NOT NULL,
+	frees		bigint NOT NULL,
+	implicit_frees	bigint NOT NULL,
+	failed_allocs	bigint,			-- NULL: page (counted per run only)
+	live		bigint NOT NULL
 ) PARTITION BY LIST (run_id);
 
 -- The partition of TAB (one of the partitioned tables above) for RUN.
@@ -212,7 +251,7 @@ CREATE FUNCTION kma_fleet.add_run_partition(tab text, run bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
 	IF tab NOT IN ('callers', 'functions', 'caches', 'tasks', 'run_stacks', 'generations',
-		       'timeline', 'allocations') THEN
+		       'timeline', 'allocations', 'kind_totals', 'kind_callers') THEN
 		RAISE EXCEPTION 'kma_fleet.add_run_partition: no such table %', tab;
 	END IF;
 	EXECUTE format('CREATE TABLE kma_fleet.%I PARTITION OF kma_fleet.%I FOR VALUES IN (%s)',
@@ -227,7 +266,8 @@ DECLARE
 	tab text;
 BEGIN
 	FOREACH tab IN ARRAY ARRAY['callers', 'functions', 'caches', 'tasks', 'run_stacks',
-				   'generations', 'timeline', 'allocations'] LOOP
+				   'generations', 'timeline', 'allocations', 'kind_totals',
+				   'kind_callers'] LOOP
 		EXECUTE format('DROP TABLE IF EXISTS kma_fleet.%I', tab || '_r' || run);
 	END LOOP;
 	DELETE FROM kma_fleet.runs WHERE run_id = run;

@@ -43,25 +43,26 @@ fdiff_setup() {
 	local n
 
 	"$MKTRACE" -o "$F/sb.dat" "$TOP/tests/diff/scope-base.seq" > /dev/null &&
-	"$MKTRACE" -o "$F/sn.dat" "$TOP/tests/diff/scope-new.seq" > /dev/null || {
-		fail "fleet-diff: mktrace of tests/diff/scope-*.seq"
+	"$MKTRACE" -o "$F/sn.dat" "$TOP/tests/diff/scope-new.seq" > /dev/null &&
+	"$MKTRACE" -o "$F/gens.dat" "$TOP/tests/kindstore/gens.seq" > /dev/null || {
+		fail "fleet-diff: mktrace of tests/diff/scope-*.seq, tests/kindstore/gens.seq"
 		return 1
 	}
 	cp "$FIX/basic.dat" "$FIX/markers.dat" "$FIX/stacks.dat" "$F/"
-	for n in sb sn basic markers stacks; do
+	for n in sb sn basic markers gens stacks; do
 		"$KMA_A" -q -o "$F/$n.db" "$F/$n.dat" || { fail "fleet-diff: analyze $n.dat"; return 1; }
 	done
 	U="host=$PG_SOCK user=kma_admin dbname=kma"
 	# what kma-diff prints for the server: socket directory, port, database
 	SRV="$PG_SOCK:5432/kma"
 	"$PUSH" --init "$U" > /dev/null 2>&1 || { fail "fleet-diff: kma-push --init"; return 1; }
-	for n in sb sn basic markers stacks; do
+	for n in sb sn basic markers gens stacks; do
 		"$PUSH" --allocations --label name=$n --label group=all "$U" "$F/$n.db" \
 			> /dev/null 2>&1 || { fail "fleet-diff: push $n.db"; return 1; }
 	done
 	"$PUSH" --label name=basic-agg "$U" "$F/basic.dat" > /dev/null 2>&1 ||
 		{ fail "fleet-diff: push basic.dat"; return 1; }
-	check "fleet-diff: 6 runs pushed" test "$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.runs')" = 6
+	check "fleet-diff: 7 runs pushed" test "$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.runs')" = 7
 }
 
 # op NAME: the store operand of the run labelled name=NAME
@@ -131,6 +132,11 @@ fdiff_same() {
 			# shellcheck disable=SC2086
 			same "-g $g $f: store runs as the files" sb sn -f csv -g "$g" $f
 		done
+	done
+	# a run with percpu and vmalloc allocations: filtered, its slab rows only, as the file's
+	for g in caller function; do
+		same "-g $g --comm bash, a run with other kinds: its slab rows, as the files" \
+			gens sb -f csv -g "$g" --comm bash
 	done
 	for fmt in text json; do
 		same "-f $fmt -g cache --comm tar: store runs as the files" sb sn -f "$fmt" -g cache \
@@ -213,12 +219,15 @@ fdiff_faults() {
 		"pg:host=$down user=kma_admin dbname=kma#run=1"
 	fault "no such run: one line, exit 1" 1 "pg:$SRV#run=999: no run matches 'run=999'" \
 		"pg:$U#run=999"
-	fault "several runs match: how many, exit 1" 1 "5 runs match 'label:group=all', one is needed" \
+	fault "several runs match: how many, exit 1" 1 "6 runs match 'label:group=all', one is needed" \
 		"pg:$U#label:group=all"
 	fault "a filter on a run pushed without --allocations: exit 1" 1 \
 		"run [0-9]* was pushed without --allocations, so no filter" \
 		"$(op basic-agg)" --comm tar
 	fault "--generation on it: exit 1" 1 "so no --generation" "$(op basic-agg)" --generation 1
+	fault "--kind percpu: store operands are the slab allocator's: one line, exit 1" 1 \
+		"--kind percpu: store operands are compared for the slab allocator only" \
+		"$(op gens)" --kind percpu
 	fault "a database that is no fleet store: exit 1" 1 "not a kma fleet store" \
 		"pg:host=$PG_SOCK user=kma_admin dbname=postgres#run=1"
 	pg_q kma -c "CREATE ROLE kma_pw LOGIN PASSWORD 'right-pw'" \

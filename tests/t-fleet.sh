@@ -83,8 +83,8 @@ fleet_init() {
 		"SELECT count(*) FROM pg_namespace WHERE nspname = 'kma_fleet'")" = 0
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
-	check "fleet: --init creates the schema, version 2" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 2 ]"
+	check "fleet: --init creates the schema, version 3" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 3 ]"
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
 	check "fleet: --init again changes nothing" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ]"
@@ -257,7 +257,8 @@ t"
 }
 
 # A report.db with percpu and vmalloc rows beside the slab allocator's (schema version 7,
-# tests/kindstore/gens.seq): pushed as before, the slab allocator's rows and numbers
+# tests/kindstore/gens.seq, hand-worked in gens.rows and gens.stats) pushed with -a: the
+# slab allocator's tables as before, and every allocator's rows, totals and call sites
 fleet_kinds() {
 	local r
 	if ! "$MKTRACE" -o "$F/gens.dat" "$TOP/tests/kindstore/gens.seq" > "$F/mk.txt" 2>&1 ||
@@ -272,11 +273,91 @@ fleet_kinds() {
 		sh -c "[ $rc = 0 ] && [ -n '$r' ] && [ ! -s '$F/err' ]"
 	[ -n "$r" ] || return
 	rows_match "$r" "$F/gens.db" "gens.db (with kinds)"
-	same "gens.db (with kinds): allocations, the slab allocator's" \
-		"SELECT a.id, '0x' || to_hex(a.ptr), a.caller, a.bytes_alloc, a.alloc_ts, a.free_ts,
-		 a.free_kind FROM kma_fleet.allocations a WHERE a.run_id = $r" \
-		"SELECT id, ptr, caller, bytes_alloc, alloc_ts, free_ts, free_kind FROM allocations
-		 WHERE kind = 'slab'" "$F/gens.db"
+	# gens.rows' columns, NULL as '-', by alloc_ts
+	pg_q kma -c "SELECT concat_ws(' ', kind, '0x' || to_hex(ptr), caller, alloc_event,
+		coalesce(bytes_req::text, '-'), bytes_alloc, alloc_ts, coalesce(alloc_cpu::text, '-'),
+		pid, convert_from(comm, 'UTF8'), generation, coalesce(free_ts::text, '-'),
+		coalesce(free_cpu::text, '-'), coalesce(free_pid::text, '-'), coalesce(free_kind, '-'),
+		(stack_key IS NOT NULL)::int) FROM kma_fleet.allocations WHERE run_id = $r
+		ORDER BY alloc_ts" > "$F/kinds.got"
+	grep -v '^#' "$TOP/tests/kindstore/gens.rows" > "$F/kinds.want"
+	check "fleet: gens.db: allocations of every kind, as worked by hand (gens.rows)" \
+		cmp "$F/kinds.want" "$F/kinds.got"
+	pg_q kma -c "SELECT concat_ws(' ', kind, allocs, total, net, peak, peak_ts, live, frees,
+		implicit_frees, unknown_frees, null_frees, failed_allocs) FROM kma_fleet.kind_totals
+		WHERE run_id = $r ORDER BY array_position(ARRAY['slab', 'page', 'percpu',
+		'vmalloc'], kind)" > "$F/kt.got"
+	grep -v '^#' "$TOP/tests/kindstore/gens.stats" > "$F/kt.want"
+	check "fleet: gens.db: kind_totals, as worked by hand (gens.stats)" \
+		cmp "$F/kt.want" "$F/kt.got"
+	# per call site, from gens.seq's comment: 2 freed at 3000, 3 live; 4 freed at 6000,
+	# 5 live (no stack); addresses: the symbols of gens.seq plus the offsets
+	pg_q kma -c "SELECT concat_ws(' ', kind, caller, address, total, net, allocs, frees,
+		implicit_frees, failed_allocs, live) FROM kma_fleet.kind_callers WHERE run_id = $r
+		ORDER BY 1" > "$F/kc.got"
+	printf '%s\n' \
+		'percpu alloc_netdev_mqs+0x40 0xffffffff81300c40 32 0 1 1 0 0 0' \
+		'percpu mem_cgroup_css_alloc+0x20 0xffffffff81300820 96 96 1 0 0 0 1' \
+		'vmalloc [no stack] 0x0 8192 8192 1 0 0 0 1' \
+		'vmalloc bpf_map_area_alloc+0x60 0xffffffff81300060 16384 0 1 1 0 0 0' > "$F/kc.want"
+	check "fleet: gens.db: kind_callers of percpu and vmalloc, as worked by hand" \
+		cmp "$F/kc.want" "$F/kc.got"
+	# a report.db of version 6 (before the other allocators' tables): its slab rows only
+	cp "$F/gens.db" "$F/gens6.db"
+	sqlite3 "$F/gens6.db" "DROP VIEW allocations; DROP VIEW kind_stats; DROP VIEW
+		kind_caller_stats; DROP TABLE kind_alloc_rows; DROP TABLE kind_callers;
+		DROP TABLE kind_totals; DROP TABLE kinds; UPDATE trace SET file = 'v6';
+		PRAGMA user_version = 6"
+	"$PUSH" -a "$PG_URL" "$F/gens6.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: a version 6 report.db: pushed, its slab allocation only, no other kind" \
+		sh -c "[ $rc = 0 ] && [ -n '$r' ] && [ \"\$(psql -X -A -t '$PG_URL' -c \"SELECT
+		string_agg(kind || ' ' || caller, ',') FROM kma_fleet.allocations WHERE run_id = 0$r;
+		SELECT count(*) FROM kma_fleet.kind_callers WHERE run_id = 0$r\")\" = 'slab alloc_a+0x10
+0' ] || cat '$F/err'"
+	fleet_pages
+}
+
+# The page allocator (tests/pages/basic.seq analyzed with --pages, hand-worked in
+# basic.expect): its allocations, totals and call sites (caller functions) pushed
+fleet_pages() {
+	local r
+	if ! "$MKTRACE" -o "$F/pages.dat" "$TOP/tests/pages/basic.seq" > "$F/mk.txt" 2>&1 ||
+	   ! "$KMA" --pages -q -o "$F/pages.db" "$F/pages.dat" 2>> "$F/mk.txt"; then
+		fail "fleet: a report.db with page rows" "$(cat "$F/mk.txt")"
+		return
+	fi
+	"$PUSH" -a "$PG_URL" "$F/pages.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: a report.db with page rows (--pages) pushed" \
+		sh -c "[ $rc = 0 ] && [ -n '$r' ] && [ ! -s '$F/err' ]"
+	[ -n "$r" ] || return
+	# basic.expect's summary: 5 allocations of 9 pages, 3 live; peak 5 pages after event
+	# 2 (2000); frees 3 (1 implicit), 1 unknown, 1 failed; 4096-byte pages
+	check "fleet: pages.db: the page row of kind_totals (basic.expect's summary)" test \
+		"$(pg_q kma -c "SELECT concat_ws(' ', allocs, total, net, peak, peak_ts, live, frees,
+		implicit_frees, unknown_frees, null_frees, failed_allocs) FROM kma_fleet.kind_totals
+		WHERE run_id = $r AND kind = 'page'")" = \
+		"5 $((9 * 4096)) $((3 * 4096)) $((5 * 4096)) 2000 2 3 1 1 0 1"
+	# basic.expect's "row function NAME pages allocs freed_pages frees implicit live_pages"
+	# in bytes; live allocations: pipe_write's 5 and 8, none of do_anonymous_page's
+	awk '$1 == "row" && $2 == "function" { print $3, $4 * 4096, $9 * 4096, $5, $7, $8,
+		($3 == "pipe_write" ? 2 : 0) }' "$TOP/tests/pages/basic.expect" | sort > "$F/pc.want"
+	pg_q kma -c "SELECT concat_ws(' ', caller, total, net, allocs, frees, implicit_frees, live)
+		FROM kma_fleet.kind_callers WHERE run_id = $r AND kind = 'page'" | sort > "$F/pc.got"
+	check "fleet: pages.db: kind_callers of the page allocator, per function (basic.expect)" \
+		sh -c "[ -s '$F/pc.want' ] && cmp '$F/pc.want' '$F/pc.got'"
+	# events 1, 2, 5, 8, 9 of basic.seq: pfn, bytes, pid, free_ts, free_kind
+	pg_q kma -c "SELECT concat_ws(' ', '0x' || to_hex(ptr), caller, bytes_alloc, pid,
+		coalesce(free_ts::text, '-'), coalesce(free_kind, '-')) FROM kma_fleet.allocations
+		WHERE run_id = $r AND kind = 'page' ORDER BY alloc_ts" > "$F/pa.got"
+	printf '%s\n' '0x1000 pipe_write 4096 100 4000 mm_page_free' \
+		'0x2000 do_anonymous_page 16384 100 5000 implicit' '0x2000 pipe_write 4096 100 - -' \
+		'0x4000 pipe_write 8192 200 - -' '0x0 do_anonymous_page 4096 200 9500 mm_page_free' \
+		> "$F/pa.want"
+	check "fleet: pages.db: page allocations, as basic.seq has them" cmp "$F/pa.want" "$F/pa.got"
 }
 
 fleet_again() {
@@ -410,15 +491,16 @@ fleet_faults() {
 	# a newer schema
 	pg_q postgres -c "CREATE DATABASE newer" > /dev/null
 	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=newer" > /dev/null 2>&1
-	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 3" > /dev/null
+	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 4" > /dev/null
 	"$PUSH" "host=$PG_SOCK user=kma_admin dbname=newer" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: one line, exit 1" 1 "version 3, newer than this kma-push knows" "$F/err"
+	one_line "a newer schema: one line, exit 1" 1 "version 4, newer than this kma-push knows" "$F/err"
 	"$PUSH" --init "host=$PG_SOCK user=kma_admin dbname=newer" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: --init refuses it too" 1 "version 3, newer" "$F/err"
+	one_line "a newer schema: --init refuses it too" 1 "version 4, newer" "$F/err"
 	check "fleet: ... nothing written" test "$(pg_q newer -c 'SELECT count(*) FROM kma_fleet.runs')" = 0
-	fleet_upgrade
+	fleet_upgrade 1
+	fleet_upgrade 2
 	# files that are no report.db: one line naming the file, exit 1, the next file still pushed
 	printf 'not a db\n' > "$F/text.db"
 	sqlite3 "$F/other.db" 'CREATE TABLE t (x)'
@@ -431,43 +513,57 @@ fleet_faults() {
 	check "fleet: ... and nothing written" test "$(runs)" = "$n"
 }
 
-# A backend killed in the middle of a push: a second session holds the lock of
-# kma_fleet.timeline (the last table kma-push writes), so the push waits midway, its
-# run, labels, stacks and other tables written but not committed; the test terminates
-# its backend, then releases the lock.
-# a store of version 1 (its schema as the first kma-push made it, with one run in it):
-# refused with the way out, then upgraded in place by --init to what --init makes new
+# fleet_upgrade V: a store of version V (its schema as that kma-push made it, with one
+# run and two stacks, one of them without frames, in it): refused with the way out,
+# then upgraded in place by --init to what --init makes new, its runs and stacks kept
 fleet_upgrade() {
-	local old="host=$PG_SOCK user=kma_admin dbname=old" v
+	local old="host=$PG_SOCK user=kma_admin dbname=old$1" v frames
 
-	pg_q postgres -c "CREATE DATABASE old" -c "CREATE DATABASE fresh" > /dev/null
-	pg_q old -f "$TOP/tests/fleet/fleet-v1.sql" > /dev/null
-	pg_q old -c "INSERT INTO kma_fleet.runs (trace_id, source, options, host, push_version,
-		allocations) VALUES ('abc', 'trace', '', 'h1', 'v1', false)" > /dev/null
+	pg_q postgres -c "CREATE DATABASE old$1" -c "CREATE DATABASE fresh$1" > /dev/null
+	pg_q "old$1" -f "$TOP/tests/fleet/fleet-v$1.sql" > /dev/null
+	pg_q "old$1" -c "INSERT INTO kma_fleet.runs (trace_id, source, options, host, push_version,
+		allocations) VALUES ('abc', 'trace', '', 'h1', 'v1', false)" \
+		-c "INSERT INTO kma_fleet.stacks VALUES ('\\x01', 3, 'c;b;a'), ('\\x02', 0, '')" \
+		-c "INSERT INTO kma_fleet.stack_frames VALUES ('\\x01', 0, '0xffffffff81000010', 'a',
+		16), ('\\x01', 1, '0x7f', NULL, NULL), ('\\x01', 2, '0x0', 'c', 0)" > /dev/null
 	"$PUSH" "$old" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "an older schema: one line pointing to --init, exit 1" 1 \
-		"version 1, older than this kma-push writes (2): kma-push --init upgrades it" "$F/err"
+	one_line "an older schema (version $1): one line pointing to --init, exit 1" 1 \
+		"version $1, older than this kma-push writes (3): kma-push --init upgrades it" "$F/err"
 	"$PUSH" --init "$old" > "$F/out" 2> "$F/err"
 	rc=$?
-	v=$(pg_q old -c 'SELECT version FROM kma_fleet.schema_version')
-	check "fleet: --init upgrades a version 1 store to 2" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ '$v' = 2 ]"
-	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=fresh" > /dev/null 2>&1
-	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=old" |
+	v=$(pg_q "old$1" -c 'SELECT version FROM kma_fleet.schema_version')
+	check "fleet: --init upgrades a version $1 store to 3" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ '$v' = 3 ]"
+	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=fresh$1" > /dev/null 2>&1
+	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=old$1" |
 		grep -v '^--\|^\\\(un\)\?restrict ' > "$F/old.sql"
-	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=fresh" |
+	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=fresh$1" |
 		grep -v '^--\|^\\\(un\)\?restrict ' > "$F/fresh.sql"
-	check "fleet: ... its tables and constraints are those of a new version 2 store" \
+	check "fleet: ... (version $1) its tables, views and constraints are those of a new store" \
 		diff "$F/old.sql" "$F/fresh.sql"
 	check "fleet: ... the run it held is still there" \
-		test "$(pg_q old -c "SELECT count(*) FROM kma_fleet.runs WHERE host = 'h1'")" = 1
+		test "$(pg_q "old$1" -c "SELECT count(*) FROM kma_fleet.runs WHERE host = 'h1'")" = 1
+	# the frames as inserted above, the 64-bit address as its two's complement
+	frames=$(pg_q "old$1" -c "SELECT encode(stack_key, 'hex'), depth, folded, addresses, functions,
+		offsets FROM kma_fleet.stacks ORDER BY 1" -c "SELECT encode(stack_key, 'hex'), depth,
+		address, function, \"offset\" FROM kma_fleet.stack_frames ORDER BY 1, 2")
+	check "fleet: ... its stacks' frames in the arrays, and in the view stack_frames" test \
+		"$frames" = "01|3|c;b;a|{-2130706416,127,0}|{a,NULL,c}|{16,NULL,0}
+02|0||{}|{}|{}
+01|0|0xffffffff81000010|a|16
+01|1|0x7f||
+01|2|0x0|c|0"
 	"$PUSH" -q "$old" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	v=$(pg_q old -c 'SELECT count(*) FROM kma_fleet.runs')
+	v=$(pg_q "old$1" -c 'SELECT count(*) FROM kma_fleet.runs')
 	check "fleet: ... and takes a push" sh -c "[ $rc = 0 ] && [ '$v' = 2 ]"
 }
 
+# A backend killed in the middle of a push: a second session holds the lock of
+# kma_fleet.timeline (the last of the run's tables kma-push writes, before the stacks),
+# so the push waits midway, its run, labels and other tables written but not
+# committed; the test terminates its backend, then releases the lock.
 fleet_kill() {
 	local n=$(runs) p=$(parts) i lockpid pushpid got=
 	cp "$F/basic.db" "$F/kill.db"

@@ -202,7 +202,7 @@ static const char groups_sql[] =
 	"address, symbol, module FROM kma_fleet.callers WHERE run_id = $1 "
 	"ORDER BY caller, address) AS c ON c.caller = a.caller "
 	"LEFT JOIN kma_fleet.stacks AS s ON s.stack_key = a.stack_key "
-	"WHERE a.run_id = $1 AND ($2::bigint < 0 OR a.generation = $2::bigint) "
+	"WHERE a.run_id = $1 AND a.kind = 'slab' AND ($2::bigint < 0 OR a.generation = $2::bigint) "
 	"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11";
 
 enum { G_CALLER, G_ADDRESS, G_SYMBOL, G_MODULE, G_BYTES_ALLOC, G_BYTES_REQ, G_KTYPE,

@@ -3,6 +3,10 @@
 #ifndef KMA_FLEET_INT_H
 #define KMA_FLEET_INT_H
 
+#include <endian.h>
+#include <stdint.h>
+#include <string.h>
+
 #include <libpq-fe.h>
 
 #include "kma-fleet.h"
@@ -35,5 +39,90 @@ PGresult *kma_fleet_query(struct kma_fleet *f, const char *sql, int n, const cha
  */
 struct sqlite3;
 int kma_fleet_counts(struct sqlite3 *db, struct kma_err *e);
+
+/*
+ * One push in progress (kma-fleet-push.c): the report.db read, the run, the
+ * stack keys, and the binary COPY data not sent yet, which the helpers below
+ * append to (after kma_push_reserve made room) and send.
+ */
+struct kma_push {
+	struct kma_fleet	*f;
+	struct sqlite3		*db;
+	int			version;	/* the report.db's PRAGMA user_version */
+	long long		run;
+	unsigned char		(*key)[32];	/* report.db stacks.id -> stack_key */
+	unsigned char		*has_key;
+	unsigned char		*added;		/* stacks.id whose row this push adds */
+	int64_t			nr_keys;
+	char			*buf;		/* the COPY data not sent yet */
+	size_t			len, cap;
+	struct kma_err		*e;
+};
+
+/* kma-fleet-copy.c: room for @n more bytes in p->buf; 0, or -1 and @e (no memory). */
+int kma_push_reserve(struct kma_push *p, size_t n);
+
+static inline void kma_push_put(struct kma_push *p, const void *d, size_t n)
+{
+	memcpy(p->buf + p->len, d, n);
+	p->len += n;
+}
+
+static inline void kma_push_put16(struct kma_push *p, int16_t v)
+{
+	uint16_t b = htobe16((uint16_t)v);
+
+	kma_push_put(p, &b, 2);
+}
+
+static inline void kma_push_put32(struct kma_push *p, int32_t v)
+{
+	uint32_t b = htobe32((uint32_t)v);
+
+	kma_push_put(p, &b, 4);
+}
+
+static inline void kma_push_put64(struct kma_push *p, int64_t v)
+{
+	uint64_t b = htobe64((uint64_t)v);
+
+	kma_push_put(p, &b, 8);
+}
+
+/* p->buf sent when it holds enough (or, @force, whatever it holds); 0 or -1. */
+int kma_push_flush(struct kma_push *p, int force);
+
+/*
+ * One field of column @c of @st in binary COPY form into p->buf (room
+ * reserved here), by its type letter: i bigint, d integer, t text, b bytea,
+ * k a stacks.id as its stack_key (bytea). 0, or -1 and p->e.
+ */
+struct sqlite3_stmt;
+int kma_push_field(struct kma_push *p, struct sqlite3_stmt *st, int c, char type);
+
+/* The report.db is at fault: "@what: SQLite's words" in p->e; returns -1. */
+int kma_push_db_err(struct kma_push *p, const char *what);
+
+/* @copy (COPY ... FROM STDIN (FORMAT binary)) started, its header in p->buf. */
+int kma_push_copy_begin(struct kma_push *p, const char *copy);
+
+/* The COPY ended: its trailer sent unless @fail (then abandoned); 0, or -1. */
+int kma_push_copy_end(struct kma_push *p, int fail);
+
+/*
+ * The rows of @select (report.db) into @copy, column by column as @types
+ * says; with @run, the run's id first.
+ */
+int kma_push_copy(struct kma_push *p, const char *copy, const char *select, const char *types,
+		  int run);
+
+/* kma-fleet-allocs.c: the slab allocator's rows of the view allocations into @copy. */
+int kma_push_allocations(struct kma_push *p, const char *copy);
+
+/* kma-fleet-stacks.c: every stack's key (p->key), before the push's transaction. */
+int kma_push_stack_keys(struct kma_push *p);
+
+/* kma-fleet-stacks.c: the run's stacks the store lacks added, last before the commit. */
+int kma_push_stacks(struct kma_push *p);
 
 #endif /* KMA_FLEET_INT_H */

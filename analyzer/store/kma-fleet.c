@@ -174,15 +174,70 @@ static int version(struct kma_fleet *f, int *v, struct kma_err *e)
 
 /*
  * The steps from each older version to the next, run by --init in its
- * transaction: a store keeps its runs across kma-push upgrades.
+ * transaction: a store keeps its runs across kma-push upgrades. What a step
+ * creates is written as schema/fleet.sql has it (t-fleet compares the two).
  * 1 -> 2: allocations.kmalloc_type; stack_frames without its foreign key
  * (a per-row check was most of a push of many new stacks).
+ * 2 -> 3: a stack's frames in arrays of its row (stack_frames a view), the
+ * allocators beside slab: allocations.kind, kind_totals, kind_callers.
  */
+#define V3_FRAMES \
+	"UPDATE kma_fleet.stacks AS s SET addresses = f.a, functions = f.fn, offsets = f.o " \
+	"FROM (SELECT stack_key, array_agg(('x' || lpad(substr(address, 3), 16, '0'))::bit(64)" \
+	"::bigint ORDER BY depth) AS a, array_agg(function ORDER BY depth) AS fn, " \
+	"array_agg(\"offset\" ORDER BY depth) AS o FROM kma_fleet.stack_frames " \
+	"GROUP BY stack_key) AS f WHERE f.stack_key = s.stack_key;" \
+	"UPDATE kma_fleet.stacks SET addresses = '{}', functions = '{}', offsets = '{}' " \
+	"WHERE addresses IS NULL;"
+
+#define V3_TABLES \
+	"CREATE TABLE kma_fleet.kind_totals (run_id bigint NOT NULL, kind text NOT NULL, " \
+	"allocs bigint NOT NULL, total bigint NOT NULL, net bigint NOT NULL, " \
+	"peak bigint NOT NULL, peak_ts bigint, live bigint NOT NULL, frees bigint NOT NULL, " \
+	"implicit_frees bigint NOT NULL, unknown_frees bigint NOT NULL, " \
+	"null_frees bigint NOT NULL, failed_allocs bigint NOT NULL) PARTITION BY LIST (run_id);" \
+	"CREATE TABLE kma_fleet.kind_callers (run_id bigint NOT NULL, kind text NOT NULL, " \
+	"caller text NOT NULL, address text, total bigint NOT NULL, net bigint NOT NULL, " \
+	"allocs bigint NOT NULL, frees bigint NOT NULL, implicit_frees bigint NOT NULL, " \
+	"failed_allocs bigint, live bigint NOT NULL) PARTITION BY LIST (run_id);"
+
+#define V3_FUNCTIONS \
+	"CREATE OR REPLACE FUNCTION kma_fleet.add_run_partition(tab text, run bigint) " \
+	"RETURNS void LANGUAGE plpgsql AS $$\nBEGIN\n" \
+	"\tIF tab NOT IN ('callers', 'functions', 'caches', 'tasks', 'run_stacks', 'generations',\n" \
+	"\t\t       'timeline', 'allocations', 'kind_totals', 'kind_callers') THEN\n" \
+	"\t\tRAISE EXCEPTION 'kma_fleet.add_run_partition: no such table %', tab;\n" \
+	"\tEND IF;\n" \
+	"\tEXECUTE format('CREATE TABLE kma_fleet.%I PARTITION OF kma_fleet.%I FOR VALUES IN (%s)',\n" \
+	"\t\t       tab || '_r' || run, tab, run);\nEND $$;" \
+	"CREATE OR REPLACE FUNCTION kma_fleet.drop_run(run bigint) RETURNS void " \
+	"LANGUAGE plpgsql AS $$\nDECLARE\n\ttab text;\nBEGIN\n" \
+	"\tFOREACH tab IN ARRAY ARRAY['callers', 'functions', 'caches', 'tasks', 'run_stacks',\n" \
+	"\t\t\t\t   'generations', 'timeline', 'allocations', 'kind_totals',\n" \
+	"\t\t\t\t   'kind_callers'] LOOP\n" \
+	"\t\tEXECUTE format('DROP TABLE IF EXISTS kma_fleet.%I', tab || '_r' || run);\n" \
+	"\tEND LOOP;\n\tDELETE FROM kma_fleet.runs WHERE run_id = run;\nEND $$;"
+
 static const char *const upgrade_sql[KMA_FLEET_SCHEMA_VERSION] = {
 	[1] = "ALTER TABLE kma_fleet.allocations ADD COLUMN kmalloc_type integer;"
 	      "ALTER TABLE kma_fleet.stack_frames DROP CONSTRAINT IF EXISTS "
 	      "stack_frames_stack_key_fkey;"
 	      "UPDATE kma_fleet.schema_version SET version = 2;",
+	[2] = "ALTER TABLE kma_fleet.stacks ADD COLUMN addresses bigint[], "
+	      "ADD COLUMN functions text[], ADD COLUMN offsets bigint[];"
+	      V3_FRAMES
+	      "ALTER TABLE kma_fleet.stacks ALTER COLUMN addresses SET NOT NULL, "
+	      "ALTER COLUMN functions SET NOT NULL, ALTER COLUMN offsets SET NOT NULL;"
+	      "DROP TABLE kma_fleet.stack_frames;"
+	      "CREATE VIEW kma_fleet.stack_frames AS SELECT s.stack_key, (f.n - 1)::integer AS "
+	      "depth, '0x' || to_hex(f.address) AS address, f.function, f.\"offset\" "
+	      "FROM kma_fleet.stacks AS s, unnest(s.addresses, s.functions, s.offsets) "
+	      "WITH ORDINALITY AS f (address, function, \"offset\", n);"
+	      "ALTER TABLE kma_fleet.allocations ALTER COLUMN bytes_req DROP NOT NULL, "
+	      "ALTER COLUMN gfp_flags DROP NOT NULL, ALTER COLUMN alloc_cpu DROP NOT NULL, "
+	      "ADD COLUMN kind text NOT NULL DEFAULT 'slab';"
+	      V3_TABLES V3_FUNCTIONS
+	      "UPDATE kma_fleet.schema_version SET version = 3;",
 };
 
 /* --init on an older store: its steps in order; 0, or -1 and why. */

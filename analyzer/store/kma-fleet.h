@@ -13,7 +13,13 @@
 #include "kma-err.h"
 
 /* The schema version this kma-push creates and writes (schema/fleet.sql). */
-#define KMA_FLEET_SCHEMA_VERSION 2
+#define KMA_FLEET_SCHEMA_VERSION 3
+
+/*
+ * The advisory lock (pg_advisory_xact_lock) a push holds from adding rows to
+ * kma_fleet.stacks to its commit: the pushes that add stacks take turns.
+ */
+#define KMA_FLEET_STACKS_LOCK "1802330451"
 
 struct kma_fleet;
 

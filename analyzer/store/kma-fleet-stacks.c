@@ -1,0 +1,357 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-fleet-stacks.c - a push's call stacks: each keyed by the SHA-256 of its
+ * frames, and those the store lacks added to kma_fleet.stacks, one row each
+ * with its frames in arrays (a row per frame made the server insert and index
+ * six rows a stack: most of a push of 122k new stacks).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <sqlite3.h>
+
+#include "kma-fleet-int.h"
+
+/* A stack's frames, gathered until its last to go as one row of arrays. */
+struct frames {
+	int64_t		*addr, *off;
+	unsigned char	*has_fn, *has_off;
+	size_t		*fn_at, *fn_len;	/* in names */
+	char		*names;
+	size_t		n, cap, names_len, names_cap;
+	int		null_fn, null_off;
+};
+
+static int frames_add(struct kma_push *p, struct frames *fr, sqlite3_stmt *st)
+{
+	const char *a = (const char *)sqlite3_column_text(st, 3), *fn;
+	char back[24];
+	size_t n = (size_t)sqlite3_column_bytes(st, 4);
+	unsigned long long v;
+	char *end;
+
+	if (fr->n == fr->cap) {
+		size_t c = fr->cap ? 2 * fr->cap : 64;
+
+		if (!(fr->addr = realloc(fr->addr, c * 8)) || !(fr->off = realloc(fr->off, c * 8)) ||
+		    !(fr->has_fn = realloc(fr->has_fn, c)) || !(fr->has_off = realloc(fr->has_off, c)) ||
+		    !(fr->fn_at = realloc(fr->fn_at, c * sizeof(size_t))) ||
+		    !(fr->fn_len = realloc(fr->fn_len, c * sizeof(size_t))))
+			return kma_err_nomem(p->e);
+		fr->cap = c;
+	}
+	/* the address as its 64 bits, exactly: '0x<hex>' as kma-analyze writes it */
+	v = a && !strncmp(a, "0x", 2) ? strtoull(a + 2, &end, 16) : 0;
+	snprintf(back, sizeof(back), "0x%llx", v);
+	if (!a || strcmp(a, back))
+		return kma_err_set(p->e, KMA_ERR_BROKEN, "stack frame address '%s' is not 0x<hex>",
+				   a ? a : "(null)");
+	fr->addr[fr->n] = (int64_t)v;
+	fr->has_off[fr->n] = sqlite3_column_type(st, 5) != SQLITE_NULL;
+	fr->off[fr->n] = sqlite3_column_int64(st, 5);
+	fr->null_off |= !fr->has_off[fr->n];
+	fr->has_fn[fr->n] = sqlite3_column_type(st, 4) != SQLITE_NULL;
+	fr->null_fn |= !fr->has_fn[fr->n];
+	if (fr->names_len + n > fr->names_cap) {
+		size_t c = fr->names_cap ? fr->names_cap : 1024;
+
+		while (c < fr->names_len + n)
+			c *= 2;
+		if (!(fr->names = realloc(fr->names, c)))
+			return kma_err_nomem(p->e);
+		fr->names_cap = c;
+	}
+	fn = n ? sqlite3_column_blob(st, 4) : "";
+	memcpy(fr->names + fr->names_len, fn, n);
+	fr->fn_at[fr->n] = fr->names_len;
+	fr->fn_len[fr->n++] = n;
+	fr->names_len += n;
+	return 0;
+}
+
+/* An array field of binary COPY: one dimension (none when empty) of @oid elements. */
+static void put_array_head(struct kma_push *p, size_t bytes, int n, int nulls, int32_t oid)
+{
+	kma_push_put32(p, (int32_t)(12 + (n ? 8 : 0) + bytes));
+	kma_push_put32(p, n ? 1 : 0);
+	kma_push_put32(p, nulls);
+	kma_push_put32(p, oid);
+	if (n) {
+		kma_push_put32(p, n);
+		kma_push_put32(p, 1);
+	}
+}
+
+/* The stack's row: key, depth, folded, addresses, functions, offsets. */
+static int frames_row(struct kma_push *p, struct frames *fr, int64_t id, int64_t depth,
+		      const char *folded, size_t folded_len)
+{
+	size_t i, nb = 0, ob = 0;
+
+	for (i = 0; i < fr->n; i++) {
+		nb += 4 + (fr->has_fn[i] ? fr->fn_len[i] : 0);
+		ob += 4 + (fr->has_off[i] ? 8 : 0);
+	}
+	if (kma_push_reserve(p, 2 + 36 + 8 + 4 + folded_len + 3 * 20 + fr->n * 12 + nb + ob))
+		return -1;
+	kma_push_put16(p, 6);
+	kma_push_put32(p, 32);
+	kma_push_put(p, p->key[id], 32);
+	kma_push_put32(p, 4);
+	kma_push_put32(p, (int32_t)depth);
+	kma_push_put32(p, (int32_t)folded_len);
+	kma_push_put(p, folded, folded_len);
+	put_array_head(p, fr->n * 12, (int)fr->n, 0, 20);	/* int8 */
+	for (i = 0; i < fr->n; i++) {
+		kma_push_put32(p, 8);
+		kma_push_put64(p, fr->addr[i]);
+	}
+	put_array_head(p, nb, (int)fr->n, fr->null_fn, 25);	/* text */
+	for (i = 0; i < fr->n; i++) {
+		kma_push_put32(p, fr->has_fn[i] ? (int32_t)fr->fn_len[i] : -1);
+		if (fr->has_fn[i])
+			kma_push_put(p, fr->names + fr->fn_at[i], fr->fn_len[i]);
+	}
+	put_array_head(p, ob, (int)fr->n, fr->null_off, 20);
+	for (i = 0; i < fr->n; i++) {
+		kma_push_put32(p, fr->has_off[i] ? 8 : -1);
+		if (fr->has_off[i])
+			kma_push_put64(p, fr->off[i]);
+	}
+	fr->n = fr->names_len = 0;
+	fr->null_fn = fr->null_off = 0;
+	return kma_push_flush(p, 0);
+}
+
+/* Each stack's key: the SHA-256 of its depth and frames, innermost first. */
+int kma_push_stack_keys(struct kma_push *p)
+{
+	static const char sql[] =
+		"SELECT s.id, s.depth, f.address, f.function, f.offset FROM stacks AS s "
+		"LEFT JOIN stack_frames AS f ON f.stack_id = s.id ORDER BY s.id, f.depth";
+	struct kma_sha256 h;
+	sqlite3_stmt *st;
+	int64_t id, cur = -1, max = 0;
+	char num[48];
+	int rc, c;
+
+	if (sqlite3_prepare_v2(p->db, "SELECT COALESCE(MAX(id), 0) FROM stacks", -1, &st,
+			       NULL) != SQLITE_OK)
+		return kma_push_db_err(p, "cannot read its stacks");
+	if (sqlite3_step(st) == SQLITE_ROW)
+		max = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	if (max < 0 || max > (1 << 30))
+		return kma_err_set(p->e, KMA_ERR_BROKEN, "stacks.id %lld out of range",
+				   (long long)max);
+	p->nr_keys = max + 1;
+	p->key = calloc(p->nr_keys, sizeof(*p->key));
+	p->has_key = calloc(p->nr_keys, 1);
+	if (!p->key || !p->has_key)
+		return kma_err_nomem(p->e);
+	if (sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return kma_push_db_err(p, "cannot read its stacks");
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if (id < 0 || id > max)
+			continue;
+		if (id != cur) {
+			if (cur >= 0)
+				kma_sha256_end(&h, p->key[cur]);
+			kma_sha256_init(&h);
+			snprintf(num, sizeof(num), "%lld\n", (long long)sqlite3_column_int64(st, 1));
+			kma_sha256_add(&h, num, strlen(num));
+			p->has_key[id] = 1;
+			cur = id;
+		}
+		/* each field: 'n' for NULL, else 'v' and its bytes; tab-ended */
+		for (c = 2; c <= 4; c++) {
+			if (sqlite3_column_type(st, c) == SQLITE_NULL) {
+				kma_sha256_add(&h, "n\t", 2);
+				continue;
+			}
+			kma_sha256_add(&h, "v", 1);
+			kma_sha256_add(&h, sqlite3_column_blob(st, c), sqlite3_column_bytes(st, c));
+			kma_sha256_add(&h, "\t", 1);
+		}
+	}
+	if (cur >= 0)
+		kma_sha256_end(&h, p->key[cur]);
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : kma_push_db_err(p, "cannot read its stacks");
+}
+
+struct key_id {
+	unsigned char	key[32];
+	int64_t		id;
+};
+
+static int cmp_key_id(const void *a, const void *b)
+{
+	const struct key_id *x = a, *y = b;
+	int r = memcmp(x->key, y->key, 32);
+
+	return r ? r : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * The stacks the INSERT of @res added (their keys, binary): the first
+ * stacks.id of each such key in p->added, so that its frames go once.
+ */
+static int mark_added(struct kma_push *p, PGresult *res)
+{
+	struct key_id *all = malloc((p->nr_keys ? p->nr_keys : 1) * sizeof(*all)), k, *at;
+	int64_t n = 0, id, lo, hi;
+	int i;
+
+	p->added = calloc(p->nr_keys ? p->nr_keys : 1, 1);
+	if (!all || !p->added) {
+		free(all);
+		return kma_err_nomem(p->e);
+	}
+	for (id = 0; id < p->nr_keys; id++) {
+		if (!p->has_key[id])
+			continue;
+		memcpy(all[n].key, p->key[id], 32);
+		all[n++].id = id;
+	}
+	qsort(all, n, sizeof(*all), cmp_key_id);
+	for (i = 0; i < PQntuples(res); i++) {
+		if (PQgetlength(res, i, 0) != 32)
+			continue;
+		memcpy(k.key, PQgetvalue(res, i, 0), 32);
+		k.id = -1;	/* before every id: the search ends at the key's first */
+		lo = 0;
+		hi = n;
+		while (lo < hi) {
+			int64_t mid = lo + (hi - lo) / 2;
+
+			if (cmp_key_id(&all[mid], &k) < 0)
+				lo = mid + 1;
+			else
+				hi = mid;
+		}
+		at = all + lo;
+		if (at < all + n && !memcmp(at->key, k.key, 32))
+			p->added[at->id] = 1;
+	}
+	free(all);
+	return 0;
+}
+
+/* The added stacks' rows (p->added), read in stacks.id order. */
+static int stack_rows(struct kma_push *p, sqlite3_stmt *st, struct frames *fr)
+{
+	int64_t id, cur = -1, depth = 0;
+	char *folded = NULL;
+	size_t folded_len = 0;
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if (id < 0 || id >= p->nr_keys || !p->added[id])
+			continue;
+		if (id != cur) {
+			if (cur >= 0 && frames_row(p, fr, cur, depth, folded, folded_len))
+				goto fail;
+			depth = sqlite3_column_int64(st, 1);
+			free(folded);
+			folded_len = (size_t)sqlite3_column_bytes(st, 2);
+			folded = malloc(folded_len + 1);
+			if (!folded) {
+				kma_err_nomem(p->e);
+				goto fail;
+			}
+			memcpy(folded, folded_len ? sqlite3_column_blob(st, 2) : "", folded_len);
+			cur = id;
+		}
+		if (sqlite3_column_type(st, 3) != SQLITE_NULL && frames_add(p, fr, st))
+			goto fail;
+	}
+	if (rc != SQLITE_DONE) {
+		kma_push_db_err(p, "cannot read its stacks");
+		goto fail;
+	}
+	if (cur >= 0 && frames_row(p, fr, cur, depth, folded, folded_len))
+		goto fail;
+	free(folded);
+	return 0;
+fail:
+	free(folded);
+	return -1;
+}
+
+static void frames_free(struct frames *fr)
+{
+	free(fr->addr);
+	free(fr->off);
+	free(fr->has_fn);
+	free(fr->has_off);
+	free(fr->fn_at);
+	free(fr->fn_len);
+	free(fr->names);
+}
+
+/* The run's stack keys the store lacks (binary), marked in p->added; -1 and why. */
+static int missing(struct kma_push *p, int *n)
+{
+	PGresult *res;
+	int r;
+
+	res = PQexecParams(p->f->conn, "SELECT DISTINCT k.stack_key FROM kma_push_keys AS k "
+			   "WHERE k.stack_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
+			   "kma_fleet.stacks AS s WHERE s.stack_key = k.stack_key)", 0, NULL, NULL,
+			   NULL, NULL, 1);
+	if (PQresultStatus(res) != PGRES_TUPLES_OK)
+		return kma_fleet_pg_err(p->f, res, p->e);
+	*n = PQntuples(res);
+	free(p->added);
+	p->added = NULL;
+	r = mark_added(p, res);
+	PQclear(res);
+	return r;
+}
+
+/*
+ * The run's stacks the store lacks, added once for all runs, last before the
+ * commit: their keys by COPY into a temporary table, those not in stacks read
+ * back, and only their rows (frames in arrays) sent, by COPY straight into
+ * stacks. The lock KMA_FLEET_STACKS_LOCK, taken only when some are missing
+ * and held to the commit, makes the pushes that add stacks take turns, so the
+ * keys read again under it are exactly those to add: no conflict to resolve
+ * row by row, no sort.
+ */
+int kma_push_stacks(struct kma_push *p)
+{
+	static const char sql[] =
+		"SELECT s.id, s.depth, s.folded, f.address, f.function, f.offset FROM stacks AS s "
+		"LEFT JOIN stack_frames AS f ON f.stack_id = s.id ORDER BY s.id, f.depth";
+	struct frames fr = { 0 };
+	sqlite3_stmt *st;
+	int n, r;
+
+	if (kma_fleet_exec(p->f, "CREATE TEMP TABLE kma_push_keys (stack_key bytea) "
+			   "ON COMMIT DROP", p->e) ||
+	    kma_push_copy(p, "COPY kma_push_keys FROM STDIN (FORMAT binary)", "SELECT id FROM stacks",
+		 "k", 0) || missing(p, &n))
+		return -1;
+	if (!n)
+		return 0;
+	if (kma_fleet_exec(p->f, "SELECT pg_advisory_xact_lock(" KMA_FLEET_STACKS_LOCK ")",
+			   p->e) || missing(p, &n))
+		return -1;
+	if (!n)
+		return 0;
+	if (kma_push_copy_begin(p, "COPY kma_fleet.stacks FROM STDIN (FORMAT binary)"))
+		return -1;
+	if (sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) != SQLITE_OK) {
+		kma_push_copy_end(p, kma_push_db_err(p, "cannot read its stacks"));
+		return -1;
+	}
+	r = stack_rows(p, st, &fr);
+	sqlite3_finalize(st);
+	frames_free(&fr);
+	return kma_push_copy_end(p, r);
+}
+
