@@ -272,7 +272,8 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 /*
  * --kind page, percpu or vmalloc: its rows come from kma-analyze's table of
  * the trace or from its rows in report.db, which have no slab cache, no
- * duration for --rate and no report.db for -o. -1 to go on, or the exit status.
+ * duration for --rate and no report.db for -o. -g is read here, once --kind
+ * is known (page has groupings of its own). -1 to go on, or the exit status.
  */
 static int check_kind(struct diff_opts *o)
 {
@@ -357,7 +358,6 @@ static int analyze(const struct diff_opts *o, int i, const char *trace, const ch
 
 	if (o->kind == KMA_KIND_PAGE)
 		args[n++] = "--pages";
-
 	for (k = 0; k < 2; k++) {
 		if (!o->nr_syms[k])
 			continue;
