@@ -99,6 +99,22 @@ assert got == [(5000, 1, \"second\"), (4500, 1, \"second\")], got
 	check "page diff: a trace without page events: exit 1, kma-analyze's line names it" sh -c "
 		test $rc = 1 && test ! -s '$TMP/out.txt' &&
 		grep -q '^kma-analyze: $TOP/tests/fixtures/kinds-bpf.dat: no page allocator events' '$TMP/err.txt'"
+	# damaged report.db files: a byte count past 2^63 - 1 (4 pages of 2^61 bytes), an order
+	# past 62; refused, never a wrong number
+	cp "$TMP/base.db" "$TMP/big.db"
+	cp "$TMP/base.db" "$TMP/ord.db"
+	python3 -c "
+import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute('UPDATE page_trace SET page_size = 1 << 61'); c.commit()
+c = sqlite3.connect(sys.argv[2]); c.execute('UPDATE page_shapes SET page_order = 63 WHERE id = 1'); c.commit()
+" "$TMP/big.db" "$TMP/ord.db"
+	for f in big ord; do
+		"$DIFF" --kind page "$TMP/$f.db" "$TMP/new.db" > "$TMP/out.txt" 2> "$TMP/err.txt"
+		rc=$?
+		check "page diff: a damaged report.db ($f): exit 1, one line naming it" sh -c "
+			test $rc = 1 && test ! -s '$TMP/out.txt' && test \$(wc -l < '$TMP/err.txt') = 1 &&
+			grep -q '^kma-diff: $TMP/$f.db: .*(damaged, or not written by kma-analyze)\$' '$TMP/err.txt'"
+	done
 	"$MKTRACE" -o "$TMP/gens.dat" "$TOP/tests/pages/gens.seq" > "$TMP/mk.txt" 2>&1
 	"$DIFF" --kind page -g stack "$BASE" "$TMP/gens.dat" > "$TMP/out.txt" 2> "$TMP/err.txt"
 	rc=$?

@@ -27,17 +27,20 @@
  * One row per (shape, generation) of the allocations in generation ?1 (-1:
  * all), in the columns of enum kma_diff_kcol, then the key columns below.
  * An allocation with a free_kind is closed: by mm_page_free (0) or
- * implicitly (1); without one it is live at the end.
+ * implicitly (1); without one it is live at the end. A product past 2^63 - 1
+ * (SQLite makes it a real) is -1, which kma_diff_kind_rows refuses.
  */
 static const char page_sql[] =
 	"WITH n AS (SELECT shape_id, generation, COUNT(*) AS allocs, "
 	"COUNT(free_kind) AS frees, COUNT(*) - COUNT(free_kind) AS live "
-	"FROM page_alloc_rows WHERE ?1 < 0 OR generation = ?1 GROUP BY shape_id, generation) "
-	"SELECT sh.function, NULL, sh.stack, sh.pid, sh.comm, "
-	"n.allocs * (1 << sh.page_order) * pt.page_size, "
-	"n.live * (1 << sh.page_order) * pt.page_size, n.allocs, n.frees, "
-	"sh.page_order, sh.migratetype, sh.gfp, sh.gfp_flags, n.generation "
-	"FROM n JOIN page_shapes AS sh ON sh.id = n.shape_id CROSS JOIN page_trace AS pt";
+	"FROM page_alloc_rows WHERE ?1 < 0 OR generation = ?1 GROUP BY shape_id, generation), "
+	"b AS (SELECT sh.*, n.*, n.allocs * (1 << sh.page_order) * pt.page_size AS total, "
+	"n.live * (1 << sh.page_order) * pt.page_size AS net "
+	"FROM n JOIN page_shapes AS sh ON sh.id = n.shape_id CROSS JOIN page_trace AS pt) "
+	"SELECT function, NULL, stack, pid, comm, "
+	"CASE WHEN typeof(total) = 'integer' THEN total ELSE -1 END, "
+	"CASE WHEN typeof(net) = 'integer' THEN net ELSE -1 END, allocs, frees, "
+	"page_order, migratetype, gfp, gfp_flags, generation FROM b";
 
 enum { P_ORDER = KMA_DK_NEXT, P_MIGRATE, P_GFP, P_GFP_FLAGS, P_GENERATION };
 
@@ -112,6 +115,14 @@ static int check_page_db(sqlite3 *db, int g, struct kma_diff_table *t, struct km
 		return -1;
 	if (!n)
 		return kma_err_set(why, KMA_ERR_OTHER, "no page allocations or frees in the trace");
+	/* an order kma-analyze never writes would shift the page count away */
+	if (kma_diff_query_int(db, "SELECT (SELECT COUNT(*) FROM page_shapes WHERE page_order "
+			       "NOT BETWEEN 0 AND 62) + (SELECT COUNT(*) FROM page_trace "
+			       "WHERE page_size <= 0)", &n, why))
+		return -1;
+	if (n)
+		return kma_err_set(why, KMA_ERR_OTHER, "a page order or page size out of range "
+				   "(damaged, or not written by kma-analyze)");
 	if (g == KMA_PG_STACK) {
 		if (kma_diff_query_int(db, "SELECT stacks FROM page_trace", &n, why))
 			return -1;
