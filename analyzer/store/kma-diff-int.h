@@ -2,7 +2,7 @@
 /*
  * kma-diff-int.h - what kma-diff-load.c lends the other kma-diff store files
  * (kma-diff-page.c): opening an operand, the kinds' schema check and the
- * loop that sums a kind's rows into a struct kma_diff_table. Calls go one
+ * query that sums a kind's rows into a struct kma_diff_table. Calls go one
  * way: kma-diff-load.c calls none of its borrowers.
  */
 #ifndef KMA_DIFF_INT_H
@@ -44,11 +44,14 @@ enum kma_diff_kcol {
 typedef const char *(*kma_diff_key_fn)(sqlite3_stmt *st, int g, char *buf, size_t len);
 
 /*
- * Every row of @st (columns enum kma_diff_kcol) that @sel keeps (NULL: every
- * one) into @t: its key's entry (@key in grouping @g) and the sums. 0, or -1
- * with why (a negative count or one past 2^63 - 1, out of memory).
+ * The rows of @sql (columns enum kma_diff_kcol; ?1 bound to @sc's generation,
+ * -1 without one; ?2 to @kind unless it is -1) that @sc's filter keeps, into
+ * @t: each row's entry (@key in grouping @g) and the sums. 0, or -1 with why
+ * (no such generation, a negative count or one past 2^63 - 1, out of memory).
  */
-int kma_diff_kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel,
-		       kma_diff_key_fn key, int g, struct kma_diff_table *t, struct kma_err *why);
+struct kma_diff_scope;
+int kma_diff_kind_query(sqlite3 *db, const char *sql, int kind, kma_diff_key_fn key, int g,
+			const struct kma_diff_scope *sc, struct kma_diff_table *t,
+			struct kma_err *why);
 
 #endif /* KMA_DIFF_INT_H */

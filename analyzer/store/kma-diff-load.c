@@ -348,8 +348,9 @@ static const char *kind_key(sqlite3_stmt *st, int g, char *buf, size_t len)
 	return buf;
 }
 
-int kma_diff_kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel,
-		       kma_diff_key_fn key, int g, struct kma_diff_table *t, struct kma_err *why)
+/* Every row of st that sel keeps (NULL: all) into t: its key's entry and the sums. */
+static int kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel, kma_diff_key_fn key,
+		     int g, struct kma_diff_table *t, struct kma_err *why)
 {
 	struct kma_strpool *pool = sel ? kma_strpool_alloc() : NULL;
 	uint64_t v[KMA_DIFF_NR] = { 0 };	/* the kinds beside slab have no slack */
@@ -423,13 +424,31 @@ static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group
 	return duration_and_stacks(db, g, t, why);
 }
 
-int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
-		       const struct kma_diff_scope *sc, struct kma_diff_table *t,
-		       struct kma_err *why)
+int kma_diff_kind_query(sqlite3 *db, const char *sql, int kind, kma_diff_key_fn key, int g,
+			const struct kma_diff_scope *sc, struct kma_diff_table *t,
+			struct kma_err *why)
 {
 	struct kma_select *sel = sc && sc->select && kma_select_active(sc->select) ?
 				 sc->select : NULL;
 	sqlite3_stmt *st = NULL;
+	int err;
+
+	if (sc && sc->generation && kma_diff_find_generation(db, sc->generation, t, why))
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, sc && sc->generation ? t->generation : -1);
+	if (kind >= 0)
+		sqlite3_bind_int(st, 2, kind);
+	err = kind_rows(db, st, sel, key, g, t, why);
+	sqlite3_finalize(st);
+	return err;
+}
+
+int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
+		       const struct kma_diff_scope *sc, struct kma_diff_table *t,
+		       struct kma_err *why)
+{
 	sqlite3 *db = NULL;
 	int err = -1;
 
@@ -439,19 +458,8 @@ int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum k
 			    kma_group_name(g));
 		return -1;
 	}
-	if (kma_diff_open(path, &db, why) || check_kind_db(db, kind, kind_name, g, t, why))
-		goto out;
-	if (sc && sc->generation && kma_diff_find_generation(db, sc->generation, t, why))
-		goto out;
-	if (sqlite3_prepare_v2(db, kind_sql, -1, &st, NULL) != SQLITE_OK) {
-		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_bind_int64(st, 1, sc && sc->generation ? t->generation : -1);
-	sqlite3_bind_int(st, 2, kind);
-	err = kma_diff_kind_rows(db, st, sel, kind_key, g, t, why);
-out:
-	sqlite3_finalize(st);
+	if (!kma_diff_open(path, &db, why) && !check_kind_db(db, kind, kind_name, g, t, why))
+		err = kma_diff_kind_query(db, kind_sql, kind, kind_key, g, sc, t, why);
 	sqlite3_close(db);
 	return err;
 }

@@ -18,7 +18,6 @@
 #include <string.h>
 
 #include "match/kma-pagealloc.h"	/* the groupings, migrate type names */
-#include "match/kma-select.h"
 #include "sites/kma-stacks.h"		/* KMA_NO_STACK */
 #include "kma-diff-load.h"
 #include "kma-diff-int.h"
@@ -28,7 +27,7 @@
  * all), in the columns of enum kma_diff_kcol, then the key columns below.
  * An allocation with a free_kind is closed: by mm_page_free (0) or
  * implicitly (1); without one it is live at the end. A product past 2^63 - 1
- * (SQLite makes it a real) is -1, which kma_diff_kind_rows refuses.
+ * (SQLite makes it a real) is -1, which kma_diff_kind_query refuses.
  */
 static const char page_sql[] =
 	"WITH n AS (SELECT shape_id, generation, COUNT(*) AS allocs, "
@@ -140,28 +139,13 @@ static int check_page_db(sqlite3 *db, int g, struct kma_diff_table *t, struct km
 int kma_diff_load_page(const char *path, int g, const struct kma_diff_scope *sc,
 		       struct kma_diff_table *t, struct kma_err *why)
 {
-	struct kma_select *sel = sc && sc->select && kma_select_active(sc->select) ?
-				 sc->select : NULL;
-	sqlite3_stmt *st = NULL;
 	sqlite3 *db = NULL;
 	int err = -1;
 
-	if (!kma_page_group_name(g)) {
-		kma_err_set(why, KMA_ERR_OTHER, "no page grouping %d", g);
-		return -1;
-	}
-	if (kma_diff_open(path, &db, why) || check_page_db(db, g, t, why))
-		goto out;
-	if (sc && sc->generation && kma_diff_find_generation(db, sc->generation, t, why))
-		goto out;
-	if (sqlite3_prepare_v2(db, page_sql, -1, &st, NULL) != SQLITE_OK) {
-		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_bind_int64(st, 1, sc && sc->generation ? t->generation : -1);
-	err = kma_diff_kind_rows(db, st, sel, page_key, g, t, why);
-out:
-	sqlite3_finalize(st);
+	if (!kma_page_group_name(g))
+		return kma_err_set(why, KMA_ERR_OTHER, "no page grouping %d", g);
+	if (!kma_diff_open(path, &db, why) && !check_page_db(db, g, t, why))
+		err = kma_diff_kind_query(db, page_sql, -1, page_key, g, sc, t, why);
 	sqlite3_close(db);
 	return err;
 }
