@@ -89,7 +89,8 @@ DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o kma-diff-help.o match/kma-dif
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
 		   store/kma-store-file.o kma-runner.o kma-diff-kind.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select
-DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
+DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(O)/analyzer/store/kma-diff-page.o \
+		   $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
 # store runs as operands (pg:CONNINFO#SELECTORS): libpq, the selectors
 DIFF_OBJS	+= $(addprefix $(O)/analyzer/store/,kma-fleet-diff.o kma-fleet-select.o kma-fleet.o \
 		   kma-fleet-schema.o)

@@ -24,6 +24,7 @@
 #include "kma-diff-help.h"
 #include "kma-diff-kind.h"
 #include "match/kma-kind.h"
+#include "match/kma-pagealloc.h"
 #include "match/kma-diffmatch.h"
 #include "match/kma-select.h"
 #include "report/kma-report-diff.h"
@@ -53,6 +54,9 @@ struct diff_opts {
 	const char		*syms[2][2];
 	int			nr_syms[2];
 	enum kma_group		group;
+	const char		*group_arg;	/* -g, read once --kind is known */
+	int			page_group;	/* --kind page: enum kma_page_group */
+	const char		*key_name;	/* the grouping, as the report names it */
 	enum kma_diff_sort	sort;
 	uint64_t		limit;
 	enum kma_fmt		format;
@@ -89,14 +93,41 @@ static int usage_error(const char *fmt, const char *arg)
 	return 2;
 }
 
+/*
+ * --kind page: kma-analyze --pages's groupings (caller is the function). The
+ * others say why they cannot apply: a page has no call site, only the
+ * function its stack names, and caches and memcg charging are slab's.
+ */
+static int take_page_group(const char *arg, struct diff_opts *o)
+{
+	enum kma_group g;
+
+	if (!kma_page_group_parse(arg, &o->page_group)) {
+		o->key_name = kma_page_group_name(o->page_group);
+		return -1;
+	}
+	if (kma_group_parse(arg, &g))
+		return usage_error("unknown --kind page grouping '%s' (order|migrate|gfp|comm|pid|"
+				   "function|stack|generation)", arg);
+	return usage_error(g == KMA_GROUP_MODULE || g == KMA_GROUP_FILE ?
+			   "--kind page cannot group by '%s': a page's caller is a function of "
+			   "its stack, no call site with a module or file" :
+			   "--kind page cannot group by '%s': the slab allocator's only", arg);
+}
+
 static int take_group(const char *arg, struct diff_opts *o)
 {
+	if (!arg)	/* the default: caller, for pages their function */
+		arg = kma_group_name(KMA_GROUP_CALLER);
+	if (o->kind == KMA_KIND_PAGE)
+		return take_page_group(arg, o);
 	if (kma_group_parse(arg, &o->group))
 		return usage_error("unknown grouping '%s' (caller|function|module|cache|stack)",
 				   arg);
 	switch (o->group) {
 	case KMA_GROUP_CALLER: case KMA_GROUP_FUNCTION: case KMA_GROUP_MODULE:
 	case KMA_GROUP_CACHE: case KMA_GROUP_STACK:
+		o->key_name = kma_group_name(o->group);
 		return -1;
 	default:
 		return usage_error("kma-diff cannot group by '%s' (caller|function|module|"
@@ -178,7 +209,8 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 		return take_scope(c, arg, o);
 	switch (c) {
 	case 'g':
-		return take_group(arg, o);
+		o->group_arg = arg;
+		return -1;
 	case 's':
 		if (kma_diff_sort_parse(arg, &o->sort))
 			return usage_error("unknown sort key '%s'", arg);
@@ -212,8 +244,8 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 		o->quiet = 1;
 		return -1;
 	case OPT_KIND:
-		if (kma_kind_parse(arg, &o->kind) || o->kind == KMA_KIND_PAGE)
-			return usage_error("unknown --kind '%s': slab, percpu or vmalloc", arg);
+		if (kma_kind_parse(arg, &o->kind))
+			return usage_error("unknown --kind '%s': slab, page, percpu or vmalloc", arg);
 		o->kind_arg = arg;
 		return -1;
 	case OPT_KALLSYMS:
@@ -238,16 +270,17 @@ static int take_opt(int c, const char *arg, struct diff_opts *o)
 }
 
 /*
- * --kind percpu or vmalloc: its rows come from kma-analyze's table of the
- * trace (kma-diff-kind.c), which has no slab cache, no duration for --rate
- * and no report.db for -o. -1 to go on, or the exit status.
+ * --kind page, percpu or vmalloc: its rows come from kma-analyze's table of
+ * the trace or from its rows in report.db, which have no slab cache, no
+ * duration for --rate and no report.db for -o. -g is read here, once --kind
+ * is known (page has groupings of its own). -1 to go on, or the exit status.
  */
-static int check_kind(const struct diff_opts *o)
+static int check_kind(struct diff_opts *o)
 {
-	int i;
+	int i = take_group(o->group_arg, o);
 
-	if (o->kind == KMA_KIND_SLAB)
-		return -1;
+	if (i >= 0 || o->kind == KMA_KIND_SLAB)
+		return i;
 	for (i = 0; i < o->nr_sels; i++)
 		if (o->sel[i].kind == KMA_SELK_CACHE)
 			return usage_error("--cache selects slab caches: not with --kind %s",
@@ -314,14 +347,17 @@ static int parse_opts(int argc, char **argv, struct diff_opts *o)
 }
 
 /*
- * kma-analyze -q -o db [--kallsyms F] [--symbols F] trace, with operand i's
- * symbol files; 0, or -1 (it said why on stderr, naming the file).
+ * kma-analyze -q -o db [--kallsyms F] [--symbols F] [--pages] trace, with
+ * operand i's symbol files (--pages: report.db keeps page rows only then);
+ * 0, or -1 (it said why on stderr, naming the file).
  */
 static int analyze(const struct diff_opts *o, int i, const char *trace, const char *db)
 {
-	const char *args[5];
+	const char *args[6];
 	int n = 0, k;
 
+	if (o->kind == KMA_KIND_PAGE)
+		args[n++] = "--pages";
 	for (k = 0; k < 2; k++) {
 		if (!o->nr_syms[k])
 			continue;
@@ -392,7 +428,7 @@ static int load_kind_module(const struct diff_opts *o, int i, struct kma_diff_ta
 }
 
 /*
- * --kind percpu or vmalloc: operand i's rows of the kind, narrowed to sc,
+ * --kind page, percpu or vmalloc: operand i's rows of the kind, narrowed to sc,
  * into t; 0, or -1 after a one-line error naming the file. One path for
  * both operand types: a trace is analyzed into a report.db first, then the
  * kind's allocation rows of the report.db are read (store/kma-diff-load.c),
@@ -414,7 +450,8 @@ static int load_kind(const struct diff_opts *o, int i, const struct kma_diff_sco
 		fprintf(stderr, "kma-diff: %s: %m\n", file);
 		return -1;
 	}
-	if (kma_diff_load_kind(db, o->kind, o->kind_arg, o->group, sc, t, &err)) {
+	if (o->kind == KMA_KIND_PAGE ? kma_diff_load_page(db, o->page_group, sc, t, &err) :
+	    kma_diff_load_kind(db, o->kind, o->kind_arg, o->group, sc, t, &err)) {
 		fprintf(stderr, "kma-diff: %s: %s\n", file, err.msg);
 		return -1;
 	}
@@ -544,7 +581,7 @@ static int check_keys(const struct diff_opts *o, const struct kma_diff_row *rows
 		if (find_row(rows, nr, o->key[i]))
 			continue;
 		fprintf(stderr, "kma-diff: --key '%s': no %s of that name in %s nor %s%s\n",
-			o->key[i], kma_group_name(o->group), o->operand[0], o->operand[1],
+			o->key[i], o->key_name, o->operand[0], o->operand[1],
 			o->nr_sels || o->exclude_self || o->gen[0] || o->gen[1] ?
 			" (as filtered)" : "");
 		return -1;
@@ -570,7 +607,7 @@ static int report(const struct diff_opts *o, const struct kma_diff_table *t,
 {
 	struct kma_diff_report_in in = {
 		.base_name = o->operand[0], .new_name = o->operand[1],
-		.key = kma_group_name(o->group), .sort = o->sort, .limit = o->limit,
+		.key = o->key_name, .sort = o->sort, .limit = o->limit,
 		.rate = o->rate, .base_ns = t[0].duration_ns, .new_ns = t[1].duration_ns,
 		.filter = filter, .gen_label = { t[0].gen_label, t[1].gen_label },
 		.gen = { t[0].generation, t[1].generation },

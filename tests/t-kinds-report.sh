@@ -322,7 +322,7 @@ assert got == [(4500, 1, \"g1\"), (5000, 1, \"g1\")], got
 	check "kinds diff: --kind slab = no --kind" sh -c "
 		'$DIFF' -f csv '$DAT' '$NEW' > '$TMP/a.csv' &&
 		'$DIFF' --kind slab -f csv '$DAT' '$NEW' > '$TMP/b.csv' && cmp '$TMP/a.csv' '$TMP/b.csv'"
-	for opts in "--kind page" "--kind foo" "--kind percpu -g cache" "--kind vmalloc --rate" \
+	for opts in "--kind foo" "--kind percpu -g cache" "--kind vmalloc --rate" \
 		    "--kind percpu -o $TMP/keep.db" "--kind percpu --cache kmalloc-64"; do
 		# shellcheck disable=SC2086
 		"$DIFF" $opts "$DAT" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"

@@ -16,7 +16,9 @@
 #include "kma-store.h"
 #include "kma-strpool.h"
 #include "match/kma-select.h"
+#include "sites/kma-stacks.h"	/* KMA_NO_STACK */
 #include "kma-diff-load.h"
+#include "kma-diff-int.h"
 
 /*
  * Per key: total, slack, net, allocs, frees (frees: traced frees of the
@@ -81,8 +83,7 @@ static int is_sqlite(const char *path, struct kma_err *why)
 	return 1;
 }
 
-/* One integer of a one-row query; -1 with why set on failure. */
-static int query_int(sqlite3 *db, const char *sql, int64_t *out, struct kma_err *why)
+int kma_diff_query_int(sqlite3 *db, const char *sql, int64_t *out, struct kma_err *why)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -153,11 +154,11 @@ static int duration_and_stacks(sqlite3 *db, enum kma_group g, struct kma_diff_ta
 {
 	int64_t n;
 
-	if (query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &n, why))
+	if (kma_diff_query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &n, why))
 		return -1;
 	t->duration_ns = (uint64_t)n;
 	if (g == KMA_GROUP_STACK) {
-		if (query_int(db, "SELECT COUNT(*) FROM stacks", &n, why))
+		if (kma_diff_query_int(db, "SELECT COUNT(*) FROM stacks", &n, why))
 			return -1;
 		if (!n)
 			return kma_err_set(why, KMA_ERR_OTHER, "no call stacks (record with "
@@ -171,14 +172,14 @@ static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, str
 {
 	int64_t version, n;
 
-	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why))
+	if (kma_diff_query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why))
 		return -1;
 	if (!n) {
 		kma_err_set(why, KMA_ERR_OTHER, "an SQLite database, but no kma report.db "
 			    "(no trace table)");
 		return -1;
 	}
-	if (query_int(db, "PRAGMA user_version", &version, why))
+	if (kma_diff_query_int(db, "PRAGMA user_version", &version, why))
 		return -1;
 	/* what kma-diff reads (trace, callers, stacks) has not changed since version 4 */
 	if (version < KMA_DIFF_OLDEST_VERSION || version > kma_diff_schema_version()) {
@@ -187,7 +188,7 @@ static int check_db(sqlite3 *db, enum kma_group g, struct kma_diff_table *t, str
 			    (long long)version, KMA_DIFF_OLDEST_VERSION, kma_diff_schema_version());
 		return -1;
 	}
-	if (query_int(db, "SELECT kmem_events FROM trace", &n, why))
+	if (kma_diff_query_int(db, "SELECT kmem_events FROM trace", &n, why))
 		return -1;
 	if (!n) {
 		kma_err_set(why, KMA_ERR_OTHER, "no kmem allocation or free events in the trace");
@@ -225,6 +226,11 @@ static int open_operand(const char *path, sqlite3 **db, struct kma_err *why)
 	return kma_err_set(why, KMA_ERR_OTHER, "cannot open it: %s", sqlite3_errmsg(*db));
 }
 
+int kma_diff_open(const char *path, sqlite3 **db, struct kma_err *why)
+{
+	return is_sqlite(path, why) && !open_operand(path, db, why) ? 0 : -1;
+}
+
 int kma_diff_load(const char *path, enum kma_group g, const struct kma_diff_scope *scope,
 		  struct kma_diff_table *t, struct kma_err *why)
 {
@@ -260,7 +266,7 @@ int kma_diff_load_duration(const char *path, struct kma_diff_table *t, struct km
 	int err = -1;
 
 	if (is_sqlite(path, why) && !open_operand(path, &db, why) &&
-	    !query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &dur, why)) {
+	    !kma_diff_query_int(db, "SELECT MAX(last_ts - first_ts, 0) FROM trace", &dur, why)) {
 		t->duration_ns = (uint64_t)dur;
 		err = 0;
 	}
@@ -284,8 +290,6 @@ static const char kind_sql[] =
 	"FROM n JOIN kind_callers AS c ON c.kind = ?2 AND c.id = n.caller_id "
 	"JOIN tasks AS t ON t.id = n.task_id LEFT JOIN stacks AS s ON s.id = n.stack_id";
 
-enum { K_CALLER, K_ADDRESS, K_FOLDED, K_PID, K_COMM, K_TOTAL };
-
 /* kma_resolve_fn for kma-select: the caller name of the row being judged. */
 static const char *kind_caller_name(void *ctx, uint64_t addr)
 {
@@ -296,14 +300,24 @@ static const char *kind_caller_name(void *ctx, uint64_t addr)
 /* Does the filter keep st's row (its caller, pid and comm)? -1 on out of memory. */
 static int kind_keep(struct kma_select *sel, struct kma_strpool *pool, sqlite3_stmt *st)
 {
-	const char *caller = (const char *)sqlite3_column_text(st, K_CALLER);
-	const char *addr = (const char *)sqlite3_column_text(st, K_ADDRESS);
-	const char *comm = (const char *)sqlite3_column_text(st, K_COMM);
+	const char *caller = (const char *)sqlite3_column_text(st, KMA_DK_CALLER);
+	const char *addr = (const char *)sqlite3_column_text(st, KMA_DK_ADDRESS);
+	const char *comm = (const char *)sqlite3_column_text(st, KMA_DK_COMM);
 	struct kma_event ev;
 
 	memset(&ev, 0, sizeof(ev));
 	ev.call_site = addr ? strtoull(addr, NULL, 16) : 0;
-	ev.pid = sqlite3_column_int(st, K_PID);
+	if (!addr) {
+		/* no address (a page row: its caller is a function): kma-select caches
+		 * a site's verdict, so the interned name stands for the site, as in
+		 * kma-analyze --pages */
+		caller = kma_strpool_intern(pool, caller ? caller : KMA_NO_STACK,
+					    strlen(caller ? caller : KMA_NO_STACK));
+		if (!caller)
+			return -1;
+		ev.call_site = (uintptr_t)caller;
+	}
+	ev.pid = sqlite3_column_int(st, KMA_DK_PID);
 	/* kma-select caches a comm's verdict by its pointer: interned */
 	ev.comm = comm ? kma_strpool_intern(pool, comm, strlen(comm)) : NULL;
 	if (comm && !ev.comm)
@@ -316,12 +330,12 @@ static int kind_keep(struct kma_select *sel, struct kma_strpool *pool, sqlite3_s
  * The row's key in g's key space, as kma-analyze --kind K -g G names it:
  * a function is its caller's symbol, the name without +0xoffset.
  */
-static const char *kind_key(sqlite3_stmt *st, enum kma_group g, char *buf, size_t len)
+static const char *kind_key(sqlite3_stmt *st, int g, char *buf, size_t len)
 {
-	const char *s = (const char *)sqlite3_column_text(st, K_CALLER), *plus;
+	const char *s = (const char *)sqlite3_column_text(st, KMA_DK_CALLER), *plus;
 
 	if (g == KMA_GROUP_STACK) {
-		s = (const char *)sqlite3_column_text(st, K_FOLDED);
+		s = (const char *)sqlite3_column_text(st, KMA_DK_FOLDED);
 		return s ? s : "[no stack]";
 	}
 	if (!s)
@@ -334,9 +348,9 @@ static const char *kind_key(sqlite3_stmt *st, enum kma_group g, char *buf, size_
 	return buf;
 }
 
-/* Every row in scope into t: its key's entry and the sums. 0, or -1 with why. */
-static int kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel, enum kma_group g,
-		     struct kma_diff_table *t, struct kma_err *why)
+/* Every row of st that sel keeps (NULL: all) into t: its key's entry and the sums. */
+static int kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel, kma_diff_key_fn key,
+		     int g, struct kma_diff_table *t, struct kma_err *why)
 {
 	struct kma_strpool *pool = sel ? kma_strpool_alloc() : NULL;
 	uint64_t v[KMA_DIFF_NR] = { 0 };	/* the kinds beside slab have no slack */
@@ -348,10 +362,10 @@ static int kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel, enum
 			err = -1;
 		if (keep <= 0)
 			continue;
-		v[KMA_DIFF_TOTAL] = (uint64_t)sqlite3_column_int64(st, K_TOTAL);
-		v[KMA_DIFF_NET] = (uint64_t)sqlite3_column_int64(st, K_TOTAL + 1);
-		v[KMA_DIFF_ALLOCS] = (uint64_t)sqlite3_column_int64(st, K_TOTAL + 2);
-		v[KMA_DIFF_FREES] = (uint64_t)sqlite3_column_int64(st, K_TOTAL + 3);
+		v[KMA_DIFF_TOTAL] = (uint64_t)sqlite3_column_int64(st, KMA_DK_TOTAL);
+		v[KMA_DIFF_NET] = (uint64_t)sqlite3_column_int64(st, KMA_DK_TOTAL + 1);
+		v[KMA_DIFF_ALLOCS] = (uint64_t)sqlite3_column_int64(st, KMA_DK_TOTAL + 2);
+		v[KMA_DIFF_FREES] = (uint64_t)sqlite3_column_int64(st, KMA_DK_TOTAL + 3);
 		for (m = 0; m < KMA_DIFF_NR && !err; m++)
 			if (v[m] > KMA_DIFF_MAX || v[m] > KMA_DIFF_MAX - t->sum[m])
 				err = -2;
@@ -362,7 +376,7 @@ static int kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel, enum
 		}
 		for (m = 0; m < KMA_DIFF_NR; m++)
 			t->sum[m] += v[m];
-		if (kma_diff_table_add(t, kind_key(st, g, buf, sizeof(buf)), v))
+		if (kma_diff_table_add(t, key(st, g, buf, sizeof(buf)), v))
 			err = -1;
 	}
 	if (err == -1)
@@ -373,27 +387,36 @@ static int kind_rows(sqlite3 *db, sqlite3_stmt *st, struct kma_select *sel, enum
 	return err || rc != SQLITE_DONE ? -1 : 0;
 }
 
-/* The checks before a kind's numbers: version, the kind's events, stacks for -g stack. */
-static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group g,
-			 struct kma_diff_table *t, struct kma_err *why)
+int kma_diff_check_kinds_db(sqlite3 *db, const char *name, struct kma_err *why)
 {
-	char sql[96];
 	int64_t version, n;
 
-	if (query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why))
+	if (kma_diff_query_int(db, "SELECT COUNT(*) FROM sqlite_master WHERE name = 'trace'", &n, why))
 		return -1;
 	if (!n)
 		return kma_err_set(why, KMA_ERR_OTHER, "an SQLite database, but no kma report.db "
 				   "(no trace table)");
-	if (query_int(db, "PRAGMA user_version", &version, why))
+	if (kma_diff_query_int(db, "PRAGMA user_version", &version, why))
 		return -1;
 	if (version < KMA_DIFF_KINDS_VERSION || version > kma_diff_schema_version())
 		return kma_err_set(why, KMA_ERR_OTHER, "report.db schema version %lld, kma-diff "
 				   "--kind %s reads versions %d to %d (analyze the trace again "
 				   "with this kma-analyze)", (long long)version, name,
 				   KMA_DIFF_KINDS_VERSION, kma_diff_schema_version());
+	return 0;
+}
+
+/* The checks before a kind's numbers: version, the kind's events, stacks for -g stack. */
+static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group g,
+			 struct kma_diff_table *t, struct kma_err *why)
+{
+	char sql[96];
+	int64_t n;
+
+	if (kma_diff_check_kinds_db(db, name, why))
+		return -1;
 	snprintf(sql, sizeof(sql), "SELECT COUNT(*) FROM kind_totals WHERE kind = %d", kind);
-	if (query_int(db, sql, &n, why))
+	if (kma_diff_query_int(db, sql, &n, why))
 		return -1;
 	if (!n)
 		return kma_err_set(why, KMA_ERR_OTHER, "no %s allocations or frees in the trace",
@@ -401,13 +424,31 @@ static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group
 	return duration_and_stacks(db, g, t, why);
 }
 
-int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
-		       const struct kma_diff_scope *sc, struct kma_diff_table *t,
-		       struct kma_err *why)
+int kma_diff_kind_query(sqlite3 *db, const char *sql, int kind, kma_diff_key_fn key, int g,
+			const struct kma_diff_scope *sc, struct kma_diff_table *t,
+			struct kma_err *why)
 {
 	struct kma_select *sel = sc && sc->select && kma_select_active(sc->select) ?
 				 sc->select : NULL;
 	sqlite3_stmt *st = NULL;
+	int err;
+
+	if (sc && sc->generation && kma_diff_find_generation(db, sc->generation, t, why))
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
+	sqlite3_bind_int64(st, 1, sc && sc->generation ? t->generation : -1);
+	if (kind >= 0)
+		sqlite3_bind_int(st, 2, kind);
+	err = kind_rows(db, st, sel, key, g, t, why);
+	sqlite3_finalize(st);
+	return err;
+}
+
+int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
+		       const struct kma_diff_scope *sc, struct kma_diff_table *t,
+		       struct kma_err *why)
+{
 	sqlite3 *db = NULL;
 	int err = -1;
 
@@ -417,20 +458,8 @@ int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum k
 			    kma_group_name(g));
 		return -1;
 	}
-	if (!is_sqlite(path, why) || open_operand(path, &db, why) ||
-	    check_kind_db(db, kind, kind_name, g, t, why))
-		goto out;
-	if (sc && sc->generation && kma_diff_find_generation(db, sc->generation, t, why))
-		goto out;
-	if (sqlite3_prepare_v2(db, kind_sql, -1, &st, NULL) != SQLITE_OK) {
-		kma_err_set(why, KMA_ERR_OTHER, "cannot read it: %s", sqlite3_errmsg(db));
-		goto out;
-	}
-	sqlite3_bind_int64(st, 1, sc && sc->generation ? t->generation : -1);
-	sqlite3_bind_int(st, 2, kind);
-	err = kind_rows(db, st, sel, g, t, why);
-out:
-	sqlite3_finalize(st);
+	if (!kma_diff_open(path, &db, why) && !check_kind_db(db, kind, kind_name, g, t, why))
+		err = kma_diff_kind_query(db, kind_sql, kind, kind_key, g, sc, t, why);
 	sqlite3_close(db);
 	return err;
 }

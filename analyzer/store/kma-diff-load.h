@@ -74,4 +74,15 @@ int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum k
 		       const struct kma_diff_scope *scope, struct kma_diff_table *t,
 		       struct kma_err *why);
 
+/*
+ * As kma_diff_load_kind, for the page allocator (kma-diff-page.c): its
+ * allocation rows (page_alloc_rows, written by kma-analyze --pages), grouped
+ * by g, an enum kma_page_group of match/kma-pagealloc.h (every grouping of
+ * kma-analyze --pages), narrowed to scope; a row's numbers and key are those
+ * of kma-analyze --pages -g G (frees: traced and implicit). 0, or -1 with why
+ * (also: no page rows, no page stacks for -g stack).
+ */
+int kma_diff_load_page(const char *path, int g, const struct kma_diff_scope *scope,
+		       struct kma_diff_table *t, struct kma_err *why);
+
 #endif /* KMA_DIFF_LOAD_H */
