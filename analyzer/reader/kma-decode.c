@@ -403,7 +403,8 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		return 0;
 	}
 	decode_fields(r, d, rec, cpu, &ev);
-	kma_stack_attach(r, rec, &ev);
+	if (!r->stack_none)
+		kma_stack_attach(r, rec, &ev);
 	if (!ev.comm || (d->f[F_NAME] && !ev.cache && r->oom) || r->oom) {
 		r->oom = 1;
 		r->stopped = 1;

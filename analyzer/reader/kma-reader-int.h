@@ -114,6 +114,12 @@ struct kma_reader {
 	int			(*peek)(void *ctx, int cpu, struct tep_record *out);
 	void			*peek_ctx;
 	int			stack_ev;	/* its event id, -1: not followed */
+	/*
+	 * Set by the page reader's merge for each record it hands on: 1 when
+	 * the CPU's next record is in the same block and the block has no
+	 * kernel_stack record, so no peek is needed (nor its call).
+	 */
+	int			stack_none;
 	struct tep_format_field	*stack_size;	/* NULL in old formats */
 	struct tep_format_field	*stack_caller;
 	int			stack_elem;	/* bytes per frame */
