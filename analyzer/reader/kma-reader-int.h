@@ -72,6 +72,11 @@ struct kma_reader {
 	uint64_t		unknown_ids;	/* records of ids above max_id */
 	int			max_id;
 	struct kma_strpool	*pool;		/* cache names, symbols, strings */
+	/* the cache names interned lately, by a hash of their ends (kma-decode.c) */
+	struct kma_name_slot {
+		const char	*s;		/* interned in pool */
+		size_t		len;
+	}			name_cache[64];
 	struct kma_map		comm_map;	/* pid -> index in comms */
 	const char		**comms;
 	size_t			nr_comms, cap_comms;
