@@ -143,6 +143,8 @@ struct kma_reader {
 	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
 	const char		**gfp_texts;
 	size_t			nr_gfp, cap_gfp;
+	uint64_t		gfp_last;	/* the value looked up last, */
+	const char		*gfp_last_text;	/* its text (NULL: none yet) */
 	/* percpu and vmalloc events (kma-decode-kinds.c) */
 	unsigned int		want_kinds;	/* 1 << enum kma_kind: hand them to fn */
 	char			percpu_missing[64];	/* info.percpu_missing */
