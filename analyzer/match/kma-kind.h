@@ -54,10 +54,50 @@ struct kma_kind_ops {
 	const char * const *columns;
 };
 
-/* The kind of an allocator event type; -1 for any other type. */
-int kma_kind_of_event(int type);
+/*
+ * The kind of an allocator event type; -1 for any other type. Inline, as
+ * kma_ev_role(): the matcher asks both for every event.
+ */
+static inline int kma_kind_of_event(int type)
+{
+	if (type >= KMA_EV_KMALLOC && type <= KMA_EV_CACHE_FREE)
+		return KMA_KIND_SLAB;
+	if (kma_ev_is_page(type))
+		return KMA_KIND_PAGE;
+	if (kma_ev_is_percpu(type))
+		return KMA_KIND_PERCPU;
+	if (kma_ev_is_vmap(type))
+		return KMA_KIND_VMALLOC;
+	return -1;
+}
+
 /* What event type @type does (enum kma_ev_role). */
-enum kma_ev_role kma_ev_role(int type);
+static inline enum kma_ev_role kma_ev_role(int type)
+{
+	switch (type) {
+	case KMA_EV_KMALLOC:
+	case KMA_EV_KMALLOC_NODE:
+	case KMA_EV_CACHE_ALLOC:
+	case KMA_EV_CACHE_ALLOC_NODE:
+	case KMA_EV_PAGE_ALLOC:
+	case KMA_EV_PERCPU_ALLOC:
+	case KMA_EV_VMAP_ALLOC:
+		return KMA_ROLE_ALLOC;
+	case KMA_EV_KFREE:
+	case KMA_EV_CACHE_FREE:
+	case KMA_EV_PAGE_FREE:
+	case KMA_EV_PERCPU_FREE:
+	case KMA_EV_VMAP_FREE:
+		return KMA_ROLE_FREE;
+	/* an extra event after each page's mm_page_free; buddy <-> pcp list moves */
+	case KMA_EV_PAGE_FREE_BATCHED:
+	case KMA_EV_PAGE_ZONE_LOCKED:
+	case KMA_EV_PAGE_PCPU_DRAIN:
+		return KMA_ROLE_COUNT;
+	default:
+		return KMA_ROLE_NONE;
+	}
+}
 /* The table entry of kind @k; NULL beyond KMA_KIND_NR. */
 const struct kma_kind_ops *kma_kind_ops(enum kma_kind k);
 /* "slab", ...: 0 and *out, -1 for no kind of that name. */

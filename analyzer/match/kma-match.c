@@ -252,8 +252,9 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 {
 	struct kma_alloc_row row;
 
-	if (m->nr_sets && !m->opts.sink.alloc_done)
-		return 0;	/* row sets name no free site: nothing to do without a sink */
+	/* no sink (--no-db): no row to build, no free site to name, per closed allocation */
+	if (!m->opts.sink.alloc_done)
+		return 0;
 	row = (struct kma_alloc_row){
 		.ptr		= l->ptr,
 		.call_site	= l->call_site,
@@ -292,8 +293,6 @@ static int emit(struct kma_match *m, const struct live *l, const struct kma_even
 			row.free_stack_id = fe->stack_id;
 		}
 	}
-	if (!m->opts.sink.alloc_done)
-		return 0;
 	return m->opts.sink.alloc_done(m->opts.sink.ctx, &row);
 }
 

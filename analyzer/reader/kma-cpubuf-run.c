@@ -400,6 +400,7 @@ static int merge(struct cpumerge *p)
 		rec.size = (int)pr->size;
 		rec.data = s->cur->bytes + pr->data;
 		rec.cpu = (int)s->cpu;
+		p->r->stack_none = !s->cur->nstack && s->pos + 1 < s->cur->nr;
 		if (p->record(p->r, &rec))
 			return -1;
 		if ((++n & 0xffff) == 0 && p->r->progress)
@@ -559,6 +560,7 @@ int kma_cpubuf_run(struct kma_reader *r, const struct kma_td_buf *b, kma_record_
 	r->peek_ctx = &p;
 	ret = merge(&p);
 	r->peek = NULL;
+	r->stack_none = 0;
 	if (p.nthreads)
 		stop_threads(&p);
 	add_damage(&p);

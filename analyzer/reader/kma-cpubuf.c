@@ -169,7 +169,9 @@ static int reserve(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t bytes)
 
 static int push_rec(struct kma_cpubuf *p, struct kma_pblock *blk, struct kma_prec **out)
 {
-	if (kma_grow(&blk->recs, &blk->cap, blk->nr, sizeof(*blk->recs), 4096))
+	/* per record: the call only when the array is full */
+	if (blk->nr >= blk->cap &&
+	    kma_grow(&blk->recs, &blk->cap, blk->nr, sizeof(*blk->recs), 4096))
 		return fail(p, "out of memory");
 	*out = &blk->recs[blk->nr++];
 	return 0;

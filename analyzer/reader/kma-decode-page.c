@@ -115,16 +115,25 @@ static void render_gfp(const struct tep_print_arg_flags *fl, uint64_t v, char *b
 const char *kma_gfp_text(struct kma_reader *r, const struct ev_desc *d, uint64_t v)
 {
 	uint32_t *idx;
+	const char *text;
 	char buf[512];
 
+	/* runs of one value (GFP_KERNEL) are the rule: no map lookup for them */
+	if (r->gfp_last_text && v == r->gfp_last)
+		return r->gfp_last_text;
 	if (!r->gfp_map.slots && kma_map_init(&r->gfp_map, 64))
 		return NULL;
 	idx = kma_map_find(&r->gfp_map, v);
-	if (idx)
-		return r->gfp_texts[*idx];
-	render_gfp(d->gfp_table, v, buf, sizeof(buf));
-	return kma_reader_remember(r, &r->gfp_map, &r->gfp_texts, &r->nr_gfp, &r->cap_gfp, v,
-				   buf);
+	if (idx) {
+		text = r->gfp_texts[*idx];
+	} else {
+		render_gfp(d->gfp_table, v, buf, sizeof(buf));
+		text = kma_reader_remember(r, &r->gfp_map, &r->gfp_texts, &r->nr_gfp,
+					   &r->cap_gfp, v, buf);
+	}
+	r->gfp_last = v;
+	r->gfp_last_text = text;
+	return text;
 }
 
 int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec)

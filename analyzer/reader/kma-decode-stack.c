@@ -117,7 +117,8 @@ void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct
 		r->info.stacked++;
 		return;
 	}
-	if (r->stack_ev < 0 || !r->peek || !r->peek(r->peek_ctx, rec->cpu, &next))
+	if (r->stack_ev < 0 || r->stack_none || !r->peek ||
+	    !r->peek(r->peek_ctx, rec->cpu, &next))
 		return;
 	/* lost events in between: whatever follows is not this event's stack */
 	if (next.missed_events || next.size < 2)

@@ -202,6 +202,38 @@ int kma_reader_setup(struct kma_reader *r, struct kma_err *err)
 	return n < 0 ? -1 : n;
 }
 
+/*
+ * @s (@len bytes) interned, through a small cache of the names seen lately:
+ * a slab event names its cache, and interning it in full (hashing every byte,
+ * then comparing) for every event cost more than the rest of its decoding.
+ * The cache is picked by the name's length and its first and last 8 bytes;
+ * a hit is checked whole. The pointer is the pool's either way.
+ */
+static const char *intern_name(struct kma_reader *r, const char *s, size_t len)
+{
+	uint64_t a = 0, b = 0;
+	struct kma_name_slot *e;
+	const char *copy;
+	size_t i;
+
+	if (len >= 8) {
+		memcpy(&a, s, 8);
+		memcpy(&b, s + len - 8, 8);
+	} else {
+		for (i = 0; i < len; i++)
+			a = a << 8 | (unsigned char)s[i];
+	}
+	e = &r->name_cache[((a ^ (b * 31) ^ len) * 0x9e3779b97f4a7c15ULL) >> 58];
+	if (e->s && e->len == len && !memcmp(e->s, s, len))
+		return e->s;
+	copy = kma_strpool_intern(r->pool, s, len);
+	if (copy) {
+		e->s = copy;
+		e->len = len;
+	}
+	return copy;
+}
+
 static const char *dyn_string(struct kma_reader *r, const struct tep_format_field *f,
 			      struct tep_record *rec)
 {
@@ -215,7 +247,7 @@ static const char *dyn_string(struct kma_reader *r, const struct tep_format_fiel
 	if (len > (unsigned int)rec->size - off)
 		len = rec->size - off;
 	len = strnlen((char *)rec->data + off, len);
-	return kma_strpool_intern(r->pool, (char *)rec->data + off, len);
+	return intern_name(r, (char *)rec->data + off, len);
 }
 
 /* A marker or module event, its text decoded, to the consumer as @type. */
@@ -403,7 +435,8 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 		return 0;
 	}
 	decode_fields(r, d, rec, cpu, &ev);
-	kma_stack_attach(r, rec, &ev);
+	if (!r->stack_none)
+		kma_stack_attach(r, rec, &ev);
 	if (!ev.comm || (d->f[F_NAME] && !ev.cache && r->oom) || r->oom) {
 		r->oom = 1;
 		r->stopped = 1;

@@ -72,6 +72,11 @@ struct kma_reader {
 	uint64_t		unknown_ids;	/* records of ids above max_id */
 	int			max_id;
 	struct kma_strpool	*pool;		/* cache names, symbols, strings */
+	/* the cache names interned lately, by a hash of their ends (kma-decode.c) */
+	struct kma_name_slot {
+		const char	*s;		/* interned in pool */
+		size_t		len;
+	}			name_cache[64];
 	struct kma_map		comm_map;	/* pid -> index in comms */
 	const char		**comms;
 	size_t			nr_comms, cap_comms;
@@ -114,6 +119,12 @@ struct kma_reader {
 	int			(*peek)(void *ctx, int cpu, struct tep_record *out);
 	void			*peek_ctx;
 	int			stack_ev;	/* its event id, -1: not followed */
+	/*
+	 * Set by the page reader's merge for each record it hands on: 1 when
+	 * the CPU's next record is in the same block and the block has no
+	 * kernel_stack record, so no peek is needed (nor its call).
+	 */
+	int			stack_none;
 	struct tep_format_field	*stack_size;	/* NULL in old formats */
 	struct tep_format_field	*stack_caller;
 	int			stack_elem;	/* bytes per frame */
@@ -132,6 +143,8 @@ struct kma_reader {
 	struct kma_map		gfp_map;	/* gfp_flags -> index in gfp_texts */
 	const char		**gfp_texts;
 	size_t			nr_gfp, cap_gfp;
+	uint64_t		gfp_last;	/* the value looked up last, */
+	const char		*gfp_last_text;	/* its text (NULL: none yet) */
 	/* percpu and vmalloc events (kma-decode-kinds.c) */
 	unsigned int		want_kinds;	/* 1 << enum kma_kind: hand them to fn */
 	char			percpu_missing[64];	/* info.percpu_missing */
