@@ -290,9 +290,6 @@ static int check_kind(struct diff_opts *o)
 	if (o->rate)
 		return usage_error("--rate is for slab rows (report.db's duration): not with "
 				   "--kind %s", o->kind_arg);
-	if (o->nr_keep)
-		return usage_error("-o keeps a report.db, which holds slab rows only: not with "
-				   "--kind %s", o->kind_arg);
 	return -1;
 }
 
@@ -382,15 +379,16 @@ static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
  * (kma-diff-kind.c), since report.db keeps no module of these callers;
  * 0, or -1 after a one-line error naming the file.
  */
-static int load_kind_module(const struct diff_opts *o, int i, struct kma_diff_table *t)
+static int load_kind_module(const struct diff_opts *o, int i, int *nkeep,
+			    struct kma_diff_table *t)
 {
 	const char *file = o->operand[i], *args[2 * MAX_SELS + 16], *csv, *db;
 	int n = 0, k;
 	struct kma_err err;
 
-	/* the report.db only for the trace's duration, which the table lacks */
+	/* the report.db for the trace's duration, which the table lacks, and for -o */
 	csv = kma_runner_tmp_db(i ? "new.csv" : "base.csv");
-	db = kma_runner_tmp_db(i ? "new.db" : "base.db");
+	db = db_for_trace(o, nkeep, i);
 	if (!csv || !db)
 		return -1;
 	args[n++] = "-f";
@@ -434,16 +432,16 @@ static int load_kind_module(const struct diff_opts *o, int i, struct kma_diff_ta
  * kind's allocation rows of the report.db are read (store/kma-diff-load.c),
  * so that a trace and its report.db give the same output.
  */
-static int load_kind(const struct diff_opts *o, int i, const struct kma_diff_scope *sc,
-		     struct kma_diff_table *t)
+static int load_kind(const struct diff_opts *o, int i, int *nkeep,
+		     const struct kma_diff_scope *sc, struct kma_diff_table *t)
 {
 	const char *file = o->operand[i], *db = file;
 	struct kma_err err;
 
 	if (kma_runner_is_trace(file)) {
 		if (o->group == KMA_GROUP_MODULE)
-			return load_kind_module(o, i, t);
-		db = kma_runner_tmp_db(i ? "new.db" : "base.db");
+			return load_kind_module(o, i, nkeep, t);
+		db = db_for_trace(o, nkeep, i);
 		if (!db || analyze(o, i, file, db))
 			return -1;
 	} else if (access(file, R_OK)) {
@@ -490,7 +488,7 @@ static int load_operand(struct diff_opts *o, int i, int *nkeep,
 		return r;
 	}
 	if (o->kind != KMA_KIND_SLAB)
-		return load_kind(o, i, sc, t);
+		return load_kind(o, i, nkeep, sc, t);
 	if (kma_runner_is_trace(file)) {
 		db = db_for_trace(o, nkeep, i);
 		if (!db || analyze(o, i, file, db))

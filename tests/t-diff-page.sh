@@ -122,7 +122,7 @@ c = sqlite3.connect(sys.argv[2]); c.execute('UPDATE page_shapes SET page_order =
 		test $rc = 1 && test ! -s '$TMP/out.txt' && test \$(wc -l < '$TMP/err.txt') = 1 &&
 		grep -q '^kma-diff: $TMP/gens.dat: no call stacks on its page allocations' '$TMP/err.txt'"
 	for opts in "-g module" "-g file" "-g cache" "-g accounted" "-g bogus" \
-		    "--cache kmalloc-64" "--rate" "-o $TMP/keep.db"; do
+		    "--cache kmalloc-64" "--rate"; do
 		# shellcheck disable=SC2086
 		"$DIFF" --kind page $opts "$BASE" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"
 		rc=$?
@@ -130,6 +130,16 @@ c = sqlite3.connect(sys.argv[2]); c.execute('UPDATE page_shapes SET page_order =
 			test $rc = 2 && test ! -s '$TMP/out.txt' &&
 			test \$(grep -vc '^Try ' '$TMP/err.txt') = 1"
 	done
+	# -o keeps the report.db each trace operand was analyzed into (with --pages): the
+	# same rows as kma-analyze --pages writes, and the same diff when read back
+	"$DIFF" --kind page -f csv -o "$TMP/keep-b.db" -o "$TMP/keep-n.db" "$BASE" "$NEW" \
+		> "$TMP/kept.csv" 2> /dev/null
+	"$DIFF" --kind page -f csv "$TMP/keep-b.db" "$TMP/keep-n.db" > "$TMP/read.csv" 2> /dev/null
+	check "page diff: -o keeps both report.dbs, read back to the same rows" sh -c "
+		test -s '$TMP/kept.csv' && cmp '$TMP/kept.csv' '$TMP/read.csv' &&
+		test \"\$(sqlite3 '$TMP/keep-n.db' 'SELECT pfn, alloc_ts FROM page_alloc_rows ORDER BY 1, 2')\" = \
+		     \"\$(sqlite3 '$TMP/new.db' 'SELECT pfn, alloc_ts FROM page_alloc_rows ORDER BY 1, 2')\" &&
+		test \"\$(sqlite3 '$TMP/keep-b.db' 'SELECT COUNT(*) FROM page_alloc_rows')\" -gt 0"
 	"$DIFF" --kind page -g module "$BASE" "$NEW" 2> "$TMP/err.txt"
 	check "page diff: -g module says why" grep -qx "kma-diff: --kind page cannot group by 'module': a page's caller is a function of its stack, no call site with a module or file" "$TMP/err.txt"
 	"$DIFF" --kind page -g cache "$BASE" "$NEW" 2> "$TMP/err.txt"

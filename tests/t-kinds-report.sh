@@ -323,13 +323,23 @@ assert got == [(4500, 1, \"g1\"), (5000, 1, \"g1\")], got
 		'$DIFF' -f csv '$DAT' '$NEW' > '$TMP/a.csv' &&
 		'$DIFF' --kind slab -f csv '$DAT' '$NEW' > '$TMP/b.csv' && cmp '$TMP/a.csv' '$TMP/b.csv'"
 	for opts in "--kind foo" "--kind percpu -g cache" "--kind vmalloc --rate" \
-		    "--kind percpu -o $TMP/keep.db" "--kind percpu --cache kmalloc-64"; do
+		    "--kind percpu --cache kmalloc-64"; do
 		# shellcheck disable=SC2086
 		"$DIFF" $opts "$DAT" "$NEW" > "$TMP/out.txt" 2> "$TMP/err.txt"
 		rc=$?
 		check "kinds diff: $opts is a usage error" sh -c "
 			test $rc = 2 && test ! -s '$TMP/out.txt' && test \$(grep -vc '^Try ' '$TMP/err.txt') = 1"
 	done
+	# -o keeps the report.db the trace operand was analyzed into: its percpu rows are
+	# kma-analyze's, and reading it back gives the same diff
+	"$DIFF" --kind percpu -f csv -o "$TMP/keep.db" "$DAT" "$NEW" > "$TMP/kept.csv" 2> /dev/null
+	"$DIFF" --kind percpu -f csv "$TMP/keep.db" "$NEW" > "$TMP/read.csv" 2> /dev/null
+	"$KMA" -q -o "$TMP/direct.db" "$DAT" 2> /dev/null
+	q="SELECT kind, alloc_ts, ptr, bytes_alloc, caller FROM allocations WHERE kind = 'percpu' ORDER BY 2, 3"
+	check "kinds diff: --kind percpu -o keeps the report.db, read back to the same rows" sh -c "
+		test -s '$TMP/kept.csv' && cmp '$TMP/kept.csv' '$TMP/read.csv' &&
+		test -n \"\$(sqlite3 '$TMP/keep.db' \"$q\")\" &&
+		test \"\$(sqlite3 '$TMP/keep.db' \"$q\")\" = \"\$(sqlite3 '$TMP/direct.db' \"$q\")\""
 else
 	fail "kinds diff: mktrace" "$(cat "$TMP/mk.txt")"
 fi
