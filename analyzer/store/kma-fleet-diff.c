@@ -347,15 +347,18 @@ static int add_groups(struct pg *p, PGresult *res, const struct kma_diff_scope *
 }
 
 /* Generation @gen of the run, as kma-diff-scope.c's find_generation. */
-static int find_generation(struct pg *p, const char *gen, struct kma_diff_table *t)
+int kma_fleet_find_generation(struct kma_fleet *f, const char *run, const char *gen,
+			      struct kma_diff_table *t, struct kma_err *why)
 {
-	const char *prm[1] = { p->run };
-	char list[sizeof(p->why->msg)], *end;
+	struct pg q = { .f = f, .why = why }, *p = &q;
+	const char *prm[1] = { run };
+	char list[sizeof(why->msg)], *end;
 	long long n = strtoll(gen, &end, 10);
 	int by_number = *gen && !*end && n >= 0, i;
 	size_t at, len = sizeof(list);
 	PGresult *res;
 
+	snprintf(q.run, sizeof(q.run), "%s", run);
 	res = query(p, "SELECT g.generation, g.label, COALESCE((SELECT MIN(h.ts) FROM "
 		    "kma_fleet.generations AS h WHERE h.run_id = $1 AND h.generation > "
 		    "g.generation), r.start_ns + r.duration_ns) - g.ts FROM kma_fleet.generations "
@@ -398,7 +401,7 @@ static int load_scope(struct pg *p, PGresult *facts, enum kma_group g,
 				   "--replace)", p->run,
 				   sc->select && kma_select_active(sc->select) ? "filter" :
 				   "--generation");
-	if (sc->generation && find_generation(p, sc->generation, t))
+	if (sc->generation && kma_fleet_find_generation(p->f, p->run, sc->generation, t, p->why))
 		return -1;
 	snprintf(gen, sizeof(gen), "%lld", sc->generation ? (long long)t->generation : -1LL);
 	res = query(p, groups_sql, 2, prm);
@@ -437,8 +440,9 @@ static void unlead(struct kma_err *why, const char *server)
 		memmove(why->msg, why->msg + n + 2, strlen(why->msg + n + 2) + 1);
 }
 
-int kma_diff_load_pg(const char *spec, enum kma_group g, const struct kma_diff_scope *scope,
-		     struct kma_diff_table *t, char *name, size_t name_len, struct kma_err *why)
+int kma_diff_load_pg(const char *spec, const char *kind, int g,
+		     const struct kma_diff_scope *scope, struct kma_diff_table *t, char *name,
+		     size_t name_len, struct kma_err *why)
 {
 	const char *hash = strchr(spec, '#'), *words = hash ? hash + 1 : "";
 	struct pg p = { .why = why };
@@ -468,6 +472,10 @@ int kma_diff_load_pg(const char *spec, enum kma_group g, const struct kma_diff_s
 	snprintf(name, name_len, KMA_DIFF_PG_PREFIX "%s#%s", kma_fleet_server(p.f), words);
 	if (one_run(&p, &s, words))
 		goto out;
+	if (kind) {
+		r = kma_fleet_diff_kind(p.f, p.run, kind, g, scope, t, why);
+		goto out;
+	}
 	facts = run_facts(&p);
 	if (!facts || check_run(&p, facts, g, t))
 		goto out;
