@@ -346,47 +346,6 @@ static int add_groups(struct pg *p, PGresult *res, const struct kma_diff_scope *
 	return err;
 }
 
-/* Generation @gen of the run, as kma-diff-scope.c's find_generation. */
-int kma_fleet_find_generation(struct kma_fleet *f, const char *run, const char *gen,
-			      struct kma_diff_table *t, struct kma_err *why)
-{
-	struct pg q = { .f = f, .why = why }, *p = &q;
-	const char *prm[1] = { run };
-	char list[sizeof(why->msg)], *end;
-	long long n = strtoll(gen, &end, 10);
-	int by_number = *gen && !*end && n >= 0, i;
-	size_t at, len = sizeof(list);
-	PGresult *res;
-
-	snprintf(q.run, sizeof(q.run), "%s", run);
-	res = query(p, "SELECT g.generation, g.label, COALESCE((SELECT MIN(h.ts) FROM "
-		    "kma_fleet.generations AS h WHERE h.run_id = $1 AND h.generation > "
-		    "g.generation), r.start_ns + r.duration_ns) - g.ts FROM kma_fleet.generations "
-		    "AS g, kma_fleet.runs AS r WHERE g.run_id = $1 AND r.run_id = $1 "
-		    "ORDER BY g.generation", 1, prm);
-	if (!res)
-		return -1;
-	at = (size_t)snprintf(list, len, "run %s: no generation '%s' in the trace; it has:",
-			      p->run, gen);
-	for (i = 0; i < PQntuples(res); i++) {
-		long long id = atoll(PQgetvalue(res, i, 0)), dur = atoll(PQgetvalue(res, i, 2));
-		const char *label = col(res, i, 1);
-
-		if (by_number ? id == n : id > 0 && label && !strcmp(label, gen)) {
-			t->generation = id;
-			t->gen_label = strdup(label ? label : "");
-			t->duration_ns = dur > 0 ? (uint64_t)dur : 0;
-			PQclear(res);
-			return t->gen_label ? 0 : kma_err_nomem(p->why);
-		}
-		if (at < len)
-			at += (size_t)snprintf(list + at, len - at, "%s %lld %s", i ? "," : "", id,
-					       label ? label : "");
-	}
-	PQclear(res);
-	return kma_err_set(p->why, KMA_ERR_OTHER, "%s", list);
-}
-
 static int load_scope(struct pg *p, PGresult *facts, enum kma_group g,
 		      const struct kma_diff_scope *sc, struct kma_diff_table *t)
 {

@@ -41,7 +41,10 @@ struct kma_fleet;
 int kma_fleet_diff_kind(struct kma_fleet *f, const char *run, const char *kind, int g,
 			const struct kma_diff_scope *sc, struct kma_diff_table *t,
 			struct kma_err *why);
-/* Generation @gen (number or label) of run @run: t->generation, gen_label, duration_ns. */
+/*
+ * Generation @gen (number or label) of run @run: t->generation, gen_label,
+ * duration_ns (kma-fleet-diffkind.c); -1 with why listing the run's generations.
+ */
 int kma_fleet_find_generation(struct kma_fleet *f, const char *run, const char *gen,
 			      struct kma_diff_table *t, struct kma_err *why);
 
