@@ -93,7 +93,7 @@ DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(O)/analyzer/store/kma-diff-p
 		   $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))
 # store runs as operands (pg:CONNINFO#SELECTORS): libpq, the selectors
 DIFF_OBJS	+= $(addprefix $(O)/analyzer/store/,kma-fleet-diff.o kma-fleet-select.o kma-fleet.o \
-		   kma-fleet-schema.o)
+		   kma-fleet-schema.o kma-fleet-diffkind.o)
 # kma-push: runs into the central PostgreSQL store (libpq), its store files and the schema
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
@@ -218,7 +218,7 @@ $(O)/analyzer/report/kma-html-js.c: analyzer/report/kma-report-html.js \
 $(O)/analyzer/kma-push.o $(O)/analyzer/store/kma-fleet.o $(O)/analyzer/store/kma-fleet-push.o \
 $(O)/analyzer/store/kma-fleet-counts.o $(O)/analyzer/store/kma-fleet-diff.o \
 $(O)/analyzer/store/kma-fleet-stacks.o $(O)/analyzer/store/kma-fleet-allocs.o \
-$(O)/analyzer/store/kma-fleet-copy.o: \
+$(O)/analyzer/store/kma-fleet-copy.o $(O)/analyzer/store/kma-fleet-diffkind.o: \
 	PKG_CFLAGS += $(PQ_CFLAGS)
 $(O)/analyzer/store/kma-fleet-select.o $(O)/analyzer/store/kma-fleet-read.o: PKG_CFLAGS += $(PQ_CFLAGS)
 

@@ -469,14 +469,11 @@ static int load_operand(struct diff_opts *o, int i, int *nkeep,
 
 	/* a store run: named by its server and selectors from here on, no password */
 	if (!strncmp(file, KMA_DIFF_PG_PREFIX, strlen(KMA_DIFF_PG_PREFIX))) {
-		if (o->kind != KMA_KIND_SLAB) {
-			/* not the operand: its connection string may hold a password */
-			fprintf(stderr, "kma-diff: --kind %s: store operands are compared for the "
-				"slab allocator only\n", o->kind_arg);
-			return -1;
-		}
-		r = kma_diff_load_pg(file + strlen(KMA_DIFF_PG_PREFIX), o->group, sc, t,
-				     o->pg_name[i], sizeof(o->pg_name[i]), &err);
+		/* the store keeps the kinds beside slab per caller and per allocation */
+		r = kma_diff_load_pg(file + strlen(KMA_DIFF_PG_PREFIX),
+				     o->kind == KMA_KIND_SLAB ? NULL : kma_kind_name(o->kind),
+				     o->kind == KMA_KIND_PAGE ? o->page_group : (int)o->group,
+				     sc, t, o->pg_name[i], sizeof(o->pg_name[i]), &err);
 		o->operand[i] = o->pg_name[i];
 		if (r == -2) {
 			fprintf(stderr, "kma-diff: %s: %s\nTry 'kma-diff --help'.\n",

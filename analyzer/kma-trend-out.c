@@ -117,9 +117,11 @@ int kma_trend_text(FILE *out, const struct kma_trend *t)
 		grows += t->rows[i].grows;
 		jumps += !!t->rows[i].nr_jumps;
 	}
-	fprintf(out, "kma-trend: %zu run%s (%s), key %s, %s%s; a jump: a rise of at least %lld%% "
-		"and %lld between consecutive runs\n\n", t->nr_runs, t->nr_runs == 1 ? "" : "s",
-		t->server, kma_trend_key_names[t->o->key], kma_trend_metric_names[t->o->metric],
+	fprintf(out, "kma-trend: %zu run%s (%s), key %s%s%s, %s%s; a jump: a rise of at least "
+		"%lld%% and %lld between consecutive runs\n\n", t->nr_runs,
+		t->nr_runs == 1 ? "" : "s", t->server, kma_trend_key_names[t->o->key],
+		t->o->kind ? ", kind " : "", t->o->kind ? t->o->kind : "",
+		kma_trend_metric_names[t->o->metric],
 		t->o->metric == KMA_FLEET_ALLOCS ? "" : " bytes", t->o->jump_pct, t->o->jump_min);
 	text_runs(out, t);
 	fprintf(out, "\n%-*s", (int)wk, kma_trend_key_names[t->o->key]);
@@ -215,6 +217,8 @@ int kma_trend_json(FILE *out, const struct kma_trend *t)
 
 	fputs("{\"key\":", out);
 	kma_trend_json_str(out, kma_trend_key_names[t->o->key]);
+	fputs(",\"kind\":", out);
+	kma_trend_json_str(out, t->o->kind ? t->o->kind : "slab");
 	fputs(",\"metric\":", out);
 	kma_trend_json_str(out, kma_trend_metric_names[t->o->metric]);
 	fprintf(out, ",\"jump_pct\":%lld,\"jump_min\":%lld,\"runs\":[", t->o->jump_pct,

@@ -34,6 +34,8 @@ static const char usage_text[] =
 "\n"
 "Options:\n"
 "  -k, --key KEY          caller (default), function, cache or stack\n"
+"      --kind KIND        the allocator: slab (default), page, percpu or vmalloc\n"
+"                         (beside slab: -k caller or function only)\n"
 "  -m, --metric METRIC    net (default: bytes live at the end), total (bytes\n"
 "                         allocated) or allocs (allocations)\n"
 "  -f, --format FORMAT    text (default), csv or json\n"
@@ -95,7 +97,8 @@ static int count_arg(const char *opt, const char *arg, long long min, long long 
 /* -1 to go on, else the exit status (0 for --help and --version). */
 static int parse_opts(int argc, char **argv, struct kma_trend_opts *o)
 {
-	enum { OPT_HTML = 256, OPT_FORCE, OPT_PCT, OPT_MIN, OPT_FLAGGED };
+	enum { OPT_HTML = 256, OPT_FORCE, OPT_PCT, OPT_MIN, OPT_FLAGGED, OPT_KIND };
+	static const char *const kinds[] = { "slab", "page", "percpu", "vmalloc", NULL };
 	static const char *const formats[] = { "text", "csv", "json", NULL };
 	static const struct option long_opts[] = {
 		{ "key",	required_argument, NULL, 'k' },
@@ -107,6 +110,7 @@ static int parse_opts(int argc, char **argv, struct kma_trend_opts *o)
 		{ "jump-min",	required_argument, NULL, OPT_MIN },
 		{ "top",	required_argument, NULL, 'n' },
 		{ "flagged",	no_argument,	   NULL, OPT_FLAGGED },
+		{ "kind",	required_argument, NULL, OPT_KIND },
 		{ "help",	no_argument,	   NULL, 'h' },
 		{ "version",	no_argument,	   NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
@@ -147,6 +151,12 @@ static int parse_opts(int argc, char **argv, struct kma_trend_opts *o)
 				return usage_error("--jump-min '%s': want a count of 1 or more",
 						   optarg);
 			break;
+		case OPT_KIND:
+			if ((v = pick(kinds, optarg)) < 0)
+				return usage_error("--kind '%s': want slab, page, percpu or vmalloc",
+						   optarg);
+			o->kind = v ? kinds[v] : NULL;
+			break;
 		case OPT_HTML: o->html = optarg; break;
 		case OPT_FORCE: o->force = 1; break;
 		case OPT_FLAGGED: o->flagged = 1; break;
@@ -156,6 +166,10 @@ static int parse_opts(int argc, char **argv, struct kma_trend_opts *o)
 		default: return usage_error("unknown option '%s'", argv[optind - 1]);
 		}
 	}
+	if (kma_fleet_kind_refuses(o->kind, o->key))
+		return usage_error("--kind %s: no key %s: %s", o->kind,
+				   kma_trend_key_names[o->key],
+				   kma_fleet_kind_refuses(o->kind, o->key));
 	if (optind >= argc)
 		return usage_error("no URL");
 	o->url = argv[optind++];
@@ -273,7 +287,7 @@ static int load(struct kma_fleet *f, struct kma_trend *t)
 	}
 	t->nr_runs = nr;
 	if (kma_fleet_read_runs(f, ids, nr, &t->runs, &err) ||
-	    kma_fleet_read_series(f, t->o->key, ids, nr, &t->s, &err)) {
+	    kma_fleet_read_series(f, t->o->kind, t->o->key, ids, nr, &t->s, &err)) {
 		free(ids);
 		goto fail;
 	}

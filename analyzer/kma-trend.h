@@ -17,6 +17,7 @@ struct kma_trend_opts {
 	const char		*url;
 	struct kma_fleet_sel	sel;
 	enum kma_fleet_key	key;		/* -k */
+	const char		*kind;		/* --kind: page, percpu, vmalloc; NULL slab */
 	enum kma_fleet_metric	metric;		/* -m */
 	enum kma_trend_format	format;		/* -f */
 	const char		*html;		/* --html FILE */

@@ -34,6 +34,7 @@ fdiff_main() {
 	fdiff_mixed
 	fdiff_gates
 	fdiff_faults
+	fdiff_kinds
 	pg_stop
 }
 
@@ -225,9 +226,6 @@ fdiff_faults() {
 		"run [0-9]* was pushed without --allocations, so no filter" \
 		"$(op basic-agg)" --comm tar
 	fault "--generation on it: exit 1" 1 "so no --generation" "$(op basic-agg)" --generation 1
-	fault "--kind percpu: store operands are the slab allocator's: one line, exit 1" 1 \
-		"--kind percpu: store operands are compared for the slab allocator only" \
-		"$(op gens)" --kind percpu
 	fault "a database that is no fleet store: exit 1" 1 "not a kma fleet store" \
 		"pg:host=$PG_SOCK user=kma_admin dbname=postgres#run=1"
 	pg_q kma -c "CREATE ROLE kma_pw LOGIN PASSWORD 'right-pw'" \
@@ -244,6 +242,76 @@ fdiff_faults() {
 		"$F/sn.db" > "$F/out" 2> "$F/err"
 	check "fleet-diff: a password in the operand is not in the report" \
 		sh -c "test -s '$F/out' && ! grep -q right-pw '$F/out' '$F/err'"
+}
+
+# The allocators beside slab: runs of tests/kinds/basic.seq and tests/kindstore/gens.seq
+# (percpu, vmalloc), tests/pages/basic.seq, gens.seq and tests/diff-page/new.seq (page,
+# analyzed with --pages), each pushed with --allocations; kb also without. For every key
+# the store keeps, each filter and generation and format: kma-diff --kind K on the store
+# runs prints what it prints on their report.db files (whose numbers t-diff-kind and
+# t-diff-page check by hand); the keys it does not keep are refused in one line.
+fdiff_kinds() {
+	local n k g
+
+	"$MKTRACE" -o "$F/kb.dat" "$TOP/tests/kinds/basic.seq" > /dev/null &&
+	"$MKTRACE" -o "$F/pb.dat" "$TOP/tests/pages/basic.seq" > /dev/null &&
+	"$MKTRACE" -o "$F/pgens.dat" "$TOP/tests/pages/gens.seq" > /dev/null &&
+	"$MKTRACE" -o "$F/pn.dat" "$TOP/tests/diff-page/new.seq" > /dev/null &&
+	"$KMA_A" -q -o "$F/kb.db" "$F/kb.dat" || { fail "fleet-diff: kinds traces"; return; }
+	for n in pb pn pgens; do
+		"$KMA_A" -q --pages -o "$F/$n.db" "$F/$n.dat" ||
+			{ fail "fleet-diff: analyze $n.dat --pages"; return; }
+	done
+	for n in kb pb pn pgens; do
+		"$PUSH" --allocations --label name=$n --label group=kinds "$U" "$F/$n.db" \
+			> /dev/null 2> "$F/err" || { fail "fleet-diff: push $n.db" "$(cat "$F/err")"; return; }
+	done
+	"$PUSH" --label name=kb-agg "$U" "$F/kb.dat" > /dev/null 2>&1 ||
+		{ fail "fleet-diff: push kb.dat"; return; }
+	for k in percpu vmalloc; do
+		for g in caller function stack; do
+			same "--kind $k -g $g: store runs as the files" kb gens -f csv --kind $k -g $g
+			same "--kind $k -g $g, new -> base: store runs as the files" gens kb -f csv \
+				--kind $k -g $g
+		done
+		same "--kind $k --comm bash: store runs as the files" kb gens -f csv --kind $k \
+			--comm bash
+		same "--kind $k --caller !^__ioremap: store runs as the files" gens kb -f csv \
+			--kind $k --caller '!^__ioremap'
+		same "--kind $k --generation 1 -g stack: store runs as the files" gens gens -f csv \
+			--kind $k --base-generation 0 --new-generation 1 -g stack
+		same "--kind $k -f text: store runs as the files" kb gens --kind $k
+		same "--kind $k -f json --rate: store runs as the files" kb gens -f json --rate \
+			--kind $k
+		same "--kind $k on a run without $k: the same error" sb gens --kind $k
+	done
+	for g in function comm pid generation; do
+		same "--kind page -g $g: store runs as the files" pb pn -f csv --kind page -g $g
+		same "--kind page -g $g, generations: store runs as the files" pgens pn -f csv \
+			--kind page -g $g
+	done
+	same "--kind page --comm bash: store runs as the files" pb pn -f csv --kind page --comm bash
+	same "--kind page --caller: store runs as the files" pn pgens -f csv --kind page -g comm \
+		--caller '!^kmalloc'
+	same "--kind page --generation 1: store runs as the files" pgens pgens --kind page \
+		--base-generation 0 --new-generation 1 -f csv
+	same "--kind page -f json: store runs as the files" pb pn -f json --kind page
+	same "--kind page --fail-if: the files' verdict" pb pn -q --kind page -g comm \
+		--fail-if 'net>+0'
+	for g in order migrate gfp stack; do
+		fault "--kind page -g $g: refused, naming the key" 1 \
+			"run [0-9]*: -g $g: the store keeps no" "$(op pb)" --kind page -g $g
+	done
+	fault "--kind percpu -g module: refused, naming the key" 1 \
+		"run [0-9]*: -g module: the store keeps no module" "$(op kb)" --kind percpu -g module
+	fault "--kind page on a run without page rows: exit 1" 1 \
+		"run [0-9]*: no page allocator rows" "$(op sb)" --kind page
+	"$DIFF" -f csv --kind vmalloc "$(op kb-agg)" "$F/gens.db" > "$F/agg.csv" 2> "$F/err" &&
+	"$DIFF" -f csv --kind vmalloc "$F/kb.db" "$F/gens.db" > "$F/file.csv"
+	check "fleet-diff: --kind vmalloc by caller of a run pushed without --allocations" \
+		sh -c "test -s '$F/agg.csv' && cmp '$F/file.csv' '$F/agg.csv'"
+	fault "--kind vmalloc -g stack of a run without --allocations: exit 1" 1 \
+		"pushed without --allocations, so no -g stack" "$(op kb-agg)" --kind vmalloc -g stack
 }
 
 fdiff_main

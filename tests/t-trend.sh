@@ -33,6 +33,7 @@ trend_main() {
 	trend_selectors
 	trend_html
 	trend_faults
+	trend_kinds
 	pg_stop
 }
 
@@ -60,6 +61,11 @@ trend_usage() {
 	rc2 "a negative --jump-pct is a usage error" "--jump-pct '-1'" --jump-pct -1 x
 	rc2 "--jump-min 0 is a usage error" "--jump-min '0'" --jump-min 0 x
 	rc2 "--top x is a usage error" "--top 'x'" -n x x
+	rc2 "an unknown --kind is a usage error" "--kind 'slub'" --kind slub x
+	rc2 "--kind percpu -k stack is a usage error naming the key" \
+		"--kind percpu: no key stack: the store keeps" --kind percpu -k stack x
+	rc2 "--kind page -k cache is a usage error naming the key" \
+		"--kind page: no key cache: only the slab allocator has caches" -k cache --kind page x
 	"$TREND" --help > "$TMP/help.txt"
 	check "trend: --help ends with EXAMPLES" sh -c \
 		"awk '/^EXAMPLES\$/ { f = 1 } END { exit !f }' '$TMP/help.txt' &&
@@ -350,6 +356,147 @@ trend_faults() {
 	rc=$?
 	check "trend: an --html FILE that cannot be written: one line, exit 1" sh -c \
 		"[ $rc = 1 ] && [ \$(wc -l < '$T/err') = 1 ] && grep -q '/nonexistent-dir/x.html' '$T/err'"
+}
+
+# kseq N: run N (1 to 3) of the allocators beside slab, worked by hand below
+kseq() {
+	cat <<'EOF'
+cpus 2
+kallsyms ffffffff81000000 T _stext
+kallsyms ffffffff81100000 t alloc_a
+kallsyms ffffffff81180000 t trace_event_raw_event_alloc_vmap_area
+kallsyms ffffffff81200000 t alloc_vmap_area
+kallsyms ffffffff81200400 t __get_vm_area_node
+kallsyms ffffffff81200800 T __vmalloc_node_range_noprof
+kallsyms ffffffff81200c00 T __vmalloc_node_noprof
+kallsyms ffffffff81300000 T bpf_map_area_alloc
+kallsyms ffffffff81300800 T mem_cgroup_css_alloc
+kallsyms ffffffff81300c00 T alloc_netdev_mqs
+kallsyms ffffffff81380000 T entry_SYSCALL_64
+kallsyms ffffffff81400000 T _etext
+cmdline 100 bash
+event 0 500 100 kmalloc call_site=alloc_a+0x10 ptr=0xffff888100100000 bytes_req=40 bytes_alloc=64
+EOF
+	case $1 in
+	1) cat <<'EOF'
+event 0 1000 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1000
+event 0 2000 100 percpu_alloc_percpu call_site=alloc_netdev_mqs+0x40 size=8 bytes_alloc=32 ptr=0x2000
+event 0 3000 100 percpu_free_percpu ptr=0x2000
+event 0 4000 100 alloc_vmap_area addr=0xffffc90000100000 size=16384 align=4096
+event 0 5000 100 mm_page_alloc pfn=0x1000 order=0 gfp_flags=GFP_KERNEL migratetype=0
+EOF
+	;;
+	2) cat <<'EOF'
+event 0 1000 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1000
+event 0 1100 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1100
+event 0 2000 100 percpu_alloc_percpu call_site=alloc_netdev_mqs+0x40 size=8 bytes_alloc=32 ptr=0x2000
+event 0 4000 100 alloc_vmap_area addr=0xffffc90000100000 size=16384 align=4096
+event 0 4500 100 alloc_vmap_area addr=0xffffc90000200000 size=8192 align=4096
+stack 0 4500 100 trace_event_raw_event_alloc_vmap_area+0x10 alloc_vmap_area+0x20 __get_vm_area_node+0x30 __vmalloc_node_range_noprof+0x40 __vmalloc_node_noprof+0x50 bpf_map_area_alloc+0x60 entry_SYSCALL_64+0x70
+event 0 4700 100 free_vmap_area_noflush va_start=0xffffc90000200000 nr_lazy=4 nr_lazy_max=32768
+event 0 5000 100 mm_page_alloc pfn=0x1000 order=1 gfp_flags=GFP_KERNEL migratetype=0
+EOF
+	;;
+	3) cat <<'EOF'
+event 0 1000 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1000
+event 0 1100 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1100
+event 0 1200 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1200
+event 0 2000 100 percpu_alloc_percpu call_site=alloc_netdev_mqs+0x80 size=16 bytes_alloc=64 ptr=0x2000
+event 0 4000 100 alloc_vmap_area addr=0xffffc90000100000 size=65536 align=4096
+event 0 5000 100 mm_page_alloc pfn=0x1000 order=2 gfp_flags=GFP_KERNEL migratetype=0
+EOF
+	;;
+	esac
+}
+
+# kwant NAME ARGS...: kma-trend -f csv ARGS over the three kinds runs prints the CSV on
+# stdin (run_A, run_B, run_C: the runs' columns; @B, @C: the runs jumped at)
+kwant() {
+	local name=$1
+	shift
+	sed "s/run_A/run_$K1/; s/run_B/run_$K2/; s/run_C/run_$K3/; s/@B/$K2/; s/@C/$K3/" \
+		> "$T/k.want"
+	"$TREND" -f csv "$@" "$URL" label:job=kinds > "$T/k.got" 2> "$T/err"
+	same "$name" "$T/k.want" "$T/k.got"
+}
+
+# The allocators beside slab: three runs whose per-caller numbers kseq sets: percpu
+# mem_cgroup_css_alloc+0x20 1, 2, 3 live allocations of 96 bytes; alloc_netdev_mqs+0x40
+# 32 bytes freed, then live, then gone, +0x80 64 bytes live in run 3; vmalloc without a
+# stack ([no stack]) 16384, 16384, 65536 live, bpf_map_area_alloc+0x60 (the stack frame
+# outside vmalloc, offset kept as report.db keeps it) 8192 freed in run 2;
+# pages (4096 bytes, no stack) of order 0, 1, 2 live. The series, changes, growth and
+# jumps (at least 4096 and 50 %) below are worked from that by hand.
+trend_kinds() {
+	local i K
+	K=
+	for i in 1 2 3; do
+		kseq $i > "$T/k$i.seq"
+		"$MKTRACE" -o "$T/k$i.dat" "$T/k$i.seq" > "$T/mk.txt" 2>&1 &&
+		"$KMA" -q --pages -o "$T/k$i.db" "$T/k$i.dat" 2> "$T/err" &&
+		"$PUSH" -l job=kinds "$URL" "$T/k$i.db" > "$T/out" 2>> "$T/err" || {
+			fail "trend: kinds run $i written, analyzed, pushed" "$(cat "$T/mk.txt" "$T/err")"
+			return
+		}
+		K="$K $(sed -n 's/.*pushed as run \([0-9]*\) .*/\1/p' "$T/out")"
+	done
+	set -- $K
+	K1=$1 K2=$2 K3=$3
+	kwant "--kind percpu: the callers' net series, by hand" --kind percpu <<'EOF'
+caller,run_A,run_B,run_C,change,grows,jumped_at
+mem_cgroup_css_alloc+0x20,96,192,288,192,1,
+alloc_netdev_mqs+0x80,,,64,64,0,
+alloc_netdev_mqs+0x40,0,32,,0,0,
+EOF
+	kwant "--kind percpu -k function: offsets summed, by hand" --kind percpu -k function <<'EOF'
+function,run_A,run_B,run_C,change,grows,jumped_at
+mem_cgroup_css_alloc,96,192,288,192,1,
+alloc_netdev_mqs,0,32,64,64,1,
+EOF
+	kwant "--kind percpu -m total, by hand" --kind percpu -m total <<'EOF'
+caller,run_A,run_B,run_C,change,grows,jumped_at
+mem_cgroup_css_alloc+0x20,96,192,288,192,1,
+alloc_netdev_mqs+0x80,,,64,64,0,
+alloc_netdev_mqs+0x40,32,32,,-32,0,
+EOF
+	kwant "--kind percpu -m allocs, by hand" --kind percpu -m allocs <<'EOF'
+caller,run_A,run_B,run_C,change,grows,jumped_at
+mem_cgroup_css_alloc+0x20,1,2,3,2,1,
+alloc_netdev_mqs+0x80,,,1,1,0,
+alloc_netdev_mqs+0x40,1,1,,-1,0,
+EOF
+	kwant "--kind vmalloc: a jump at run 3, by hand" --kind vmalloc <<'EOF'
+caller,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],16384,16384,65536,49152,0,@C
+bpf_map_area_alloc+0x60,,0,,0,0,
+EOF
+	kwant "--kind vmalloc -m total, by hand" --kind vmalloc -m total <<'EOF'
+caller,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],16384,16384,65536,49152,0,@C
+bpf_map_area_alloc+0x60,,8192,,0,0,@B
+EOF
+	kwant "--kind page -k function: grows, jumps at runs 2 and 3, by hand" --kind page \
+		-k function <<'EOF'
+function,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],4096,8192,16384,12288,1,@B @C
+EOF
+	kwant "--kind slab: the slab callers, as without --kind" --kind slab <<'EOF'
+caller,run_A,run_B,run_C,change,grows,jumped_at
+alloc_a+0x10,64,64,64,0,0,
+EOF
+	"$TREND" -f json --kind vmalloc "$URL" label:job=kinds > "$T/k.json" 2> "$T/err"
+	check "trend: --kind vmalloc -f json: the kind and the series, by hand" python3 -c "
+import json, sys
+d = json.load(open('$T/k.json'))
+sys.exit(not (d['kind'] == 'vmalloc' and d['key'] == 'caller' and
+              [(k['name'], k['values'], k['jumped_at']) for k in d['keys']] ==
+              [('[no stack]', [16384, 16384, 65536], [$K3]), ('bpf_map_area_alloc+0x60', [None, 0, None], [])]))"
+	"$TREND" --kind percpu --html "$T/k.html" "$URL" label:job=kinds > "$T/k.txt" 2> "$T/err"
+	check "trend: --kind percpu text: the kind in the header, a row by hand" sh -c "
+		grep -q '^kma-trend: 3 runs (.*), key caller, kind percpu, net bytes;' '$T/k.txt' &&
+		grep -qE '^mem_cgroup_css_alloc\\+0x20 +96 +192 +288 +\\+192  grows\$' '$T/k.txt'"
+	check "trend: --kind percpu --html: the page's data name the kind" \
+		grep -q '"kind":"percpu"' "$T/k.html"
 }
 
 trend_main

@@ -346,44 +346,6 @@ static int add_groups(struct pg *p, PGresult *res, const struct kma_diff_scope *
 	return err;
 }
 
-/* Generation @gen of the run, as kma-diff-scope.c's find_generation. */
-static int find_generation(struct pg *p, const char *gen, struct kma_diff_table *t)
-{
-	const char *prm[1] = { p->run };
-	char list[sizeof(p->why->msg)], *end;
-	long long n = strtoll(gen, &end, 10);
-	int by_number = *gen && !*end && n >= 0, i;
-	size_t at, len = sizeof(list);
-	PGresult *res;
-
-	res = query(p, "SELECT g.generation, g.label, COALESCE((SELECT MIN(h.ts) FROM "
-		    "kma_fleet.generations AS h WHERE h.run_id = $1 AND h.generation > "
-		    "g.generation), r.start_ns + r.duration_ns) - g.ts FROM kma_fleet.generations "
-		    "AS g, kma_fleet.runs AS r WHERE g.run_id = $1 AND r.run_id = $1 "
-		    "ORDER BY g.generation", 1, prm);
-	if (!res)
-		return -1;
-	at = (size_t)snprintf(list, len, "run %s: no generation '%s' in the trace; it has:",
-			      p->run, gen);
-	for (i = 0; i < PQntuples(res); i++) {
-		long long id = atoll(PQgetvalue(res, i, 0)), dur = atoll(PQgetvalue(res, i, 2));
-		const char *label = col(res, i, 1);
-
-		if (by_number ? id == n : id > 0 && label && !strcmp(label, gen)) {
-			t->generation = id;
-			t->gen_label = strdup(label ? label : "");
-			t->duration_ns = dur > 0 ? (uint64_t)dur : 0;
-			PQclear(res);
-			return t->gen_label ? 0 : kma_err_nomem(p->why);
-		}
-		if (at < len)
-			at += (size_t)snprintf(list + at, len - at, "%s %lld %s", i ? "," : "", id,
-					       label ? label : "");
-	}
-	PQclear(res);
-	return kma_err_set(p->why, KMA_ERR_OTHER, "%s", list);
-}
-
 static int load_scope(struct pg *p, PGresult *facts, enum kma_group g,
 		      const struct kma_diff_scope *sc, struct kma_diff_table *t)
 {
@@ -398,7 +360,7 @@ static int load_scope(struct pg *p, PGresult *facts, enum kma_group g,
 				   "--replace)", p->run,
 				   sc->select && kma_select_active(sc->select) ? "filter" :
 				   "--generation");
-	if (sc->generation && find_generation(p, sc->generation, t))
+	if (sc->generation && kma_fleet_find_generation(p->f, p->run, sc->generation, t, p->why))
 		return -1;
 	snprintf(gen, sizeof(gen), "%lld", sc->generation ? (long long)t->generation : -1LL);
 	res = query(p, groups_sql, 2, prm);
@@ -437,8 +399,9 @@ static void unlead(struct kma_err *why, const char *server)
 		memmove(why->msg, why->msg + n + 2, strlen(why->msg + n + 2) + 1);
 }
 
-int kma_diff_load_pg(const char *spec, enum kma_group g, const struct kma_diff_scope *scope,
-		     struct kma_diff_table *t, char *name, size_t name_len, struct kma_err *why)
+int kma_diff_load_pg(const char *spec, const char *kind, int g,
+		     const struct kma_diff_scope *scope, struct kma_diff_table *t, char *name,
+		     size_t name_len, struct kma_err *why)
 {
 	const char *hash = strchr(spec, '#'), *words = hash ? hash + 1 : "";
 	struct pg p = { .why = why };
@@ -468,6 +431,10 @@ int kma_diff_load_pg(const char *spec, enum kma_group g, const struct kma_diff_s
 	snprintf(name, name_len, KMA_DIFF_PG_PREFIX "%s#%s", kma_fleet_server(p.f), words);
 	if (one_run(&p, &s, words))
 		goto out;
+	if (kind) {
+		r = kma_fleet_diff_kind(p.f, p.run, kind, g, scope, t, why);
+		goto out;
+	}
 	facts = run_facts(&p);
 	if (!facts || check_run(&p, facts, g, t))
 		goto out;

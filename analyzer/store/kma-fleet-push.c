@@ -57,7 +57,8 @@ struct table {
 	"UNION ALL SELECT 'page', COALESCE(sh.function, '[no stack]'), NULL, " \
 	"SUM((1 << sh.page_order) * pt.page_size), " \
 	"SUM(CASE WHEN r.free_ts IS NULL THEN (1 << sh.page_order) * pt.page_size ELSE 0 END), " \
-	"COUNT(*), SUM(r.free_ts IS NOT NULL), SUM(r.free_kind = 1), NULL, SUM(r.free_ts IS NULL) " \
+	"COUNT(*), SUM(r.free_ts IS NOT NULL), COUNT(CASE WHEN r.free_kind = 1 THEN 1 END), NULL, " \
+	"SUM(r.free_ts IS NULL) " \
 	"FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id " \
 	"CROSS JOIN page_trace AS pt GROUP BY 2"
 

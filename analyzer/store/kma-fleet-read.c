@@ -178,6 +178,31 @@ static const char *const series_sql[] = {
 		"ON s.stack_key = r.stack_key WHERE r.run_id = ANY($1::bigint[]) GROUP BY 1, 2",
 };
 
+/*
+ * The allocators beside slab ($2: page, percpu, vmalloc): their kind_callers
+ * rows by caller, or by function (the caller's name before "+0x", as
+ * kma-analyze --kind K -g function names it; a page caller is a function).
+ */
+static const char *const kind_series_sql[] = {
+	[KMA_FLEET_KEY_CALLER] =
+		"SELECT caller, run_id, sum(net), sum(total), sum(allocs) FROM "
+		"kma_fleet.kind_callers WHERE run_id = ANY($1::bigint[]) AND kind = $2 "
+		"GROUP BY 1, 2",
+	[KMA_FLEET_KEY_FUNCTION] =
+		"SELECT split_part(caller, '+0x', 1), run_id, sum(net), sum(total), sum(allocs) "
+		"FROM kma_fleet.kind_callers WHERE run_id = ANY($1::bigint[]) AND kind = $2 "
+		"GROUP BY 1, 2",
+};
+
+const char *kma_fleet_kind_refuses(const char *kind, enum kma_fleet_key key)
+{
+	if (!kind || key == KMA_FLEET_KEY_CALLER || key == KMA_FLEET_KEY_FUNCTION)
+		return NULL;
+	if (key == KMA_FLEET_KEY_CACHE)
+		return "only the slab allocator has caches";
+	return "the store keeps these allocators' numbers per call site, not per stack";
+}
+
 /* ... each as q(k, run_id, net, total, allocs), by key in bytes order */
 static const char series_order[] = ") q (k, run_id, net, total, allocs) "
 				   "ORDER BY k COLLATE \"C\", run_id";
@@ -211,23 +236,30 @@ static int alloc_series(struct kma_fleet_series *s, size_t nk, size_t nr)
 	return s->keys && s->has ? 0 : -1;
 }
 
-int kma_fleet_read_series(struct kma_fleet *f, enum kma_fleet_key key, const long long *ids,
-			  size_t nr, struct kma_fleet_series *s, struct kma_err *e)
+int kma_fleet_read_series(struct kma_fleet *f, const char *kind, enum kma_fleet_key key,
+			  const long long *ids, size_t nr, struct kma_fleet_series *s,
+			  struct kma_err *e)
 {
 	char *arr = id_array(ids, nr);
-	const char *p[1] = { arr };
+	const char *p[2] = { arr, kind }, *why = kma_fleet_kind_refuses(kind, key);
 	PGresult *res;
 	char *sql;
 	int i, n, m;
 
 	memset(s, 0, sizeof(*s));
+	if (why) {
+		free(arr);
+		return kma_err_set(e, KMA_ERR_OTHER, "--kind %s: no key %s: %s", kind,
+				   key == KMA_FLEET_KEY_CACHE ? "cache" : "stack", why);
+	}
 	if (!arr)
 		return kma_err_nomem(e);
-	if (asprintf(&sql, "SELECT * FROM (%s%s", series_sql[key], series_order) < 0) {
+	if (asprintf(&sql, "SELECT * FROM (%s%s", kind ? kind_series_sql[key] : series_sql[key],
+		     series_order) < 0) {
 		free(arr);
 		return kma_err_nomem(e);
 	}
-	res = kma_fleet_query(f, sql, 1, p, PGRES_TUPLES_OK, e);
+	res = kma_fleet_query(f, sql, kind ? 2 : 1, p, PGRES_TUPLES_OK, e);
 	free(sql);
 	free(arr);
 	if (!res)

@@ -54,8 +54,16 @@ struct kma_fleet_series {
 	unsigned char	*has;
 };
 
-int kma_fleet_read_series(struct kma_fleet *f, enum kma_fleet_key key, const long long *ids,
-			  size_t nr, struct kma_fleet_series *s, struct kma_err *e);
+/*
+ * The series of @key over runs @ids for allocator @kind: NULL the slab
+ * allocator's (callers, functions, caches, run_stacks); "page", "percpu" or
+ * "vmalloc" from kind_callers, by caller or function only. -1 and @e.
+ */
+int kma_fleet_read_series(struct kma_fleet *f, const char *kind, enum kma_fleet_key key,
+			  const long long *ids, size_t nr, struct kma_fleet_series *s,
+			  struct kma_err *e);
+/* Why the store has no series of @key for allocator @kind (NULL: slab), or NULL. */
+const char *kma_fleet_kind_refuses(const char *kind, enum kma_fleet_key key);
 void kma_fleet_series_free(struct kma_fleet_series *s);
 
 #endif /* KMA_FLEET_READ_H */

@@ -107,7 +107,7 @@ def main():
     elif a.f == "json":
         evil = "v'\"\\<script>&x"
         print(json.dumps({
-            "key": a.k, "metric": a.m, "jump_pct": a.jump_pct, "jump_min": a.jump_min,
+            "key": a.k, "kind": "slab", "metric": a.m, "jump_pct": a.jump_pct, "jump_min": a.jump_min,
             "runs": [{"run": ids[r], "host": spec.HOSTS[r], "kernel": spec.KERNELS[r],
                       "labels": {"job": spec.JOBS[r], "ev": evil}} for r in runs],
             "keys": [{"name": k, "values": v, "change": c, "grows": g, "jumped_at": j}
