@@ -390,8 +390,8 @@ static int check_file(struct kma_reader *r, const char *path, struct kma_err *er
 	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
 		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",
 				   r->kallsyms_err.msg);
-	if (!r->fopts.no_probe && kma_probe_headers(path, r->kallsyms &&
-			      kma_probe_plain_kallsyms(r->kallsyms, r->kallsyms_len)))
+	/* libtraceevent never parses the kallsyms kma read (kma_reader_open_file): nor the child */
+	if (!r->fopts.no_probe && kma_probe_headers(path, r->kallsyms != NULL))
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (libtraceevent "
 				   "cannot parse its event or printk formats)");
 	return 0;
