@@ -67,29 +67,13 @@ static int is_marker(const char *n, size_t len)
 			       ends_with(n, len, "_text_end", 9));
 }
 
-/* Hex digit values, -1 for any other byte; built once (one thread parses). */
-static signed char hex_tab[256];
-
-static void hex_init(void)
-{
-	int c;
-
-	if (hex_tab['1'])
-		return;
-	for (c = 0; c < 256; c++)
-		hex_tab[c] = -1;
-	for (c = 0; c < 10; c++)
-		hex_tab['0' + c] = (signed char)c;
-	for (c = 0; c < 6; c++) {
-		hex_tab['a' + c] = (signed char)(10 + c);
-		hex_tab['A' + c] = (signed char)(10 + c);
-	}
-}
-
-static int hexval(char c)
-{
-	return hex_tab[(unsigned char)c];
-}
+/* A hex digit's value + 1; 0 for any other byte */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 static int is_blank(char c)
 {
@@ -107,8 +91,8 @@ static int parse_line(char *p, char *end, struct raw *r)
 	int v;
 	char *name;
 
-	for (; p < lim && (v = hexval(*p)) >= 0; p++)
-		addr = addr << 4 | (uint64_t)v;
+	for (; p < lim && (v = hex1[(unsigned char)*p]); p++)
+		addr = addr << 4 | (uint64_t)(v - 1);
 	if (p == digits || p - digits > 16 || p >= end || !is_blank(*p))
 		return -1;
 	while (p < end && is_blank(*p))
@@ -187,7 +171,6 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len)
 
 	if (!st)
 		return NULL;
-	hex_init();
 	st->len = len;
 	st->text = malloc(len + 1);
 	st->names = malloc(len + 1);
