@@ -10,13 +10,11 @@
  * The child parses each text as libtracecmd's open does (trace-input.c:
  * read_header_files, read_ftrace_file, read_event_file, read_ftrace_printk,
  * read_and_parse_cmdlines), found by the trace.dat walker, with one
- * exception: a kallsyms text whose every line is plain ("ADDR T NAME" or
- * "ADDR T NAME\t[MOD]", as /proc/kallsyms prints them; the caller checks it
- * on the text it read already) is not even read by the child. Real traces
- * carry the whole /proc/kallsyms (5 MB and more): reading and parsing it a
- * second time cost a third of a run on such a trace, while a plain text is
- * the shape the kernel always gives libtraceevent's kallsyms parser. Any
- * other kallsyms text is parsed in the child too.
+ * exception: the kallsyms text, when kma read it itself, is not even read
+ * by the child, since libtraceevent does not parse it in kma either (the
+ * reader skips that parse, kma-tep-kallsyms.c). Real traces carry the
+ * whole /proc/kallsyms (5 MB and more). Without that text libtracecmd's
+ * open parses the kallsyms, and so does the child.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -44,7 +42,7 @@ struct cur {
 	uint64_t	len, pos;
 	struct tep_handle *tep;
 	int		long_size;
-	int		skip_kallsyms;	/* the parent found the kallsyms text plain */
+	int		skip_kallsyms;	/* libtraceevent will not parse it in kma */
 };
 
 static int cur_read(struct cur *c, void *buf, uint64_t n)
@@ -103,45 +101,6 @@ static char *cur_text(struct cur *c, uint64_t n)
 	buf[n] = '\0';
 	c->pos += n;
 	return buf;
-}
-
-/* A kallsyms line as /proc/kallsyms prints it: "HEX T NAME" or "HEX T NAME\t[MOD]". */
-static int plain_line(const char *s, const char *end)
-{
-	const char *p = s;
-
-	while (p < end && ((*p >= '0' && *p <= '9') || (*p >= 'a' && *p <= 'f')))
-		p++;
-	if (p == s || p - s > 16 || end - p < 4 || p[0] != ' ' || p[2] != ' ' ||
-	    !((p[1] >= 'a' && p[1] <= 'z') || (p[1] >= 'A' && p[1] <= 'Z')))
-		return 0;
-	for (s = p += 3; p < end && *p > ' ' && *p < 0x7f; p++)
-		;
-	if (p == s)
-		return 0;
-	if (p == end)
-		return 1;
-	if (end - p < 4 || p[0] != '\t' || p[1] != '[' || end[-1] != ']')
-		return 0;
-	for (p += 2; p < end - 1; p++)
-		if (*p <= ' ' || *p >= 0x7f || *p == '[' || *p == ']')
-			return 0;
-	return 1;
-}
-
-int kma_probe_plain_kallsyms(const char *text, uint64_t len)
-{
-	const char *p = text, *end = text + len, *nl;
-
-	while (p < end) {
-		nl = memchr(p, '\n', end - p);
-		if (!nl)
-			nl = end;
-		if (nl > p && !plain_line(p, nl))
-			return 0;
-		p = nl + 1;
-	}
-	return 1;
 }
 
 /* Parses one text as libtracecmd does; @text is NUL-terminated. */

@@ -11,7 +11,8 @@
 /*
  * 0 when the child parsed the texts of @path (or refused the file as
  * libtracecmd will, or could not be started), -1 when it died on them.
- * With @skip_kallsyms the kallsyms text is left out (a plain one).
+ * With @skip_kallsyms the kallsyms text is left out (one libtraceevent
+ * will not parse in kma: kma-tep-kallsyms.h).
  */
 int kma_probe_headers(const char *path, int skip_kallsyms);
 
@@ -21,8 +22,5 @@ int kma_probe_headers(const char *path, int skip_kallsyms);
  * started, -1 when it died.
  */
 int kma_probe_child(int (*fn)(void *ctx), void *ctx);
-
-/* Every line of the kallsyms text as /proc/kallsyms prints it: 1, else 0. */
-int kma_probe_plain_kallsyms(const char *text, uint64_t len);
 
 #endif /* KMA_PROBE_H */

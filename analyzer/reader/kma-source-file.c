@@ -22,6 +22,7 @@
 #include "kma-grow.h"
 #include "kma-reader-int.h"
 #include "kma-probe.h"
+#include "kma-tep-kallsyms.h"
 #include "kma-tracedat.h"
 #include "kma-zlib.h"
 
@@ -144,7 +145,9 @@ static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_in
 	}
 	if (idx < 0) {
 		/* the file once more (its headers parsed again): the top-level buffer is its own */
+		kma_tep_kallsyms_skip(1);	/* its tep names no functions */
 		h = tracecmd_open(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+		kma_tep_kallsyms_skip(0);
 		if (h)
 			s.tep = tracecmd_get_tep(h);
 	} else {
@@ -387,8 +390,8 @@ static int check_file(struct kma_reader *r, const char *path, struct kma_err *er
 	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
 		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",
 				   r->kallsyms_err.msg);
-	if (!r->fopts.no_probe && kma_probe_headers(path, r->kallsyms &&
-			      kma_probe_plain_kallsyms(r->kallsyms, r->kallsyms_len)))
+	/* libtraceevent never parses the kallsyms kma read (kma_reader_open_file): nor the child */
+	if (!r->fopts.no_probe && kma_probe_headers(path, r->kallsyms != NULL))
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (libtraceevent "
 				   "cannot parse its event or printk formats)");
 	return 0;
@@ -467,7 +470,12 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	/* libtracecmd prints its own diagnostics; we print one line instead. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
+	/* with the kallsyms text read, call sites are named from it, never by the tep */
+	if (r->kallsyms)
+		kma_tep_kallsyms_skip(1);
 	r->handle = tracecmd_open_head(path, TRACECMD_FL_LOAD_NO_PLUGINS);
+	if (r->kallsyms)
+		kma_tep_kallsyms_skip(0);
 	if (!r->handle) {
 		kma_err_set(err, KMA_ERR_CORRUPT,
 			    "cannot read the trace.dat headers (truncated or corrupt file)");
@@ -626,11 +634,14 @@ static int top_markers(struct kma_reader *r)
 static void time_range(struct kma_reader *r)
 {
 	/* a second handle: reading the last records moves the cursors of the one we iterate */
-	struct tracecmd_input *f = tracecmd_open(r->info.file, TRACECMD_FL_LOAD_NO_PLUGINS);
-	struct tracecmd_input *h = f && r->top ? tracecmd_buffer_instance_handle(f, r->buffer_idx) : f;
+	struct tracecmd_input *f, *h;
 	struct tep_record *rec;
 	int cpu;
 
+	kma_tep_kallsyms_skip(1);	/* its tep names no functions */
+	f = tracecmd_open(r->info.file, TRACECMD_FL_LOAD_NO_PLUGINS);
+	kma_tep_kallsyms_skip(0);
+	h = f && r->top ? tracecmd_buffer_instance_handle(f, r->buffer_idx) : f;
 	r->range_first = UINT64_MAX;
 	for (cpu = 0; h && cpu < r->info.cpus; cpu++) {
 		/* NULL also for a CPU the buffer has no data for: read_cpu_last() does not check */

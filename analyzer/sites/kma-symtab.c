@@ -39,38 +39,41 @@ static int is_text_type(char t)
 	return t == 't' || t == 'T' || t == 'w' || t == 'W';
 }
 
-static int ends_with(const char *s, const char *suffix)
+/* Whether @n (@len bytes) ends with @suffix (@slen bytes). */
+static int ends_with(const char *n, size_t len, const char *suffix, size_t slen)
 {
-	size_t a = strlen(s), b = strlen(suffix);
-
-	return a >= b && !strcmp(s + a - b, suffix);
+	return len >= slen && !memcmp(n + len - slen, suffix, slen);
 }
 
-static int is_marker(const char *n)
+#define MARKER(s)	{ s, sizeof(s) - 1 }
+
+/* @n is a name of @len bytes; every marker starts with '_', few names do */
+static int is_marker(const char *n, size_t len)
 {
-	static const char * const names[] = {
-		"_stext", "_text", "_etext", "_sinittext", "_einittext", "_sdata", "_edata",
-		"_end", "__start_rodata", "__end_rodata", "__init_begin", "__init_end",
-		"__bss_start", "__bss_stop",
+	static const struct { const char *s; size_t len; } names[] = {
+		MARKER("_stext"), MARKER("_text"), MARKER("_etext"), MARKER("_sinittext"),
+		MARKER("_einittext"), MARKER("_sdata"), MARKER("_edata"), MARKER("_end"),
+		MARKER("__start_rodata"), MARKER("__end_rodata"), MARKER("__init_begin"),
+		MARKER("__init_end"), MARKER("__bss_start"), MARKER("__bss_stop"),
 	};
 	size_t i;
 
+	if (n[0] != '_')
+		return 0;
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(n, names[i]))
+		if (len == names[i].len && !memcmp(n, names[i].s, len))
 			return 1;
-	return !strncmp(n, "__", 2) && (ends_with(n, "_text_start") || ends_with(n, "_text_end"));
+	return n[1] == '_' && (ends_with(n, len, "_text_start", 11) ||
+			       ends_with(n, len, "_text_end", 9));
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
+/* A hex digit's value + 1; 0 for any other byte */
+static const unsigned char hex1[256] = {
+	['0'] = 1, ['1'] = 2, ['2'] = 3, ['3'] = 4, ['4'] = 5,
+	['5'] = 6, ['6'] = 7, ['7'] = 8, ['8'] = 9, ['9'] = 10,
+	['a'] = 11, ['b'] = 12, ['c'] = 13, ['d'] = 14, ['e'] = 15, ['f'] = 16,
+	['A'] = 11, ['B'] = 12, ['C'] = 13, ['D'] = 14, ['E'] = 15, ['F'] = 16,
+};
 
 static int is_blank(char c)
 {
@@ -83,17 +86,14 @@ static int is_blank(char c)
  */
 static int parse_line(char *p, char *end, struct raw *r)
 {
+	char *lim = end - p > 17 ? p + 17 : end, *digits = p;	/* 17: one too many */
 	uint64_t addr = 0;
-	int n = 0, v;
+	int v;
 	char *name;
 
-	while (p < end && (v = hexval(*p)) >= 0) {
-		if (++n > 16)
-			return -1;
-		addr = addr << 4 | (uint64_t)v;
-		p++;
-	}
-	if (!n || p >= end || !is_blank(*p))
+	for (; p < lim && (v = hex1[(unsigned char)*p]); p++)
+		addr = addr << 4 | (uint64_t)(v - 1);
+	if (p == digits || p - digits > 16 || p >= end || !is_blank(*p))
 		return -1;
 	while (p < end && is_blank(*p))
 		p++;
@@ -104,7 +104,8 @@ static int parse_line(char *p, char *end, struct raw *r)
 	while (p < end && is_blank(*p))
 		p++;
 	name = p;
-	while (p < end && !is_blank(*p))
+	p += strcspn(p, " \t");	/* stops at the line's NUL, *end */
+	while (p < end && !is_blank(*p))	/* a NUL inside the line: on to a blank */
 		p++;
 	if (p == name)
 		return -1;
@@ -164,7 +165,9 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len)
 {
 	struct kma_symtab *st = calloc(1, sizeof(*st));
 	size_t lines = 1, i;
-	char *p, *end, *nl;
+	const char *p;
+	char *q, *end, *nl;
+	int unsorted = 0;
 
 	if (!st)
 		return NULL;
@@ -177,26 +180,31 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len)
 	st->text[len] = '\0';
 	memcpy(st->names, text, len);
 	st->names[len] = '\0';
-	for (i = 0; i < len; i++)
-		lines += text[i] == '\n';
-	st->raw = calloc(lines, sizeof(*st->raw));
-	st->syms = calloc(lines, sizeof(*st->syms));
+	for (p = memchr(text, '\n', len); p; p = memchr(p + 1, '\n', len - (size_t)(p + 1 - text)))
+		lines++;
+	/* every used entry is written whole: no zeroing of 121k lines */
+	st->raw = malloc(lines * sizeof(*st->raw));
+	st->syms = malloc(lines * sizeof(*st->syms));
 	if (!st->raw || !st->syms)
 		goto fail;
 
-	for (p = st->names, end = p + len, lines = 0; p < end; p = nl + 1, lines++) {
+	for (q = st->names, end = q + len, lines = 0; q < end; q = nl + 1, lines++) {
 		struct raw r = { .line = (uint32_t)lines };
 
-		nl = memchr(p, '\n', (size_t)(end - p));
+		nl = memchr(q, '\n', (size_t)(end - q));
 		if (!nl)
 			nl = end;
 		*nl = '\0';
-		if (parse_line(p, nl, &r) || r.type == 'a' || r.type == 'A' || r.name[0] == '$')
+		if (parse_line(q, nl, &r) || r.type == 'a' || r.type == 'A' || r.name[0] == '$')
 			continue;
-		r.marker = (char)is_marker(r.name);
+		r.marker = (char)is_marker(r.name, strlen(r.name));
+		/* /proc/kallsyms is in address order but for a few lines: sort only then */
+		if (st->nr_raw && r.addr < st->raw[st->nr_raw - 1].addr)
+			unsorted = 1;
 		st->raw[st->nr_raw++] = r;
 	}
-	qsort(st->raw, st->nr_raw, sizeof(*st->raw), raw_cmp);
+	if (unsorted)
+		qsort(st->raw, st->nr_raw, sizeof(*st->raw), raw_cmp);
 
 	for (i = 0; i < st->nr_raw; i++) {
 		const struct raw *r = &st->raw[i];

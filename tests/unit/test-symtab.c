@@ -187,6 +187,78 @@ static void test_malformed_lines(void **state)
 	kma_symtab_free(st);
 }
 
+/*
+ * Lines out of address order (modules after vmlinux, or any) give the table
+ * that the same lines in order give; the first of several at one address is
+ * the first in the file either way.
+ */
+static void test_line_order(void **state)
+{
+	static const char sorted[] =
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T first\n"
+		"ffffffff81000000 t second\n"
+		"ffffffff81000100 t b\n"
+		"ffffffff81000200 T _etext\n"
+		"ffffffffc0000000 t m\t[mod]\n"
+		"ffffffffc0000040 t m2\t[mod]\n";
+	static const char shuffled[] =
+		"ffffffffc0000040 t m2\t[mod]\n"
+		"ffffffff81000100 t b\n"
+		"ffffffff81000000 T _stext\n"
+		"ffffffff81000000 T first\n"
+		"ffffffff81000200 T _etext\n"
+		"ffffffffc0000000 t m\t[mod]\n"
+		"ffffffff81000000 t second\n";
+	struct kma_symtab *a = load(sorted), *b = load(shuffled);
+	size_t i;
+
+	assert_int_equal(kma_symtab_count(a), 4);	/* first b m m2 */
+	assert_int_equal(kma_symtab_count(b), 4);
+	for (i = 0; i < kma_symtab_count(a); i++) {
+		const struct kma_sym *x = kma_symtab_at(a, i), *y = kma_symtab_at(b, i);
+
+		assert_string_equal(x->name, y->name);
+		assert_int_equal(x->addr, y->addr);
+		assert_int_equal(x->size, y->size);
+		assert_true(x->module == y->module ||
+			    (x->module && y->module && !strcmp(x->module, y->module)));
+	}
+	expect(b, 0xffffffff81000010, "first", 0x10, 0x100, NULL);
+	expect(b, 0xffffffff810001f0, "b", 0xf0, 0x100, NULL);	/* _etext bounds it */
+	expect(b, 0xffffffffc0000010, "m", 0x10, 0x40, "mod");
+	kma_symtab_free(a);
+	kma_symtab_free(b);
+}
+
+/* Section markers by their whole name; a NUL inside a name ends it, the module stays. */
+static void test_marker_names(void **state)
+{
+	static const char text[] =
+		"ffffffff81000000 T _textx\n"
+		"ffffffff81000100 T __sched_text_start\n"
+		"ffffffff81000110 t in_sched\n"
+		"ffffffff81000200 T __sched_text_end\n"
+		"ffffffff81000300 t _text_end\n"		/* one '_': no marker */
+		"ffffffff81000400 t __init_endx\n"
+		"ffffffff81000500 T __init_end\n"
+		"ffffffff81000600 t ab\0cd [m]\n"
+		"ffffffff81000700 t z\n";
+	struct kma_symtab *st = kma_symtab_from_text(text, sizeof(text) - 1);
+
+	assert_non_null(st);
+	/* _textx in_sched _text_end __init_endx ab z */
+	assert_int_equal(kma_symtab_count(st), 6);
+	expect(st, 0xffffffff81000010, "_textx", 0x10, 0x100, NULL);
+	expect_none(st, 0xffffffff81000100, "in a gap after _textx");
+	expect(st, 0xffffffff81000120, "in_sched", 0x10, 0xf0, NULL);
+	expect(st, 0xffffffff81000310, "_text_end", 0x10, 0x100, NULL);
+	expect(st, 0xffffffff81000410, "__init_endx", 0x10, 0x100, NULL);
+	/* ab's next symbol is in vmlinux, ab in m: bounded by the tail rule */
+	expect(st, 0xffffffff81000610, "ab", 0x10, 0x100, "m");
+	kma_symtab_free(st);
+}
+
 /* ---- the real fixtures ------------------------------------------------- */
 
 static char *fixture(const char *name)
@@ -448,6 +520,8 @@ int main(void)
 		cmocka_unit_test(test_gap_before_modules),
 		cmocka_unit_test(test_huge_distance),
 		cmocka_unit_test(test_malformed_lines),
+		cmocka_unit_test(test_line_order),
+		cmocka_unit_test(test_marker_names),
 		cmocka_unit_test(test_fixtures),
 		cmocka_unit_test(test_cut_and_corrupt),
 		cmocka_unit_test(test_walker),
