@@ -12,6 +12,8 @@ PKGS="$PKGS libjs-chart.js chromium"
 PKGS="$PKGS kernelshark libkshark-dev libjson-c-dev xvfb xauth x11-apps"
 # kma-push: libpq; t-fleet runs a private PostgreSQL 15 cluster
 PKGS="$PKGS libpq-dev postgresql-15"
+# t-fixedcost counts the start-up's instructions per kallsyms line with cachegrind
+PKGS="$PKGS valgrind"
 # make fuzz: libFuzzer comes with clang's runtime
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"
 
