@@ -219,30 +219,9 @@ static const char *current_name(void *ctx, uint64_t addr)
 	return ctx;
 }
 
-/* comm's hex back into its bytes, interned; NULL stays NULL. -1 on out of memory. */
 static int comm_of(PGresult *res, int i, struct kma_strpool *pool, const char **out)
 {
-	const char *hex = col(res, i, G_COMM);
-	size_t n, k;
-	char *b;
-
-	*out = NULL;
-	if (!hex)
-		return 0;
-	n = strlen(hex) / 2;
-	b = malloc(n + 1);
-	if (!b)
-		return -1;
-	for (k = 0; k < n; k++) {
-		unsigned int x;
-
-		sscanf(hex + 2 * k, "%2x", &x);
-		b[k] = (char)x;
-	}
-	b[n] = '\0';
-	*out = kma_strpool_intern(pool, b, n);
-	free(b);
-	return *out ? 0 : -1;
+	return kma_fleet_comm_of(col(res, i, G_COMM), pool, out);
 }
 
 /* Does the filter keep row i's group? As kma-diff-scope.c's judge(). -1: no memory. */

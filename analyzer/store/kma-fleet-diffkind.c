@@ -76,27 +76,7 @@ static int count(const char *s, uint64_t *v)
 /* comm's hex back into its bytes, interned; NULL stays NULL. -1 on out of memory. */
 static int comm_of(PGresult *res, int i, struct kma_strpool *pool, const char **out)
 {
-	const char *hex = col(res, i, K_COMM);
-	size_t n, k;
-	char *b;
-
-	*out = NULL;
-	if (!hex)
-		return 0;
-	n = strlen(hex) / 2;
-	b = malloc(n + 1);
-	if (!b)
-		return -1;
-	for (k = 0; k < n; k++) {
-		unsigned int x;
-
-		sscanf(hex + 2 * k, "%2x", &x);
-		b[k] = (char)x;
-	}
-	b[n] = '\0';
-	*out = kma_strpool_intern(pool, b, n);
-	free(b);
-	return *out ? 0 : -1;
+	return kma_fleet_comm_of(col(res, i, K_COMM), pool, out);
 }
 
 static const char *site_name(void *ctx, uint64_t addr)

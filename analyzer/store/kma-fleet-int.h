@@ -22,6 +22,10 @@ struct kma_fleet {
  */
 int kma_fleet_pg_err(struct kma_fleet *f, PGresult *res, struct kma_err *e);
 
+/* A comm's hex text back into its bytes, interned in @pool (NULL stays NULL); -1: no memory. */
+struct kma_strpool;
+int kma_fleet_comm_of(const char *hex, struct kma_strpool *pool, const char **out);
+
 /* @sql (no parameters) run; 0, or -1 and the server's reason. */
 int kma_fleet_exec(struct kma_fleet *f, const char *sql, struct kma_err *e);
 

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "kma-fleet-int.h"
+#include "kma-strpool.h"
 
 /* the schema, compiled in (generated from schema/fleet.sql by the Makefile) */
 extern const char kma_fleet_schema_sql[];
@@ -303,4 +304,29 @@ int kma_fleet_init(struct kma_fleet *f, struct kma_err *e)
 fail:
 	PQclear(PQexec(f->conn, "ROLLBACK"));
 	return -1;
+}
+
+/* A comm's hex (the store keeps it as bytea) back into its bytes, interned; NULL stays NULL. */
+int kma_fleet_comm_of(const char *hex, struct kma_strpool *pool, const char **out)
+{
+	size_t n, k;
+	char *b;
+
+	*out = NULL;
+	if (!hex)
+		return 0;
+	n = strlen(hex) / 2;
+	b = malloc(n + 1);
+	if (!b)
+		return -1;
+	for (k = 0; k < n; k++) {
+		unsigned int x;
+
+		sscanf(hex + 2 * k, "%2x", &x);
+		b[k] = (char)x;
+	}
+	b[n] = '\0';
+	*out = kma_strpool_intern(pool, b, n);
+	free(b);
+	return *out ? 0 : -1;
 }
