@@ -77,6 +77,7 @@ ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-sites.o	# call-site names: kallsyms, p
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-html.o	# --html in the run
 ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output
 ANALYZE_OBJS	+= $(O)/analyzer/kma-count.o	# --count
+ANALYZE_OBJS	+= $(O)/analyzer/kma-stdin.o	# FILE '-': standard input
 
 # --html: its wiring, and the page's script compiled in as a string
 ANALYZE_OBJS	+= $(O)/analyzer/kma-html.o $(O)/analyzer/report/kma-html-js.o

@@ -42,6 +42,7 @@
 #include "kma-options.h"
 #include "kma-output.h"
 #include "kma-signals.h"
+#include "kma-stdin.h"
 #include "kma-html.h"
 #include "kma-time.h"
 #include "kma-analyze-int.h"
@@ -314,7 +315,8 @@ static int open_reader(struct kma_pipeline *r)
 			.no_probe = o->no_probe,
 		};
 
-		r->reader = kma_reader_open_file(o->input, &fo, &err);
+		r->reader = kma_reader_open_file(o->input_path ? o->input_path : o->input,
+						  &fo, &err);
 	}
 	if (!r->reader) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);
@@ -732,6 +734,27 @@ static void close_run(struct kma_pipeline *r)
 	free(r->real_html);
 }
 
+/*
+ * FILE '-': standard input, copied where the reader can seek (kma-stdin.c);
+ * messages name it "standard input".
+ */
+static int open_stdin(struct kma_opts *o)
+{
+	static char path[64];
+	char why[512];
+
+	if (o->live || strcmp(o->input, "-"))
+		return 0;
+	o->input = KMA_STDIN_NAME;
+	if (kma_stdin_spool(path, sizeof(path), why, sizeof(why))) {
+		if (!kma_interrupted)
+			fprintf(stderr, "kma-analyze: %s: %s\n", o->input, why);
+		return -1;
+	}
+	o->input_path = path;
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct kma_opts o;
@@ -745,14 +768,14 @@ int main(int argc, char **argv)
 	}
 	if (o.count) {
 		kma_signals_catch(0);
-		ret = kma_count_main(&o);
+		ret = open_stdin(&o) ? 1 : kma_count_main(&o);
 		goto out;
 	}
 	ret = 1;
 	if (check_output(&r))
 		goto out;
 	kma_signals_catch(o.live);
-	if (open_reader(&r) || kma_pipeline_open_sites(&r) || open_pages(&r) || open_match(&r) ||
+	if (open_stdin(&o) || open_reader(&r) || kma_pipeline_open_sites(&r) || open_pages(&r) || open_match(&r) ||
 	    open_view(&r) || kma_pipeline_open_kinds(&r) || kma_pipeline_open_html(&r) || run_trace(&r) || finish_run(&r) ||
 	    commit_store(&r) || kma_pipeline_write_html(&r) || print_output(&r))
 		goto out;

@@ -105,7 +105,7 @@ int kma_count_main(struct kma_opts *o)
 	struct count c = { 0 };
 	int tty = !o->quiet && isatty(STDERR_FILENO), ret;
 
-	r = kma_reader_open_file(o->input, &fo, &err);
+	r = kma_reader_open_file(o->input_path ? o->input_path : o->input, &fo, &err);
 	if (!r) {
 		fprintf(stderr, "kma-analyze: %s: %s\n", o->input, err.msg);
 		return 1;

@@ -48,7 +48,8 @@ enum kma_report {
 extern const char kma_usage_text[];
 
 struct kma_opts {
-	const char	*input;
+	const char	*input;		/* as messages name it */
+	const char	*input_path;	/* NULL: input; '-': the copy of standard input */
 	const char	*buffer;	/* NULL: top-level, else the one instance with kmem */
 	const char	*output;
 	int		no_db;

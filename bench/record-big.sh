@@ -117,7 +117,7 @@ compress_opt=()
 # stacks table of bench/run.sh
 [[ ${KMA_BENCH_STACKS:-0} == 0 ]] || compress_opt+=(-T)
 if [[ -n $COMPRESSION ]]; then
-	compress_opt=(--compression "$COMPRESSION")
+	compress_opt+=(--compression "$COMPRESSION")
 fi
 
 log=$(mktemp /tmp/kma-record.XXXXXX.log)
