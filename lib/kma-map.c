@@ -16,6 +16,22 @@ static inline size_t slot_of(uint64_t key, size_t mask)
 	return (size_t)key & mask;
 }
 
+/*
+ * A big calloc is fresh mmap'd memory. Probed (read) first, each of its pages
+ * maps the shared zero page, and the first write then faults again and
+ * flushes the TLB of every CPU running one of the process's threads: an IPI
+ * per page, a tenth of a big run's CPU in a VM. A write first maps a page of
+ * its own at once. (volatile: GCC turns malloc + memset into calloc.)
+ */
+static void touch_pages(void *p, size_t len)
+{
+	volatile char *c = p;
+	size_t off;
+
+	for (off = 0; len >= 128 * 1024 && off < len; off += 4096)
+		c[off] = 0;
+}
+
 int kma_map_init(struct kma_map *map, size_t hint)
 {
 	size_t n = 16;
@@ -23,6 +39,8 @@ int kma_map_init(struct kma_map *map, size_t hint)
 	while (n < hint * 2)
 		n *= 2;
 	map->slots = calloc(n, sizeof(*map->slots));
+	if (map->slots)
+		touch_pages(map->slots, n * sizeof(*map->slots));
 	map->nr_slots = map->slots ? n : 0;
 	map->nr = 0;
 	return map->slots ? 0 : -1;
