@@ -32,6 +32,8 @@
 #                 and of every mode at 2M and 20M events: fails over 1.3x)
 #   BENCH_PERF=0  skip bench/perf.sh (kma on perf.data against perf kmem stat
 #                 --caller, peak RSS against samples, the four allocator kinds)
+#   TRACE_PAGES=F  a trace recorded with page events (default bench/pages-big.dat,
+#                  KMA_BENCH_PAGES=1 bench/record-big.sh); skipped when missing
 #   TRACE_STACKS=F a trace recorded with kernel stacks (default bench/stacks-big.dat,
 #                 made by KMA_BENCH_STACKS=1 bench/record-big.sh; skipped when absent)
 #
@@ -235,12 +237,15 @@ time_tool() {
 		fi ;;
 	jdef)	measure "$key" "$runs" "$warm" "$bin" -q -o "$DB" "$trace" ;;
 	folded)	measure "$key" "$runs" "$warm" "$bin" -f folded --no-db "$trace" ;;
+	pnodb)	measure "$key" "$runs" "$warm" "$bin" -q --pages --no-db "$trace" ;;
+	pdb)	measure "$key" "$runs" "$warm" "$bin" -q --pages -o "$DB" "$trace" ;;
 	esac
 }
 
 declare -A tool_label=([floor]="kma-floor (bare read)" [mem]="trace-cmd mem"
 	[nodb]="kma --no-db" [j1]="kma report.db -j 1" [jdef]="kma report.db (default -j)"
-	[folded]="kma -f folded --no-db")
+	[folded]="kma -f folded --no-db" [pnodb]="kma --pages --no-db"
+	[pdb]="kma --pages report.db")
 
 csv() {
 	local IFS=,
@@ -409,23 +414,53 @@ if [[ -z $QUICK && -s $STACKS ]]; then
 		fmt=$(trace_format "$trace")
 		id=stacks:$(basename "$trace")
 		time_tool "$id:floor" floor "" "$trace" "$RUNS" "$WARMUP"
-		events=$("$FLOOR" "$trace")
-		events=${events#events }
+		# per kmem event: the kernel_stack records are priced on top of them
+		counts=$("$ANALYZE" --count "$trace")
+		events=$(awk '$1 == "kmem" { print $2 }' <<< "$counts")
+		stack_recs=$(awk '$2 == "ftrace:kernel_stack" { print $3 }' <<< "$counts")
 		for t in nodb jdef folded; do
 			time_tool "$id:$t" "$t" "$ANALYZE" "$trace" "$RUNS" "$WARMUP"
 		done
 		RUNS_NOW=$RUNS
 		echo
-		echo "$trace (with stacks): $fmt, $(du -hL "$trace" | cut -f1), $events events"
+		echo "$trace (with stacks): $fmt, $(du -hL "$trace" | cut -f1), $events kmem events" \
+			"(ns per kmem event), ${stack_recs:-0} kernel_stack records"
 		header
 		for t in floor nodb jdef folded; do
-			row stacks "$id:$t" "${tool_label[$t]}" "$trace" "$fmt" "$events" "$id:floor"
+			row stacks "$id:$t" "${tool_label[$t]}" "$trace" "$fmt with stacks" "$events" "$id:floor"
 		done
 	done
 elif [[ -z $QUICK ]]; then
 	echo
 	echo "no trace with stacks ($STACKS): record one with" \
 		"KMA_BENCH_STACKS=1 bench/record-big.sh $STACKS"
+fi
+
+# --- a trace with page events ----------------------------------------------------
+
+# Recorded with the page allocator's events too (KMA_BENCH_PAGES=1
+# bench/record-big.sh): ns per kmem event, slab and page, with and without --pages.
+PAGES=${TRACE_PAGES:-$BENCH_DIR/pages-big.dat}
+if [[ -z $QUICK && -s $PAGES ]]; then
+	fmt=$(trace_format "$PAGES")
+	id=pages:$(basename "$PAGES")
+	time_tool "$id:floor" floor "" "$PAGES" "$RUNS" "$WARMUP"
+	events=$("$ANALYZE" --count "$PAGES" | awk '$1 == "records" { print $2 }')
+	for t in nodb pnodb pdb; do
+		time_tool "$id:$t" "$t" "$ANALYZE" "$PAGES" "$RUNS" "$WARMUP"
+	done
+	RUNS_NOW=$RUNS
+	echo
+	echo "$PAGES (with page events): $fmt, $(du -hL "$PAGES" | cut -f1), $events kmem events" \
+		"(slab and page)"
+	header
+	for t in floor nodb pnodb pdb; do
+		row pages "$id:$t" "${tool_label[$t]}" "$PAGES" "$fmt with pages" "$events" "$id:floor"
+	done
+elif [[ -z $QUICK ]]; then
+	echo
+	echo "no trace with page events ($PAGES): record one with" \
+		"KMA_BENCH_PAGES=1 bench/record-big.sh $PAGES"
 fi
 
 # --- growth ------------------------------------------------------------------
