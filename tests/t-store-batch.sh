@@ -1,7 +1,7 @@
 # report.db's alloc_rows, written by the writer thread in chunks of rows through a virtual
 # table (analyzer/store/kma-store-batch.c): every column of every row, NULLs included, and
 # ids 1..N in order, checked against an independent pairing of `trace-cmd report -t`'s text
-# (tests/tools/alloc-rows-check.py), on fixtures whose row counts cross the chunk (256 rows)
+# (tests/tools/alloc-rows-check.py), on fixtures whose row counts cross the chunk (1024 rows)
 # and batch (4096 rows) boundaries and end in a partial chunk.
 FIX=$TOP/tests/fixtures
 for f in basic exp-leak stacks; do

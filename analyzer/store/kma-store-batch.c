@@ -28,7 +28,22 @@ struct batch_cursor {
 	sqlite3_vtab_cursor	base;		/* first */
 	const struct kma_int_rows *src;
 	uint32_t		i;
+	/* row i's values and NULL bits, set as the cursor moves: xColumn only reads */
+	uint32_t		nulls;
+	const sqlite3_int64	*row;
 };
+
+/* Points the cursor at row i (when there is one). */
+static void batch_seek(struct batch_cursor *cur, uint32_t i)
+{
+	const struct kma_int_rows *src = cur->src;
+
+	cur->i = i;
+	if (i < src->nr) {
+		cur->row = src->v + (size_t)i * (size_t)src->ncols;
+		cur->nulls = src->nulls[i];
+	}
+}
 
 static int batch_connect(sqlite3 *db, void *aux, int argc, const char *const *argv,
 			 sqlite3_vtab **out, char **err)
@@ -89,13 +104,15 @@ static int batch_close(sqlite3_vtab_cursor *c)
 static int batch_filter(sqlite3_vtab_cursor *c, int idx, const char *idx_str, int argc,
 			sqlite3_value **argv)
 {
-	((struct batch_cursor *)c)->i = 0;
+	batch_seek((struct batch_cursor *)c, 0);
 	return SQLITE_OK;
 }
 
 static int batch_next(sqlite3_vtab_cursor *c)
 {
-	((struct batch_cursor *)c)->i++;
+	struct batch_cursor *cur = (struct batch_cursor *)c;
+
+	batch_seek(cur, cur->i + 1);
 	return SQLITE_OK;
 }
 
@@ -109,12 +126,12 @@ static int batch_eof(sqlite3_vtab_cursor *c)
 static int batch_column(sqlite3_vtab_cursor *c, sqlite3_context *ctx, int col)
 {
 	const struct batch_cursor *cur = (const struct batch_cursor *)c;
-	const struct kma_int_rows *src = cur->src;
 
-	if (src->nulls[cur->i] >> col & 1)
+	/* called for every column of every row: no index arithmetic here */
+	if (cur->nulls >> col & 1)
 		sqlite3_result_null(ctx);
 	else
-		sqlite3_result_int64(ctx, src->v[(size_t)cur->i * (size_t)src->ncols + (size_t)col]);
+		sqlite3_result_int64(ctx, cur->row[col]);
 	return SQLITE_OK;
 }
 
