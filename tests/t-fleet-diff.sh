@@ -322,21 +322,21 @@ fdiff_kinds() {
 }
 
 # The page allocator's order, migrate type, gfp names and stack (schema version 4):
-# with filters and generations, store runs as the files (above: every key whole); -g
+# with a filter or a generation, store runs as the files (above: each key whole); -g
 # stack of a run pushed without --allocations from kind_stacks; the other keys refused
 # on such a run, and on a run whose page rows have no order (as a store upgraded from
 # version 3 holds the runs pushed before), in one line naming the key.
 fdiff_page_keys() {
-	local g
-
-	for g in order migrate gfp stack; do
-		same "--kind page -g $g --comm bash: store runs as the files" pb pn -f csv \
-			--kind page -g $g --comm bash
-		same "--kind page -g $g --caller: store runs as the files" pn pgens -f csv \
-			--kind page -g $g --caller '!^kmalloc'
-		same "--kind page -g $g --generation 1: store runs as the files" pgens pgens \
-			-f csv --kind page -g $g --base-generation 0 --new-generation 1
-	done
+	same "--kind page -g order --generation 1: store runs as the files" pgens pgens -f csv \
+		--kind page -g order --base-generation 0 --new-generation 1
+	same "--kind page -g migrate --comm bash: store runs as the files" pb pn -f csv \
+		--kind page -g migrate --comm bash
+	same "--kind page -g gfp --caller: store runs as the files" pn pgens -f csv --kind page \
+		-g gfp --caller '!^kmalloc'
+	same "--kind page -g stack --generation 1: store runs as the files" pb pb -f csv \
+		--kind page -g stack --base-generation 0 --new-generation 1
+	same "--kind page -g stack --comm bash: store runs as the files" pb pn -f csv \
+		--kind page -g stack --comm bash
 	same "--kind page -g gfp -f text: store runs as the files" pb pgens --kind page -g gfp
 	same "--kind page -g stack -f json --rate: store runs as the files" pn pb -f json \
 		--rate --kind page -g stack
