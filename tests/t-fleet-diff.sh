@@ -361,6 +361,33 @@ fdiff_page_keys() {
 	fault "--kind page -g migrate of a run pushed before version 4: exit 1" 1 \
 		"run [0-9]* was pushed by a kma-push before fleet schema version 4, which kept no page migrate" \
 		"$(op pb-old)" --kind page -g migrate
+	fdiff_kind_query
+}
+
+# kma-fleet(5)'s kind-stack-releases for pb.db's costliest page stack: the sums over the
+# report.db files of the runs with page rows (pb, pn, pgens, pg-agg and pb-old: pb.db
+# thrice), worked by sqlite3 from page_alloc_rows and page_shapes
+fdiff_kind_query() {
+	local folded want got n
+
+	folded=$(sqlite3 "$F/pb.db" "SELECT sh.stack FROM page_alloc_rows AS r JOIN page_shapes
+		AS sh ON sh.id = r.shape_id, page_trace AS pt WHERE sh.stack IS NOT NULL GROUP BY 1
+		ORDER BY sum((1 << sh.page_order) * pt.page_size) DESC, 1 LIMIT 1")
+	want=$(for n in pb pn pgens pb pb; do
+		sqlite3 -separator '|' "$F/$n.db" "SELECT t.kernel_release,
+			sum((1 << sh.page_order) * pt.page_size),
+			sum(CASE WHEN r.free_ts IS NULL THEN (1 << sh.page_order) * pt.page_size ELSE 0 END),
+			count(*) FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id,
+			page_trace AS pt, trace AS t WHERE sh.stack = '$folded' GROUP BY 1"
+	done | awk -F'|' '{ t[$1] += $2; n[$1] += $3; a[$1] += $4; r[$1]++ }
+		END { for (k in t) print k "|" t[k] "|" n[k] "|" a[k] "|" r[k] }' | sort)
+	sed -n '/^\.\\" query-begin kind-stack-releases$/,/^\.\\" query-end$/p' \
+		"$TOP/docs/kma-fleet.5" | sed '1d;$d' |
+		sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" > "$F/q.sql"
+	got=$(psql -X -q -A -t -v ON_ERROR_STOP=1 -v kind=page -v folded="$folded" "$U" \
+		-f "$F/q.sql" 2>&1)
+	check "fleet-diff: kma-fleet(5) kind-stack-releases: a page stack's bytes, by sqlite3" \
+		sh -c "[ -n '$folded' ] && [ -n '$want' ] && [ '$want' = '$got' ]"
 }
 
 fdiff_main
