@@ -126,6 +126,13 @@ static int keep(struct kma_select *sel, struct kma_strpool *pool, PGresult *res,
 	return !(kma_select_event(sel, &ev) & KMA_SEL_OUT);
 }
 
+/* A page key the store has from schema version 4 on: order, migrate, gfp, stack. */
+static int page_v4_key(const struct kd *k)
+{
+	return k->page && (k->g == KMA_PG_ORDER || k->g == KMA_PG_MIGRATE || k->g == KMA_PG_GFP ||
+			   k->g == KMA_PG_STACK);
+}
+
 /*
  * Row i's page key for order, migrate, gfp and stack, as kma-diff-page.c's
  * page_key names it: a migrate type by name, '-' when the event has none,
@@ -168,8 +175,7 @@ static const char *key_of(struct kd *k, PGresult *res, int i, struct kma_strpool
 {
 	const char *s = col(res, i, K_CALLER), *plus;
 
-	if (k->page && (k->g == KMA_PG_ORDER || k->g == KMA_PG_MIGRATE || k->g == KMA_PG_GFP ||
-			k->g == KMA_PG_STACK))
+	if (page_v4_key(k))
 		return page_key(k, res, i, buf, len);
 	if (k->page && (k->g == KMA_PG_PID || k->g == KMA_PG_GENERATION)) {
 		snprintf(buf, len, "%s", PQgetvalue(res, i, k->g == KMA_PG_PID ? K_PID : K_GEN));
@@ -273,13 +279,6 @@ static const char *refused(const struct kd *k)
 	return k->g == KMA_GROUP_MODULE ? "the store keeps no module of these callers, nor does "
 					  "report.db (give the trace)" :
 	       k->g == KMA_GROUP_CACHE ? "the allocator has no caches" : NULL;
-}
-
-/* A page key the store has from schema version 4 on: order, migrate, gfp, stack. */
-static int page_v4_key(const struct kd *k)
-{
-	return k->page && (k->g == KMA_PG_ORDER || k->g == KMA_PG_MIGRATE || k->g == KMA_PG_GFP ||
-			   k->g == KMA_PG_STACK);
 }
 
 /* The columns of check_sql. */
