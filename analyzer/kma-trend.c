@@ -35,7 +35,7 @@ static const char usage_text[] =
 "Options:\n"
 "  -k, --key KEY          caller (default), function, cache or stack\n"
 "      --kind KIND        the allocator: slab (default), page, percpu or vmalloc\n"
-"                         (beside slab: -k caller or function only)\n"
+"                         (beside slab: -k caller, function or stack)\n"
 "  -m, --metric METRIC    net (default: bytes live at the end), total (bytes\n"
 "                         allocated) or allocs (allocations)\n"
 "  -f, --format FORMAT    text (default), csv or json\n"

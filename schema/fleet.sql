@@ -1,4 +1,4 @@
--- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 3.
+-- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 4.
 -- Documented in docs/kma-fleet.5 (man 5 kma-fleet); every table, column and function
 -- below is described there. Created by kma-push --init (compiled into kma-push), in one
 -- transaction; kma-push refuses a database whose kma_fleet.schema_version is newer.
@@ -18,7 +18,7 @@ CREATE TABLE kma_fleet.schema_version (
 	one		boolean PRIMARY KEY DEFAULT true CHECK (one),
 	version		integer NOT NULL
 );
-INSERT INTO kma_fleet.schema_version (version) VALUES (3);
+INSERT INTO kma_fleet.schema_version (version) VALUES (4);
 
 -- One row per run pushed.
 CREATE TABLE kma_fleet.runs (
@@ -246,12 +246,41 @@ CREATE TABLE kma_fleet.kind_callers (
 	live		bigint NOT NULL
 ) PARTITION BY LIST (run_id);
 
+-- version 4: kind keys
+-- What kma-diff --kind page -g order|migrate|gfp|stack and kma-trend --kind K -k stack
+-- read: a page allocation's order, migrate type, gfp flag names and folded stack
+-- (report.db's page_shapes; NULL for the other kinds), and per run, allocator and call
+-- stack the sums of the allocators beside slab. kma-push --init adds them to an older
+-- store as these statements do.
+ALTER TABLE kma_fleet.allocations ADD COLUMN page_order integer,
+	ADD COLUMN migratetype integer,		-- -1: the event has none
+	ADD COLUMN gfp text,			-- the flags as the kernel prints them
+	ADD COLUMN page_stack text;		-- folded (page_shapes.stack); NULL: none
+
+-- Per run, allocator (page, percpu, vmalloc) and call stack: stack_key a percpu or
+-- vmalloc stack (kma_fleet.stacks), folded a page stack (report.db keeps its frames
+-- folded only); both NULL: the allocations without a stack. frees as kind_callers'.
+CREATE TABLE kma_fleet.kind_stacks (
+	run_id		bigint NOT NULL,
+	kind		text NOT NULL,
+	stack_key	bytea,
+	folded		text,
+	total		bigint NOT NULL,
+	net		bigint NOT NULL,
+	allocs		bigint NOT NULL,
+	frees		bigint NOT NULL,
+	implicit_frees	bigint NOT NULL,
+	live		bigint NOT NULL
+) PARTITION BY LIST (run_id);
+-- end of version 4: kind keys
+
 -- The partition of TAB (one of the partitioned tables above) for RUN.
 CREATE FUNCTION kma_fleet.add_run_partition(tab text, run bigint) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
 	IF tab NOT IN ('callers', 'functions', 'caches', 'tasks', 'run_stacks', 'generations',
-		       'timeline', 'allocations', 'kind_totals', 'kind_callers') THEN
+		       'timeline', 'allocations', 'kind_totals', 'kind_callers',
+		       'kind_stacks') THEN
 		RAISE EXCEPTION 'kma_fleet.add_run_partition: no such table %', tab;
 	END IF;
 	EXECUTE format('CREATE TABLE kma_fleet.%I PARTITION OF kma_fleet.%I FOR VALUES IN (%s)',
@@ -267,7 +296,7 @@ DECLARE
 BEGIN
 	FOREACH tab IN ARRAY ARRAY['callers', 'functions', 'caches', 'tasks', 'run_stacks',
 				   'generations', 'timeline', 'allocations', 'kind_totals',
-				   'kind_callers'] LOOP
+				   'kind_callers', 'kind_stacks'] LOOP
 		EXECUTE format('DROP TABLE IF EXISTS kma_fleet.%I', tab || '_r' || run);
 	END LOOP;
 	DELETE FROM kma_fleet.runs WHERE run_id = run;

@@ -285,7 +285,7 @@ fdiff_kinds() {
 			--kind $k
 		same "--kind $k on a run without $k: the same error" sb gens --kind $k
 	done
-	for g in function comm pid generation; do
+	for g in function comm pid generation order migrate gfp stack; do
 		same "--kind page -g $g: store runs as the files" pb pn -f csv --kind page -g $g
 		same "--kind page -g $g, generations: store runs as the files" pgens pn -f csv \
 			--kind page -g $g
@@ -298,20 +298,96 @@ fdiff_kinds() {
 	same "--kind page -f json: store runs as the files" pb pn -f json --kind page
 	same "--kind page --fail-if: the files' verdict" pb pn -q --kind page -g comm \
 		--fail-if 'net>+0'
-	for g in order migrate gfp stack; do
-		fault "--kind page -g $g: refused, naming the key" 1 \
-			"run [0-9]*: -g $g: the store keeps no" "$(op pb)" --kind page -g $g
-	done
+	fdiff_page_keys
 	fault "--kind percpu -g module: refused, naming the key" 1 \
 		"run [0-9]*: -g module: the store keeps no module" "$(op kb)" --kind percpu -g module
+	fault "--kind vmalloc -g module: refused, naming the key" 1 \
+		"run [0-9]*: -g module: the store keeps no module" "$(op kb)" --kind vmalloc -g module
 	fault "--kind page on a run without page rows: exit 1" 1 \
 		"run [0-9]*: no page allocator rows" "$(op sb)" --kind page
 	"$DIFF" -f csv --kind vmalloc "$(op kb-agg)" "$F/gens.db" > "$F/agg.csv" 2> "$F/err" &&
 	"$DIFF" -f csv --kind vmalloc "$F/kb.db" "$F/gens.db" > "$F/file.csv"
 	check "fleet-diff: --kind vmalloc by caller of a run pushed without --allocations" \
 		sh -c "test -s '$F/agg.csv' && cmp '$F/file.csv' '$F/agg.csv'"
-	fault "--kind vmalloc -g stack of a run without --allocations: exit 1" 1 \
-		"pushed without --allocations, so no -g stack" "$(op kb-agg)" --kind vmalloc -g stack
+	for k in percpu vmalloc; do
+		"$DIFF" -f csv --kind $k -g stack "$(op kb-agg)" "$F/gens.db" > "$F/agg.csv" \
+			2> "$F/err" &&
+		"$DIFF" -f csv --kind $k -g stack "$F/kb.db" "$F/gens.db" > "$F/file.csv"
+		check "fleet-diff: --kind $k -g stack of a run without --allocations (kind_stacks)" \
+			sh -c "test -s '$F/agg.csv' && cmp '$F/file.csv' '$F/agg.csv'"
+	done
+	fault "--kind vmalloc -g stack --comm of a run without --allocations: exit 1" 1 \
+		"pushed without --allocations, so no filter" "$(op kb-agg)" --kind vmalloc -g stack \
+		--comm bash
+}
+
+# The page allocator's order, migrate type, gfp names and stack (schema version 4):
+# with a filter or a generation, store runs as the files (above: each key whole); -g
+# stack of a run pushed without --allocations from kind_stacks; the other keys refused
+# on such a run, and on a run whose page rows have no order (as a store upgraded from
+# version 3 holds the runs pushed before), in one line naming the key.
+fdiff_page_keys() {
+	same "--kind page -g order --generation 1: store runs as the files" pgens pgens -f csv \
+		--kind page -g order --base-generation 0 --new-generation 1
+	same "--kind page -g migrate --comm bash: store runs as the files" pb pn -f csv \
+		--kind page -g migrate --comm bash
+	same "--kind page -g gfp --caller: store runs as the files" pn pgens -f csv --kind page \
+		-g gfp --caller '!^kmalloc'
+	same "--kind page -g stack --generation 1: store runs as the files" pb pb -f csv \
+		--kind page -g stack --base-generation 0 --new-generation 1
+	same "--kind page -g stack --comm bash: store runs as the files" pb pn -f csv \
+		--kind page -g stack --comm bash
+	same "--kind page -g gfp -f text: store runs as the files" pb pgens --kind page -g gfp
+	same "--kind page -g stack -f json --rate: store runs as the files" pn pb -f json \
+		--rate --kind page -g stack
+	cp "$F/pb.db" "$F/pg-agg.db"
+	sqlite3 "$F/pg-agg.db" "UPDATE trace SET file = 'agg'"
+	"$PUSH" --label name=pg-agg "$U" "$F/pg-agg.db" > /dev/null 2>&1 ||
+		{ fail "fleet-diff: push pg-agg.db"; return; }
+	"$DIFF" -f csv --kind page -g stack "$(op pg-agg)" "$F/pn.db" > "$F/agg.csv" 2> "$F/err" &&
+	"$DIFF" -f csv --kind page -g stack "$F/pb.db" "$F/pn.db" > "$F/file.csv"
+	check "fleet-diff: --kind page -g stack of a run without --allocations (kind_stacks)" \
+		sh -c "test -s '$F/agg.csv' && cmp '$F/file.csv' '$F/agg.csv'"
+	fault "--kind page -g order of a run without --allocations: exit 1" 1 \
+		"pushed without --allocations, so no -g order of the page allocator" "$(op pg-agg)" \
+		--kind page -g order
+	cp "$F/pb.db" "$F/pb-old.db"
+	sqlite3 "$F/pb-old.db" "UPDATE trace SET file = 'old'"
+	"$PUSH" --allocations --label name=pb-old "$U" "$F/pb-old.db" > /dev/null 2>&1 ||
+		{ fail "fleet-diff: push pb-old.db"; return; }
+	pg_q kma -c "UPDATE kma_fleet.allocations SET page_order = NULL, migratetype = NULL,
+		gfp = NULL, page_stack = NULL WHERE kind = 'page' AND run_id = (SELECT run_id FROM
+		kma_fleet.run_labels WHERE key = 'name' AND value = 'pb-old')" > /dev/null
+	fault "--kind page -g migrate of a run pushed before version 4: exit 1" 1 \
+		"run [0-9]* was pushed by a kma-push before fleet schema version 4, which kept no page migrate" \
+		"$(op pb-old)" --kind page -g migrate
+	fdiff_kind_query
+}
+
+# kma-fleet(5)'s kind-stack-releases for pb.db's costliest page stack: the sums over the
+# report.db files of the runs with page rows (pb, pn, pgens, pg-agg and pb-old: pb.db
+# thrice), worked by sqlite3 from page_alloc_rows and page_shapes
+fdiff_kind_query() {
+	local folded want got n
+
+	folded=$(sqlite3 "$F/pb.db" "SELECT sh.stack FROM page_alloc_rows AS r JOIN page_shapes
+		AS sh ON sh.id = r.shape_id, page_trace AS pt WHERE sh.stack IS NOT NULL GROUP BY 1
+		ORDER BY sum((1 << sh.page_order) * pt.page_size) DESC, 1 LIMIT 1")
+	want=$(for n in pb pn pgens pb pb; do
+		sqlite3 -separator '|' "$F/$n.db" "SELECT t.kernel_release,
+			sum((1 << sh.page_order) * pt.page_size),
+			sum(CASE WHEN r.free_ts IS NULL THEN (1 << sh.page_order) * pt.page_size ELSE 0 END),
+			count(*) FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id,
+			page_trace AS pt, trace AS t WHERE sh.stack = '$folded' GROUP BY 1"
+	done | awk -F'|' '{ t[$1] += $2; n[$1] += $3; a[$1] += $4; r[$1]++ }
+		END { for (k in t) print k "|" t[k] "|" n[k] "|" a[k] "|" r[k] }' | sort)
+	sed -n '/^\.\\" query-begin kind-stack-releases$/,/^\.\\" query-end$/p' \
+		"$TOP/docs/kma-fleet.5" | sed '1d;$d' |
+		sed -e 's/\\-/-/g' -e "s/\\\\(aq/'/g" > "$F/q.sql"
+	got=$(psql -X -q -A -t -v ON_ERROR_STOP=1 -v kind=page -v folded="$folded" "$U" \
+		-f "$F/q.sql" 2>&1)
+	check "fleet-diff: kma-fleet(5) kind-stack-releases: a page stack's bytes, by sqlite3" \
+		sh -c "[ -n '$folded' ] && [ -n '$want' ] && [ '$want' = '$got' ]"
 }
 
 fdiff_main

@@ -83,8 +83,8 @@ fleet_init() {
 		"SELECT count(*) FROM pg_namespace WHERE nspname = 'kma_fleet'")" = 0
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
-	check "fleet: --init creates the schema, version 3" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 3 ]"
+	check "fleet: --init creates the schema, version 4" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 4 ]"
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
 	check "fleet: --init again changes nothing" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ]"
@@ -491,16 +491,17 @@ fleet_faults() {
 	# a newer schema
 	pg_q postgres -c "CREATE DATABASE newer" > /dev/null
 	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=newer" > /dev/null 2>&1
-	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 4" > /dev/null
+	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 5" > /dev/null
 	"$PUSH" "host=$PG_SOCK user=kma_admin dbname=newer" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: one line, exit 1" 1 "version 4, newer than this kma-push knows" "$F/err"
+	one_line "a newer schema: one line, exit 1" 1 "version 5, newer than this kma-push knows" "$F/err"
 	"$PUSH" --init "host=$PG_SOCK user=kma_admin dbname=newer" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: --init refuses it too" 1 "version 4, newer" "$F/err"
+	one_line "a newer schema: --init refuses it too" 1 "version 5, newer" "$F/err"
 	check "fleet: ... nothing written" test "$(pg_q newer -c 'SELECT count(*) FROM kma_fleet.runs')" = 0
 	fleet_upgrade 1
 	fleet_upgrade 2
+	fleet_upgrade 3
 	# files that are no report.db: one line naming the file, exit 1, the next file still pushed
 	printf 'not a db\n' > "$F/text.db"
 	sqlite3 "$F/other.db" 'CREATE TABLE t (x)'
@@ -523,18 +524,25 @@ fleet_upgrade() {
 	pg_q "old$1" -f "$TOP/tests/fleet/fleet-v$1.sql" > /dev/null
 	pg_q "old$1" -c "INSERT INTO kma_fleet.runs (trace_id, source, options, host, push_version,
 		allocations) VALUES ('abc', 'trace', '', 'h1', 'v1', false)" \
-		-c "INSERT INTO kma_fleet.stacks VALUES ('\\x01', 3, 'c;b;a'), ('\\x02', 0, '')" \
-		-c "INSERT INTO kma_fleet.stack_frames VALUES ('\\x01', 0, '0xffffffff81000010', 'a',
-		16), ('\\x01', 1, '0x7f', NULL, NULL), ('\\x01', 2, '0x0', 'c', 0)" > /dev/null
+		> /dev/null
+	if [ "$1" -lt 3 ]; then
+		pg_q "old$1" -c "INSERT INTO kma_fleet.stacks VALUES ('\\x01', 3, 'c;b;a'), ('\\x02', 0, '')" \
+			-c "INSERT INTO kma_fleet.stack_frames VALUES ('\\x01', 0, '0xffffffff81000010',
+			'a', 16), ('\\x01', 1, '0x7f', NULL, NULL), ('\\x01', 2, '0x0', 'c', 0)" > /dev/null
+	else	# version 3 keeps the frames in arrays (stack_frames is a view)
+		pg_q "old$1" -c "INSERT INTO kma_fleet.stacks VALUES ('\\x01', 3, 'c;b;a',
+			'{-2130706416,127,0}', '{a,NULL,c}', '{16,NULL,0}'), ('\\x02', 0, '', '{}', '{}',
+			'{}')" > /dev/null
+	fi
 	"$PUSH" "$old" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
 	one_line "an older schema (version $1): one line pointing to --init, exit 1" 1 \
-		"version $1, older than this kma-push writes (3): kma-push --init upgrades it" "$F/err"
+		"version $1, older than this kma-push writes (4): kma-push --init upgrades it" "$F/err"
 	"$PUSH" --init "$old" > "$F/out" 2> "$F/err"
 	rc=$?
 	v=$(pg_q "old$1" -c 'SELECT version FROM kma_fleet.schema_version')
-	check "fleet: --init upgrades a version $1 store to 3" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ '$v' = 3 ]"
+	check "fleet: --init upgrades a version $1 store to 4" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ '$v' = 4 ]"
 	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=fresh$1" > /dev/null 2>&1
 	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=old$1" |
 		grep -v '^--\|^\\\(un\)\?restrict ' > "$F/old.sql"

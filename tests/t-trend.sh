@@ -62,8 +62,9 @@ trend_usage() {
 	rc2 "--jump-min 0 is a usage error" "--jump-min '0'" --jump-min 0 x
 	rc2 "--top x is a usage error" "--top 'x'" -n x x
 	rc2 "an unknown --kind is a usage error" "--kind 'slub'" --kind slub x
-	rc2 "--kind percpu -k stack is a usage error naming the key" \
-		"--kind percpu: no key stack: the store keeps" --kind percpu -k stack x
+	rc2 "--kind vmalloc -k cache is a usage error naming the key" \
+		"--kind vmalloc: no key cache: only the slab allocator has caches" -k cache \
+		--kind vmalloc x
 	rc2 "--kind page -k cache is a usage error naming the key" \
 		"--kind page: no key cache: only the slab allocator has caches" -k cache --kind page x
 	"$TREND" --help > "$TMP/help.txt"
@@ -365,10 +366,12 @@ cpus 2
 kallsyms ffffffff81000000 T _stext
 kallsyms ffffffff81100000 t alloc_a
 kallsyms ffffffff81180000 t trace_event_raw_event_alloc_vmap_area
+kallsyms ffffffff81190000 t trace_event_raw_event_percpu_alloc_percpu
 kallsyms ffffffff81200000 t alloc_vmap_area
 kallsyms ffffffff81200400 t __get_vm_area_node
 kallsyms ffffffff81200800 T __vmalloc_node_range_noprof
 kallsyms ffffffff81200c00 T __vmalloc_node_noprof
+kallsyms ffffffff81280000 T pcpu_alloc_noprof
 kallsyms ffffffff81300000 T bpf_map_area_alloc
 kallsyms ffffffff81300800 T mem_cgroup_css_alloc
 kallsyms ffffffff81300c00 T alloc_netdev_mqs
@@ -401,6 +404,7 @@ EOF
 event 0 1000 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1000
 event 0 1100 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1100
 event 0 1200 100 percpu_alloc_percpu call_site=mem_cgroup_css_alloc+0x20 size=16 bytes_alloc=96 ptr=0x1200
+stack 0 1200 100 trace_event_raw_event_percpu_alloc_percpu+0x10 pcpu_alloc_noprof+0x20 mem_cgroup_css_alloc+0x20 entry_SYSCALL_64+0x30
 event 0 2000 100 percpu_alloc_percpu call_site=alloc_netdev_mqs+0x80 size=16 bytes_alloc=64 ptr=0x2000
 event 0 4000 100 alloc_vmap_area addr=0xffffc90000100000 size=65536 align=4096
 event 0 5000 100 mm_page_alloc pfn=0x1000 order=2 gfp_flags=GFP_KERNEL migratetype=0
@@ -425,7 +429,9 @@ kwant() {
 # 32 bytes freed, then live, then gone, +0x80 64 bytes live in run 3; vmalloc without a
 # stack ([no stack]) 16384, 16384, 65536 live, bpf_map_area_alloc+0x60 (the stack frame
 # outside vmalloc, offset kept as report.db keeps it) 8192 freed in run 2;
-# pages (4096 bytes, no stack) of order 0, 1, 2 live. The series, changes, growth and
+# pages (4096 bytes, no stack) of order 0, 1, 2 live. Per stack (the tracing frame
+# dropped, outermost first): percpu's third mem_cgroup_css_alloc allocation of run 3 has
+# one, vmalloc's bpf_map_area_alloc one, the rest none. The series, changes, growth and
 # jumps (at least 4096 and 50 %) below are worked from that by hand.
 trend_kinds() {
 	local i K
@@ -480,6 +486,32 @@ EOF
 function,run_A,run_B,run_C,change,grows,jumped_at
 [no stack],4096,8192,16384,12288,1,@B @C
 EOF
+	kwant "--kind percpu -k stack: grows without a stack, a stack new in run 3, by hand" \
+		--kind percpu -k stack <<'EOF'
+stack,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],96,224,256,160,1,
+entry_SYSCALL_64;mem_cgroup_css_alloc;pcpu_alloc_noprof,,,96,96,0,
+EOF
+	kwant "--kind percpu -k stack -m allocs, by hand" --kind percpu -k stack -m allocs <<'EOF'
+stack,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],2,3,3,1,0,
+entry_SYSCALL_64;mem_cgroup_css_alloc;pcpu_alloc_noprof,,,1,1,0,
+EOF
+	kwant "--kind vmalloc -k stack: a jump at run 3, by hand" --kind vmalloc -k stack <<'EOF'
+stack,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],16384,16384,65536,49152,0,@C
+entry_SYSCALL_64;bpf_map_area_alloc;__vmalloc_node_noprof;__vmalloc_node_range_noprof;__get_vm_area_node;alloc_vmap_area,,0,,0,0,
+EOF
+	kwant "--kind vmalloc -k stack -m total, by hand" --kind vmalloc -k stack -m total <<'EOF'
+stack,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],16384,16384,65536,49152,0,@C
+entry_SYSCALL_64;bpf_map_area_alloc;__vmalloc_node_noprof;__vmalloc_node_range_noprof;__get_vm_area_node;alloc_vmap_area,,8192,,0,0,@B
+EOF
+	kwant "--kind page -k stack: no stacks, by hand" --kind page -k stack <<'EOF'
+stack,run_A,run_B,run_C,change,grows,jumped_at
+[no stack],4096,8192,16384,12288,1,@B @C
+EOF
+	trend_kind_old
 	kwant "--kind slab: the slab callers, as without --kind" --kind slab <<'EOF'
 caller,run_A,run_B,run_C,change,grows,jumped_at
 alloc_a+0x10,64,64,64,0,0,
@@ -497,6 +529,24 @@ sys.exit(not (d['kind'] == 'vmalloc' and d['key'] == 'caller' and
 		grep -qE '^mem_cgroup_css_alloc\\+0x20 +96 +192 +288 +\\+192  grows\$' '$T/k.txt'"
 	check "trend: --kind percpu --html: the page's data name the kind" \
 		grep -q '"kind":"percpu"' "$T/k.html"
+}
+
+# A run pushed before schema version 4 (an upgraded store: no kind_stacks partition of
+# it): -k stack of a kind refused in one line naming the run, not read as zeros.
+trend_kind_old() {
+	local id rc
+
+	cp "$T/k1.db" "$T/kold.db"
+	sqlite3 "$T/kold.db" "UPDATE trace SET file = 'old'"
+	"$PUSH" -l job=kinds-old "$URL" "$T/kold.db" > "$T/out" 2> "$T/err" ||
+		{ fail "trend: the old kinds run pushed" "$(cat "$T/err")"; return; }
+	id=$(sed -n 's/.*pushed as run \([0-9]*\) .*/\1/p' "$T/out")
+	psql -X -q "$URL" -c "DROP TABLE kma_fleet.kind_stacks_r$id" > /dev/null
+	"$TREND" --kind vmalloc -k stack "$URL" label:job=kinds-old > "$T/out" 2> "$T/err"
+	rc=$?
+	check "trend: --kind vmalloc -k stack of a run pushed before version 4: one line, exit 1" \
+		sh -c "[ $rc = 1 ] && [ \$(wc -l < '$T/err') = 1 ] && [ ! -s '$T/out' ] &&
+		grep -q 'run $id was pushed by a kma-push before fleet schema version 4' '$T/err'"
 }
 
 trend_main

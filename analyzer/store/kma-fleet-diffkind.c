@@ -11,10 +11,14 @@
  * and the keys kind_callers has not (-g stack; the page allocator's comm,
  * pid, generation) read the kind's allocation rows, which need a run pushed
  * with --allocations, counted per group in SQL and each group judged by
- * kma-select as kma-diff-load.c's kind_keep does. The store keeps no module
- * of these callers, and of page allocations no order, migrate type, gfp
- * flag names or stack: those keys are refused. Every value is a parameter.
+ * kma-select as kma-diff-load.c's kind_keep does; the page allocator's
+ * order, migrate type, gfp flag names and folded stack are columns of its
+ * rows (schema version 4: a run pushed before has them NULL and is refused
+ * for those keys). The store keeps no module of the percpu and vmalloc
+ * callers (report.db has none): -g module is refused. Every value is a
+ * parameter.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,14 +34,23 @@ struct kd {
 	struct kma_fleet	*f;
 	const char		*run, *kind;
 	int			page, g;
+	int			narrowed;	/* by a filter or a generation */
 	struct kma_err		*why;
 	const char		*needs;	/* what wants the allocation rows */
+	char			needs_buf[64];
 };
 
 /* Whole run, by caller: the kind_callers rows with allocations, as report.db's rows. */
 static const char callers_sql[] =
-	"SELECT caller, address, NULL, 0, NULL, NULL, total, net, allocs, frees "
-	"FROM kma_fleet.kind_callers WHERE run_id = $1 AND kind = $2 AND allocs > 0";
+	"SELECT caller, address, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, total, net, "
+	"allocs, frees FROM kma_fleet.kind_callers WHERE run_id = $1 AND kind = $2 AND allocs > 0";
+
+/* Whole run, by stack: the kind_stacks rows (schema version 4), in callers_sql's columns. */
+static const char stacks_sql[] =
+	"SELECT NULL, NULL, COALESCE(k.folded, s.folded), 0, NULL, NULL, NULL, NULL, NULL, NULL, "
+	"k.total, k.net, k.allocs, k.frees FROM kma_fleet.kind_stacks AS k "
+	"LEFT JOIN kma_fleet.stacks AS s ON s.stack_key = k.stack_key "
+	"WHERE k.run_id = $1 AND k.kind = $2 AND k.allocs > 0";
 
 /*
  * One row per group of the kind's allocations in generation $3 (-1: all):
@@ -45,7 +58,8 @@ static const char callers_sql[] =
  * free_kind other than 'implicit' (page: any free_kind, as its frees count).
  */
 static const char rows_sql[] =
-	"SELECT a.caller, c.address, s.folded, a.pid, encode(a.comm, 'hex'), a.generation, "
+	"SELECT a.caller, c.address, COALESCE(a.page_stack, s.folded), a.pid, "
+	"encode(a.comm, 'hex'), a.generation, a.page_order, a.migratetype, a.gfp, a.gfp_flags, "
 	"SUM(a.bytes_alloc), COALESCE(SUM(a.bytes_alloc) FILTER (WHERE a.free_kind IS NULL), 0), "
 	"COUNT(*), COUNT(*) FILTER (WHERE a.free_kind IS NOT NULL AND "
 	"(a.kind = 'page' OR a.free_kind <> 'implicit')) "
@@ -53,9 +67,10 @@ static const char rows_sql[] =
 	"FROM kma_fleet.kind_callers WHERE run_id = $1 AND kind = $2 ORDER BY caller, address) "
 	"AS c ON c.caller = a.caller LEFT JOIN kma_fleet.stacks AS s ON s.stack_key = a.stack_key "
 	"WHERE a.run_id = $1 AND a.kind = $2 AND ($3::bigint < 0 OR a.generation = $3::bigint) "
-	"GROUP BY 1, 2, 3, 4, 5, 6";
+	"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10";
 
-enum { K_CALLER, K_ADDRESS, K_FOLDED, K_PID, K_COMM, K_GEN, K_TOTAL };
+enum { K_CALLER, K_ADDRESS, K_FOLDED, K_PID, K_COMM, K_GEN, K_ORDER, K_MIGRATE, K_GFP,
+	K_GFP_FLAGS, K_TOTAL };
 
 static const char *col(PGresult *res, int i, int c)
 {
@@ -111,12 +126,57 @@ static int keep(struct kma_select *sel, struct kma_strpool *pool, PGresult *res,
 	return !(kma_select_event(sel, &ev) & KMA_SEL_OUT);
 }
 
+/* A page key the store has from schema version 4 on: order, migrate, gfp, stack. */
+static int page_v4_key(const struct kd *k)
+{
+	return k->page && (k->g == KMA_PG_ORDER || k->g == KMA_PG_MIGRATE || k->g == KMA_PG_GFP ||
+			   k->g == KMA_PG_STACK);
+}
+
+/*
+ * Row i's page key for order, migrate, gfp and stack, as kma-diff-page.c's
+ * page_key names it: a migrate type by name, '-' when the event has none,
+ * else its number; gfp flags by the kernel's names, their number without.
+ */
+static const char *page_key(struct kd *k, PGresult *res, int i, char *buf, size_t len)
+{
+	const char *s;
+	long long n;
+
+	switch (k->g) {
+	case KMA_PG_STACK:
+		s = col(res, i, K_FOLDED);
+		return s ? s : "[no stack]";
+	case KMA_PG_MIGRATE:
+		n = strtoll(PQgetvalue(res, i, K_MIGRATE), NULL, 10);
+		s = kma_migrate_name((int)n);
+		if (s)
+			return s;
+		if (n < 0)
+			return "-";
+		break;
+	case KMA_PG_GFP:
+		s = col(res, i, K_GFP);
+		if (s)
+			return s;
+		n = strtoll(PQgetvalue(res, i, K_GFP_FLAGS), NULL, 10);
+		break;
+	default:
+		n = strtoll(PQgetvalue(res, i, K_ORDER), NULL, 10);
+		break;
+	}
+	snprintf(buf, len, "%" PRIu64, (uint64_t)n);
+	return buf;
+}
+
 /* Row i's key, as kma-diff-load.c's kind_key and kma-diff-page.c's page_key name it. */
 static const char *key_of(struct kd *k, PGresult *res, int i, struct kma_strpool *pool,
 			  char *buf, size_t len)
 {
 	const char *s = col(res, i, K_CALLER), *plus;
 
+	if (page_v4_key(k))
+		return page_key(k, res, i, buf, len);
 	if (k->page && (k->g == KMA_PG_PID || k->g == KMA_PG_GENERATION)) {
 		snprintf(buf, len, "%s", PQgetvalue(res, i, k->g == KMA_PG_PID ? K_PID : K_GEN));
 		return buf;
@@ -214,60 +274,85 @@ int kma_fleet_find_generation(struct kma_fleet *f, const char *run, const char *
 /* Why the store cannot give key g of this kind, or NULL when it can. */
 static const char *refused(const struct kd *k)
 {
-	if (!k->page)
-		return k->g == KMA_GROUP_MODULE ? "the store keeps no module of these callers" :
-		       k->g == KMA_GROUP_CACHE ? "the allocator has no caches" : NULL;
-	switch (k->g) {
-	case KMA_PG_ORDER:
-		return "the store keeps no page order (bytes only)";
-	case KMA_PG_MIGRATE:
-		return "the store keeps no migrate type";
-	case KMA_PG_GFP:
-		return "the store keeps no gfp flag names (their number only)";
-	case KMA_PG_STACK:
-		return "the store keeps no stacks of page allocations";
-	default:
+	if (k->page)
 		return NULL;
-	}
+	return k->g == KMA_GROUP_MODULE ? "the store keeps no module of these callers, nor does "
+					  "report.db (give the trace)" :
+	       k->g == KMA_GROUP_CACHE ? "the allocator has no caches" : NULL;
+}
+
+/* The columns of check_sql. */
+enum { C_KIND, C_DURATION, C_ALLOCATIONS, C_STACKS, C_PAGE_STACKS, C_OLD_PAGE, C_KIND_STACKS };
+
+/*
+ * Has the run the kind's rows; its duration; was it pushed with
+ * --allocations; any stack (report.db's check for -g stack: a stack of any
+ * allocation); a page allocation with a stack (page_trace.stacks); a page row
+ * pushed before version 4 (no order); kind_stacks rows (its partition).
+ */
+static const char check_sql[] =
+	"SELECT EXISTS (SELECT 1 FROM kma_fleet.kind_totals WHERE run_id = $1 AND kind = $2), "
+	"GREATEST(duration_ns, 0), allocations, "
+	"EXISTS (SELECT 1 FROM kma_fleet.run_stacks WHERE run_id = $1 AND stack_key IS NOT NULL) "
+	"OR EXISTS (SELECT 1 FROM kma_fleet.allocations WHERE run_id = $1 AND "
+	"stack_key IS NOT NULL) OR EXISTS (SELECT 1 FROM kma_fleet.kind_stacks WHERE "
+	"run_id = $1 AND stack_key IS NOT NULL), "
+	"EXISTS (SELECT 1 FROM kma_fleet.kind_stacks WHERE run_id = $1 AND kind = 'page' AND "
+	"folded IS NOT NULL) OR EXISTS (SELECT 1 FROM kma_fleet.allocations WHERE run_id = $1 "
+	"AND kind = 'page' AND page_stack IS NOT NULL), "
+	"EXISTS (SELECT 1 FROM kma_fleet.allocations WHERE run_id = $1 AND kind = 'page' AND "
+	"page_order IS NULL), "
+	"to_regclass(format('kma_fleet.%I', 'kind_stacks_r' || $1)) IS NOT NULL "
+	"FROM kma_fleet.runs WHERE run_id = $1";
+
+/* Column c of check_sql's row is true. */
+static int yes(PGresult *res, int c)
+{
+	return *PQgetvalue(res, 0, c) == 't';
 }
 
 /*
- * The run has the kind's rows, its allocations unless @whole, and stacks for
- * -g stack (report.db's check: a stack of any allocation); its length into t.
+ * The run has the kind's rows, its allocations unless @whole, and stacks
+ * for -g stack; its length into t. *@by_stack: the run has kind_stacks.
  */
-static int check(struct kd *k, struct kma_diff_table *t, int whole)
+static int check(struct kd *k, struct kma_diff_table *t, int whole, int *by_stack)
 {
 	const char *prm[2] = { k->run, k->kind };
 	PGresult *res;
-	int ok;
+	int ok, agg, stack = k->page ? k->g == KMA_PG_STACK : k->g == KMA_GROUP_STACK;
 
-	res = kma_fleet_query(k->f, "SELECT EXISTS (SELECT 1 FROM kma_fleet.kind_totals WHERE "
-			      "run_id = $1 AND kind = $2), GREATEST(duration_ns, 0), allocations, "
-			      "EXISTS (SELECT 1 FROM kma_fleet.run_stacks WHERE run_id = $1 AND "
-			      "stack_key IS NOT NULL) OR EXISTS (SELECT 1 FROM kma_fleet.allocations "
-			      "WHERE run_id = $1 AND stack_key IS NOT NULL) "
-			      "FROM kma_fleet.runs WHERE run_id = $1", 2, prm,
-			      PGRES_TUPLES_OK, k->why);
+	res = kma_fleet_query(k->f, check_sql, 2, prm, PGRES_TUPLES_OK, k->why);
 	if (!res)
 		return -1;
 	ok = PQntuples(res) == 1;
+	*by_stack = ok && yes(res, C_KIND_STACKS);
+	/* what the run's sums give: no allocation rows needed */
+	agg = whole || (stack && *by_stack && !k->narrowed);
 	if (!ok)
 		kma_err_set(k->why, KMA_ERR_OTHER, "run %s vanished", k->run);
-	else if (*PQgetvalue(res, 0, 0) != 't')
+	else if (!yes(res, C_KIND))
 		ok = !kma_err_set(k->why, KMA_ERR_OTHER, k->page ? "run %s: no page allocator "
 				  "rows (pushed from a report.db written without --pages)" :
 				  "run %s: no %s allocations or frees in the trace", k->run, k->kind);
-	else if (!whole && *PQgetvalue(res, 0, 2) != 't')
+	else if (!agg && !yes(res, C_ALLOCATIONS))
 		ok = !kma_err_set(k->why, KMA_ERR_OTHER, "run %s was pushed without --allocations, "
 				  "so no %s (push it again with --allocations --replace)", k->run,
 				  k->needs);
-	else if (!k->page && k->g == KMA_GROUP_STACK && *PQgetvalue(res, 0, 3) != 't')
+	else if (page_v4_key(k) && !agg && yes(res, C_OLD_PAGE))
+		ok = !kma_err_set(k->why, KMA_ERR_OTHER, "run %s was pushed by a kma-push before "
+				  "fleet schema version 4, which kept no page %s (push it again "
+				  "with --replace)", k->run, kma_page_group_name(k->g));
+	else if (k->page && stack && !yes(res, C_PAGE_STACKS))
+		ok = !kma_err_set(k->why, KMA_ERR_OTHER, "run %s: no call stacks on its page "
+				  "allocations (record with trace-cmd record -T or kma-record "
+				  "--stacks) for -g stack", k->run);
+	else if (!k->page && stack && !yes(res, C_STACKS))
 		ok = !kma_err_set(k->why, KMA_ERR_OTHER, "run %s: no call stacks (record with "
 				  "trace-cmd record -T or kma-record --stacks) for -g stack",
 				  k->run);
 	if (ok)
-		t->duration_ns = PQgetisnull(res, 0, 1) ? 0 :
-				 strtoull(PQgetvalue(res, 0, 1), NULL, 10);
+		t->duration_ns = PQgetisnull(res, 0, C_DURATION) ? 0 :
+				 strtoull(PQgetvalue(res, 0, C_DURATION), NULL, 10);
 	PQclear(res);
 	return ok ? 0 : -1;
 }
@@ -280,27 +365,39 @@ int kma_fleet_diff_kind(struct kma_fleet *f, const char *run, const char *kind, 
 			.why = why };
 	struct kma_select *sel = sc && sc->select && kma_select_active(sc->select) ?
 				 sc->select : NULL;
-	int whole, r;
-	const char *no = refused(&k), *prm[3] = { run, kind, NULL };
+	int whole, stack, by_stack, r;
+	const char *no = refused(&k), *prm[3] = { run, kind, NULL }, *sql;
 	char gen[24];
 	PGresult *res;
 
 	if (no)
-		return kma_err_set(why, KMA_ERR_OTHER, "run %s: -g %s: %s (give the report.db "
-				   "or the trace)", run, k.page ? kma_page_group_name(g) :
+		return kma_err_set(why, KMA_ERR_OTHER, "run %s: -g %s: %s", run,
 				   kma_group_name((enum kma_group)g), no);
-	whole = !sel && !(sc && sc->generation) &&
-		(k.page ? g == KMA_PG_FUNCTION : g != KMA_GROUP_STACK);
-	k.needs = sel ? "filter" : sc && sc->generation ? "--generation" : k.page ?
-		  "-g comm, pid or generation of the page allocator" : "-g stack";
-	if (check(&k, t, whole))
+	stack = k.page ? g == KMA_PG_STACK : g == KMA_GROUP_STACK;
+	/* by caller or function from kind_callers, by stack from kind_stacks */
+	k.narrowed = sel || (sc && sc->generation);
+	whole = !k.narrowed && (k.page ? g == KMA_PG_FUNCTION : g != KMA_GROUP_STACK);
+	if (k.narrowed) {
+		k.needs = sel ? "filter" : "--generation";
+	} else if (k.page) {
+		snprintf(k.needs_buf, sizeof(k.needs_buf), "-g %s of the page allocator",
+			 kma_page_group_name(g));
+		k.needs = k.needs_buf;
+	} else {
+		k.needs = "-g stack";
+	}
+	if (check(&k, t, whole, &by_stack))
 		return -1;
 	if (sc && sc->generation && kma_fleet_find_generation(f, run, sc->generation, t, why))
 		return -1;
 	snprintf(gen, sizeof(gen), "%lld", sc && sc->generation ? (long long)t->generation : -1LL);
 	prm[2] = gen;
-	res = kma_fleet_query(f, whole ? callers_sql : rows_sql, whole ? 2 : 3, prm,
-			      PGRES_TUPLES_OK, why);
+	sql = whole ? callers_sql : rows_sql;
+	if (!whole && stack && by_stack && !k.narrowed) {
+		whole = 1;
+		sql = stacks_sql;
+	}
+	res = kma_fleet_query(f, sql, whole ? 2 : 3, prm, PGRES_TUPLES_OK, why);
 	if (!res)
 		return -1;
 	r = add_rows(&k, res, sel, t);

@@ -27,13 +27,14 @@ struct table {
 #define KIND_COPY \
 	"COPY kma_fleet.allocations (run_id, id, ptr, caller, alloc_event, bytes_alloc, " \
 	"gfp_flags, alloc_ts, alloc_cpu, pid, comm, generation, free_ts, free_cpu, free_pid, " \
-	"free_kind, stack_key, free_stack_key, kind) FROM STDIN (FORMAT binary)"
+	"free_kind, stack_key, free_stack_key, kind, page_order, migratetype, gfp, page_stack) " \
+	"FROM STDIN (FORMAT binary)"
 #define KIND_ROWS \
 	"SELECT r.id + (SELECT COALESCE(MAX(id), 0) FROM alloc_rows), r.ptr, c.caller, " \
 	"kd.alloc_event, r.bytes_alloc, r.gfp_flags, r.alloc_ts, r.alloc_cpu, t.pid, t.comm, " \
 	"r.generation, r.alloc_ts + r.life, r.free_cpu, r.free_pid, " \
 	"CASE r.implicit WHEN 0 THEN kd.free_event WHEN 1 THEN 'implicit' END, r.stack_id, " \
-	"r.free_stack_id, kd.name FROM kind_alloc_rows AS r " \
+	"r.free_stack_id, kd.name, NULL, NULL, NULL, NULL FROM kind_alloc_rows AS r " \
 	"JOIN kind_callers AS c ON c.kind = r.kind AND c.id = r.caller_id " \
 	"JOIN kinds AS kd ON kd.id = r.kind JOIN tasks AS t ON t.id = r.task_id ORDER BY r.id"
 #define PAGE_ROWS \
@@ -42,9 +43,10 @@ struct table {
 	"COALESCE(sh.function, '[no stack]'), 'mm_page_alloc', (1 << sh.page_order) * pt.page_size, " \
 	"sh.gfp_flags, r.alloc_ts, NULL, sh.pid, sh.comm, r.generation, r.free_ts, NULL, NULL, " \
 	"CASE r.free_kind WHEN 0 THEN 'mm_page_free' WHEN 1 THEN 'implicit' END, NULL, NULL, " \
-	"'page' FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id " \
+	"'page', sh.page_order, sh.migratetype, sh.gfp, sh.stack " \
+	"FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id " \
 	"CROSS JOIN page_trace AS pt ORDER BY r.rowid"
-#define KIND_TYPES "iittiiiiibiiiitkkt"
+#define KIND_TYPES "iittiiiiibiiiitkkt" "ddtt"	/* then the page's order .. stack */
 
 /*
  * Per kind and call site: percpu's and vmalloc's from kind_callers, the page
@@ -61,6 +63,23 @@ struct table {
 	"SUM(r.free_ts IS NULL) " \
 	"FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id " \
 	"CROSS JOIN page_trace AS pt GROUP BY 2"
+
+/*
+ * Per kind and call stack, summed as KIND_CALLERS sums per caller: percpu's
+ * and vmalloc's by stacks.id (its key), the page allocator's by folded stack.
+ */
+#define KIND_STACKS \
+	"SELECT k.name, r.stack_id, NULL, SUM(r.bytes_alloc), " \
+	"COALESCE(SUM(CASE WHEN r.life IS NULL THEN r.bytes_alloc END), 0), COUNT(*), " \
+	"COUNT(CASE WHEN r.implicit = 0 THEN 1 END), COUNT(CASE WHEN r.implicit = 1 THEN 1 END), " \
+	"COUNT(CASE WHEN r.life IS NULL THEN 1 END) FROM kind_alloc_rows AS r " \
+	"JOIN kinds AS k ON k.id = r.kind GROUP BY k.name, r.stack_id " \
+	"UNION ALL SELECT 'page', NULL, sh.stack, SUM((1 << sh.page_order) * pt.page_size), " \
+	"SUM(CASE WHEN r.free_ts IS NULL THEN (1 << sh.page_order) * pt.page_size ELSE 0 END), " \
+	"COUNT(*), SUM(r.free_ts IS NOT NULL), COUNT(CASE WHEN r.free_kind = 1 THEN 1 END), " \
+	"SUM(r.free_ts IS NULL) " \
+	"FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id " \
+	"CROSS JOIN page_trace AS pt GROUP BY sh.stack"
 
 /*
  * In this order: timeline last, so that a test holding its lock stops a push
@@ -108,6 +127,8 @@ static const struct table tables[] = {
 	  "unknown_frees, null_frees, failed_allocs FROM kind_stats", "tiiiiiiiiiii", 0, 0 },
 	{ "kind_callers", "COPY kma_fleet.kind_callers FROM STDIN (FORMAT binary)",
 	  KIND_CALLERS, "tttiiiiiii", 0, 0 },
+	{ "kind_stacks", "COPY kma_fleet.kind_stacks FROM STDIN (FORMAT binary)",
+	  KIND_STACKS, "tktiiiiii", 0, 0 },
 	{ "timeline", "COPY kma_fleet.timeline FROM STDIN (FORMAT binary)",
 	  "SELECT bin, ts, width_ns, allocs, alloc_bytes, frees, free_bytes, live_bytes, live_max "
 	  "FROM timeline", "iiiiiiiii", 0, 0 },

@@ -181,7 +181,8 @@ static const char *const series_sql[] = {
 /*
  * The allocators beside slab ($2: page, percpu, vmalloc): their kind_callers
  * rows by caller, or by function (the caller's name before "+0x", as
- * kma-analyze --kind K -g function names it; a page caller is a function).
+ * kma-analyze --kind K -g function names it; a page caller is a function);
+ * their kind_stacks rows (schema version 4) by folded stack, as slab's.
  */
 static const char *const kind_series_sql[] = {
 	[KMA_FLEET_KEY_CALLER] =
@@ -192,15 +193,44 @@ static const char *const kind_series_sql[] = {
 		"SELECT split_part(caller, '+0x', 1), run_id, sum(net), sum(total), sum(allocs) "
 		"FROM kma_fleet.kind_callers WHERE run_id = ANY($1::bigint[]) AND kind = $2 "
 		"GROUP BY 1, 2",
+	[KMA_FLEET_KEY_STACK] =
+		"SELECT coalesce(k.folded, s.folded, '[no stack]'), k.run_id, sum(k.net), "
+		"sum(k.total), sum(k.allocs) FROM kma_fleet.kind_stacks k LEFT JOIN "
+		"kma_fleet.stacks s ON s.stack_key = k.stack_key WHERE k.run_id = ANY($1::bigint[]) "
+		"AND k.kind = $2 GROUP BY 1, 2",
 };
 
 const char *kma_fleet_kind_refuses(const char *kind, enum kma_fleet_key key)
 {
-	if (!kind || key == KMA_FLEET_KEY_CALLER || key == KMA_FLEET_KEY_FUNCTION)
-		return NULL;
-	if (key == KMA_FLEET_KEY_CACHE)
+	if (kind && key == KMA_FLEET_KEY_CACHE)
 		return "only the slab allocator has caches";
-	return "the store keeps these allocators' numbers per call site, not per stack";
+	return NULL;
+}
+
+/*
+ * Per stack, a kind's series needs each run's kind_stacks: a run pushed
+ * before schema version 4 has no partition of it (its sums are not there,
+ * which is no zero). 0, or -1 and @e naming the first such run.
+ */
+static int kind_stacks_there(struct kma_fleet *f, const char *kind, const char *arr,
+			     struct kma_err *e)
+{
+	const char *p[1] = { arr };
+	PGresult *res;
+	int r = 0;
+
+	res = kma_fleet_query(f, "SELECT min(id) FROM unnest($1::bigint[]) AS id WHERE "
+			      "to_regclass(format('kma_fleet.%I', 'kind_stacks_r' || id)) IS NULL",
+			      1, p, PGRES_TUPLES_OK, e);
+	if (!res)
+		return -1;
+	if (!PQgetisnull(res, 0, 0))
+		r = kma_err_set(e, KMA_ERR_OTHER, "%s: --kind %s -k stack: run %s was pushed by a "
+				"kma-push before fleet schema version 4, which kept no stacks of "
+				"this allocator (push it again with --replace)",
+				kma_fleet_server(f), kind, PQgetvalue(res, 0, 0));
+	PQclear(res);
+	return r;
 }
 
 /* ... each as q(k, run_id, net, total, allocs), by key in bytes order */
@@ -254,6 +284,10 @@ int kma_fleet_read_series(struct kma_fleet *f, const char *kind, enum kma_fleet_
 	}
 	if (!arr)
 		return kma_err_nomem(e);
+	if (kind && key == KMA_FLEET_KEY_STACK && kind_stacks_there(f, kind, arr, e)) {
+		free(arr);
+		return -1;
+	}
 	if (asprintf(&sql, "SELECT * FROM (%s%s", kind ? kind_series_sql[key] : series_sql[key],
 		     series_order) < 0) {
 		free(arr);

@@ -57,7 +57,8 @@ struct kma_fleet_series {
 /*
  * The series of @key over runs @ids for allocator @kind: NULL the slab
  * allocator's (callers, functions, caches, run_stacks); "page", "percpu" or
- * "vmalloc" from kind_callers, by caller or function only. -1 and @e.
+ * "vmalloc" from kind_callers (caller, function) and kind_stacks (stack; a run
+ * pushed before schema version 4 is refused), no cache. -1 and @e.
  */
 int kma_fleet_read_series(struct kma_fleet *f, const char *kind, enum kma_fleet_key key,
 			  const long long *ids, size_t nr, struct kma_fleet_series *s,

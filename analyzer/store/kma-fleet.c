@@ -181,6 +181,8 @@ static int version(struct kma_fleet *f, int *v, struct kma_err *e)
  * (a per-row check was most of a push of many new stacks).
  * 2 -> 3: a stack's frames in arrays of its row (stack_frames a view), the
  * allocators beside slab: allocations.kind, kind_totals, kind_callers.
+ * 3 -> 4 (kind keys): a page allocation's order, migrate type, gfp names and
+ * folded stack in allocations; kind_stacks.
  */
 #define V3_FRAMES \
 	"UPDATE kma_fleet.stacks AS s SET addresses = f.a, functions = f.fn, offsets = f.o " \
@@ -219,6 +221,31 @@ static int version(struct kma_fleet *f, int *v, struct kma_err *e)
 	"\t\tEXECUTE format('DROP TABLE IF EXISTS kma_fleet.%I', tab || '_r' || run);\n" \
 	"\tEND LOOP;\n\tDELETE FROM kma_fleet.runs WHERE run_id = run;\nEND $$;"
 
+/* 3 -> 4, kind keys: schema/fleet.sql's block "version 4: kind keys" and its functions. */
+#define V4_KIND_KEYS \
+	"ALTER TABLE kma_fleet.allocations ADD COLUMN page_order integer, " \
+	"ADD COLUMN migratetype integer, ADD COLUMN gfp text, ADD COLUMN page_stack text;" \
+	"CREATE TABLE kma_fleet.kind_stacks (run_id bigint NOT NULL, kind text NOT NULL, " \
+	"stack_key bytea, folded text, total bigint NOT NULL, net bigint NOT NULL, " \
+	"allocs bigint NOT NULL, frees bigint NOT NULL, implicit_frees bigint NOT NULL, " \
+	"live bigint NOT NULL) PARTITION BY LIST (run_id);" \
+	"CREATE OR REPLACE FUNCTION kma_fleet.add_run_partition(tab text, run bigint) " \
+	"RETURNS void LANGUAGE plpgsql AS $$\nBEGIN\n" \
+	"\tIF tab NOT IN ('callers', 'functions', 'caches', 'tasks', 'run_stacks', 'generations',\n" \
+	"\t\t       'timeline', 'allocations', 'kind_totals', 'kind_callers',\n" \
+	"\t\t       'kind_stacks') THEN\n" \
+	"\t\tRAISE EXCEPTION 'kma_fleet.add_run_partition: no such table %', tab;\n" \
+	"\tEND IF;\n" \
+	"\tEXECUTE format('CREATE TABLE kma_fleet.%I PARTITION OF kma_fleet.%I FOR VALUES IN (%s)',\n" \
+	"\t\t       tab || '_r' || run, tab, run);\nEND $$;" \
+	"CREATE OR REPLACE FUNCTION kma_fleet.drop_run(run bigint) RETURNS void " \
+	"LANGUAGE plpgsql AS $$\nDECLARE\n\ttab text;\nBEGIN\n" \
+	"\tFOREACH tab IN ARRAY ARRAY['callers', 'functions', 'caches', 'tasks', 'run_stacks',\n" \
+	"\t\t\t\t   'generations', 'timeline', 'allocations', 'kind_totals',\n" \
+	"\t\t\t\t   'kind_callers', 'kind_stacks'] LOOP\n" \
+	"\t\tEXECUTE format('DROP TABLE IF EXISTS kma_fleet.%I', tab || '_r' || run);\n" \
+	"\tEND LOOP;\n\tDELETE FROM kma_fleet.runs WHERE run_id = run;\nEND $$;"
+
 static const char *const upgrade_sql[KMA_FLEET_SCHEMA_VERSION] = {
 	[1] = "ALTER TABLE kma_fleet.allocations ADD COLUMN kmalloc_type integer;"
 	      "ALTER TABLE kma_fleet.stack_frames DROP CONSTRAINT IF EXISTS "
@@ -239,6 +266,8 @@ static const char *const upgrade_sql[KMA_FLEET_SCHEMA_VERSION] = {
 	      "ADD COLUMN kind text NOT NULL DEFAULT 'slab';"
 	      V3_TABLES V3_FUNCTIONS
 	      "UPDATE kma_fleet.schema_version SET version = 3;",
+	[3] = V4_KIND_KEYS
+	      "UPDATE kma_fleet.schema_version SET version = 4;",
 };
 
 /* --init on an older store: its steps in order; 0, or -1 and why. */
