@@ -21,6 +21,7 @@ struct table {
 	const char *name, *copy, *select, *types;
 	int allocations;	/* only with --allocations */
 	int more;		/* more rows of the table above: no partition */
+	int counts;		/* reads kma_fleet_counts's TEMP tables */
 };
 
 /* The allocations of the allocators beside slab, with ids and values as the view's. */
@@ -82,7 +83,7 @@ static const struct table tables[] = {
 	  "FROM temp.kma_push_caches AS g LEFT JOIN caches AS k ON k.id = g.cache_id "
 	  "LEFT JOIN kmalloc_caches AS kc ON kc.kmalloc_type = COALESCE(g.kmalloc_type, 0) "
 	  "AND kc.bytes_alloc = g.bytes_alloc GROUP BY 1",
-	  "tiiiiii", 0, 0 },
+	  "tiiiiii", 0, 0, 1 },
 	{ "tasks", "COPY kma_fleet.tasks FROM STDIN (FORMAT binary)",
 	  "SELECT t.pid, t.comm, SUM(g.total), SUM(g.slack), SUM(g.net), SUM(g.allocs), "
 	  "SUM(g.frees), SUM(g.implicit_frees) FROM temp.kma_push_tasks AS g "
@@ -142,6 +143,14 @@ static int push_tables(struct kma_push *p, int allocations)
 		PQclear(res);
 		if (other_kinds(&tables[i]) && p->version < 7)
 			continue;
+		/* the counts are waited for only now: made while the tables above went */
+		if (tables[i].counts && p->counts) {
+			struct kma_fleet_counts *h = p->counts;
+
+			p->counts = NULL;
+			if (kma_fleet_counts_finish(h, p->db, p->e))
+				return -1;
+		}
 		if (!tables[i].select ? kma_push_allocations(p, tables[i].copy) :
 		    kma_push_copy(p, tables[i].copy, tables[i].select, tables[i].types, 1))
 			return -1;
@@ -324,8 +333,9 @@ int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *in, long lo
 	char *v[R_NR] = { NULL };
 	int r = -1, i, began = 0;
 
-	if (open_db(&p, in->db) || run_facts(&p, v) || kma_push_stack_keys(&p) ||
-	    kma_fleet_counts(p.db, e))
+	/* alloc_rows counted by threads of their own while the stacks are hashed */
+	if (open_db(&p, in->db) || kma_fleet_counts_start(in->db, &p.counts, e) ||
+	    run_facts(&p, v) || kma_push_stack_keys(&p))
 		goto out;
 	if (kma_fleet_exec(f, "BEGIN", e))
 		goto out;
@@ -344,6 +354,7 @@ int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *in, long lo
 out:
 	if (began)
 		PQclear(PQexec(f->conn, "ROLLBACK"));
+	kma_fleet_counts_finish(p.counts, NULL, NULL);
 	*run_id = p.run;
 	for (i = 0; i < R_NR; i++)
 		free(v[i]);
