@@ -211,20 +211,28 @@ static void *part_run(void *arg)
 	return NULL;
 }
 
-/* The first and last ids of alloc_rows (0, 0 when it has none). */
-static int row_range(struct counts *c, int64_t *lo, int64_t *hi)
+/* @sql's one integer (an aggregate) into *@out. */
+static int one_int(struct counts *c, const char *sql, int64_t *out)
 {
 	sqlite3_stmt *st;
 	int rc;
 
-	if (sqlite3_prepare_v2(c->db, "SELECT COALESCE(MIN(id), 0), COALESCE(MAX(id), 0) "
-			       "FROM alloc_rows", -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(c);
 	rc = sqlite3_step(st);
-	*lo = sqlite3_column_int64(st, 0);
-	*hi = sqlite3_column_int64(st, 1);
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 0 : db_err(c);
+}
+
+/*
+ * The first and last ids of alloc_rows (0, 0 when it has none): two queries,
+ * each answered from the B-tree's edge (MIN and MAX in one scan every row).
+ */
+static int row_range(struct counts *c, int64_t *lo, int64_t *hi)
+{
+	return one_int(c, "SELECT COALESCE(MIN(id), 0) FROM alloc_rows", lo) ||
+	       one_int(c, "SELECT COALESCE(MAX(id), 0) FROM alloc_rows", hi) ? -1 : 0;
 }
 
 /*
@@ -320,19 +328,6 @@ static int prepare(struct counts *c, const char *sql, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(c->db, sql, -1, st, NULL) == SQLITE_OK ? 0 : db_err(c);
 }
 
-/* Sort order of the cache groups: cache_id, then bytes_alloc, then kmalloc_type. */
-static int cmp_group(const void *a, const void *b)
-{
-	const struct shape *x = *(const struct shape * const *)a;
-	const struct shape *y = *(const struct shape * const *)b;
-
-	if (x->cache != y->cache)
-		return x->cache < y->cache ? -1 : 1;
-	if (x->ba != y->ba)
-		return x->ba < y->ba ? -1 : 1;
-	return x->ktype < y->ktype ? -1 : x->ktype > y->ktype;
-}
-
 /*
  * v += shape @s's numbers (@n its counts): total, slack (@clamp: never
  * negative), net, allocs, frees, implicit, live.
@@ -350,34 +345,75 @@ static void add_shape(int64_t *v, const struct shape *s, const struct cnt *n, in
 	v[6] += n->live;
 }
 
+/* A cache group: cache_stats's g, one per (cache_id, bytes_alloc, kmalloc_type). */
+struct group {
+	int64_t	v[10];		/* cache_id, kmalloc_type, bytes_alloc, then add_shape's 7 */
+	int	used;
+};
+
+/* Where group @v (cache_id, kmalloc_type, bytes_alloc first) starts its search. */
+static size_t group_hash(const int64_t *v, size_t mask)
+{
+	uint64_t h = (uint64_t)v[0] * 0x9e3779b97f4a7c15ULL;
+
+	h = (h ^ (uint64_t)v[1]) * 0xc2b2ae3d27d4eb4fULL;
+	h = (h ^ (uint64_t)v[2]) * 0x165667b19e3779f9ULL;
+	return (size_t)(h ^ h >> 29) & mask;
+}
+
 /*
  * temp.kma_push_caches: cache_stats's g, one row per (cache_id, bytes_alloc,
- * kmalloc_type) of the shapes with allocations.
+ * kmalloc_type) of the shapes with allocations, summed in a hash table (a
+ * few hundred groups: no sort of half a million shapes).
  */
 static int write_caches(struct counts *c, sqlite3_stmt *ins)
 {
-	struct shape **by = malloc((c->nr_sh ? c->nr_sh : 1) * sizeof(*by));
-	int64_t n = 0, i, v[10];
+	size_t cap = 1024, mask, at, n = 0, i;
+	struct group *g = calloc(cap, sizeof(*g)), *ng;
+	int64_t k, key[3];
 	int err = 0;
 
-	if (!by)
-		return kma_err_nomem(c->e);
-	for (i = 0; i < c->nr_sh; i++)
-		if (c->n[i].allocs)
-			by[n++] = &c->sh[i];
-	qsort(by, n, sizeof(*by), cmp_group);
-	for (i = 0; i < n && !err; i++) {
-		if (!i || cmp_group(&by[i - 1], &by[i])) {
-			memset(v, 0, sizeof(v));
-			v[0] = by[i]->cache;
-			v[1] = by[i]->ktype;
-			v[2] = by[i]->ba;
+	for (k = 0; k < c->nr_sh && g; k++) {
+		const struct shape *s = &c->sh[k];
+
+		if (!c->n[k].allocs)
+			continue;
+		if (2 * (n + 1) > cap) {	/* at most half full */
+			ng = calloc(2 * cap, sizeof(*ng));
+			for (i = 0; ng && i < cap; i++) {
+				if (!g[i].used)
+					continue;
+				at = group_hash(g[i].v, 2 * cap - 1);
+				while (ng[at].used)
+					at = (at + 1) & (2 * cap - 1);
+				ng[at] = g[i];
+			}
+			free(g);
+			g = ng;
+			cap *= 2;
+			if (!g)
+				break;
 		}
-		add_shape(v + 3, by[i], &c->n[by[i] - c->sh], 0);
-		if (i + 1 == n || cmp_group(&by[i], &by[i + 1]))
-			err = put_row(c, ins, v, 9, 2);
+		key[0] = s->cache;
+		key[1] = s->ktype;
+		key[2] = s->ba;
+		mask = cap - 1;
+		for (at = group_hash(key, mask); g[at].used; at = (at + 1) & mask)
+			if (!memcmp(g[at].v, key, sizeof(key)))
+				break;
+		if (!g[at].used) {
+			g[at].used = 1;
+			memcpy(g[at].v, key, sizeof(key));
+			n++;
+		}
+		add_shape(g[at].v + 3, s, &c->n[k], 0);
 	}
-	free(by);
+	if (!g)
+		return kma_err_nomem(c->e);
+	for (i = 0; i < cap && !err; i++)
+		if (g[i].used)
+			err = put_row(c, ins, g[i].v, 9, 2);
+	free(g);
 	return err;
 }
 

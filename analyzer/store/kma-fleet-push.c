@@ -21,7 +21,6 @@ struct table {
 	const char *name, *copy, *select, *types;
 	int allocations;	/* only with --allocations */
 	int more;		/* more rows of the table above: no partition */
-	int counts;		/* reads kma_fleet_counts's TEMP tables */
 };
 
 /* The allocations of the allocators beside slab, with ids and values as the view's. */
@@ -83,7 +82,7 @@ static const struct table tables[] = {
 	  "FROM temp.kma_push_caches AS g LEFT JOIN caches AS k ON k.id = g.cache_id "
 	  "LEFT JOIN kmalloc_caches AS kc ON kc.kmalloc_type = COALESCE(g.kmalloc_type, 0) "
 	  "AND kc.bytes_alloc = g.bytes_alloc GROUP BY 1",
-	  "tiiiiii", 0, 0, 1 },
+	  "tiiiiii", 0, 0 },
 	{ "tasks", "COPY kma_fleet.tasks FROM STDIN (FORMAT binary)",
 	  "SELECT t.pid, t.comm, SUM(g.total), SUM(g.slack), SUM(g.net), SUM(g.allocs), "
 	  "SUM(g.frees), SUM(g.implicit_frees) FROM temp.kma_push_tasks AS g "
@@ -144,7 +143,7 @@ static int push_tables(struct kma_push *p, int allocations)
 		if (other_kinds(&tables[i]) && p->version < 7)
 			continue;
 		/* the counts are waited for only now: made while the tables above went */
-		if (tables[i].counts && p->counts) {
+		if (p->counts && tables[i].select && strstr(tables[i].select, "temp.kma_push_")) {
 			struct kma_fleet_counts *h = p->counts;
 
 			p->counts = NULL;

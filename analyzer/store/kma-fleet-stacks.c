@@ -144,37 +144,90 @@ static int frame_of(sqlite3_stmt *fst, int *frc, int64_t id)
 	return *frc == SQLITE_ROW && sqlite3_column_int64(fst, 0) == id;
 }
 
-/* The stack's frames into @h, each field 'n' for NULL, else 'v' and its bytes; tab-ended. */
-static void hash_frames(struct kma_sha256 *h, sqlite3_stmt *fst, int *frc, int64_t id)
-{
-	int c, any = 0;
+/* A stack's bytes to hash, gathered to go to libcrypto in one call. */
+struct msg {
+	char	*b;
+	size_t	n, cap;
+};
 
-	while (frame_of(fst, frc, id)) {
-		for (c = 1; c <= 3; c++) {
+static int msg_add(struct msg *m, const void *d, size_t n)
+{
+	if (m->n + n > m->cap) {
+		size_t c = m->cap ? m->cap : 1024;
+		char *b;
+
+		while (c < m->n + n)
+			c *= 2;
+		b = realloc(m->b, c);
+		if (!b)
+			return -1;
+		m->b = b;
+		m->cap = c;
+	}
+	memcpy(m->b + m->n, d, n);
+	m->n += n;
+	return 0;
+}
+
+/* The stack's frames into @m, each field 'n' for NULL, else 'v' and its bytes; tab-ended. */
+static int msg_frames(struct msg *m, sqlite3_stmt *fst, int *frc, int64_t id)
+{
+	int c, any = 0, err = 0;
+
+	while (!err && frame_of(fst, frc, id)) {
+		for (c = 1; c <= 3 && !err; c++) {
 			if (sqlite3_column_type(fst, c) == SQLITE_NULL) {
-				kma_sha256_add(h, "n\t", 2);
+				err = msg_add(m, "n\t", 2);
 				continue;
 			}
-			kma_sha256_add(h, "v", 1);
-			kma_sha256_add(h, sqlite3_column_blob(fst, c), sqlite3_column_bytes(fst, c));
-			kma_sha256_add(h, "\t", 1);
+			err = msg_add(m, "v", 1) ||
+			      msg_add(m, sqlite3_column_blob(fst, c), sqlite3_column_bytes(fst, c)) ||
+			      msg_add(m, "\t", 1);
 		}
 		any = 1;
 		*frc = sqlite3_step(fst);
 	}
 	/* no frame: the three NULLs of the outer join these keys were first made with */
-	if (!any)
-		kma_sha256_add(h, "n\tn\tn\t", 6);
+	return err || (!any && msg_add(m, "n\tn\tn\t", 6)) ? -1 : 0;
+}
+
+/* Each stack's key (@sha), from stacks (@st) and stack_frames (@fst) read side by side. */
+static int hash_stacks(struct kma_push *p, struct kma_sha256 *sha, sqlite3_stmt *st,
+		       sqlite3_stmt *fst, int64_t max)
+{
+	struct msg m = { 0 };
+	int64_t id;
+	int rc, frc = sqlite3_step(fst), n;
+	char num[24];
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if (id < 0 || id > max)
+			continue;
+		n = snprintf(num, sizeof(num), "%lld\n", (long long)sqlite3_column_int64(st, 1));
+		m.n = 0;
+		if (msg_add(&m, num, n) || msg_frames(&m, fst, &frc, id)) {
+			free(m.b);
+			return kma_err_nomem(p->e);
+		}
+		if (kma_sha256(sha, m.b, m.n, p->key[id])) {
+			free(m.b);
+			return kma_err_set(p->e, KMA_ERR_OTHER, "libcrypto's SHA-256 failed");
+		}
+		p->has_key[id] = 1;
+	}
+	free(m.b);
+	return rc == SQLITE_DONE && (frc == SQLITE_ROW || frc == SQLITE_DONE) ? 0 :
+	       kma_push_db_err(p, "cannot read its stacks");
 }
 
 /* Each stack's key: the SHA-256 of its depth and frames, innermost first. */
 int kma_push_stack_keys(struct kma_push *p)
 {
-	struct kma_sha256 h;
+	struct kma_sha256 *sha;
 	sqlite3_stmt *st, *fst = NULL;
-	int64_t id, max = 0;
-	char num[48];
-	int rc, frc;
+	int64_t max = 0;
+	int r;
 
 	if (sqlite3_prepare_v2(p->db, "SELECT COALESCE(MAX(id), 0) FROM stacks", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -197,79 +250,66 @@ int kma_push_stack_keys(struct kma_push *p)
 		sqlite3_finalize(st);
 		return kma_push_db_err(p, "cannot read its stacks");
 	}
-	frc = sqlite3_step(fst);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (id < 0 || id > max)
-			continue;
-		kma_sha256_init(&h);
-		snprintf(num, sizeof(num), "%lld\n", (long long)sqlite3_column_int64(st, 1));
-		kma_sha256_add(&h, num, strlen(num));
-		hash_frames(&h, fst, &frc, id);
-		kma_sha256_end(&h, p->key[id]);
-		p->has_key[id] = 1;
-	}
+	sha = kma_sha256_new();
+	r = sha ? hash_stacks(p, sha, st, fst, max) : kma_err_nomem(p->e);
+	kma_sha256_free(sha);
 	sqlite3_finalize(st);
 	sqlite3_finalize(fst);
-	return rc == SQLITE_DONE && (frc == SQLITE_ROW || frc == SQLITE_DONE) ? 0 :
-	       kma_push_db_err(p, "cannot read its stacks");
+	return r;
 }
 
-struct key_id {
-	unsigned char	key[32];
-	int64_t		id;
-};
-
-static int cmp_key_id(const void *a, const void *b)
+/* Where key @k starts its search in a table of @mask + 1 slots: its first bytes (SHA-256). */
+static size_t key_slot(const unsigned char *k, size_t mask)
 {
-	const struct key_id *x = a, *y = b;
-	int r = memcmp(x->key, y->key, 32);
+	uint64_t v;
 
-	return r ? r : (x->id > y->id) - (x->id < y->id);
+	memcpy(&v, k, sizeof(v));
+	return (size_t)v & mask;
 }
 
 /*
- * The stacks the INSERT of @res added (their keys, binary): the first
- * stacks.id of each such key in p->added, so that its frames go once.
+ * The stacks the query of @res found missing (their keys, binary): the first
+ * stacks.id of each such key in p->added, so that its frames go once. The
+ * keys' ids in a hash table (open addressing, at most half full).
  */
 static int mark_added(struct kma_push *p, PGresult *res)
 {
-	struct key_id *all = malloc((p->nr_keys ? p->nr_keys : 1) * sizeof(*all)), k, *at;
-	int64_t n = 0, id, lo, hi;
+	size_t cap = 2, mask, at;
+	int64_t *slot, id;
+	const unsigned char *k;
 	int i;
 
+	while (cap < 2 * (size_t)p->nr_keys)
+		cap *= 2;
+	mask = cap - 1;
+	slot = malloc(cap * sizeof(*slot));
 	p->added = calloc(p->nr_keys ? p->nr_keys : 1, 1);
-	if (!all || !p->added) {
-		free(all);
+	if (!slot || !p->added) {
+		free(slot);
 		return kma_err_nomem(p->e);
 	}
+	memset(slot, 0xff, cap * sizeof(*slot));	/* -1: empty */
 	for (id = 0; id < p->nr_keys; id++) {
 		if (!p->has_key[id])
 			continue;
-		memcpy(all[n].key, p->key[id], 32);
-		all[n++].id = id;
+		for (at = key_slot(p->key[id], mask); slot[at] >= 0; at = (at + 1) & mask)
+			if (!memcmp(p->key[slot[at]], p->key[id], 32))
+				break;
+		if (slot[at] < 0)	/* ids ascend: the first id of a key stays */
+			slot[at] = id;
 	}
-	qsort(all, n, sizeof(*all), cmp_key_id);
 	for (i = 0; i < PQntuples(res); i++) {
 		if (PQgetlength(res, i, 0) != 32)
 			continue;
-		memcpy(k.key, PQgetvalue(res, i, 0), 32);
-		k.id = -1;	/* before every id: the search ends at the key's first */
-		lo = 0;
-		hi = n;
-		while (lo < hi) {
-			int64_t mid = lo + (hi - lo) / 2;
-
-			if (cmp_key_id(&all[mid], &k) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
+		k = (const unsigned char *)PQgetvalue(res, i, 0);
+		for (at = key_slot(k, mask); slot[at] >= 0; at = (at + 1) & mask) {
+			if (!memcmp(p->key[slot[at]], k, 32)) {
+				p->added[slot[at]] = 1;
+				break;
+			}
 		}
-		at = all + lo;
-		if (at < all + n && !memcmp(at->key, k.key, 32))
-			p->added[at->id] = 1;
 	}
-	free(all);
+	free(slot);
 	return 0;
 }
 
