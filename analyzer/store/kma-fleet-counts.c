@@ -6,9 +6,14 @@
  * 5M-event run with 122k stacks: seconds each); here every row is read once,
  * in rowid order, and added to its shape's and its task's counters, then the
  * shapes are summed per cache group and per stack in C (a GROUP BY over half a
- * million shapes in SQL costs a second more). The groups go into TEMP tables of the read-only
- * connection, from which kma-fleet-push.c names and copies them as the views
- * would: the same rows, the same numbers (t-fleet compares them).
+ * million shapes in SQL costs a second more). The pass is made by a thread of
+ * its own (kma_fleet_counts_start) while the push hashes the stacks and sends
+ * its first tables, above SPLIT_ROWS rows by two, each half of the ids on a
+ * connection of its own (the server is mostly idle then: the second core).
+ * The groups go into TEMP tables of the push's read-only connection
+ * (kma_fleet_counts_finish), from which kma-fleet-push.c names and copies
+ * them as the views would: the same rows, the same numbers (t-fleet compares
+ * them).
  */
 #include <pthread.h>
 #include <stdint.h>
