@@ -152,6 +152,8 @@ struct msg {
 
 static int msg_add(struct msg *m, const void *d, size_t n)
 {
+	if (!n)		/* an empty blob's pointer may be NULL */
+		return 0;
 	if (m->n + n > m->cap) {
 		size_t c = m->cap ? m->cap : 1024;
 		char *b;
