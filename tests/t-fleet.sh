@@ -33,6 +33,7 @@ fleet_main() {
 	fleet_kill
 	fleet_parallel
 	fleet_queries
+	fleet_split
 	fleet_man
 	pg_stop
 	check "fleet: the cluster is removed at the end" test ! -e "$PG_SOCK"
@@ -739,6 +740,34 @@ fleet_top_want() {
 		b AS (SELECT caller, sum(net) AS net FROM s.callers GROUP BY 1)
 		SELECT 'web', a.caller, a.net, b.net, b.net - a.net, 2 FROM a JOIN b USING (caller)
 		ORDER BY b.net - a.net DESC, 'web', a.caller LIMIT 20"
+}
+
+# A run of more allocation rows than one thread counts (kma-push counts two halves of
+# alloc_rows at once above 200000, tests/fleet/split.py): every table against the
+# report.db's own views, and pushed again (--replace) with the same stack keys
+fleet_split() {
+	local r before
+	python3 "$TOP/tests/fleet/split.py" > "$F/split.seq"
+	if ! "$MKTRACE" -o "$F/split.dat" "$F/split.seq" > "$F/mk.txt" 2>&1 ||
+		! "$KMA" -q -o "$F/split.db" "$F/split.dat"; then
+		fail "fleet: a run of 260000 allocations made" "$(tail -2 "$F/mk.txt")"
+		return
+	fi
+	check "fleet: the split run has more than 200000 allocation rows" test \
+		"$(sqlite3 "$F/split.db" 'SELECT count(*) > 200000 FROM alloc_rows')" = 1
+	"$PUSH" "$PG_URL" "$F/split.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: a run of 260000 allocation rows pushed" sh -c "[ $rc = 0 ] && [ -n '$r' ]"
+	[ -n "$r" ] || return
+	rows_match "$r" "$F/split.db" "split.db (two counting threads)"
+	before=$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')
+	"$PUSH" -q --replace "$PG_URL" "$F/split.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pg_q kma -c 'SELECT max(run_id) FROM kma_fleet.runs')
+	check "fleet: the split run replaced, no stack added (the same keys)" sh -c "[ $rc = 0 ] &&
+		[ '$before' = \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.stacks')\" ]"
+	rows_match "$r" "$F/split.db" "split.db replaced"
 }
 
 # kma-push(1) documents every option of --help

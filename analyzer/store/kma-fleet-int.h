@@ -37,12 +37,21 @@ PGresult *kma_fleet_query(struct kma_fleet *f, const char *sql, int n, const cha
 			  ExecStatusType want, struct kma_err *e);
 
 /*
- * The per-cache, per-task and per-stack sums of report.db @db in TEMP tables
- * (kma-fleet-counts.c): one pass over alloc_rows instead of the views'. 0, or
- * -1 and @e (KMA_ERR_BROKEN: the report.db's fault).
+ * The per-cache, per-task and per-stack sums of the report.db at @path
+ * (kma-fleet-counts.c): one pass over alloc_rows instead of the views', made
+ * by threads of their own (connections of their own) while the push goes on.
+ * kma_fleet_counts_start: 0 and *@out, or -1 and @e.
  */
 struct sqlite3;
-int kma_fleet_counts(struct sqlite3 *db, struct kma_err *e);
+struct kma_fleet_counts;
+int kma_fleet_counts_start(const char *path, struct kma_fleet_counts **out, struct kma_err *e);
+
+/*
+ * The counts of @h waited for and put in TEMP tables of @db (NULL: only
+ * waited for and freed; @h NULL: nothing to do). 0, or -1 and @e
+ * (KMA_ERR_BROKEN: the report.db's fault).
+ */
+int kma_fleet_counts_finish(struct kma_fleet_counts *h, struct sqlite3 *db, struct kma_err *e);
 
 /*
  * One push in progress (kma-fleet-push.c): the report.db read, the run, the
@@ -58,6 +67,7 @@ struct kma_push {
 	unsigned char		*has_key;
 	unsigned char		*added;		/* stacks.id whose row this push adds */
 	int64_t			nr_keys;
+	struct kma_fleet_counts	*counts;	/* being made; NULL once in TEMP tables */
 	char			*buf;		/* the COPY data not sent yet */
 	size_t			len, cap;
 	struct kma_err		*e;

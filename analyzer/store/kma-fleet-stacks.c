@@ -23,11 +23,12 @@ struct frames {
 	int		null_fn, null_off;
 };
 
+/* The frame at @st (frames_sql's row: stack_id, address, function, offset) added. */
 static int frames_add(struct kma_push *p, struct frames *fr, sqlite3_stmt *st)
 {
-	const char *a = (const char *)sqlite3_column_text(st, 3), *fn;
+	const char *a = (const char *)sqlite3_column_text(st, 1), *fn;
 	char back[24];
-	size_t n = (size_t)sqlite3_column_bytes(st, 4);
+	size_t n = (size_t)sqlite3_column_bytes(st, 2);
 	unsigned long long v;
 	char *end;
 
@@ -48,10 +49,10 @@ static int frames_add(struct kma_push *p, struct frames *fr, sqlite3_stmt *st)
 		return kma_err_set(p->e, KMA_ERR_BROKEN, "stack frame address '%s' is not 0x<hex>",
 				   a ? a : "(null)");
 	fr->addr[fr->n] = (int64_t)v;
-	fr->has_off[fr->n] = sqlite3_column_type(st, 5) != SQLITE_NULL;
-	fr->off[fr->n] = sqlite3_column_int64(st, 5);
+	fr->has_off[fr->n] = sqlite3_column_type(st, 3) != SQLITE_NULL;
+	fr->off[fr->n] = sqlite3_column_int64(st, 3);
 	fr->null_off |= !fr->has_off[fr->n];
-	fr->has_fn[fr->n] = sqlite3_column_type(st, 4) != SQLITE_NULL;
+	fr->has_fn[fr->n] = sqlite3_column_type(st, 2) != SQLITE_NULL;
 	fr->null_fn |= !fr->has_fn[fr->n];
 	if (fr->names_len + n > fr->names_cap) {
 		size_t c = fr->names_cap ? fr->names_cap : 1024;
@@ -62,7 +63,7 @@ static int frames_add(struct kma_push *p, struct frames *fr, sqlite3_stmt *st)
 			return kma_err_nomem(p->e);
 		fr->names_cap = c;
 	}
-	fn = n ? sqlite3_column_blob(st, 4) : "";
+	fn = n ? sqlite3_column_blob(st, 2) : "";
 	memcpy(fr->names + fr->names_len, fn, n);
 	fr->fn_at[fr->n] = fr->names_len;
 	fr->fn_len[fr->n++] = n;
@@ -124,17 +125,111 @@ static int frames_row(struct kma_push *p, struct frames *fr, int64_t id, int64_t
 	return kma_push_flush(p, 0);
 }
 
+/*
+ * The stacks and their frames are read side by side, each table in its own
+ * key order, and merged here: a join would look each stack's frames up in
+ * stack_frames' B-tree, 122k lookups for as many stacks.
+ */
+static const char frames_sql[] =
+	"SELECT stack_id, address, function, offset FROM stack_frames ORDER BY stack_id, depth";
+
+/*
+ * Whether the frame at @fst (*@frc its last sqlite3_step) is one of stack
+ * @id's, after the frames of lower ids (of no stack) skipped.
+ */
+static int frame_of(sqlite3_stmt *fst, int *frc, int64_t id)
+{
+	while (*frc == SQLITE_ROW && sqlite3_column_int64(fst, 0) < id)
+		*frc = sqlite3_step(fst);
+	return *frc == SQLITE_ROW && sqlite3_column_int64(fst, 0) == id;
+}
+
+/* A stack's bytes to hash, gathered to go to libcrypto in one call. */
+struct msg {
+	char	*b;
+	size_t	n, cap;
+};
+
+static int msg_add(struct msg *m, const void *d, size_t n)
+{
+	if (!n)		/* an empty blob's pointer may be NULL */
+		return 0;
+	if (m->n + n > m->cap) {
+		size_t c = m->cap ? m->cap : 1024;
+		char *b;
+
+		while (c < m->n + n)
+			c *= 2;
+		b = realloc(m->b, c);
+		if (!b)
+			return -1;
+		m->b = b;
+		m->cap = c;
+	}
+	memcpy(m->b + m->n, d, n);
+	m->n += n;
+	return 0;
+}
+
+/* The stack's frames into @m, each field 'n' for NULL, else 'v' and its bytes; tab-ended. */
+static int msg_frames(struct msg *m, sqlite3_stmt *fst, int *frc, int64_t id)
+{
+	int c, any = 0, err = 0;
+
+	while (!err && frame_of(fst, frc, id)) {
+		for (c = 1; c <= 3 && !err; c++) {
+			if (sqlite3_column_type(fst, c) == SQLITE_NULL) {
+				err = msg_add(m, "n\t", 2);
+				continue;
+			}
+			err = msg_add(m, "v", 1) ||
+			      msg_add(m, sqlite3_column_blob(fst, c), sqlite3_column_bytes(fst, c)) ||
+			      msg_add(m, "\t", 1);
+		}
+		any = 1;
+		*frc = sqlite3_step(fst);
+	}
+	/* no frame: the three NULLs of the outer join these keys were first made with */
+	return err || (!any && msg_add(m, "n\tn\tn\t", 6)) ? -1 : 0;
+}
+
+/* Each stack's key (@sha), from stacks (@st) and stack_frames (@fst) read side by side. */
+static int hash_stacks(struct kma_push *p, struct kma_sha256 *sha, sqlite3_stmt *st,
+		       sqlite3_stmt *fst, int64_t max)
+{
+	struct msg m = { 0 };
+	int64_t id;
+	int rc, frc = sqlite3_step(fst), n;
+	char num[24];
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if (id < 0 || id > max)
+			continue;
+		n = snprintf(num, sizeof(num), "%lld\n", (long long)sqlite3_column_int64(st, 1));
+		m.n = 0;
+		if (msg_add(&m, num, n) || msg_frames(&m, fst, &frc, id)) {
+			free(m.b);
+			return kma_err_nomem(p->e);
+		}
+		if (kma_sha256(sha, m.b, m.n, p->key[id])) {
+			free(m.b);
+			return kma_err_set(p->e, KMA_ERR_OTHER, "libcrypto's SHA-256 failed");
+		}
+		p->has_key[id] = 1;
+	}
+	free(m.b);
+	return rc == SQLITE_DONE && (frc == SQLITE_ROW || frc == SQLITE_DONE) ? 0 :
+	       kma_push_db_err(p, "cannot read its stacks");
+}
+
 /* Each stack's key: the SHA-256 of its depth and frames, innermost first. */
 int kma_push_stack_keys(struct kma_push *p)
 {
-	static const char sql[] =
-		"SELECT s.id, s.depth, f.address, f.function, f.offset FROM stacks AS s "
-		"LEFT JOIN stack_frames AS f ON f.stack_id = s.id ORDER BY s.id, f.depth";
-	struct kma_sha256 h;
-	sqlite3_stmt *st;
-	int64_t id, cur = -1, max = 0;
-	char num[48];
-	int rc, c;
+	struct kma_sha256 *sha;
+	sqlite3_stmt *st, *fst = NULL;
+	int64_t max = 0;
+	int r;
 
 	if (sqlite3_prepare_v2(p->db, "SELECT COALESCE(MAX(id), 0) FROM stacks", -1, &st,
 			       NULL) != SQLITE_OK)
@@ -150,136 +245,100 @@ int kma_push_stack_keys(struct kma_push *p)
 	p->has_key = calloc(p->nr_keys, 1);
 	if (!p->key || !p->has_key)
 		return kma_err_nomem(p->e);
-	if (sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (sqlite3_prepare_v2(p->db, "SELECT id, depth FROM stacks ORDER BY id", -1, &st,
+			       NULL) != SQLITE_OK)
 		return kma_push_db_err(p, "cannot read its stacks");
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (id < 0 || id > max)
-			continue;
-		if (id != cur) {
-			if (cur >= 0)
-				kma_sha256_end(&h, p->key[cur]);
-			kma_sha256_init(&h);
-			snprintf(num, sizeof(num), "%lld\n", (long long)sqlite3_column_int64(st, 1));
-			kma_sha256_add(&h, num, strlen(num));
-			p->has_key[id] = 1;
-			cur = id;
-		}
-		/* each field: 'n' for NULL, else 'v' and its bytes; tab-ended */
-		for (c = 2; c <= 4; c++) {
-			if (sqlite3_column_type(st, c) == SQLITE_NULL) {
-				kma_sha256_add(&h, "n\t", 2);
-				continue;
-			}
-			kma_sha256_add(&h, "v", 1);
-			kma_sha256_add(&h, sqlite3_column_blob(st, c), sqlite3_column_bytes(st, c));
-			kma_sha256_add(&h, "\t", 1);
-		}
+	if (sqlite3_prepare_v2(p->db, frames_sql, -1, &fst, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		return kma_push_db_err(p, "cannot read its stacks");
 	}
-	if (cur >= 0)
-		kma_sha256_end(&h, p->key[cur]);
+	sha = kma_sha256_new();
+	r = sha ? hash_stacks(p, sha, st, fst, max) : kma_err_nomem(p->e);
+	kma_sha256_free(sha);
 	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : kma_push_db_err(p, "cannot read its stacks");
+	sqlite3_finalize(fst);
+	return r;
 }
 
-struct key_id {
-	unsigned char	key[32];
-	int64_t		id;
-};
-
-static int cmp_key_id(const void *a, const void *b)
+/* Where key @k starts its search in a table of @mask + 1 slots: its first bytes (SHA-256). */
+static size_t key_slot(const unsigned char *k, size_t mask)
 {
-	const struct key_id *x = a, *y = b;
-	int r = memcmp(x->key, y->key, 32);
+	uint64_t v;
 
-	return r ? r : (x->id > y->id) - (x->id < y->id);
+	memcpy(&v, k, sizeof(v));
+	return (size_t)v & mask;
 }
 
 /*
- * The stacks the INSERT of @res added (their keys, binary): the first
- * stacks.id of each such key in p->added, so that its frames go once.
+ * The stacks the query of @res found missing (their keys, binary): the first
+ * stacks.id of each such key in p->added, so that its frames go once. The
+ * keys' ids in a hash table (open addressing, at most half full).
  */
 static int mark_added(struct kma_push *p, PGresult *res)
 {
-	struct key_id *all = malloc((p->nr_keys ? p->nr_keys : 1) * sizeof(*all)), k, *at;
-	int64_t n = 0, id, lo, hi;
+	size_t cap = 2, mask, at;
+	int64_t *slot, id;
+	const unsigned char *k;
 	int i;
 
+	while (cap < 2 * (size_t)p->nr_keys)
+		cap *= 2;
+	mask = cap - 1;
+	slot = malloc(cap * sizeof(*slot));
 	p->added = calloc(p->nr_keys ? p->nr_keys : 1, 1);
-	if (!all || !p->added) {
-		free(all);
+	if (!slot || !p->added) {
+		free(slot);
 		return kma_err_nomem(p->e);
 	}
+	memset(slot, 0xff, cap * sizeof(*slot));	/* -1: empty */
 	for (id = 0; id < p->nr_keys; id++) {
 		if (!p->has_key[id])
 			continue;
-		memcpy(all[n].key, p->key[id], 32);
-		all[n++].id = id;
+		for (at = key_slot(p->key[id], mask); slot[at] >= 0; at = (at + 1) & mask)
+			if (!memcmp(p->key[slot[at]], p->key[id], 32))
+				break;
+		if (slot[at] < 0)	/* ids ascend: the first id of a key stays */
+			slot[at] = id;
 	}
-	qsort(all, n, sizeof(*all), cmp_key_id);
 	for (i = 0; i < PQntuples(res); i++) {
 		if (PQgetlength(res, i, 0) != 32)
 			continue;
-		memcpy(k.key, PQgetvalue(res, i, 0), 32);
-		k.id = -1;	/* before every id: the search ends at the key's first */
-		lo = 0;
-		hi = n;
-		while (lo < hi) {
-			int64_t mid = lo + (hi - lo) / 2;
-
-			if (cmp_key_id(&all[mid], &k) < 0)
-				lo = mid + 1;
-			else
-				hi = mid;
+		k = (const unsigned char *)PQgetvalue(res, i, 0);
+		for (at = key_slot(k, mask); slot[at] >= 0; at = (at + 1) & mask) {
+			if (!memcmp(p->key[slot[at]], k, 32)) {
+				p->added[slot[at]] = 1;
+				break;
+			}
 		}
-		at = all + lo;
-		if (at < all + n && !memcmp(at->key, k.key, 32))
-			p->added[at->id] = 1;
 	}
-	free(all);
+	free(slot);
 	return 0;
 }
 
-/* The added stacks' rows (p->added), read in stacks.id order. */
-static int stack_rows(struct kma_push *p, sqlite3_stmt *st, struct frames *fr)
+/* The added stacks' rows (p->added), read in stacks.id order beside their frames (@fst). */
+static int stack_rows(struct kma_push *p, sqlite3_stmt *st, sqlite3_stmt *fst, struct frames *fr)
 {
-	int64_t id, cur = -1, depth = 0;
-	char *folded = NULL;
-	size_t folded_len = 0;
-	int rc;
+	int64_t id;
+	int rc, frc = sqlite3_step(fst);
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (id < 0 || id >= p->nr_keys || !p->added[id])
 			continue;
-		if (id != cur) {
-			if (cur >= 0 && frames_row(p, fr, cur, depth, folded, folded_len))
-				goto fail;
-			depth = sqlite3_column_int64(st, 1);
-			free(folded);
-			folded_len = (size_t)sqlite3_column_bytes(st, 2);
-			folded = malloc(folded_len + 1);
-			if (!folded) {
-				kma_err_nomem(p->e);
-				goto fail;
-			}
-			memcpy(folded, folded_len ? sqlite3_column_blob(st, 2) : "", folded_len);
-			cur = id;
+		while (frame_of(fst, &frc, id)) {
+			if (frames_add(p, fr, fst))
+				return -1;
+			frc = sqlite3_step(fst);
 		}
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL && frames_add(p, fr, st))
-			goto fail;
+		/* the folded text read in place: valid until the next step */
+		if (frames_row(p, fr, id, sqlite3_column_int64(st, 1),
+			       sqlite3_column_bytes(st, 2) ? sqlite3_column_blob(st, 2) : "",
+			       (size_t)sqlite3_column_bytes(st, 2)))
+			return -1;
 	}
-	if (rc != SQLITE_DONE) {
-		kma_push_db_err(p, "cannot read its stacks");
-		goto fail;
-	}
-	if (cur >= 0 && frames_row(p, fr, cur, depth, folded, folded_len))
-		goto fail;
-	free(folded);
+	if (rc != SQLITE_DONE || (frc != SQLITE_ROW && frc != SQLITE_DONE))
+		return kma_push_db_err(p, "cannot read its stacks");
 	return 0;
-fail:
-	free(folded);
-	return -1;
 }
 
 static void frames_free(struct frames *fr)
@@ -299,7 +358,8 @@ static int missing(struct kma_push *p, int *n)
 	PGresult *res;
 	int r;
 
-	res = PQexecParams(p->f->conn, "SELECT DISTINCT k.stack_key FROM kma_push_keys AS k "
+	/* no DISTINCT: a key twice marks its first stacks.id twice, no harm */
+	res = PQexecParams(p->f->conn, "SELECT k.stack_key FROM kma_push_keys AS k "
 			   "WHERE k.stack_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
 			   "kma_fleet.stacks AS s WHERE s.stack_key = k.stack_key)", 0, NULL, NULL,
 			   NULL, NULL, 1);
@@ -314,43 +374,67 @@ static int missing(struct kma_push *p, int *n)
 }
 
 /*
+ * The lock KMA_FLEET_STACKS_LOCK, held to the commit: 0 and *@got 1 when
+ * taken at once (@wait 0) or after waiting (@wait 1), *@got 0 when another
+ * push holds it (@wait 0); -1 and why.
+ */
+static int stacks_lock(struct kma_push *p, int wait, int *got)
+{
+	PGresult *res;
+
+	res = kma_fleet_query(p->f, wait ? "SELECT pg_advisory_xact_lock(" KMA_FLEET_STACKS_LOCK
+			      ")" : "SELECT pg_try_advisory_xact_lock(" KMA_FLEET_STACKS_LOCK ")",
+			      0, NULL, PGRES_TUPLES_OK, p->e);
+	if (!res)
+		return -1;
+	*got = wait || !strcmp(PQgetvalue(res, 0, 0), "t");
+	PQclear(res);
+	return 0;
+}
+
+/*
  * The run's stacks the store lacks, added once for all runs, last before the
  * commit: their keys by COPY into a temporary table, those not in stacks read
  * back, and only their rows (frames in arrays) sent, by COPY straight into
- * stacks. The lock KMA_FLEET_STACKS_LOCK, taken only when some are missing
- * and held to the commit, makes the pushes that add stacks take turns, so the
- * keys read again under it are exactly those to add: no conflict to resolve
- * row by row, no sort.
+ * stacks. The lock KMA_FLEET_STACKS_LOCK, held to the commit, makes the
+ * pushes that add stacks take turns, so the keys read under it are exactly
+ * those to add: no conflict to resolve row by row, no sort. It is tried
+ * first: free (no other push adding stacks), the keys are read once, under
+ * it; else they are read without it, and only when some are missing, read
+ * again once it is ours (a push whose stacks are all there never waits).
  */
 int kma_push_stacks(struct kma_push *p)
 {
-	static const char sql[] =
-		"SELECT s.id, s.depth, s.folded, f.address, f.function, f.offset FROM stacks AS s "
-		"LEFT JOIN stack_frames AS f ON f.stack_id = s.id ORDER BY s.id, f.depth";
 	struct frames fr = { 0 };
-	sqlite3_stmt *st;
-	int n, r;
+	sqlite3_stmt *st, *fst;
+	int n, r, locked;
 
 	if (kma_fleet_exec(p->f, "CREATE TEMP TABLE kma_push_keys (stack_key bytea) "
 			   "ON COMMIT DROP", p->e) ||
 	    kma_push_copy(p, "COPY kma_push_keys FROM STDIN (FORMAT binary)", "SELECT id FROM stacks",
-		 "k", 0) || missing(p, &n))
+		 "k", 0) || stacks_lock(p, 0, &locked) || missing(p, &n))
 		return -1;
 	if (!n)
 		return 0;
-	if (kma_fleet_exec(p->f, "SELECT pg_advisory_xact_lock(" KMA_FLEET_STACKS_LOCK ")",
-			   p->e) || missing(p, &n))
+	if (!locked && (stacks_lock(p, 1, &locked) || missing(p, &n)))
 		return -1;
 	if (!n)
 		return 0;
 	if (kma_push_copy_begin(p, "COPY kma_fleet.stacks FROM STDIN (FORMAT binary)"))
 		return -1;
-	if (sqlite3_prepare_v2(p->db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(p->db, "SELECT id, depth, folded FROM stacks ORDER BY id", -1, &st,
+			       NULL) != SQLITE_OK) {
 		kma_push_copy_end(p, kma_push_db_err(p, "cannot read its stacks"));
 		return -1;
 	}
-	r = stack_rows(p, st, &fr);
+	if (sqlite3_prepare_v2(p->db, frames_sql, -1, &fst, NULL) != SQLITE_OK) {
+		sqlite3_finalize(st);
+		kma_push_copy_end(p, kma_push_db_err(p, "cannot read its stacks"));
+		return -1;
+	}
+	r = stack_rows(p, st, fst, &fr);
 	sqlite3_finalize(st);
+	sqlite3_finalize(fst);
 	frames_free(&fr);
 	return kma_push_copy_end(p, r);
 }

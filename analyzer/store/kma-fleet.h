@@ -75,17 +75,12 @@ enum kma_fleet_pushed {
 int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *p, long long *run_id,
 		   struct kma_err *e);
 
-/* SHA-256 (kma-fleet-sha256.c) */
-struct kma_sha256 {
-	uint32_t	h[8];
-	uint64_t	len;
-	unsigned char	buf[64];
-	size_t		fill;
-};
-
-void kma_sha256_init(struct kma_sha256 *s);
-void kma_sha256_add(struct kma_sha256 *s, const void *data, size_t n);
-void kma_sha256_end(struct kma_sha256 *s, unsigned char out[32]);
+/* SHA-256 (kma-fleet-sha256.c): one context for many short messages, NULL: no memory */
+struct kma_sha256;
+struct kma_sha256 *kma_sha256_new(void);
+/* The SHA-256 of @n bytes at @data into @out; 0, or -1 (libcrypto failed). */
+int kma_sha256(struct kma_sha256 *s, const void *data, size_t n, unsigned char out[32]);
+void kma_sha256_free(struct kma_sha256 *s);
 /* The hex SHA-256 of a file's content; -1 and @e (errno's words) when unreadable. */
 int kma_sha256_file(const char *path, char hex[65], struct kma_err *e);
 
