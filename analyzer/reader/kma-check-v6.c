@@ -118,31 +118,42 @@ static int bad_commit(uint64_t commit, uint64_t room, int long_size)
  * bytes per page was one system call per 4 KB of event data (73,000 of
  * them on a 300 MB trace), and reading the pages whole copies them all;
  * mapped, the kernel maps the cached pages in batches on a few thousand
- * faults. 1 when the file cannot be mapped (the caller reads page by page).
+ * faults. A window of MAP_WINDOW bytes at a time, unmapped before the
+ * next: the pages a mapping touches count in the process's resident size.
+ * 1 when the file cannot be mapped (the caller reads page by page).
  */
+#define MAP_WINDOW	(2u << 20)
+
 static int check_pages_mapped(struct kma_td *c, uint64_t off, uint64_t end,
 			      uint64_t page_size, int long_size)
 {
-	uint64_t room = page_size - 8 - long_size, map_end = end < c->size ? end : c->size;
-	uint64_t sys = (uint64_t)sysconf(_SC_PAGESIZE), base = off / sys * sys;
-	size_t len = (size_t)(map_end - base);
+	uint64_t room = page_size - 8 - long_size, sys = (uint64_t)sysconf(_SC_PAGESIZE);
+	uint64_t win = (MAP_WINDOW / page_size ? MAP_WINDOW / page_size : 1) * page_size;
+	uint64_t base, stop, map_end;
 	const char *m;
+	size_t len;
 	int ret = 0;
 
-	if (map_end <= off || (uint64_t)len != map_end - base)
-		return 1;
-	m = mmap(NULL, len, PROT_READ, MAP_SHARED, c->fd, (off_t)base);
-	if (m == MAP_FAILED)
-		return 1;
-	for (; off < end && !ret; off += page_size) {
-		/* where a read would run past the file's end: as kma_td_num() fails */
-		if (off + 8 + long_size > c->size)
-			ret = -1;
-		else
-			ret = bad_commit(kma_td_get(c, m + (off + 8 - base), long_size), room,
-					 long_size) ? -1 : 0;
+	while (off < end && !ret) {
+		base = off / sys * sys;
+		stop = end - off > win ? off + win : end;
+		map_end = stop < c->size ? stop : c->size;
+		if (map_end <= off)
+			return -1;	/* the page's words lie past the file's end */
+		len = (size_t)(map_end - base);
+		m = mmap(NULL, len, PROT_READ, MAP_SHARED, c->fd, (off_t)base);
+		if (m == MAP_FAILED)
+			return 1;
+		for (; off < stop && !ret; off += page_size) {
+			/* where a read would run past the file's end: as kma_td_num() fails */
+			if (off + 8 + long_size > c->size)
+				ret = -1;
+			else if (bad_commit(kma_td_get(c, m + (off + 8 - base), long_size),
+					    room, long_size))
+				ret = -1;
+		}
+		munmap((void *)m, len);
 	}
-	munmap((void *)m, len);
 	return ret;
 }
 
