@@ -12,6 +12,7 @@
  * single-threaded. With one job there are no threads: the merge reads a
  * CPU's next block itself when it needs it.
  */
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,6 +365,26 @@ static void sift_up(struct cpumerge *p, int k)
 	}
 }
 
+/*
+ * The lowest (ts, index) of the heads other than the top's: the root's
+ * children hold it. While the top's next record comes before it, the top
+ * stays the top and the heap needs no sift (records come in runs per CPU).
+ */
+static void rival(const struct cpumerge *p, uint64_t *ts, int *idx)
+{
+	int c = 1;
+
+	if (p->nh < 2) {
+		*ts = UINT64_MAX;
+		*idx = INT_MAX;
+		return;
+	}
+	if (p->nh > 2 && before(p, p->heap[2], p->heap[1]))
+		c = 2;
+	*idx = p->heap[c];
+	*ts = head_ts(p, *idx);
+}
+
 static int stream_failed(struct cpumerge *p, int i)
 {
 	snprintf(p->err, sizeof(p->err), "%s", kma_cpubuf_error(p->s[i].src));
@@ -376,8 +397,8 @@ static int merge(struct cpumerge *p)
 	struct tep_record rec;
 	struct kma_prec *pr;
 	struct stream *s;
-	uint64_t n = 0;
-	int i, ret;
+	uint64_t n = 0, lim_ts, t;
+	int i, ret, lim_i;
 
 	for (i = 0; i < p->ns; i++) {
 		ret = advance(p, i);
@@ -389,6 +410,7 @@ static int merge(struct cpumerge *p)
 		}
 	}
 	memset(&rec, 0, sizeof(rec));
+	rival(p, &lim_ts, &lim_i);
 	while (p->nh) {
 		i = p->heap[0];
 		s = &p->s[i];
@@ -409,11 +431,14 @@ static int merge(struct cpumerge *p)
 		if (ret < 0)
 			return stream_failed(p, i);
 		if (ret) {
-			sift_down(p, 0);
-			continue;
+			t = head_ts(p, i);
+			if (t < lim_ts || (t == lim_ts && i < lim_i))
+				continue;	/* still the lowest: the heap holds */
+		} else {
+			p->heap[0] = p->heap[--p->nh];
 		}
-		p->heap[0] = p->heap[--p->nh];
 		sift_down(p, 0);
+		rival(p, &lim_ts, &lim_i);
 	}
 	return 0;
 }

@@ -243,17 +243,28 @@ static int cut_page(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t at, u
 		return 0;
 	}
 	kbuffer_load_subbuffer(p->kbuf, page);
-	while ((data = kbuffer_read_event(p->kbuf, &ts))) {
+	/*
+	 * Three kbuffer calls per record, not six: kbuffer_next_event() hands
+	 * back the next record's data and time as kbuffer_read_event() would,
+	 * and the payload's size and the missed count follow from the
+	 * record's offset and size (kbuffer's event size is its next minus
+	 * its index, the payload's offset from the data start; only a record
+	 * at the data start, offset 8 + long size, can carry missed events).
+	 */
+	for (data = kbuffer_read_event(p->kbuf, &ts); data;
+	     data = kbuffer_next_event(p->kbuf, &ts)) {
+		uint32_t off = (uint32_t)kbuffer_curr_offset(p->kbuf);
+		uint32_t rsize = (uint32_t)kbuffer_curr_size(p->kbuf);
+
 		if (push_rec(p, blk, &r))
 			return -1;
 		r->ts = ts;
-		r->at = (uint32_t)(at + kbuffer_curr_offset(p->kbuf));
+		r->at = (uint32_t)at + off;
 		r->data = (uint32_t)((char *)data - blk->bytes);
-		r->size = (uint32_t)kbuffer_event_size(p->kbuf);
-		r->rsize = (uint32_t)kbuffer_curr_size(p->kbuf);
-		r->missed = kbuffer_missed_events(p->kbuf);
+		r->size = off + rsize - (uint32_t)((char *)data - page);
+		r->rsize = rsize;
+		r->missed = off == (uint32_t)(8 + ls) ? kbuffer_missed_events(p->kbuf) : 0;
 		blk->nstack += is_stack(p, data, r->size);
-		kbuffer_next_event(p->kbuf, NULL);
 	}
 	if (blk->nr == first)
 		return 0;	/* no time to check, none to go by */
