@@ -15,6 +15,8 @@ PKGS="$PKGS kernelshark libkshark-dev libjson-c-dev xvfb xauth x11-apps"
 PKGS="$PKGS libpq-dev libssl-dev postgresql-15"
 # t-fixedcost counts the start-up's instructions per kallsyms line with cachegrind
 PKGS="$PKGS valgrind"
+# t-syscalls counts the reader's system calls
+PKGS="$PKGS strace"
 # make fuzz: libFuzzer comes with clang's runtime
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"
 
