@@ -107,7 +107,8 @@ static int db_err(struct counts *c)
 	return sql_err(c->db, c->e);
 }
 
-static int64_t max_id(struct counts *c, const char *sql, int64_t *out)
+/* @sql's one integer (an aggregate) into *@out. */
+static int one_int(struct counts *c, const char *sql, int64_t *out)
 {
 	sqlite3_stmt *st;
 	int rc;
@@ -115,10 +116,16 @@ static int64_t max_id(struct counts *c, const char *sql, int64_t *out)
 	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(c);
 	rc = sqlite3_step(st);
-	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : -1;
+	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
 	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW)
-		return db_err(c);
+	return rc == SQLITE_ROW ? 0 : db_err(c);
+}
+
+/* @sql's one id (MAX over a dictionary) into *@out, checked against MAX_ID. */
+static int64_t max_id(struct counts *c, const char *sql, int64_t *out)
+{
+	if (one_int(c, sql, out))
+		return -1;
 	if (*out < 0 || *out > MAX_ID)
 		return kma_err_set(c->e, KMA_ERR_BROKEN, "an id %lld out of range",
 				   (long long)*out);
@@ -233,19 +240,6 @@ static void *part_run(void *arg)
 	return NULL;
 }
 
-/* @sql's one integer (an aggregate) into *@out. */
-static int one_int(struct counts *c, const char *sql, int64_t *out)
-{
-	sqlite3_stmt *st;
-	int rc;
-
-	if (sqlite3_prepare_v2(c->db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_err(c);
-	rc = sqlite3_step(st);
-	*out = rc == SQLITE_ROW ? sqlite3_column_int64(st, 0) : 0;
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW ? 0 : db_err(c);
-}
 
 /*
  * The first and last ids of alloc_rows (0, 0 when it has none): two queries,
