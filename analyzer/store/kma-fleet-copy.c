@@ -12,7 +12,14 @@
 
 #include "kma-fleet-int.h"
 
-#define COPY_FLUSH		(256 << 10)
+/*
+ * CopyData messages well under a Unix socket's send buffer (~208 KB). With
+ * 256 KB messages, more than the socket holds, client and server took turns
+ * instead of working at once (top: their CPU summed to one core, pinned to
+ * two or not): --allocations of 2.5M rows took 7.0-7.2 s, 4.3 s with 32 KB
+ * (bench/fleet.sh, paired); 8 KB costs the client more system calls.
+ */
+#define COPY_FLUSH		(32 << 10)
 
 /* The report.db is at fault: its words, without the file's name. */
 int kma_push_db_err(struct kma_push *p, const char *what)
