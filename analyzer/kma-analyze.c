@@ -734,27 +734,6 @@ static void close_run(struct kma_pipeline *r)
 	free(r->real_html);
 }
 
-/*
- * FILE '-': standard input, copied where the reader can seek (kma-stdin.c);
- * messages name it "standard input".
- */
-static int open_stdin(struct kma_opts *o)
-{
-	static char path[64];
-	char why[512];
-
-	if (o->live || strcmp(o->input, "-"))
-		return 0;
-	o->input = KMA_STDIN_NAME;
-	if (kma_stdin_spool(path, sizeof(path), why, sizeof(why))) {
-		if (!kma_interrupted)
-			fprintf(stderr, "kma-analyze: %s: %s\n", o->input, why);
-		return -1;
-	}
-	o->input_path = path;
-	return 0;
-}
-
 int main(int argc, char **argv)
 {
 	struct kma_opts o;
@@ -768,16 +747,17 @@ int main(int argc, char **argv)
 	}
 	if (o.count) {
 		kma_signals_catch(0);
-		ret = open_stdin(&o) ? 1 : kma_count_main(&o);
+		ret = kma_stdin_input(&o.input, &o.input_path) ? 1 : kma_count_main(&o);
 		goto out;
 	}
 	ret = 1;
 	if (check_output(&r))
 		goto out;
 	kma_signals_catch(o.live);
-	if (open_stdin(&o) || open_reader(&r) || kma_pipeline_open_sites(&r) || open_pages(&r) || open_match(&r) ||
-	    open_view(&r) || kma_pipeline_open_kinds(&r) || kma_pipeline_open_html(&r) || run_trace(&r) || finish_run(&r) ||
-	    commit_store(&r) || kma_pipeline_write_html(&r) || print_output(&r))
+	if (kma_stdin_input(&o.input, &o.input_path) || open_reader(&r) ||
+	    kma_pipeline_open_sites(&r) || open_pages(&r) || open_match(&r) || open_view(&r) ||
+	    kma_pipeline_open_kinds(&r) || kma_pipeline_open_html(&r) || run_trace(&r) ||
+	    finish_run(&r) || commit_store(&r) || kma_pipeline_write_html(&r) || print_output(&r))
 		goto out;
 	ret = 0;
 out:

@@ -111,3 +111,20 @@ int kma_stdin_spool(char *path, size_t len, char *why, size_t wlen)
 	snprintf(path, len, "/proc/self/fd/%d", fd);
 	return 0;
 }
+
+int kma_stdin_input(const char **input, const char **path)
+{
+	static char spool[64];
+	char why[512];
+
+	if (strcmp(*input, "-"))
+		return 0;
+	*input = KMA_STDIN_NAME;
+	if (kma_stdin_spool(spool, sizeof(spool), why, sizeof(why))) {
+		if (!kma_interrupted)
+			fprintf(stderr, "kma-analyze: %s: %s\n", *input, why);
+		return -1;
+	}
+	*path = spool;
+	return 0;
+}

@@ -17,4 +17,11 @@
  */
 int kma_stdin_spool(char *path, size_t len, char *why, size_t wlen);
 
+/*
+ * FILE '-': *@input becomes KMA_STDIN_NAME and *@path the spool's path; any
+ * other name is left as it is. 0, or -1 said on stderr (nothing when
+ * interrupted: the caller dies by the signal).
+ */
+int kma_stdin_input(const char **input, const char **path);
+
 #endif
