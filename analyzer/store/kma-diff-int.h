@@ -54,4 +54,12 @@ int kma_diff_kind_query(sqlite3 *db, const char *sql, int kind, kma_diff_key_fn 
 			const struct kma_diff_scope *sc, struct kma_diff_table *t,
 			struct kma_err *why);
 
+/*
+ * A page key's name from its value @n (and for gfp its text): a migrate type
+ * by name, '-' when the event has none, else its number; gfp flags by the
+ * kernel's names, their number without; order and the others their number.
+ * The names of report.db operands and of the store's (kma-fleet-diffkind.c).
+ */
+const char *kma_diff_page_name(int g, int64_t n, const char *text, char *buf, size_t len);
+
 #endif /* KMA_DIFF_INT_H */

@@ -49,6 +49,23 @@ static const char *text(sqlite3_stmt *st, int col)
 	return (const char *)sqlite3_column_text(st, col);
 }
 
+const char *kma_diff_page_name(int g, int64_t n, const char *text, char *buf, size_t len)
+{
+	const char *s;
+
+	if (g == KMA_PG_MIGRATE) {
+		s = kma_migrate_name((int)n);
+		if (s)
+			return s;
+		if (n < 0)
+			return "-";
+	} else if (g == KMA_PG_GFP && text) {
+		return text;
+	}
+	snprintf(buf, len, "%" PRIu64, (uint64_t)n);
+	return buf;
+}
+
 /*
  * The row's key in grouping g (enum kma_page_group), as kma-analyze --pages
  * prints it (report/kma-report-pages-rows.c): a migrate type by name, '-'
@@ -62,19 +79,10 @@ static const char *page_key(sqlite3_stmt *st, int g, char *buf, size_t len)
 
 	switch (g) {
 	case KMA_PG_MIGRATE:
-		n = sqlite3_column_int64(st, P_MIGRATE);
-		s = kma_migrate_name((int)n);
-		if (s)
-			return s;
-		if (n < 0)
-			return "-";
-		break;
+		return kma_diff_page_name(g, sqlite3_column_int64(st, P_MIGRATE), NULL, buf, len);
 	case KMA_PG_GFP:
-		s = text(st, P_GFP);
-		if (s)
-			return s;
-		n = sqlite3_column_int64(st, P_GFP_FLAGS);
-		break;
+		return kma_diff_page_name(g, sqlite3_column_int64(st, P_GFP_FLAGS), text(st, P_GFP),
+					  buf, len);
 	case KMA_PG_COMM:
 		/* a task without a name is row 0, as kma-analyze keys it */
 		s = text(st, KMA_DK_COMM);
@@ -88,10 +96,8 @@ static const char *page_key(sqlite3_stmt *st, int g, char *buf, size_t len)
 		return s ? s : KMA_NO_STACK;
 	default:
 		n = sqlite3_column_int64(st, g == KMA_PG_ORDER ? P_ORDER : P_GENERATION);
-		break;
+		return kma_diff_page_name(g, n, NULL, buf, len);
 	}
-	snprintf(buf, len, "%" PRIu64, (uint64_t)n);
-	return buf;
 }
 
 /*

@@ -29,6 +29,7 @@
 #include "match/kma-pagealloc.h"
 #include "match/kma-select.h"
 #include "kma-fleet-diff.h"
+#include "kma-diff-int.h"
 
 struct kd {
 	struct kma_fleet	*f;
@@ -149,24 +150,14 @@ static const char *page_key(struct kd *k, PGresult *res, int i, char *buf, size_
 		return s ? s : "[no stack]";
 	case KMA_PG_MIGRATE:
 		n = strtoll(PQgetvalue(res, i, K_MIGRATE), NULL, 10);
-		s = kma_migrate_name((int)n);
-		if (s)
-			return s;
-		if (n < 0)
-			return "-";
-		break;
+		return kma_diff_page_name(k->g, n, NULL, buf, len);
 	case KMA_PG_GFP:
-		s = col(res, i, K_GFP);
-		if (s)
-			return s;
 		n = strtoll(PQgetvalue(res, i, K_GFP_FLAGS), NULL, 10);
-		break;
+		return kma_diff_page_name(k->g, n, col(res, i, K_GFP), buf, len);
 	default:
 		n = strtoll(PQgetvalue(res, i, K_ORDER), NULL, 10);
-		break;
+		return kma_diff_page_name(k->g, n, NULL, buf, len);
 	}
-	snprintf(buf, len, "%" PRIu64, (uint64_t)n);
-	return buf;
 }
 
 /* Row i's key, as kma-diff-load.c's kind_key and kma-diff-page.c's page_key name it. */
