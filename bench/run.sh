@@ -406,30 +406,36 @@ done
 
 # --- a trace with stacks ------------------------------------------------------
 
+# extra_trace SECTION TRACE EVENTS FORMAT-NOTE TITLE TOOL...: kma-floor and each
+# TOOL on TRACE, and their table; EVENTS are the kmem events the ns per event count.
+extra_trace() {
+	local section=$1 trace=$2 events=$3 note=$4 title=$5 fmt id t
+	shift 5
+	fmt=$(trace_format "$trace")
+	id=$section:$(basename "$trace")
+	for t in floor "$@"; do
+		time_tool "$id:$t" "$t" "$ANALYZE" "$trace" "$RUNS" "$WARMUP"
+	done
+	RUNS_NOW=$RUNS
+	echo
+	echo "$trace ($title): $fmt, $(du -hL "$trace" | cut -f1), $events kmem events"
+	header
+	for t in floor "$@"; do
+		row "$section" "$id:$t" "${tool_label[$t]}" "$trace" "$fmt $note" "$events" "$id:floor"
+	done
+}
+
 # Recorded with kernel stacks (kma-record --stacks, trace-cmd record -T): about
 # 3 x the bytes per kmem event; the same rows, plus the folded report.
 STACKS=${TRACE_STACKS:-$BENCH_DIR/stacks-big.dat}
 if [[ -z $QUICK && -s $STACKS ]]; then
-	for trace in "$STACKS"; do
-		fmt=$(trace_format "$trace")
-		id=stacks:$(basename "$trace")
-		time_tool "$id:floor" floor "" "$trace" "$RUNS" "$WARMUP"
-		# per kmem event: the kernel_stack records are priced on top of them
-		counts=$("$ANALYZE" --count "$trace")
-		events=$(awk '$1 == "kmem" { print $2 }' <<< "$counts")
-		stack_recs=$(awk '$2 == "ftrace:kernel_stack" { print $3 }' <<< "$counts")
-		for t in nodb jdef folded; do
-			time_tool "$id:$t" "$t" "$ANALYZE" "$trace" "$RUNS" "$WARMUP"
-		done
-		RUNS_NOW=$RUNS
-		echo
-		echo "$trace (with stacks): $fmt, $(du -hL "$trace" | cut -f1), $events kmem events" \
-			"(ns per kmem event), ${stack_recs:-0} kernel_stack records"
-		header
-		for t in floor nodb jdef folded; do
-			row stacks "$id:$t" "${tool_label[$t]}" "$trace" "$fmt with stacks" "$events" "$id:floor"
-		done
-	done
+	# per kmem event: the kernel_stack records are priced on top of them
+	counts=$("$ANALYZE" --count "$STACKS")
+	events=$(awk '$1 == "kmem" { print $2 }' <<< "$counts")
+	stack_recs=$(awk '$2 == "ftrace:kernel_stack" { print $3 }' <<< "$counts")
+	extra_trace stacks "$STACKS" "$events" "with stacks" \
+		"with stacks, ns per kmem event, ${stack_recs:-0} kernel_stack records" \
+		nodb jdef folded
 elif [[ -z $QUICK ]]; then
 	echo
 	echo "no trace with stacks ($STACKS): record one with" \
@@ -442,21 +448,9 @@ fi
 # bench/record-big.sh): ns per kmem event, slab and page, with and without --pages.
 PAGES=${TRACE_PAGES:-$BENCH_DIR/pages-big.dat}
 if [[ -z $QUICK && -s $PAGES ]]; then
-	fmt=$(trace_format "$PAGES")
-	id=pages:$(basename "$PAGES")
-	time_tool "$id:floor" floor "" "$PAGES" "$RUNS" "$WARMUP"
 	events=$("$ANALYZE" --count "$PAGES" | awk '$1 == "records" { print $2 }')
-	for t in nodb pnodb pdb; do
-		time_tool "$id:$t" "$t" "$ANALYZE" "$PAGES" "$RUNS" "$WARMUP"
-	done
-	RUNS_NOW=$RUNS
-	echo
-	echo "$PAGES (with page events): $fmt, $(du -hL "$PAGES" | cut -f1), $events kmem events" \
-		"(slab and page)"
-	header
-	for t in floor nodb pnodb pdb; do
-		row pages "$id:$t" "${tool_label[$t]}" "$PAGES" "$fmt with pages" "$events" "$id:floor"
-	done
+	extra_trace pages "$PAGES" "$events" "with pages" "with page events, slab and page" \
+		nodb pnodb pdb
 elif [[ -z $QUICK ]]; then
 	echo
 	echo "no trace with page events ($PAGES): record one with" \
