@@ -21,6 +21,11 @@
 -- at the end of the view allocations, which also shows those allocators' allocations and,
 -- with --pages, the page allocations; every version 6 table and column is unchanged, and
 -- allocations' slab rows are version 6's.
+-- Added within version 7: the tables shape_totals, task_totals and stack_totals (the counts
+-- of alloc_rows per shape, task and call stack, made as the rows are written), which the
+-- views shape_counts, cache_stats, task_stats, stack_stats and sizing_advice now read
+-- instead of alloc_rows (same rows). A version 7 file written before has neither the tables
+-- nor these views' new text: its views still count alloc_rows, and kma-push counts them too.
 
 PRAGMA user_version = 7;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
@@ -240,6 +245,42 @@ CREATE TABLE alloc_rows (
 	free_site_id	INTEGER,		-- free_sites.id; NULL: live or implicit free
 	free_kind	INTEGER			-- event_kinds.id - 4: 0 kfree, 1 kmem_cache_free,
 						-- 2 implicit; NULL while live
+);
+
+-- The counts of alloc_rows, made by kma as it writes the rows and written at the end, so
+-- that the views below (and kma-push) need not read every row. Added within version 7:
+-- a version 7 file written before has no such tables (its views count alloc_rows).
+-- Per shape with allocations: shape_counts' numbers.
+CREATE TABLE shape_totals (
+	shape_id	INTEGER PRIMARY KEY,	-- alloc_shapes.id
+	allocs		INTEGER NOT NULL,	-- its alloc_rows
+	live		INTEGER NOT NULL,	-- of those, life NULL (live at the end)
+	frees		INTEGER NOT NULL,	-- free_kind 0 or 1 (kfree, kmem_cache_free)
+	implicit_frees	INTEGER NOT NULL	-- free_kind 2 (implicit)
+);
+
+-- Per task (tasks.id) with allocations: its alloc_rows' sums, each row's shape's sizes.
+CREATE TABLE task_totals (
+	task_id		INTEGER PRIMARY KEY,	-- tasks.id of the allocating task
+	total		INTEGER NOT NULL,	-- sum of bytes_alloc
+	slack		INTEGER NOT NULL,	-- sum of bytes_alloc - bytes_req (as task_stats)
+	net		INTEGER NOT NULL,	-- bytes_alloc of the live ones
+	allocs		INTEGER NOT NULL,
+	frees		INTEGER NOT NULL,	-- traced frees (free_kind 0, 1)
+	implicit_frees	INTEGER NOT NULL	-- free_kind 2
+);
+
+-- Per allocation stack (alloc_shapes.stack_id; NULL: none) with allocations: stack_stats's
+-- numbers (slack never negative, as the matcher counts it).
+CREATE TABLE stack_totals (
+	stack_id	INTEGER,		-- stacks.id; NULL: no stack (one row per stack)
+	total		INTEGER NOT NULL,
+	slack		INTEGER NOT NULL,
+	net		INTEGER NOT NULL,
+	allocs		INTEGER NOT NULL,
+	frees		INTEGER NOT NULL,
+	implicit_frees	INTEGER NOT NULL,
+	live		INTEGER NOT NULL
 );
 
 -- One row per free of a pointer that was not live (allocated before the trace, or its
@@ -486,8 +527,8 @@ CREATE VIEW caller_lifetimes AS
 	FROM l JOIN callers AS c ON c.id = l.caller_id
 	GROUP BY l.caller_id;
 
--- Groupings: function/module/file_stats sum callers; cache_stats and task_stats recompute
--- from allocations (exact, slow on big files).
+-- Groupings: function/module/file_stats sum callers; cache_stats and task_stats sum the
+-- counts of alloc_rows per shape and per task (shape_totals, task_totals).
 CREATE VIEW function_stats AS
 	SELECT COALESCE(c.symbol, c.caller) AS function, c.module,
 	       SUM(c.total) AS total, SUM(c.slack) AS slack, SUM(c.net) AS net,
@@ -517,26 +558,23 @@ CREATE VIEW allocation_caches AS
 	LEFT JOIN kmalloc_caches AS kc
 	ON kc.kmalloc_type = COALESCE(sh.kmalloc_type, 0) AND kc.bytes_alloc = sh.bytes_alloc;
 
--- Allocations per shape: how many, still live, closed by a traced free, implicitly freed.
--- cache_stats and stack_stats start from it.
+-- Allocations per shape: how many, still live, closed by a traced free, implicitly freed
+-- (the table shape_totals, counted as alloc_rows was written: the same rows as a GROUP BY
+-- shape_id over alloc_rows). cache_stats and stack_stats start from it.
 CREATE VIEW shape_counts AS
-	SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
-	       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
-	       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
-	FROM alloc_rows GROUP BY shape_id;
+	SELECT shape_id, allocs, live, frees, implicit_frees FROM shape_totals;
 
--- cache_stats, task_stats and sizing_advice count alloc_rows per shape (and task) first,
--- then multiply by the shape's sizes and name the few groups: the same rows as summing
--- the view allocations. sizing_advice keeps only the rows of its shapes before sorting.
+-- cache_stats and sizing_advice take the counts per shape (shape_totals), task_stats per
+-- task (task_totals), then multiply by the shape's sizes and name the few groups: the same
+-- rows as summing the view allocations. sizing_advice keeps only the rows of its shapes.
 CREATE VIEW cache_stats AS
-	WITH n AS (SELECT * FROM shape_counts),
-	g AS (
+	WITH g AS (
 		SELECT sh.cache_id AS cache_id, sh.bytes_alloc AS bytes_alloc,
 		       sh.kmalloc_type AS kmalloc_type, SUM(n.allocs * sh.bytes_alloc) AS total,
 		       SUM(n.allocs * (sh.bytes_alloc - sh.bytes_req)) AS slack,
 		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
 		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees
-		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
+		FROM shape_totals AS n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
 		GROUP BY sh.cache_id, sh.bytes_alloc, sh.kmalloc_type)
 	SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name ELSE kc.name END AS cache,
 	       SUM(g.total) AS total, SUM(g.slack) AS slack, SUM(g.net) AS net,
@@ -548,36 +586,20 @@ CREATE VIEW cache_stats AS
 	GROUP BY 1;
 
 CREATE VIEW task_stats AS
-	WITH n AS (
-		SELECT task_id, shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live,
-		       COUNT(CASE WHEN free_kind < 2 THEN 1 END) AS frees,
-		       COUNT(CASE WHEN free_kind = 2 THEN 1 END) AS implicit_frees
-		FROM alloc_rows GROUP BY task_id, shape_id),
-	g AS (
-		SELECT n.task_id AS task_id, SUM(n.allocs * sh.bytes_alloc) AS total,
-		       SUM(n.allocs * (sh.bytes_alloc - sh.bytes_req)) AS slack,
-		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
-		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees
-		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id GROUP BY n.task_id)
 	SELECT t.pid AS pid, t.comm AS comm, SUM(g.total) AS total, SUM(g.slack) AS slack,
 	       SUM(g.net) AS net, SUM(g.allocs) AS allocs, SUM(g.frees) AS frees,
 	       SUM(g.implicit_frees) AS implicit_frees
-	FROM g JOIN tasks AS t ON t.id = g.task_id GROUP BY t.pid, t.comm;
+	FROM task_totals AS g JOIN tasks AS t ON t.id = g.task_id GROUP BY t.pid, t.comm;
 
 -- Sizing advice: kmalloc slack per caller and (bytes_req, bytes_alloc). A dedicated
 -- kmem_cache holds objects of bytes_req rounded up to 8 bytes (SLUB's minimum alignment).
 CREATE VIEW sizing_advice AS
-	WITH n AS (
-		SELECT shape_id, COUNT(*) AS allocs, SUM(life IS NULL) AS live
-		FROM alloc_rows
-		WHERE shape_id IN (SELECT id FROM alloc_shapes WHERE alloc_event IN (0, 1)
-				   AND bytes_alloc > ((bytes_req + 7) / 8) * 8)
-		GROUP BY shape_id),
-	g AS (
+	WITH g AS (
 		SELECT sh.caller_id AS caller_id, sh.bytes_req AS bytes_req,
 		       sh.bytes_alloc AS bytes_alloc, sh.kmalloc_type AS kmalloc_type,
 		       SUM(n.allocs) AS allocs, SUM(n.live) AS live
-		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
+		FROM shape_totals AS n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
+		WHERE sh.alloc_event IN (0, 1) AND sh.bytes_alloc > ((sh.bytes_req + 7) / 8) * 8
 		GROUP BY sh.caller_id, sh.bytes_req, sh.bytes_alloc, sh.kmalloc_type)
 	SELECT c.caller AS caller, g.bytes_req AS bytes_req, g.bytes_alloc AS bytes_alloc,
 	       (SELECT name FROM kmalloc_caches WHERE kmalloc_type = COALESCE(g.kmalloc_type, 0)
@@ -590,22 +612,15 @@ CREATE VIEW sizing_advice AS
 	FROM g CROSS JOIN callers AS c ON c.id = g.caller_id;
 
 -- Per call stack (version 3): one row per alloc_shapes.stack_id of the allocations, NULL
--- ('[no stack]') for those without one. Counted per shape first, as cache_stats; slack as
--- the matcher counts it (never negative), so the sums are summary's total, slack, net,
--- allocs and implicit_frees, and frees adds up to trace.matched_frees (callers.frees).
+-- ('[no stack]') for those without one: the table stack_totals, named. Counted per shape
+-- first; slack as the matcher counts it (never negative), so the sums are summary's total,
+-- slack, net, allocs and implicit_frees, and frees adds up to trace.matched_frees
+-- (callers.frees).
 CREATE VIEW stack_stats AS
-	WITH n AS (SELECT * FROM shape_counts),
-	g AS (
-		SELECT sh.stack_id AS stack_id, SUM(n.allocs * sh.bytes_alloc) AS total,
-		       SUM(n.allocs * MAX(sh.bytes_alloc - sh.bytes_req, 0)) AS slack,
-		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
-		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees,
-		       SUM(n.live) AS live
-		FROM n JOIN alloc_shapes AS sh ON sh.id = n.shape_id GROUP BY sh.stack_id)
 	SELECT g.stack_id AS stack_id, COALESCE(s.folded, '[no stack]') AS folded,
 	       g.total AS total, g.slack AS slack, g.net AS net, g.allocs AS allocs,
 	       g.frees AS frees, g.implicit_frees AS implicit_frees, g.live AS live
-	FROM g LEFT JOIN stacks AS s ON s.id = g.stack_id;
+	FROM stack_totals AS g LEFT JOIN stacks AS s ON s.id = g.stack_id;
 
 -- The over-time series, as the HTML report draws them: the trace cut into at
 -- most 2048 bins of one width (1 us doubled until the trace fits), from the first event on;

@@ -164,6 +164,36 @@ int kma_dict_task(struct kma_dicts *d, int pid, const char *comm, uint32_t *id);
 int kma_dict_site(struct kma_dicts *d, uint64_t addr, const char *caller, uint32_t *id);
 int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *id);
 
+/*
+ * alloc_rows counted as the rows are written (kma-store-totals.c): per shape id
+ * and per task id, arrays grown as the ids come; written at the commit as
+ * shape_totals, task_totals and stack_totals (schema/kma.sql).
+ */
+struct kma_shape_count {
+	int64_t		allocs, live, frees, implicit;
+};
+
+struct kma_task_sum {
+	int64_t		v[6];	/* total, slack, net, allocs, frees, implicit frees */
+};
+
+struct kma_row_totals {
+	struct kma_shape_count	*shapes;	/* by alloc_shapes.id */
+	size_t			cap_shapes;
+	uint32_t		nr_shapes;	/* highest id + 1 */
+	struct kma_task_sum	*tasks;		/* by tasks.id */
+	size_t			cap_tasks;
+	uint32_t		nr_tasks;
+};
+
+/* Row @a, of shape and task ids @shape and @task, counted; 0, or -1 out of memory. */
+int kma_row_totals_add(struct kma_row_totals *t, uint32_t shape, uint32_t task,
+		       const struct kma_alloc_row *a);
+/* The three tables; @shapes: the shape dictionary (each shape's stack and sizes). */
+int kma_store_write_totals(sqlite3 *db, const struct kma_row_totals *t,
+			   const struct kma_keyset *shapes);
+void kma_row_totals_free(struct kma_row_totals *t);
+
 /* Everything but the streamed rows: callers, generations, modules, losses, trace facts. */
 int kma_store_write_tables(sqlite3 *db, const struct kma_store_results *run);
 /* stacks and stack_frames from run->stacks (nothing when NULL); 0 or -1. */

@@ -46,6 +46,7 @@ struct kma_store {
 	struct kma_int_rows	chunk;			/* kma_alloc_batch's rows */
 	sqlite3_stmt		*ins_free;
 	struct kma_dicts	dicts;			/* the writer thread's */
+	struct kma_row_totals	totals;			/* the writer thread's */
 	struct kma_page_writer	*pagew;			/* the writer thread's, --pages */
 	struct kma_kind_writer	*kindw;			/* the writer thread's: percpu, vmalloc */
 	/* producer side */
@@ -173,7 +174,8 @@ static int fill_alloc(struct kma_store *s, sqlite3_int64 *v, uint32_t *nulls,
 	if (row_shape(s, a, &shape) ||
 	    kma_dict_task(&s->dicts, a->pid, a->comm, &task) ||
 	    (freed && a->free_caller &&
-	     kma_dict_site(&s->dicts, a->free_call_site, a->free_caller, &site)))
+	     kma_dict_site(&s->dicts, a->free_call_site, a->free_caller, &site)) ||
+	    kma_row_totals_add(&s->totals, shape, task, a))
 		return -1;
 	v[0] = (sqlite3_int64)a->ptr;
 	v[1] = shape;
@@ -533,6 +535,10 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, s
 		set_error(s, "writing the allocators' totals");
 		goto out;
 	}
+	if (kma_store_write_totals(s->db, &s->totals, &s->dicts.shapes)) {
+		set_error(s, "writing the shape, task and stack totals");
+		goto out;
+	}
 	if (exec(s, "COMMIT"))
 		goto out;
 	sqlite3_finalize(s->ins_allocs);
@@ -582,6 +588,7 @@ void kma_store_free(struct kma_store *s)
 	sqlite3_finalize(s->ins_allocs);
 	sqlite3_finalize(s->ins_free);
 	kma_dict_free(&s->dicts);
+	kma_row_totals_free(&s->totals);
 	if (s->db)
 		sqlite3_close(s->db);
 	free(s->chunk.v);

@@ -1,0 +1,192 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * kma-store-totals.c - report.db's shape_totals, task_totals and
+ * stack_totals: the counts of alloc_rows per shape, per task and per call
+ * stack, made as the rows are written (one add per row, in the writer thread
+ * that gives the row its shape and task ids) and written at the commit.
+ * The views shape_counts, cache_stats, task_stats, stack_stats and
+ * sizing_advice read them instead of scanning alloc_rows, and kma-push sends
+ * them without reading a row (kma-fleet-counts.c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "kma-store-int.h"
+
+/* *arr (of *cap elements of @size) grown, zeroed, to hold index @i; 0 or -1. */
+static int grow(void **arr, size_t *cap, size_t size, uint32_t i)
+{
+	size_t n = *cap ? *cap : 1024;
+	void *p;
+
+	while (n <= i)
+		n *= 2;
+	p = realloc(*arr, n * size);
+	if (!p)
+		return -1;
+	memset((char *)p + *cap * size, 0, (n - *cap) * size);
+	*arr = p;
+	*cap = n;
+	return 0;
+}
+
+int kma_row_totals_add(struct kma_row_totals *t, uint32_t shape, uint32_t task,
+		       const struct kma_alloc_row *a)
+{
+	struct kma_shape_count *n;
+	int64_t *v;
+	/* as alloc_rows.free_kind: 0 kfree, 1 kmem_cache_free, 2 implicit */
+	int freed = a->free_kind >= 0, fk = a->free_kind - KMA_EV_KFREE;
+
+	if ((shape >= t->cap_shapes &&
+	     grow((void **)&t->shapes, &t->cap_shapes, sizeof(*t->shapes), shape)) ||
+	    (task >= t->cap_tasks &&
+	     grow((void **)&t->tasks, &t->cap_tasks, sizeof(*t->tasks), task)))
+		return -1;
+	if (shape >= t->nr_shapes)
+		t->nr_shapes = shape + 1;
+	if (task >= t->nr_tasks)
+		t->nr_tasks = task + 1;
+	n = &t->shapes[shape];
+	n->allocs++;
+	n->live += !freed;
+	n->frees += freed && fk < 2;
+	n->implicit += freed && fk == 2;
+	/* task_stats's sums: the shape's sizes once per row (slack may be negative) */
+	v = t->tasks[task].v;
+	v[0] += (int64_t)a->bytes_alloc;
+	v[1] += (int64_t)a->bytes_alloc - (int64_t)a->bytes_req;
+	v[2] += freed ? 0 : (int64_t)a->bytes_alloc;
+	v[3]++;
+	v[4] += freed && fk < 2;
+	v[5] += freed && fk == 2;
+	return 0;
+}
+
+void kma_row_totals_free(struct kma_row_totals *t)
+{
+	free(t->shapes);
+	free(t->tasks);
+	memset(t, 0, sizeof(*t));
+}
+
+static int ins_rows(sqlite3 *db, const char *sql, sqlite3_stmt **st)
+{
+	return sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK ? 0 : -1;
+}
+
+/* One row of @n integers into @st (column 1 NULL when @null1); 0 or -1. */
+static int put(sqlite3_stmt *st, const int64_t *v, int n, int null1)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		kma_bind_int_or_null(st, i + 1, i || !null1, v[i]);
+	return kma_step(st);
+}
+
+static int write_shapes(sqlite3 *db, const struct kma_row_totals *t)
+{
+	sqlite3_stmt *st;
+	int64_t v[5];
+	uint32_t i;
+	int err;
+
+	if (ins_rows(db, "INSERT INTO shape_totals (shape_id, allocs, live, frees,"
+		     " implicit_frees) VALUES (?,?,?,?,?)", &st))
+		return -1;
+	for (i = 0, err = 0; i < t->nr_shapes && !err; i++) {
+		const struct kma_shape_count *n = &t->shapes[i];
+
+		if (!n->allocs)
+			continue;
+		v[0] = i;
+		v[1] = n->allocs;
+		v[2] = n->live;
+		v[3] = n->frees;
+		v[4] = n->implicit;
+		err = put(st, v, 5, 0);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+static int write_tasks(sqlite3 *db, const struct kma_row_totals *t)
+{
+	sqlite3_stmt *st;
+	int64_t v[7];
+	uint32_t i;
+	int err;
+
+	if (ins_rows(db, "INSERT INTO task_totals (task_id, total, slack, net, allocs, frees,"
+		     " implicit_frees) VALUES (?,?,?,?,?,?,?)", &st))
+		return -1;
+	for (i = 0, err = 0; i < t->nr_tasks && !err; i++) {
+		if (!t->tasks[i].v[3])
+			continue;
+		v[0] = i;
+		memcpy(v + 1, t->tasks[i].v, sizeof(t->tasks[i].v));
+		err = put(st, v, 7, 0);
+	}
+	sqlite3_finalize(st);
+	return err;
+}
+
+/*
+ * stack_totals: the shapes' counts summed per allocation stack (slot 0: none,
+ * stack id k in slot k), times the shape's sizes, slack never negative as
+ * stack_stats has it; in stack id order, [no stack] (NULL) first.
+ */
+static int write_stacks(sqlite3 *db, const struct kma_row_totals *t,
+			const struct kma_keyset *shapes)
+{
+	int64_t (*sum)[7] = NULL, v[8];
+	size_t cap = 0;
+	uint32_t i, nr = 0;
+	sqlite3_stmt *st;
+	int err = 0;
+
+	for (i = 1; i < t->nr_shapes && i <= shapes->nr && !err; i++) {
+		const struct kma_shape *k = (const void *)(shapes->keys +
+							   (size_t)(i - 1) * shapes->key_size);
+		const struct kma_shape_count *n = &t->shapes[i];
+		int64_t ba = (int64_t)k->bytes_alloc, slack = ba - (int64_t)k->bytes_req;
+
+		if (!n->allocs)
+			continue;
+		if (k->stack_id >= cap && grow((void **)&sum, &cap, sizeof(*sum), k->stack_id)) {
+			err = -1;
+			break;
+		}
+		if (k->stack_id >= nr)
+			nr = k->stack_id + 1;
+		sum[k->stack_id][0] += n->allocs * ba;
+		sum[k->stack_id][1] += n->allocs * (slack < 0 ? 0 : slack);
+		sum[k->stack_id][2] += n->live * ba;
+		sum[k->stack_id][3] += n->allocs;
+		sum[k->stack_id][4] += n->frees;
+		sum[k->stack_id][5] += n->implicit;
+		sum[k->stack_id][6] += n->live;
+	}
+	if (err || ins_rows(db, "INSERT INTO stack_totals (stack_id, total, slack, net, allocs,"
+			    " frees, implicit_frees, live) VALUES (?,?,?,?,?,?,?,?)", &st)) {
+		free(sum);
+		return -1;
+	}
+	for (i = 0; i < nr && !err; i++) {
+		if (!sum[i][3])
+			continue;
+		v[0] = i;
+		memcpy(v + 1, sum[i], sizeof(sum[i]));
+		err = put(st, v, 8, i == 0);
+	}
+	sqlite3_finalize(st);
+	free(sum);
+	return err;
+}
+
+int kma_store_write_totals(sqlite3 *db, const struct kma_row_totals *t,
+			   const struct kma_keyset *shapes)
+{
+	return write_shapes(db, t) || write_tasks(db, t) || write_stacks(db, t, shapes) ? -1 : 0;
+}
