@@ -255,6 +255,47 @@ t"
 		[ '$before' = \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.stacks')\" ] &&
 		[ '$before' = \"\$(sqlite3 '$F/stacks.db' 'SELECT count(*) FROM stacks')\" ]"
 	check "fleet: -q prints nothing" test ! -s "$F/out"
+	fleet_old_v7 "$F/stacks.db" "$RUN_STACKS2" stacks
+}
+
+# same_aggregates NAME R1 R2: runs R1 and R2 have the same caches, tasks and run_stacks
+same_aggregates() {
+	local t
+	for t in "caches:cache, total, slack, net, allocs, frees, implicit_frees" \
+		 "tasks:pid, comm, total, slack, net, allocs, frees, implicit_frees" \
+		 "run_stacks:stack_key, total, slack, net, allocs, frees, implicit_frees, live"; do
+		pg_q kma -c "SELECT ${t#*:} FROM kma_fleet.${t%%:*} WHERE run_id = $2" |
+			sort > "$F/r1.txt"
+		pg_q kma -c "SELECT ${t#*:} FROM kma_fleet.${t%%:*} WHERE run_id = $3" |
+			sort > "$F/r2.txt"
+		check "fleet: $1: ${t%%:*} the same" sh -c "[ -s '$F/r1.txt' ] && cmp '$F/r1.txt' '$F/r2.txt'"
+	done
+}
+
+# fleet_old_v7 DB RUN NAME: DB as kma-analyze wrote it before shape_totals, task_totals and
+# stack_totals (tests/fleet/old-v7.sql: its views count alloc_rows) pushed: kma-push counts
+# the rows itself, the rows equal that file's views and the aggregates of RUN (DB pushed
+# with its tables). Then DB with its alloc_rows emptied: the aggregates from the tables alone.
+fleet_old_v7() {
+	local db=$1 run=$2 name=$3 r
+	cp "$db" "$F/$name-old.db"
+	sqlite3 "$F/$name-old.db" < "$TOP/tests/fleet/old-v7.sql"
+	sqlite3 "$F/$name-old.db" "UPDATE trace SET file = 'old'"
+	"$PUSH" "$PG_URL" "$F/$name-old.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: $name.db without the totals tables pushed" sh -c "[ $rc = 0 ] && [ -n '$r' ]"
+	[ -n "$r" ] || return
+	rows_match "$r" "$F/$name-old.db" "$name.db without the totals tables"
+	same_aggregates "$name.db counted from the rows = from the tables" "$r" "$run"
+	cp "$db" "$F/$name-norows.db"
+	sqlite3 "$F/$name-norows.db" "DELETE FROM alloc_rows; UPDATE trace SET file = 'norows'"
+	"$PUSH" "$PG_URL" "$F/$name-norows.db" > "$F/out" 2> "$F/err"
+	rc=$?
+	r=$(pushed "$F/out")
+	check "fleet: $name.db with alloc_rows emptied pushed" sh -c "[ $rc = 0 ] && [ -n '$r' ]"
+	[ -n "$r" ] || return
+	same_aggregates "$name.db: no alloc_rows read for the aggregates" "$r" "$run"
 }
 
 # A report.db with percpu and vmalloc rows beside the slab allocator's (schema version 7,
@@ -760,7 +801,7 @@ fleet_split() {
 	r=$(pushed "$F/out")
 	check "fleet: a run of 260000 allocation rows pushed" sh -c "[ $rc = 0 ] && [ -n '$r' ]"
 	[ -n "$r" ] || return
-	rows_match "$r" "$F/split.db" "split.db (two counting threads)"
+	rows_match "$r" "$F/split.db" "split.db (from its totals tables)"
 	before=$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')
 	"$PUSH" -q --replace "$PG_URL" "$F/split.db" > "$F/out" 2> "$F/err"
 	rc=$?
@@ -768,6 +809,8 @@ fleet_split() {
 	check "fleet: the split run replaced, no stack added (the same keys)" sh -c "[ $rc = 0 ] &&
 		[ '$before' = \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.stacks')\" ]"
 	rows_match "$r" "$F/split.db" "split.db replaced"
+	# a file written before the totals tables: its rows counted by two threads
+	fleet_old_v7 "$F/split.db" "$r" split
 }
 
 # kma-push(1) documents every option of --help
