@@ -21,11 +21,12 @@
 -- at the end of the view allocations, which also shows those allocators' allocations and,
 -- with --pages, the page allocations; every version 6 table and column is unchanged, and
 -- allocations' slab rows are version 6's.
--- Added within version 7: the tables shape_totals, task_totals and stack_totals (the counts
--- of alloc_rows per shape, task and call stack, made as the rows are written), which the
--- views shape_counts, cache_stats, task_stats, stack_stats and sizing_advice now read
--- instead of alloc_rows (same rows). A version 7 file written before has neither the tables
--- nor these views' new text: its views still count alloc_rows, and kma-push counts them too.
+-- Added within version 7: the tables shape_totals, task_totals, stack_totals and
+-- cache_totals (the counts of alloc_rows per shape, task, call stack and cache group, made
+-- as the rows are written), which the views shape_counts, cache_stats, task_stats,
+-- stack_stats and sizing_advice now read instead of alloc_rows (same rows). A version 7
+-- file written before has neither the tables nor these views' new text: its views still
+-- count alloc_rows, and kma-push counts them too.
 
 PRAGMA user_version = 7;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
@@ -283,6 +284,20 @@ CREATE TABLE stack_totals (
 	live		INTEGER NOT NULL
 );
 
+-- Per cache group (what cache_stats names: the event's cache, else the kmalloc cache of the
+-- size and family) with allocations: the shapes' counts times their sizes.
+CREATE TABLE cache_totals (
+	cache_id	INTEGER,		-- alloc_shapes.cache_id; NULL: none
+	kmalloc_type	INTEGER,		-- alloc_shapes.kmalloc_type; NULL: not kmalloc
+	bytes_alloc	INTEGER NOT NULL,	-- alloc_shapes.bytes_alloc
+	total		INTEGER NOT NULL,
+	slack		INTEGER NOT NULL,	-- bytes_alloc - bytes_req summed (as cache_stats)
+	net		INTEGER NOT NULL,
+	allocs		INTEGER NOT NULL,
+	frees		INTEGER NOT NULL,
+	implicit_frees	INTEGER NOT NULL
+);
+
 -- One row per free of a pointer that was not live (allocated before the trace, or its
 -- allocation event was lost).
 CREATE TABLE unknown_free_rows (
@@ -527,8 +542,8 @@ CREATE VIEW caller_lifetimes AS
 	FROM l JOIN callers AS c ON c.id = l.caller_id
 	GROUP BY l.caller_id;
 
--- Groupings: function/module/file_stats sum callers; cache_stats and task_stats sum the
--- counts of alloc_rows per shape and per task (shape_totals, task_totals).
+-- Groupings: function/module/file_stats sum callers; cache_stats and task_stats read the
+-- sums of alloc_rows per cache group and per task (cache_totals, task_totals).
 CREATE VIEW function_stats AS
 	SELECT COALESCE(c.symbol, c.caller) AS function, c.module,
 	       SUM(c.total) AS total, SUM(c.slack) AS slack, SUM(c.net) AS net,
@@ -564,23 +579,15 @@ CREATE VIEW allocation_caches AS
 CREATE VIEW shape_counts AS
 	SELECT shape_id, allocs, live, frees, implicit_frees FROM shape_totals;
 
--- cache_stats and sizing_advice take the counts per shape (shape_totals), task_stats per
--- task (task_totals), then multiply by the shape's sizes and name the few groups: the same
--- rows as summing the view allocations. sizing_advice keeps only the rows of its shapes.
+-- cache_stats names the groups of cache_totals, task_stats the tasks of task_totals,
+-- sizing_advice multiplies the counts per shape (shape_totals) by the shape's sizes: the
+-- same rows as summing the view allocations. sizing_advice keeps only its shapes' rows.
 CREATE VIEW cache_stats AS
-	WITH g AS (
-		SELECT sh.cache_id AS cache_id, sh.bytes_alloc AS bytes_alloc,
-		       sh.kmalloc_type AS kmalloc_type, SUM(n.allocs * sh.bytes_alloc) AS total,
-		       SUM(n.allocs * (sh.bytes_alloc - sh.bytes_req)) AS slack,
-		       SUM(n.live * sh.bytes_alloc) AS net, SUM(n.allocs) AS allocs,
-		       SUM(n.frees) AS frees, SUM(n.implicit_frees) AS implicit_frees
-		FROM shape_totals AS n JOIN alloc_shapes AS sh ON sh.id = n.shape_id
-		GROUP BY sh.cache_id, sh.bytes_alloc, sh.kmalloc_type)
 	SELECT CASE WHEN g.cache_id IS NOT NULL THEN k.name ELSE kc.name END AS cache,
 	       SUM(g.total) AS total, SUM(g.slack) AS slack, SUM(g.net) AS net,
 	       SUM(g.allocs) AS allocs, SUM(g.frees) AS frees,
 	       SUM(g.implicit_frees) AS implicit_frees
-	FROM g LEFT JOIN caches AS k ON k.id = g.cache_id
+	FROM cache_totals AS g LEFT JOIN caches AS k ON k.id = g.cache_id
 	LEFT JOIN kmalloc_caches AS kc
 	ON kc.kmalloc_type = COALESCE(g.kmalloc_type, 0) AND kc.bytes_alloc = g.bytes_alloc
 	GROUP BY 1;

@@ -272,8 +272,8 @@ same_aggregates() {
 	done
 }
 
-# fleet_old_v7 DB RUN NAME: DB as kma-analyze wrote it before shape_totals, task_totals and
-# stack_totals (tests/fleet/old-v7.sql: its views count alloc_rows) pushed: kma-push counts
+# fleet_old_v7 DB RUN NAME: DB as kma-analyze wrote it before the totals tables
+# (tests/fleet/old-v7.sql: its views count alloc_rows) pushed: kma-push counts
 # the rows itself, the rows equal that file's views and the aggregates of RUN (DB pushed
 # with its tables). Then DB with its alloc_rows emptied: the aggregates from the tables alone.
 fleet_old_v7() {

@@ -1,5 +1,5 @@
-# shape_totals, task_totals and stack_totals (report.db, counted as alloc_rows is written)
-# and the views that read them: on fixture traces (stacks, implicit frees, allocations live
+# shape_totals, task_totals, stack_totals and cache_totals (report.db, counted as alloc_rows
+# is written) and the views that read them: on fixture traces (stacks, implicit frees, allocations live
 # at the end, generations, a negative slack, no allocation at all) every view's rows equal
 # the SQL those views were before the tables, evaluated over alloc_rows (kept here as the
 # independent expectation), and the tables' sums equal the summary's totals.
@@ -104,6 +104,12 @@ views() {
 		test "$(sqlite3 "$db" "SELECT COALESCE(SUM(total), 0), COALESCE(SUM(net), 0),
 			COALESCE(SUM(allocs), 0), COALESCE(SUM(frees), 0),
 			COALESCE(SUM(implicit_frees), 0) FROM task_totals")" = \
+		"$(sqlite3 "$db" "SELECT s.total, s.net, s.allocs, t.matched_frees, s.implicit_frees
+			FROM summary AS s, trace AS t")"
+	check "$name: cache_totals sums = summary total, net, allocs, frees, implicit_frees" \
+		test "$(sqlite3 "$db" "SELECT COALESCE(SUM(total), 0), COALESCE(SUM(net), 0),
+			COALESCE(SUM(allocs), 0), COALESCE(SUM(frees), 0),
+			COALESCE(SUM(implicit_frees), 0) FROM cache_totals")" = \
 		"$(sqlite3 "$db" "SELECT s.total, s.net, s.allocs, t.matched_frees, s.implicit_frees
 			FROM summary AS s, trace AS t")"
 	check "$name: stack_totals sums = summary total, slack, net, allocs, implicit_frees" \

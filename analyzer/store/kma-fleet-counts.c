@@ -1,10 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * kma-fleet-counts.c - the per-cache, per-task and per-stack numbers a push
- * sends. A report.db with shape_totals and task_totals (kma-analyze counted
- * alloc_rows as it wrote them) gives the counts per shape and per task as
- * they are; one written before has them counted here, in one pass over its
- * alloc_rows. The views
+ * sends. A report.db with cache_totals, task_totals and stack_totals
+ * (kma-analyze summed alloc_rows as it wrote them) gives them as they are,
+ * through TEMP views; one written before has them counted here, in one pass
+ * over its alloc_rows. The views
  * cache_stats, task_stats and stack_stats each scan and sort every row (a
  * 5M-event run with 122k stacks: seconds each); here every row is read once,
  * in rowid order, and added to its shape's and its task's counters, then the
@@ -66,6 +66,7 @@ struct part {
 
 struct counts {
 	sqlite3		*db;
+	int		totals;		/* the file's cache_, task_ and stack_totals */
 	struct shape	*sh;
 	struct cnt	*n;		/* per shape, summed over the parts */
 	int64_t		nr_sh;
@@ -507,7 +508,20 @@ static const char *const temp_sql[][2] = {
 	  "INSERT INTO temp.kma_push_tasks VALUES (?,?,?,?,?,?,?)" },
 };
 
-/* The three TEMP tables, in one transaction of the temp database. */
+/*
+ * With the totals tables, the sums are theirs as they are: TEMP views over
+ * them, in temp_sql's order, no row read.
+ */
+static const char *const temp_views[] = {
+	"CREATE TEMP VIEW kma_push_caches AS SELECT cache_id, kmalloc_type, bytes_alloc, total, "
+	"slack, net, allocs, frees, implicit_frees FROM main.cache_totals",
+	"CREATE TEMP VIEW kma_push_stack_sums AS SELECT stack_id, total, slack, net, allocs, "
+	"frees, implicit_frees, live FROM main.stack_totals",
+	"CREATE TEMP VIEW kma_push_tasks AS SELECT task_id, total, slack, net, allocs, frees, "
+	"implicit_frees FROM main.task_totals",
+};
+
+/* The three TEMP tables (or views), in one transaction of the temp database. */
 static int write_temp(struct counts *c)
 {
 	int (*const fill[])(struct counts *, sqlite3_stmt *) = {
@@ -518,6 +532,10 @@ static int write_temp(struct counts *c)
 	int err = exec(c, "BEGIN");
 
 	for (i = 0; i < sizeof(fill) / sizeof(fill[0]) && !err; i++) {
+		if (c->totals) {
+			err = exec(c, temp_views[i]);
+			continue;
+		}
 		err = exec(c, temp_sql[i][0]) || prepare(c, temp_sql[i][1], &ins);
 		if (!err) {
 			err = fill[i](c, ins);
@@ -532,67 +550,23 @@ static int write_temp(struct counts *c)
 }
 
 /*
- * Has the report.db the counts kma-analyze made as it wrote alloc_rows
- * (shape_totals and task_totals, added within version 7)? 1, 0 (a file
- * written before: its rows are counted here), or -1.
+ * Has the report.db the sums kma-analyze made as it wrote alloc_rows
+ * (cache_totals, task_totals and stack_totals, added within version 7)?
+ * 1, 0 (a file written before: its rows are counted here), or -1.
  */
 static int has_totals(struct counts *c)
 {
 	int64_t n;
 
 	if (one_int(c, "SELECT COUNT(*) FROM sqlite_master WHERE type = 'table' "
-		    "AND name IN ('shape_totals', 'task_totals')", &n))
+		    "AND name IN ('cache_totals', 'task_totals', 'stack_totals')", &n))
 		return -1;
-	return n == 2;
+	return n == 3;
 }
 
 /*
- * The counts from shape_totals and task_totals: a row per shape and per task
- * with allocations, as scan_rows counts them (a shape or task id out of
- * range, or a shape alloc_shapes lacks, counts nowhere, as there).
- */
-static int load_totals(struct counts *c)
-{
-	sqlite3_stmt *st;
-	int64_t id;
-	int rc, k;
-
-	if (sqlite3_prepare_v2(c->db, "SELECT shape_id, allocs, live, frees, implicit_frees "
-			       "FROM shape_totals", -1, &st, NULL) != SQLITE_OK)
-		return db_err(c);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct cnt *n;
-
-		id = sqlite3_column_int64(st, 0);
-		if (id < 0 || id >= c->nr_sh || !c->sh[id].known)
-			continue;
-		n = &c->n[id];
-		n->allocs = sqlite3_column_int64(st, 1);
-		n->live = sqlite3_column_int64(st, 2);
-		n->frees = sqlite3_column_int64(st, 3);
-		n->implicit = sqlite3_column_int64(st, 4);
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return db_err(c);
-	if (sqlite3_prepare_v2(c->db, "SELECT task_id, total, slack, net, allocs, frees, "
-			       "implicit_frees FROM task_totals", -1, &st, NULL) != SQLITE_OK)
-		return db_err(c);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
-		if (id < 0 || id >= c->nr_tk)
-			continue;
-		c->tk[id].used = 1;
-		for (k = 0; k < 6; k++)
-			c->tk[id].v[k] = sqlite3_column_int64(st, k + 1);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : db_err(c);
-}
-
-/*
- * The counting thread, on a connection of its own: shapes loaded, then their
- * counts read from the totals tables, or counted from the rows.
+ * The counting thread, on a connection of its own: nothing to count when the
+ * totals tables are there, else the shapes loaded and the rows counted.
  */
 static void *counts_run(void *arg)
 {
@@ -604,8 +578,10 @@ static void *counts_run(void *arg)
 	if (sqlite3_open_v2(h->path, &c->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK)
 		db_err(c);
-	else if ((tot = has_totals(c)) >= 0)
-		h->r = load_shapes(c) || (tot ? load_totals(c) : count_rows(c, h->path)) ? -1 : 0;
+	else if ((tot = has_totals(c)) >= 0) {
+		c->totals = tot;
+		h->r = !tot && (load_shapes(c) || count_rows(c, h->path)) ? -1 : 0;
+	}
 	sqlite3_close(c->db);
 	c->db = NULL;
 	return NULL;

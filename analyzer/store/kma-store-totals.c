@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * kma-store-totals.c - report.db's shape_totals, task_totals and
- * stack_totals: the counts of alloc_rows per shape, per task and per call
- * stack, made as the rows are written (one add per row, in the writer thread
+ * kma-store-totals.c - report.db's shape_totals, task_totals, stack_totals
+ * and cache_totals: the counts of alloc_rows per shape, per task, per call
+ * stack and per cache group, made as the rows are written (one add per row, in the writer thread
  * that gives the row its shape and task ids) and written at the commit.
  * The views shape_counts, cache_stats, task_stats, stack_stats and
  * sizing_advice read them instead of scanning alloc_rows, and kma-push sends
@@ -75,13 +75,16 @@ static int ins_rows(sqlite3 *db, const char *sql, sqlite3_stmt **st)
 	return sqlite3_prepare_v2(db, sql, -1, st, NULL) == SQLITE_OK ? 0 : -1;
 }
 
-/* One row of @n integers into @st (column 1 NULL when @null1); 0 or -1. */
-static int put(sqlite3_stmt *st, const int64_t *v, int n, int null1)
+/*
+ * One row of @n integers into @st, from column @from on (those before it
+ * bound by the caller: NULLs); 0 or -1.
+ */
+static int put(sqlite3_stmt *st, const int64_t *v, int n, int from)
 {
 	int i;
 
-	for (i = 0; i < n; i++)
-		kma_bind_int_or_null(st, i + 1, i || !null1, v[i]);
+	for (i = from; i < n; i++)
+		sqlite3_bind_int64(st, i + 1, v[i]);
 	return kma_step(st);
 }
 
@@ -178,15 +181,116 @@ static int write_stacks(sqlite3 *db, const struct kma_row_totals *t,
 			continue;
 		v[0] = i;
 		memcpy(v + 1, sum[i], sizeof(sum[i]));
-		err = put(st, v, 8, i == 0);
+		kma_bind_int_or_null(st, 1, i != 0, i);
+		err = put(st, v, 8, 1);
 	}
 	sqlite3_finalize(st);
 	free(sum);
 	return err;
 }
 
+/* A cache group of cache_totals: its key, then total, slack, net, allocs, frees, implicit. */
+struct group {
+	uint64_t	bytes_alloc;
+	uint32_t	cache_id;	/* 0: none */
+	int32_t		kmalloc_type;	/* -1: none */
+	int64_t		v[6];
+	int		used;
+};
+
+static size_t group_slot(const struct kma_shape *k, size_t mask)
+{
+	uint64_t h = (k->bytes_alloc * 0x9e3779b97f4a7c15ULL) ^ k->cache_id;
+
+	h = (h ^ (uint64_t)(k->kmalloc_type + 1)) * 0xc2b2ae3d27d4eb4fULL;
+	return (size_t)(h ^ h >> 29) & mask;
+}
+
+/* The group of shape @k in @g (@cap slots, a power of two), claimed when new. */
+static struct group *group_of(struct group *g, size_t cap, const struct kma_shape *k)
+{
+	size_t at;
+
+	for (at = group_slot(k, cap - 1); g[at].used; at = (at + 1) & (cap - 1))
+		if (g[at].bytes_alloc == k->bytes_alloc && g[at].cache_id == k->cache_id &&
+		    g[at].kmalloc_type == k->kmalloc_type)
+			return &g[at];
+	g[at].used = 1;
+	g[at].bytes_alloc = k->bytes_alloc;
+	g[at].cache_id = k->cache_id;
+	g[at].kmalloc_type = k->kmalloc_type;
+	return &g[at];
+}
+
+/*
+ * cache_totals: the shapes' counts summed per (cache_id, kmalloc_type,
+ * bytes_alloc), as cache_stats groups them before naming the caches (slack
+ * as there: bytes_alloc - bytes_req). Open addressing, at most half full;
+ * a few hundred groups.
+ */
+static int write_caches(sqlite3 *db, const struct kma_row_totals *t,
+			const struct kma_keyset *shapes)
+{
+	size_t cap = 1024, nr = 0, i;
+	struct group *g = calloc(cap, sizeof(*g)), *ng, *p;
+	sqlite3_stmt *st = NULL;
+	int64_t v[9];
+	uint32_t id;
+	int err = 0;
+
+	for (id = 1; g && id < t->nr_shapes && id <= shapes->nr; id++) {
+		const struct kma_shape *k = (const void *)(shapes->keys +
+							   (size_t)(id - 1) * shapes->key_size);
+		const struct kma_shape_count *n = &t->shapes[id];
+
+		if (!n->allocs)
+			continue;
+		if (2 * (nr + 1) > cap) {
+			ng = calloc(2 * cap, sizeof(*ng));
+			for (i = 0; ng && i < cap; i++)
+				if (g[i].used)
+					*group_of(ng, 2 * cap, &(struct kma_shape){
+						.bytes_alloc = g[i].bytes_alloc,
+						.cache_id = g[i].cache_id,
+						.kmalloc_type = (int8_t)g[i].kmalloc_type }) = g[i];
+			free(g);
+			g = ng;
+			cap *= 2;
+			if (!g)
+				break;
+		}
+		p = group_of(g, cap, k);
+		nr += !p->v[3];
+		p->v[0] += n->allocs * (int64_t)k->bytes_alloc;
+		p->v[1] += n->allocs * ((int64_t)k->bytes_alloc - (int64_t)k->bytes_req);
+		p->v[2] += n->live * (int64_t)k->bytes_alloc;
+		p->v[3] += n->allocs;
+		p->v[4] += n->frees;
+		p->v[5] += n->implicit;
+	}
+	if (!g || ins_rows(db, "INSERT INTO cache_totals (cache_id, kmalloc_type, bytes_alloc,"
+			   " total, slack, net, allocs, frees, implicit_frees)"
+			   " VALUES (?,?,?,?,?,?,?,?,?)", &st))
+		err = -1;
+	for (i = 0; i < cap && !err; i++) {
+		if (!g[i].used)
+			continue;
+		v[0] = g[i].cache_id;
+		v[1] = g[i].kmalloc_type;
+		v[2] = (int64_t)g[i].bytes_alloc;
+		memcpy(v + 3, g[i].v, sizeof(g[i].v));
+		kma_bind_int_or_null(st, 1, v[0] != 0, v[0]);
+		kma_bind_int_or_null(st, 2, v[1] >= 0, v[1]);
+		err = put(st, v, 9, 2);
+	}
+	sqlite3_finalize(st);
+	free(g);
+	return err;
+}
+
 int kma_store_write_totals(sqlite3 *db, const struct kma_row_totals *t,
 			   const struct kma_keyset *shapes)
 {
-	return write_shapes(db, t) || write_tasks(db, t) || write_stacks(db, t, shapes) ? -1 : 0;
+	return write_shapes(db, t) || write_tasks(db, t) || write_stacks(db, t, shapes) ||
+	       write_caches(db, t, shapes) ? -1 : 0;
 }

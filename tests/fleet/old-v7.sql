@@ -1,6 +1,7 @@
--- A report.db as kma-analyze wrote it before the tables shape_totals, task_totals and
--- stack_totals (added within version 7): the tables dropped and the views that read them
--- made again with their text of then, counting alloc_rows (kept here as it was released).
+-- A report.db as kma-analyze wrote it before the tables shape_totals, task_totals,
+-- stack_totals and cache_totals (added within version 7): the tables dropped and the views
+-- that read them made again with their text of then, counting alloc_rows (kept here as it
+-- was released).
 -- tests/t-fleet.sh pushes such a copy: kma-push must count its rows itself.
 DROP VIEW shape_counts;
 DROP VIEW cache_stats;
@@ -10,6 +11,7 @@ DROP VIEW stack_stats;
 DROP TABLE shape_totals;
 DROP TABLE task_totals;
 DROP TABLE stack_totals;
+DROP TABLE cache_totals;
 
 -- Allocations per shape: how many, still live, closed by a traced free, implicitly freed.
 -- cache_stats and stack_stats start from it.
