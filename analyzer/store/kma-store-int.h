@@ -167,7 +167,8 @@ int kma_dict_shape(struct kma_dicts *d, const struct kma_shape *key, uint32_t *i
 /*
  * alloc_rows counted as the rows are written (kma-store-totals.c): per shape id
  * and per task id, arrays grown as the ids come; written at the commit as
- * shape_totals, task_totals and stack_totals (schema/kma.sql).
+ * shape_totals and task_totals, and summed per stack and cache group into
+ * stack_totals and cache_totals (schema/kma.sql).
  */
 struct kma_shape_count {
 	int64_t		allocs, live, frees, implicit;
@@ -189,7 +190,7 @@ struct kma_row_totals {
 /* Row @a, of shape and task ids @shape and @task, counted; 0, or -1 out of memory. */
 int kma_row_totals_add(struct kma_row_totals *t, uint32_t shape, uint32_t task,
 		       const struct kma_alloc_row *a);
-/* The three tables; @shapes: the shape dictionary (each shape's stack and sizes). */
+/* The four tables; @shapes: the shape dictionary (each shape's stack, cache and sizes). */
 int kma_store_write_totals(sqlite3 *db, const struct kma_row_totals *t,
 			   const struct kma_keyset *shapes);
 void kma_row_totals_free(struct kma_row_totals *t);

@@ -536,7 +536,7 @@ int kma_store_commit(struct kma_store *s, const struct kma_store_results *run, s
 		goto out;
 	}
 	if (kma_store_write_totals(s->db, &s->totals, &s->dicts.shapes)) {
-		set_error(s, "writing the shape, task and stack totals");
+		set_error(s, "writing the totals per shape, task, stack and cache");
 		goto out;
 	}
 	if (exec(s, "COMMIT"))
