@@ -17,6 +17,7 @@
  */
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -94,4 +95,32 @@ void kma_huge_free(void *p, size_t len)
 		munmap(p, map_len(len));
 	else
 		free(p);
+}
+
+void *kma_huge_realloc(void *p, size_t old_len, size_t new_len)
+{
+	char *n;
+
+	if (!own_map(new_len)) {
+		n = realloc(p, new_len);
+		if (n && new_len > old_len)
+			memset(n + old_len, 0, new_len - old_len);
+		return n;
+	}
+	if (p && own_map(old_len) && map_len(old_len) == map_len(new_len))
+		return p;
+	n = kma_huge_alloc(new_len);
+	if (!n || !p)
+		return n;
+	/*
+	 * The old pages moved into the start of the new, aligned mapping: no
+	 * copy, and no fault and zeroing of new pages for the old bytes.
+	 */
+	if (!own_map(old_len) ||
+	    mremap(p, map_len(old_len), map_len(old_len), MREMAP_MAYMOVE | MREMAP_FIXED,
+		   n) == MAP_FAILED) {
+		memcpy(n, p, old_len);
+		kma_huge_free(p, old_len);
+	}
+	return n;
 }

@@ -26,4 +26,12 @@ void kma_huge_advise(void *p, size_t len);
 void *kma_huge_alloc(size_t len);
 void kma_huge_free(void *p, size_t len);
 
+/*
+ * @p (from kma_huge_alloc or this, @old_len bytes) grown to @new_len bytes,
+ * the first @old_len kept, the rest zeroed; its pages moved, not copied,
+ * where both are mappings of their own. NULL when out of memory (@p is then
+ * as it was).
+ */
+void *kma_huge_realloc(void *p, size_t old_len, size_t new_len);
+
 #endif /* KMA_HUGE_H */

@@ -86,13 +86,10 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
 		}
 		cap = p->cap ? p->cap * 2 : (p->hint > SLAB_MIN && p->hint < UINT32_MAX / 2 ?
 					     (uint32_t)p->hint : SLAB_MIN);
-		/* a new slab, not realloc: on huge pages from 2 MB on (kma-huge.c) */
-		slab = kma_huge_alloc((size_t)cap * p->size);
+		/* on huge pages from 2 MB on (kma-huge.c) */
+		slab = kma_huge_realloc(p->slab, (size_t)p->cap * p->size, (size_t)cap * p->size);
 		if (!slab)
 			return -1;
-		if (p->nr_used)
-			memcpy(slab, p->slab, (size_t)p->nr_used * p->size);
-		kma_huge_free(p->slab, (size_t)p->cap * p->size);
 		p->slab = slab;
 		/* free_slots never holds more than cap entries */
 		f = realloc(p->free_slots, (size_t)cap * sizeof(*f));
