@@ -383,52 +383,107 @@ static int mark_added(struct kma_push *p, PGresult *res)
 	return 0;
 }
 
-/* A new stack's row, built in p->buf at @off, @len bytes, to go in key order. */
+/* A stack's key and its row in p->rows, to go in key order. */
 struct row_at {
 	const unsigned char	*key;
 	size_t			off, len;
+	int64_t			id;
 };
 
+/* By key, then (a key twice) the first stack's row first. */
 static int row_cmp(const void *a, const void *b)
 {
-	return memcmp(((const struct row_at *)a)->key, ((const struct row_at *)b)->key, 32);
+	const struct row_at *x = a, *y = b;
+	int c = memcmp(x->key, y->key, 32);
+
+	return c ? c : (x->off > y->off) - (x->off < y->off);
 }
 
 /*
- * The @n rows built in @built sent by COPY into stacks in key order: each
- * goes to the right of the last in the primary key's B-tree (its rightmost
- * leaf while the store has no greater key), instead of a descent to a random
- * leaf per row (the index's inserts were two thirds of the COPY's server CPU).
+ * The run's distinct stack keys in @rows, sorted (each key's first stack):
+ * the server probes the primary key for them in its order, and the rows of
+ * those it lacks go in that order, each insert right of the last in the
+ * B-tree (in a random order the inserts were two thirds of the COPY).
  */
-static int send_rows(struct kma_push *p, const char *built, struct row_at *rows, size_t n)
+static struct row_at *sorted_keys(struct kma_push *p, size_t *n)
+{
+	struct row_at *rows = malloc((p->nr_keys ? p->nr_keys : 1) * sizeof(*rows));
+	size_t i, k = 0;
+	int64_t id;
+
+	if (!rows)
+		return NULL;
+	for (id = 0; id < p->nr_keys; id++) {
+		if (!p->has_key[id])
+			continue;
+		rows[k].key = p->key[id];
+		rows[k].off = p->row[id].off;
+		rows[k].len = p->row[id].len;
+		rows[k++].id = id;
+	}
+	qsort(rows, k, sizeof(*rows), row_cmp);
+	for (i = *n = 0; i < k; i++)
+		if (!*n || memcmp(rows[*n - 1].key, rows[i].key, 32))
+			rows[(*n)++] = rows[i];
+	return rows;
+}
+
+/* The keys of @rows as a bytea[] parameter in binary form, in p->buf. */
+static int keys_param(struct kma_push *p, const struct row_at *rows, size_t n)
+{
+	size_t i;
+
+	if (n > INT32_MAX / 36)
+		return kma_err_set(p->e, KMA_ERR_OTHER, "%zu stacks: too many for one push", n);
+	p->len = 0;
+	if (kma_push_reserve(p, 20 + n * 36))
+		return -1;
+	kma_push_put32(p, 1);		/* one dimension */
+	kma_push_put32(p, 0);		/* no NULL */
+	kma_push_put32(p, 17);		/* bytea */
+	kma_push_put32(p, (int32_t)n);
+	kma_push_put32(p, 1);
+	for (i = 0; i < n; i++) {
+		kma_push_put32(p, 32);
+		kma_push_put(p, rows[i].key, 32);
+	}
+	return 0;
+}
+
+/* The rows of the added stacks among @rows (in their order) sent by COPY into stacks. */
+static int send_rows(struct kma_push *p, const struct row_at *rows, size_t n)
 {
 	size_t i;
 	int r = 0;
 
-	qsort(rows, n, sizeof(*rows), row_cmp);
 	if (kma_push_copy_begin(p, "COPY kma_fleet.stacks FROM STDIN (FORMAT binary)"))
 		return -1;
 	for (i = 0; i < n && !r; i++) {
+		if (!p->added[rows[i].id])
+			continue;
 		r = kma_push_reserve(p, rows[i].len);
 		if (!r) {
-			kma_push_put(p, built + rows[i].off, rows[i].len);
+			kma_push_put(p, p->rows + rows[i].off, rows[i].len);
 			r = kma_push_flush(p, 0);
 		}
 	}
 	return kma_push_copy_end(p, r);
 }
 
-/* The run's stack keys the store lacks (binary), marked in p->added; -1 and why. */
+/*
+ * The run's stack keys (the bytea[] in p->buf) the store lacks, read back
+ * (binary) and marked in p->added; -1 and why.
+ */
 static int missing(struct kma_push *p, int *n)
 {
+	const char *val = p->buf;
+	int len = (int)p->len, fmt = 1, r;
+	Oid type = 1001;	/* bytea[] */
 	PGresult *res;
-	int r;
 
-	/* no DISTINCT: a key twice marks its first stacks.id twice, no harm */
-	res = PQexecParams(p->f->conn, "SELECT k.stack_key FROM kma_push_keys AS k "
-			   "WHERE k.stack_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM "
-			   "kma_fleet.stacks AS s WHERE s.stack_key = k.stack_key)", 0, NULL, NULL,
-			   NULL, NULL, 1);
+	res = PQexecParams(p->f->conn, "SELECT k FROM unnest($1::bytea[]) AS k WHERE NOT EXISTS "
+			   "(SELECT 1 FROM kma_fleet.stacks AS s WHERE s.stack_key = k)", 1, &type,
+			   &val, &len, &fmt, 1);
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 		return kma_fleet_pg_err(p->f, res, p->e);
 	*n = PQntuples(res);
@@ -460,49 +515,31 @@ static int stacks_lock(struct kma_push *p, int wait, int *got)
 
 /*
  * The run's stacks the store lacks, added once for all runs, last before the
- * commit: their keys by COPY into a temporary table, those not in stacks read
- * back, and only their rows (built with the keys) sent, in key order, by COPY
- * straight into stacks. The lock KMA_FLEET_STACKS_LOCK, held to the commit,
- * makes the pushes that add stacks take turns, so the keys read under it are
- * exactly those to add: no conflict to resolve row by row. It is tried
- * first: free (no other push adding stacks), the keys are read once, under
- * it; else they are read without it, and only when some are missing, read
- * again once it is ours (a push whose stacks are all there never waits).
+ * commit: their distinct keys, sorted, as one array parameter of a query of
+ * those not in stacks, and only their rows (built with the keys) sent, in key
+ * order, by COPY straight into stacks. The lock KMA_FLEET_STACKS_LOCK, held
+ * to the commit, makes the pushes that add stacks take turns, so the keys
+ * read under it are exactly those to add: no conflict to resolve row by row.
+ * It is tried first: free (no other push adding stacks), the keys are read
+ * once, under it; else they are read without it, and only when some are
+ * missing, read again once it is ours (a push whose stacks are all there
+ * never waits).
  */
 int kma_push_stacks(struct kma_push *p)
 {
 	struct row_at *rows;
-	size_t k = 0;
-	int64_t id;
-	int n, r, locked;
+	size_t nr = 0;
+	int n = 0, r, locked;
 
-	if (kma_fleet_exec(p->f, "CREATE TEMP TABLE kma_push_keys (stack_key bytea) "
-			   "ON COMMIT DROP", p->e) ||
-	    kma_push_copy(p, "COPY kma_push_keys FROM STDIN (FORMAT binary)", "SELECT id FROM stacks",
-		 "k", 0) || stacks_lock(p, 0, &locked) || missing(p, &n))
-		return -1;
-	if (!n)
-		return 0;
-	if (!locked && (stacks_lock(p, 1, &locked) || missing(p, &n)))
-		return -1;
-	if (!n)
-		return 0;
-	rows = malloc((size_t)n * sizeof(*rows));
+	rows = sorted_keys(p, &nr);
 	if (!rows)
 		return kma_err_nomem(p->e);
-	for (id = 0; id < p->nr_keys; id++) {
-		if (!p->added[id])
-			continue;
-		if (k == (size_t)n) {	/* cannot be: each added id is a key missing */
-			free(rows);
-			return kma_err_set(p->e, KMA_ERR_OTHER, "more new stacks than keys missing");
-		}
-		rows[k].key = p->key[id];
-		rows[k].off = p->row[id].off;
-		rows[k++].len = p->row[id].len;
-	}
-	r = send_rows(p, p->rows, rows, k);
+	r = keys_param(p, rows, nr) || stacks_lock(p, 0, &locked) || missing(p, &n);
+	if (!r && n && !locked)
+		r = stacks_lock(p, 1, &locked) || missing(p, &n);
+	if (!r && n)
+		r = send_rows(p, rows, nr);
 	free(rows);
-	return r;
+	p->len = 0;
+	return r ? -1 : 0;
 }
-
