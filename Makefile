@@ -119,6 +119,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-quant
 UNIT_TESTS	+= $(O)/tests/unit/test-counters
 UNIT_TESTS	+= $(O)/tests/unit/test-err
 UNIT_TESTS	+= $(O)/tests/unit/test-stats
+UNIT_TESTS	+= $(O)/tests/unit/test-huge
 UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "kma-grow.h"
+#include "kma-huge.h"
 
 /* *arrp to n slots of elem bytes, the new ones zeroed if asked: 0, or -1 as it was. */
 static int resize(void *arrp, size_t *cap, size_t n, size_t elem, int zero)
@@ -21,6 +22,7 @@ static int resize(void *arrp, size_t *cap, size_t n, size_t elem, int zero)
 	mem = realloc(old, n * elem);
 	if (!mem)
 		return -1;
+	kma_huge_advise(mem, n * elem);
 	if (zero)
 		memset(mem + *cap * elem, 0, (n - *cap) * elem);
 	memcpy(arrp, &mem, sizeof(mem));

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-huge.h"
 #include "kma-map.h"
 
 static inline size_t slot_of(uint64_t key, size_t mask)
@@ -17,7 +18,7 @@ static inline size_t slot_of(uint64_t key, size_t mask)
 }
 
 /*
- * A big calloc is fresh mmap'd memory. Probed (read) first, each of its pages
+ * A big table is fresh mmap'd memory. Probed (read) first, each of its pages
  * maps the shared zero page, and the first write then faults again and
  * flushes the TLB of every CPU running one of the process's threads: an IPI
  * per page, a tenth of a big run's CPU in a VM. A write first maps a page of
@@ -38,7 +39,8 @@ int kma_map_init(struct kma_map *map, size_t hint)
 
 	while (n < hint * 2)
 		n *= 2;
-	map->slots = calloc(n, sizeof(*map->slots));
+	/* random lookups in tens of MB: on huge pages (kma-huge.c) */
+	map->slots = kma_huge_alloc(n * sizeof(*map->slots));
 	if (map->slots)
 		touch_pages(map->slots, n * sizeof(*map->slots));
 	map->nr_slots = map->slots ? n : 0;
@@ -48,7 +50,7 @@ int kma_map_init(struct kma_map *map, size_t hint)
 
 void kma_map_release(struct kma_map *map)
 {
-	free(map->slots);
+	kma_huge_free(map->slots, map->nr_slots * sizeof(*map->slots));
 	map->slots = NULL;
 	map->nr_slots = 0;
 	map->nr = 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "kma-event.h"
+#include "kma-huge.h"
 #include "kma-map.h"
 #include "kma-pairs.h"
 
@@ -61,7 +62,7 @@ void kma_pairs_free(struct kma_pairs *p)
 	if (!p)
 		return;
 	kma_map_release(&p->map);
-	free(p->slab);
+	kma_huge_free(p->slab, (size_t)p->cap * p->size);
 	free(p->free_slots);
 	free(p->closed);
 	free(p);
@@ -85,7 +86,8 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
 		}
 		cap = p->cap ? p->cap * 2 : (p->hint > SLAB_MIN && p->hint < UINT32_MAX / 2 ?
 					     (uint32_t)p->hint : SLAB_MIN);
-		slab = realloc(p->slab, (size_t)cap * p->size);
+		/* on huge pages from 2 MB on (kma-huge.c) */
+		slab = kma_huge_realloc(p->slab, (size_t)p->cap * p->size, (size_t)cap * p->size);
 		if (!slab)
 			return -1;
 		p->slab = slab;
@@ -193,7 +195,7 @@ void *kma_pairs_next(const struct kma_pairs *p, size_t *pos, uint64_t *ptr)
 void kma_pairs_clear(struct kma_pairs *p)
 {
 	kma_map_clear(&p->map);
-	free(p->slab);
+	kma_huge_free(p->slab, (size_t)p->cap * p->size);
 	free(p->free_slots);
 	p->slab = NULL;
 	p->free_slots = NULL;

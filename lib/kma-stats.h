@@ -15,6 +15,15 @@ int kma_cmp_u64(const void *a, const void *b);
 /* Median of n sorted values; of an even n the mean of the middle two rounded down; 0: none. */
 uint64_t kma_median(const uint64_t *sorted, uint64_t n);
 
+/*
+ * The same median of n values in any order, without sorting them (a
+ * quickselect: linear in n, where the ages of a run's live allocations, a
+ * sort per call site, were a twentieth of a run), and their least and
+ * greatest into *min and *max. Reorders the values; 0 and no *min, *max
+ * written for none.
+ */
+uint64_t kma_median_unsorted(uint64_t *v, uint64_t n, uint64_t *min, uint64_t *max);
+
 /* The 1-based nearest rank of the p-th percentile of n values: ceil(p * n / 100), at least 1. */
 uint64_t kma_pct_rank(uint64_t n, unsigned int p);
 

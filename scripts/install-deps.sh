@@ -17,6 +17,8 @@ PKGS="$PKGS libpq-dev libssl-dev postgresql-15"
 PKGS="$PKGS valgrind"
 # t-syscalls counts the reader's system calls
 PKGS="$PKGS strace"
+# t-faults counts a run's page faults (GNU time: the kernel's count, no wrapper's own)
+PKGS="$PKGS time"
 # make fuzz: libFuzzer comes with clang's runtime
 [ "${1:-}" = fuzz ] && PKGS="$PKGS clang-14 libclang-rt-14-dev"
 

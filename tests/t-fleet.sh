@@ -210,14 +210,28 @@ allocations_match() {
 fleet_push_rows() {
 	# a trace analyzed on the fly, with every allocation
 	"$KMA" -q -o "$F/stacks.db" "$FIX/stacks.dat"
+	# every row given to stacks logged in its order, by a trigger (dropped below)
+	pg_q kma -c "CREATE TABLE stack_log (n bigint GENERATED ALWAYS AS IDENTITY, k bytea)" \
+		-c "CREATE FUNCTION stack_log() RETURNS trigger LANGUAGE plpgsql AS
+		    \$\$ BEGIN INSERT INTO stack_log (k) VALUES (NEW.stack_key); RETURN NEW; END \$\$" \
+		-c "CREATE TRIGGER stack_log BEFORE INSERT ON kma_fleet.stacks FOR EACH ROW
+		    EXECUTE FUNCTION stack_log()" > /dev/null
 	"$PUSH" -a -l kernel=6.18 -l group=web "$PG_URL" "$FIX/stacks.dat" > "$F/out" 2> "$F/err"
 	rc=$?
+	local order
+	order=$(pg_q kma -c "SELECT count(*), count(DISTINCT k), count(*) FILTER (WHERE back)
+		FROM (SELECT k, k <= lag(k) OVER (ORDER BY n) AS back FROM stack_log) AS s")
+	pg_q kma -c "DROP TRIGGER stack_log ON kma_fleet.stacks" -c "DROP TABLE stack_log" \
+		-c "DROP FUNCTION stack_log()" > /dev/null
 	RUN_STACKS=$(pushed "$F/out")
 	check "fleet: a trace pushed (exit 0, run id, no stderr)" \
 		sh -c "[ $rc = 0 ] && [ -n '$RUN_STACKS' ] && [ ! -s '$F/err' ]"
 	[ -n "$RUN_STACKS" ] || return
 	rows_match "$RUN_STACKS" "$F/stacks.db" "stacks.dat (trace)"
 	allocations_match "$RUN_STACKS" "$F/stacks.db" "stacks.dat (trace)"
+	# the new stacks' rows as the COPY gave them, in its order: each once, by key
+	check "fleet: new stacks sent once each, in key order" test "$order" \
+		= "$(sqlite3 "$F/stacks.db" 'SELECT count(*), count(*) FROM stacks')|0"
 	check "fleet: trace_id is the trace's SHA-256, source trace" test \
 		"$(pg_q kma -c "SELECT trace_id || ' ' || source FROM kma_fleet.runs WHERE run_id = $RUN_STACKS")" \
 		= "$(sha256sum < "$FIX/stacks.dat" | cut -c1-64) trace"

@@ -91,10 +91,8 @@ int kma_rows_ages(struct kma_caller *rows, uint32_t nr, uint64_t end_ts, kma_liv
 
 		if (!k)
 			continue;
-		qsort(a, k, sizeof(*a), kma_cmp_u64);
-		rows[i].age_min = a[0];
-		rows[i].age_max = a[k - 1];
-		rows[i].age_median = kma_median(a, k);
+		rows[i].age_median = kma_median_unsorted(a, k, &rows[i].age_min,
+							 &rows[i].age_max);
 	}
 	free(ages);
 	free(start);

@@ -12,6 +12,7 @@
  * single-threaded. With one job there are no threads: the merge reads a
  * CPU's next block itself when it needs it.
  */
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -613,6 +614,28 @@ static const char *why_not_pages(struct kma_reader *r)
 	return NULL;
 }
 
+/*
+ * The pages the structure check left to the page reader (kma-check-v6.c,
+ * kma-check-v7.c), checked after all when libtracecmd reads them instead:
+ * it trusts every page it reads.
+ */
+static int pages_again(struct kma_reader *r, const char *path, struct kma_err *err)
+{
+	struct kma_td t;
+	int ret;
+
+	if (r->layout.pages_checked)
+		return 0;
+	if (r->info.file_version == 7)
+		return kma_td_check_v7(path, err, r->file_warn, sizeof(r->file_warn), NULL);
+	if (kma_td_open(&t, path))
+		return kma_err_set(err, KMA_ERR_OTHER, "cannot open it again to check its pages: %s",
+				   strerror(errno));
+	ret = kma_td_check_v6(t.fd, t.size, err, NULL);
+	kma_td_close(&t);
+	return ret;
+}
+
 static int online_cpus(void)
 {
 	long n = sysconf(_SC_NPROCESSORS_ONLN);
@@ -636,11 +659,7 @@ int kma_cpubuf_setup(struct kma_reader *r, const char *path, struct kma_err *err
 		why = "it cannot be opened again";
 	if (why) {
 		r->info.why_libtracecmd = why;
-		/* libtracecmd trusts every page it reads */
-		if (!r->layout.pages_checked && r->info.file_version == 7 &&
-		    kma_td_check_v7(path, err, r->file_warn, sizeof(r->file_warn), NULL))
-			return -1;
-		return 0;
+		return pages_again(r, path, err);
 	}
 	f->path = path;
 	f->tep = r->tep;

@@ -39,6 +39,7 @@
 
 #include "kma-cpubuf.h"
 #include "kma-grow.h"
+#include "kma-huge.h"
 #include "kma-tracedat.h"
 #include "kma-tracecmd.h"
 
@@ -164,6 +165,7 @@ static int reserve(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t bytes)
 		return fail(p, "out of memory");
 	blk->bytes = b;
 	blk->cap_bytes = bytes;
+	kma_huge_advise(b, bytes);
 	return 0;
 }
 

@@ -36,9 +36,9 @@ struct kma_td_layout {
 	 */
 	int		ts_options;
 	int		oom;
-	/* in: v7 pages are left to the page reader when it alone reads them */
+	/* in: pages are left to the page reader when it alone reads them */
 	int		defer_pages;
-	/* out: every v7 page's commit word was checked */
+	/* out: every page's commit word was checked */
 	int		pages_checked;
 };
 

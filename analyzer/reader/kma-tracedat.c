@@ -21,6 +21,7 @@
 
 #include <traceevent/event-parse.h>
 
+#include "kma-huge.h"
 #include "kma-tracedat.h"
 #include "kma-zlib.h"
 #include "kma-tracecmd.h"
@@ -138,6 +139,8 @@ char *kma_td_slurp(struct kma_td *t, uint64_t off, uint64_t len)
 	if (len > KMA_TD_MAX_TEXT || off > t->size || len > t->size - off)
 		return NULL;
 	buf = malloc(len + 1);
+	if (buf)
+		kma_huge_advise(buf, len + 1);	/* a kallsyms: megabytes */
 	if (buf && kma_td_pread(t, off, buf, len)) {
 		free(buf);
 		return NULL;

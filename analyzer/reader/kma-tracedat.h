@@ -172,7 +172,10 @@ int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t
 
 /*
  * The v6 structure (kma-check-v6.c) of the open file @fd, pages included:
- * 0, or -1 with @err. With @lay, every buffer's CPU data is added to it.
+ * 0, or -1 with @err. With @lay, every buffer's CPU data is added to it;
+ * with lay->defer_pages only each CPU's first page is checked when the page
+ * reader alone will read the rest (one buffer, no timestamp options), and
+ * lay->pages_checked says whether all were.
  */
 int kma_td_check_v6(int fd, uint64_t file_size, struct kma_err *err, struct kma_td_layout *lay);
 

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-huge.h"
 #include "kma-symtab.h"
 
 
@@ -176,6 +177,9 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len)
 	st->names = malloc(len + 1);
 	if (!st->text || !st->names)
 		goto fail;
+	/* a kallsyms is megabytes: a fault per 2 MB, not per 4 KB (kma-huge.c) */
+	kma_huge_advise(st->text, len + 1);
+	kma_huge_advise(st->names, len + 1);
 	memcpy(st->text, text, len);
 	st->text[len] = '\0';
 	memcpy(st->names, text, len);
@@ -187,6 +191,8 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len)
 	st->syms = malloc(lines * sizeof(*st->syms));
 	if (!st->raw || !st->syms)
 		goto fail;
+	kma_huge_advise(st->raw, lines * sizeof(*st->raw));
+	kma_huge_advise(st->syms, lines * sizeof(*st->syms));
 
 	for (q = st->names, end = q + len, lines = 0; q < end; q = nl + 1, lines++) {
 		struct raw r = { .line = (uint32_t)lines };

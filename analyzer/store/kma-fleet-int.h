@@ -53,6 +53,11 @@ int kma_fleet_counts_start(const char *path, struct kma_fleet_counts **out, stru
  */
 int kma_fleet_counts_finish(struct kma_fleet_counts *h, struct sqlite3 *db, struct kma_err *e);
 
+/* A stack's row in kma_push's rows: its offset and length. */
+struct kma_push_row {
+	size_t	off, len;
+};
+
 /*
  * One push in progress (kma-fleet-push.c): the report.db read, the run, the
  * stack keys, and the binary COPY data not sent yet, which the helpers below
@@ -67,6 +72,8 @@ struct kma_push {
 	unsigned char		*has_key;
 	unsigned char		*added;		/* stacks.id whose row this push adds */
 	int64_t			nr_keys;
+	char			*rows;		/* every stack's row for COPY into stacks */
+	struct kma_push_row	*row;		/* stacks.id -> its row in rows */
 	struct kma_fleet_counts	*counts;	/* being made; NULL once in TEMP tables */
 	char			*buf;		/* the COPY data not sent yet */
 	size_t			len, cap;

@@ -381,6 +381,8 @@ out:
 	free(p.key);
 	free(p.has_key);
 	free(p.added);
+	free(p.rows);
+	free(p.row);
 	free(p.buf);
 	sqlite3_close(p.db);
 	return r;

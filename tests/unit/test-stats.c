@@ -3,7 +3,8 @@
  * Unit tests of lib/kma-stats: the comparator, the median of odd and even
  * counts (the mean of the middle two rounded down, without overflow), the
  * nearest rank at 0, 50, 99 and 100 percent, and the growth streak's edges.
- * Every expected value is worked out by hand in the comment beside it.
+ * Every expected value is worked out by hand in the comment beside it; the
+ * median without sorting is checked against the sorted median as well.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -48,6 +49,74 @@ static void test_median(void **state)
 	assert_int_equal(kma_median(two, 2), 3);	/* (3 + 4) / 2 = 3.5 -> 3 */
 	/* (max - 1 + max) / 2 = max - 0.5 -> max - 1: no overflow of the sum */
 	assert_true(kma_median(big, 2) == UINT64_MAX - 1);
+}
+
+/*
+ * kma_median_unsorted against sorting: hand-worked cases first, then
+ * shuffled, sorted, reversed, all-equal and few-distinct arrays of every
+ * length to 300 and a few big ones, each compared with kma_median of a sorted
+ * copy (qsort: an independent route to the same order statistic).
+ */
+static void check_unsorted(const uint64_t *v, uint64_t n)
+{
+	uint64_t *a = malloc((n ? n : 1) * sizeof(*a)), *s = malloc((n ? n : 1) * sizeof(*s));
+	uint64_t lo = 7, hi = 7, i;
+
+	assert_non_null(a);
+	assert_non_null(s);
+	for (i = 0; i < n; i++)
+		a[i] = s[i] = v[i];
+	qsort(s, n, sizeof(*s), kma_cmp_u64);
+	assert_true(kma_median_unsorted(a, n, &lo, &hi) == kma_median(s, n));
+	if (n) {
+		assert_true(lo == s[0]);
+		assert_true(hi == s[n - 1]);
+	}
+	/* the same values, reordered */
+	qsort(a, n, sizeof(*a), kma_cmp_u64);
+	for (i = 0; i < n; i++)
+		assert_true(a[i] == s[i]);
+	free(a);
+	free(s);
+}
+
+static void test_median_unsorted(void **state)
+{
+	const uint64_t hand[] = { 9, 1, 100, 4 };	/* sorted 1 4 9 100: (4 + 9) / 2 = 6 */
+	const uint64_t big[] = { UINT64_MAX, UINT64_MAX - 1 };
+	uint64_t tmp[4], lo = 0, hi = 0, *v;
+	unsigned int seed = 12345;
+	uint64_t n, i, kind;
+
+	(void)state;
+	assert_true(kma_median_unsorted(tmp, 0, &lo, &hi) == 0);
+	for (i = 0; i < 4; i++)
+		tmp[i] = hand[i];
+	assert_true(kma_median_unsorted(tmp, 4, &lo, &hi) == 6);
+	assert_true(lo == 1 && hi == 100);
+	for (i = 0; i < 2; i++)
+		tmp[i] = big[i];
+	assert_true(kma_median_unsorted(tmp, 2, &lo, &hi) == UINT64_MAX - 1);
+	v = malloc(200000 * sizeof(*v));
+	assert_non_null(v);
+	for (kind = 0; kind < 5; kind++) {
+		for (n = 0; n <= 300; n++) {
+			for (i = 0; i < n; i++) {
+				uint64_t r = (uint64_t)rand_r(&seed) << 31 | (uint64_t)rand_r(&seed);
+
+				v[i] = kind == 0 ? r : kind == 1 ? i : kind == 2 ? n - i :
+				       kind == 3 ? 42 : r % 3;
+			}
+			check_unsorted(v, n);
+		}
+		for (n = 199999; n <= 200000; n++) {
+			for (i = 0; i < n; i++)
+				v[i] = kind == 0 ? (uint64_t)rand_r(&seed) : kind == 1 ? i :
+				       kind == 2 ? n - i : kind == 3 ? 42 : (uint64_t)rand_r(&seed) % 3;
+			check_unsorted(v, n);
+		}
+	}
+	free(v);
 }
 
 static void test_pct(void **state)
@@ -124,6 +193,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cmp),
 		cmocka_unit_test(test_median),
+		cmocka_unit_test(test_median_unsorted),
 		cmocka_unit_test(test_pct),
 		cmocka_unit_test(test_streak),
 	};
