@@ -147,7 +147,7 @@ fi
 # uses an option --help does not list yet is skipped, not failed.
 mkdir -p "$TMP/ex/bin"
 ln -s "$KMA" "$TMP/ex/bin/kma-analyze"
-for f in "$TOP"/tests/fixtures/*.dat "$TOP"/tests/fixtures/*.data; do
+for f in "$TOP"/tests/fixtures/*.dat "$TOP"/tests/fixtures/*.data "$TOP"/tests/fixtures/*.xz; do
 	ln -s "$f" "$TMP/ex/"
 done
 man_opt_lines < "$TMP/help-analyze.txt" | awk '{ print $1 }' > "$TMP/help-names.txt"
