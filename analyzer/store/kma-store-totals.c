@@ -2,8 +2,9 @@
 /*
  * kma-store-totals.c - report.db's shape_totals, task_totals, stack_totals
  * and cache_totals: the counts of alloc_rows per shape, per task, per call
- * stack and per cache group, made as the rows are written (one add per row, in the writer thread
- * that gives the row its shape and task ids) and written at the commit.
+ * stack and per cache group, made as the rows are written (one add per row,
+ * in the writer thread that gives the row its shape and task ids) and
+ * written at the commit.
  * The views shape_counts, cache_stats, task_stats, stack_stats and
  * sizing_advice read them instead of scanning alloc_rows, and kma-push sends
  * them without reading a row (kma-fleet-counts.c).
@@ -11,24 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-grow.h"
 #include "kma-store-int.h"
-
-/* *arr (of *cap elements of @size) grown, zeroed, to hold index @i; 0 or -1. */
-static int grow(void **arr, size_t *cap, size_t size, uint32_t i)
-{
-	size_t n = *cap ? *cap : 1024;
-	void *p;
-
-	while (n <= i)
-		n *= 2;
-	p = realloc(*arr, n * size);
-	if (!p)
-		return -1;
-	memset((char *)p + *cap * size, 0, (n - *cap) * size);
-	*arr = p;
-	*cap = n;
-	return 0;
-}
 
 int kma_row_totals_add(struct kma_row_totals *t, uint32_t shape, uint32_t task,
 		       const struct kma_alloc_row *a)
@@ -39,9 +24,10 @@ int kma_row_totals_add(struct kma_row_totals *t, uint32_t shape, uint32_t task,
 	int freed = a->free_kind >= 0, fk = a->free_kind - KMA_EV_KFREE;
 
 	if ((shape >= t->cap_shapes &&
-	     grow((void **)&t->shapes, &t->cap_shapes, sizeof(*t->shapes), shape)) ||
+	     kma_grow_zero(&t->shapes, &t->cap_shapes, (size_t)shape + 1, sizeof(*t->shapes),
+			   1024)) ||
 	    (task >= t->cap_tasks &&
-	     grow((void **)&t->tasks, &t->cap_tasks, sizeof(*t->tasks), task)))
+	     kma_grow_zero(&t->tasks, &t->cap_tasks, (size_t)task + 1, sizeof(*t->tasks), 1024)))
 		return -1;
 	if (shape >= t->nr_shapes)
 		t->nr_shapes = shape + 1;
@@ -157,7 +143,8 @@ static int write_stacks(sqlite3 *db, const struct kma_row_totals *t,
 
 		if (!n->allocs)
 			continue;
-		if (k->stack_id >= cap && grow((void **)&sum, &cap, sizeof(*sum), k->stack_id)) {
+		if (k->stack_id >= cap &&
+		    kma_grow_zero(&sum, &cap, (size_t)k->stack_id + 1, sizeof(*sum), 1024)) {
 			err = -1;
 			break;
 		}
