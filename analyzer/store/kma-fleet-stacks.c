@@ -469,13 +469,19 @@ int kma_push_stack_keys(struct kma_push *p)
 	return r ? -1 : 0;
 }
 
-/* The rows of p->missing (in their order) sent by COPY into stacks. */
-static int send_rows(struct kma_push *p)
+/*
+ * The rows of p->missing (in their order) sent by COPY into stacks; *@dup 1
+ * when the server refused one as a key it has (nothing else said in p->e).
+ */
+static int send_rows(struct kma_push *p, int *dup)
 {
+	PGresult *res;
+	const char *state;
 	size_t i;
 	int r = 0;
 	int64_t id;
 
+	*dup = 0;
 	if (kma_push_copy_begin(p, "COPY kma_fleet.stacks FROM STDIN (FORMAT binary)"))
 		return -1;
 	for (i = 0; i < p->nr_missing && !r; i++) {
@@ -486,32 +492,78 @@ static int send_rows(struct kma_push *p)
 			r = kma_push_flush(p, 0);
 		}
 	}
-	return kma_push_copy_end(p, r);
+	if (r || kma_push_reserve(p, 2))
+		return kma_push_copy_end(p, 1);
+	kma_push_put16(p, -1);
+	if (kma_push_flush(p, 1))
+		return kma_push_copy_end(p, 1);
+	if (PQputCopyEnd(p->f->conn, NULL) != 1)
+		return kma_fleet_pg_err(p->f, NULL, p->e);
+	while ((res = PQgetResult(p->f->conn))) {
+		if (!r && PQresultStatus(res) != PGRES_COMMAND_OK) {
+			state = PQresultErrorField(res, PG_DIAG_SQLSTATE);
+			*dup = state && !strcmp(state, "23505");	/* unique_violation */
+			r = kma_fleet_pg_err(p->f, res, p->e);
+			continue;
+		}
+		PQclear(res);
+	}
+	return r;
+}
+
+/*
+ * The lock KMA_FLEET_STACKS_LOCK, held to the commit: *@got 1 when taken at
+ * once (@wait 0) or after waiting (@wait 1), 0 when another push holds it
+ * (@wait 0). 0, or -1 and why.
+ */
+static int stacks_lock(struct kma_push *p, int wait, int *got)
+{
+	PGresult *res;
+
+	res = kma_fleet_query(p->f, wait ? "SELECT pg_advisory_xact_lock(" KMA_FLEET_STACKS_LOCK
+			      ")" : "SELECT pg_try_advisory_xact_lock(" KMA_FLEET_STACKS_LOCK ")",
+			      0, NULL, PGRES_TUPLES_OK, p->e);
+	if (!res)
+		return -1;
+	*got = wait || !strcmp(PQgetvalue(res, 0, 0), "t");
+	PQclear(res);
+	return 0;
 }
 
 /*
  * The run's stacks the store lacks, added once for all runs, last before the
  * commit, their rows (built before the transaction) sent in key order by COPY
  * straight into stacks. The lock KMA_FLEET_STACKS_LOCK, held to the commit,
- * makes the pushes that add stacks take turns: taken only when the store
- * lacked some of the stacks before the transaction (a push whose stacks are
- * all there never waits), then those keys asked again under it, since
- * another push may have added some since, so that the keys read under it are
- * exactly those to add: no conflict to resolve row by row. Stacks are never
- * deleted, so none missing under the lock was there before the transaction.
+ * makes the pushes that add stacks take turns, so that no conflict is left
+ * to resolve row by row; it is taken only when the store lacked some of the
+ * stacks before the transaction (a push whose stacks are all there never
+ * waits). Free at once, the rows go without asking again (another push has
+ * rarely added any of them since: asking was 40 ms of the server's CPU for
+ * 122k stacks), in a savepoint: a key the store has by then rolls it back,
+ * and they go again as below. Held by another push, which is likely adding
+ * some of them, the keys are asked again once it is ours, and the rows of
+ * those still missing sent. Stacks are never deleted, so none missing under
+ * the lock was there before the transaction.
  */
 int kma_push_stacks(struct kma_push *p)
 {
-	PGresult *res;
+	int locked, dup;
 
 	if (!p->nr_missing)
 		return 0;
-	res = kma_fleet_query(p->f, "SELECT pg_advisory_xact_lock(" KMA_FLEET_STACKS_LOCK ")", 0,
-			      NULL, PGRES_TUPLES_OK, p->e);
-	if (!res)
+	if (stacks_lock(p, 0, &locked))
 		return -1;
-	PQclear(res);
+	if (locked) {
+		if (kma_fleet_exec(p->f, "SAVEPOINT kma_stacks", p->e))
+			return -1;
+		if (!send_rows(p, &dup))
+			return kma_fleet_exec(p->f, "RELEASE SAVEPOINT kma_stacks", p->e);
+		if (!dup || kma_fleet_exec(p->f, "ROLLBACK TO SAVEPOINT kma_stacks", p->e))
+			return -1;
+	} else if (stacks_lock(p, 1, &locked)) {
+		return -1;
+	}
 	if (missing(p))
 		return -1;
-	return p->nr_missing ? send_rows(p) : 0;
+	return p->nr_missing ? send_rows(p, &dup) : 0;
 }
