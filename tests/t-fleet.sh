@@ -3,8 +3,9 @@
 # and compared with the report.db's own rows read by sqlite3 (not by kma-push's code);
 # stack keys against a SHA-256 computed by Python; a second push a no-op, --replace;
 # the faults (server down, wrong password, no permission, a database from something
-# else, a newer schema, a backend killed mid-push, 8 pushes at once) and hostile names;
-# the example queries of kma-fleet(5) run and their rows checked.
+# else, a newer schema, a backend killed mid-push, 8 pushes at once, the stacks' lock
+# held, the same new stacks from two pushes) and hostile names; the example queries
+# of kma-fleet(5) run and their rows checked.
 PUSH=$TOP/$B/analyzer/kma-push
 FIX=$TOP/tests/fixtures
 MKTRACE=$TOP/$B/tests/tools/mktrace
