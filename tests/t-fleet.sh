@@ -3,8 +3,9 @@
 # and compared with the report.db's own rows read by sqlite3 (not by kma-push's code);
 # stack keys against a SHA-256 computed by Python; a second push a no-op, --replace;
 # the faults (server down, wrong password, no permission, a database from something
-# else, a newer schema, a backend killed mid-push, 8 pushes at once) and hostile names;
-# the example queries of kma-fleet(5) run and their rows checked.
+# else, a newer schema, a backend killed mid-push, 8 pushes at once, the stacks' lock
+# held, the same new stacks from two pushes) and hostile names; the example queries
+# of kma-fleet(5) run and their rows checked.
 PUSH=$TOP/$B/analyzer/kma-push
 FIX=$TOP/tests/fixtures
 MKTRACE=$TOP/$B/tests/tools/mktrace
@@ -32,6 +33,8 @@ fleet_main() {
 	fleet_faults
 	fleet_kill
 	fleet_parallel
+	fleet_turns
+	fleet_late
 	fleet_queries
 	fleet_split
 	fleet_man
@@ -725,6 +728,127 @@ fleet_parallel() {
 		[ \"\$(cat '$F/tw1.out' '$F/tw2.out' | grep -c 'pushed as run')\" = 1 ] &&
 		[ \"\$(cat '$F/tw1.out' '$F/tw2.out' | grep -c 'already there as run')\" = 1 ] &&
 		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT count(*) FROM kma_fleet.runs')\" = $((n + 1)) ]"
+}
+
+# The stacks' lock held by a second session: a push whose stacks are all stored
+# goes through; of two pushes of the same new stacks, both having found them
+# missing before their transactions, one waits for it and the other for the
+# first's partitions; once it is free, the second, asking again under the
+# lock, adds none, and neither fails on a key.
+fleet_turns() {
+	local stacks want i lockpid pids= bad=0 got= rc3 runs_ok r1 r2
+	stacks=$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')
+	for i in 1 2 3; do
+		cp "$F/stacks.db" "$F/turn$i.db"
+		sqlite3 "$F/turn$i.db" "UPDATE trace SET file = 'turn$i'"
+	done
+	# every named frame renamed: each stack with one is new to the store
+	for i in 1 2; do
+		sqlite3 "$F/turn$i.db" "UPDATE stack_frames SET function = function || '.turn'
+			WHERE function IS NOT NULL"
+	done
+	want=$(sqlite3 "$F/turn1.db" "SELECT count(*) FROM stacks WHERE id IN
+		(SELECT stack_id FROM stack_frames WHERE function IS NOT NULL)")
+	PGAPPNAME=kma-locker psql -X -q "$PG_URL" -c "BEGIN; SELECT pg_advisory_xact_lock(1802330451);
+		SELECT pg_sleep(60); COMMIT" > /dev/null 2>&1 &
+	lockpid=$!
+	for i in $(seq 100); do
+		[ "$(pg_q kma -c "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND
+			objid = 1802330451 AND granted")" = 1 ] && break
+		sleep 0.1
+	done
+	timeout 60 "$PUSH" "$PG_URL" "$F/turn3.db" > "$F/turn3.out" 2> "$F/turn3.err"
+	rc3=$?
+	check "fleet: stacks' lock held: a push of stored stacks goes through" sh -c "[ $rc3 = 0 ] &&
+		kill -0 $lockpid && [ -n \"\$(grep 'pushed as run' '$F/turn3.out')\" ]"
+	for i in 1 2; do
+		"$PUSH" "$PG_URL" "$F/turn$i.db" > "$F/turn$i.out" 2> "$F/turn$i.err" &
+		pids="$pids $!"
+	done
+	for i in $(seq 300); do
+		got=$(pg_q kma -c "SELECT (SELECT count(*) FROM pg_stat_activity WHERE
+			application_name = 'kma-push' AND wait_event_type = 'Lock') || ' ' ||
+			(SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND
+			objid = 1802330451 AND NOT granted)")
+		[ "$got" = "2 1" ] && break
+		sleep 0.1
+	done
+	pg_q kma -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE application_name = 'kma-locker'" > /dev/null
+	wait "$lockpid"
+	for i in $pids; do
+		wait "$i" || bad=$((bad + 1))
+	done
+	check "fleet: ... two pushes of new stacks waited, one for it" test "$got" = "2 1"
+	check "fleet: ... then both exit 0" sh -c "[ $bad = 0 ] || { cat '$F'/turn[12].err; exit 1; }"
+	check "fleet: ... their new stacks added once" test \
+		"$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')" = "$((stacks + want))"
+	r1=$(pushed "$F/turn1.out")
+	r2=$(pushed "$F/turn2.out")
+	runs_ok=$(pg_q kma -c "SELECT count(*) || ' ' || count(DISTINCT run_id)
+		FROM kma_fleet.run_stacks AS rs WHERE rs.run_id IN (${r1:-0}, ${r2:-0})
+		AND rs.stack_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM kma_fleet.stacks AS s
+		WHERE s.stack_key = rs.stack_key)")
+	check "fleet: ... every stack of both runs stored" test "$runs_ok" = "0 0" -a -n "$r1" -a -n "$r2"
+}
+
+# Stacks found missing before the transaction, added by another before it takes
+# the lock (free): its COPY meets their keys, and it goes on without them. The
+# other is played by SQL: a push's new stacks set aside, the push of a second
+# copy held at kma_fleet.timeline (written before the stacks) by a second
+# session, the stacks put back, the session ended.
+fleet_late() {
+	local stacks want i lockpid pushpid got= r
+	for i in 4 5; do
+		cp "$F/stacks.db" "$F/turn$i.db"
+		sqlite3 "$F/turn$i.db" "UPDATE trace SET file = 'turn$i';
+			UPDATE stack_frames SET function = function || '.late' WHERE function IS NOT NULL"
+	done
+	want=$(sqlite3 "$F/turn4.db" "SELECT count(*) FROM stacks WHERE id IN
+		(SELECT stack_id FROM stack_frames WHERE function IS NOT NULL)")
+	pg_q kma -c "CREATE TABLE late_keys AS SELECT stack_key FROM kma_fleet.stacks" > /dev/null
+	stacks=$(pg_q kma -c 'SELECT count(*) FROM kma_fleet.stacks')
+	"$PUSH" -q "$PG_URL" "$F/turn4.db" > /dev/null 2>&1
+	pg_q kma -c "CREATE TABLE late AS SELECT * FROM kma_fleet.stacks AS s WHERE NOT EXISTS
+		(SELECT 1 FROM late_keys AS k WHERE k.stack_key = s.stack_key)" \
+		-c "DELETE FROM kma_fleet.stacks AS s USING late AS l WHERE s.stack_key = l.stack_key" \
+		> /dev/null
+	PGAPPNAME=kma-locker psql -X -q "$PG_URL" -c "BEGIN; LOCK TABLE kma_fleet.timeline IN ACCESS
+		EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT" > /dev/null 2>&1 &
+	lockpid=$!
+	for i in $(seq 100); do
+		[ "$(pg_q kma -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+			WHERE c.relname = 'timeline' AND l.granted AND l.mode = 'AccessExclusiveLock'")" = 1 ] &&
+			break
+		sleep 0.1
+	done
+	"$PUSH" "$PG_URL" "$F/turn5.db" > "$F/turn5.out" 2> "$F/turn5.err" &
+	pushpid=$!
+	for i in $(seq 300); do
+		got=$(pg_q kma -c "SELECT count(*) FROM pg_stat_activity WHERE
+			application_name = 'kma-push' AND wait_event_type = 'Lock'")
+		[ "$got" = 1 ] && break
+		sleep 0.1
+	done
+	pg_q kma -c "INSERT INTO kma_fleet.stacks SELECT * FROM late" > /dev/null
+	pg_q kma -c "SELECT pg_terminate_backend(pid) FROM pg_stat_activity
+		WHERE application_name = 'kma-locker'" > /dev/null
+	wait "$lockpid"
+	wait "$pushpid"
+	rc=$?
+	r=$(pushed "$F/turn5.out")
+	check "fleet: stacks added after the push found them missing: it waited midway" \
+		test "$got" = 1
+	check "fleet: ... it exits 0, its run there" sh -c "[ $rc = 0 ] && [ -n '$r' ] ||
+		{ cat '$F/turn5.err'; exit 1; }"
+	check "fleet: ... each of its new stacks stored once, every stack of its run there" test \
+		"$(pg_q kma -c "SELECT count(*) FROM kma_fleet.stacks" -c "SELECT count(*) FROM late"
+		   pg_q kma -c "SELECT count(*) FROM kma_fleet.run_stacks AS rs WHERE run_id = ${r:-0}
+			AND stack_key IS NOT NULL AND NOT EXISTS (SELECT 1 FROM kma_fleet.stacks AS s
+			WHERE s.stack_key = rs.stack_key)")" = "$((stacks + want))
+$want
+0"
+	pg_q kma -c "DROP TABLE late" -c "DROP TABLE late_keys" > /dev/null
 }
 
 # The example queries of kma-fleet(5), as psql runs them with -v variables

@@ -58,6 +58,12 @@ struct kma_push_row {
 	size_t	off, len;
 };
 
+/* A distinct stack key of the push and its first stacks.id. */
+struct kma_push_key {
+	const unsigned char	*key;
+	int64_t			id;
+};
+
 /*
  * One push in progress (kma-fleet-push.c): the report.db read, the run, the
  * stack keys, and the binary COPY data not sent yet, which the helpers below
@@ -72,8 +78,10 @@ struct kma_push {
 	unsigned char		*has_key;
 	unsigned char		*added;		/* stacks.id whose row this push adds */
 	int64_t			nr_keys;
-	char			*rows;		/* every stack's row for COPY into stacks */
+	char			*rows;		/* the added stacks' rows for COPY into stacks */
 	struct kma_push_row	*row;		/* stacks.id -> its row in rows */
+	struct kma_push_key	*missing;	/* the keys the store lacked, sorted */
+	size_t			nr_missing;
 	struct kma_fleet_counts	*counts;	/* being made; NULL once in TEMP tables */
 	char			*buf;		/* the COPY data not sent yet */
 	size_t			len, cap;

@@ -381,6 +381,7 @@ out:
 	free(p.key);
 	free(p.has_key);
 	free(p.added);
+	free(p.missing);
 	free(p.rows);
 	free(p.row);
 	free(p.buf);
