@@ -627,6 +627,22 @@ fleet_upgrade() {
 	check "fleet: ... and takes a push" sh -c "[ $rc = 0 ] && [ '$v' = 2 ]"
 }
 
+# hold_timeline: a second session takes kma_fleet.timeline's lock (the last of the run's
+# tables kma-push writes, before the stacks) and keeps it 60 s unless killed; returns
+# once it is granted, its pid in LOCKER.
+hold_timeline() {
+	local i
+	PGAPPNAME=kma-locker psql -X -q "$PG_URL" -c "BEGIN; LOCK TABLE kma_fleet.timeline IN ACCESS
+		EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT" > /dev/null 2>&1 &
+	LOCKER=$!
+	for i in $(seq 100); do
+		[ "$(pg_q kma -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
+			WHERE c.relname = 'timeline' AND l.granted AND l.mode = 'AccessExclusiveLock'")" = 1 ] &&
+			break
+		sleep 0.1
+	done
+}
+
 # A backend killed in the middle of a push: a second session holds the lock of
 # kma_fleet.timeline (the last of the run's tables kma-push writes, before the stacks),
 # so the push waits midway, its run, labels and other tables written but not
@@ -635,15 +651,8 @@ fleet_kill() {
 	local n=$(runs) p=$(parts) i lockpid pushpid got=
 	cp "$F/basic.db" "$F/kill.db"
 	sqlite3 "$F/kill.db" "UPDATE trace SET file = 'kill'"
-	PGAPPNAME=kma-locker psql -X -q "$PG_URL" -c "BEGIN; LOCK TABLE kma_fleet.timeline IN ACCESS
-		EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT" > /dev/null 2>&1 &
-	lockpid=$!
-	for i in $(seq 100); do
-		[ "$(pg_q kma -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-			WHERE c.relname = 'timeline' AND l.granted AND l.mode = 'AccessExclusiveLock'")" = 1 ] &&
-			break
-		sleep 0.1
-	done
+	hold_timeline
+	lockpid=$LOCKER
 	"$PUSH" "$PG_URL" "$F/kill.db" > "$F/kout" 2> "$F/kerr" &
 	pushpid=$!
 	for i in $(seq 200); do
@@ -813,15 +822,8 @@ fleet_late() {
 		(SELECT 1 FROM late_keys AS k WHERE k.stack_key = s.stack_key)" \
 		-c "DELETE FROM kma_fleet.stacks AS s USING late AS l WHERE s.stack_key = l.stack_key" \
 		> /dev/null
-	PGAPPNAME=kma-locker psql -X -q "$PG_URL" -c "BEGIN; LOCK TABLE kma_fleet.timeline IN ACCESS
-		EXCLUSIVE MODE; SELECT pg_sleep(60); COMMIT" > /dev/null 2>&1 &
-	lockpid=$!
-	for i in $(seq 100); do
-		[ "$(pg_q kma -c "SELECT count(*) FROM pg_locks l JOIN pg_class c ON c.oid = l.relation
-			WHERE c.relname = 'timeline' AND l.granted AND l.mode = 'AccessExclusiveLock'")" = 1 ] &&
-			break
-		sleep 0.1
-	done
+	hold_timeline
+	lockpid=$LOCKER
 	"$PUSH" "$PG_URL" "$F/turn5.db" > "$F/turn5.out" 2> "$F/turn5.err" &
 	pushpid=$!
 	for i in $(seq 300); do
