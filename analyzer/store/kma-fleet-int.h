@@ -81,6 +81,8 @@ struct kma_push {
 	char			*rows;		/* the added stacks' rows for COPY into stacks */
 	struct kma_push_row	*row;		/* stacks.id -> its row in rows */
 	struct kma_push_key	*missing;	/* the keys the store lacked, sorted */
+	const char		*path;		/* the report.db, for a second connection */
+	struct kma_push_rows	*rows_job;	/* the added stacks' rows being built */
 	size_t			nr_missing;
 	struct kma_fleet_counts	*counts;	/* being made; NULL once in TEMP tables */
 	char			*buf;		/* the COPY data not sent yet */
@@ -153,5 +155,8 @@ int kma_push_stack_keys(struct kma_push *p);
 
 /* kma-fleet-stacks.c: the run's stacks the store lacks added, last before the commit. */
 int kma_push_stacks(struct kma_push *p);
+
+/* The rows' thread joined and dropped, if any (a push that stops before its stacks). */
+void kma_push_rows_drop(struct kma_push *p);
 
 #endif /* KMA_FLEET_INT_H */

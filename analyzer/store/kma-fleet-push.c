@@ -354,6 +354,7 @@ int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *in, long lo
 	int r = -1, i, began = 0;
 
 	/* alloc_rows counted by threads of their own while the stacks are hashed */
+	p.path = in->db;
 	if (open_db(&p, in->db) || kma_fleet_counts_start(in->db, &p.counts, e) ||
 	    run_facts(&p, v) || kma_push_stack_keys(&p))
 		goto out;
@@ -375,6 +376,7 @@ out:
 	if (began)
 		PQclear(PQexec(f->conn, "ROLLBACK"));
 	kma_fleet_counts_finish(p.counts, NULL, NULL);
+	kma_push_rows_drop(&p);
 	*run_id = p.run;
 	for (i = 0; i < R_NR; i++)
 		free(v[i]);

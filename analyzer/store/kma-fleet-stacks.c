@@ -6,6 +6,7 @@
  * six rows a stack: most of a push of 122k new stacks), sent in key order (in
  * a random order, the primary key's inserts were two thirds of the COPY).
  */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -427,9 +428,94 @@ static int missing(struct kma_push *p)
  * Each stack's key, the SHA-256 of its depth and frames, innermost first;
  * then, before the transaction, while the server has nothing else to do,
  * the keys the store lacks asked once (p->missing), and only their stacks'
- * rows of kma_fleet.stacks built, in binary COPY form (p->rows, p->row): a
- * push whose stacks are stored builds none.
+ * rows of kma_fleet.stacks built, in binary COPY form (p->rows, p->row), by
+ * a thread of their own while the transaction's tables go (kma_push_stacks
+ * waits for it): a push whose stacks are stored builds none.
  */
+/*
+ * The added stacks' rows, built by a thread of its own, on a connection of
+ * its own, while the transaction's first tables go: the server is busy with
+ * them (run_stacks alone is 0.2 s of its CPU with 122k stacks) and the
+ * client would only wait. A copy of the push, with its own buffer and error.
+ */
+struct kma_push_rows {
+	struct kma_push	q;
+	struct kma_err	e;
+	int64_t		max;
+	int		r;
+	pthread_t	th;
+};
+
+static void *rows_main(void *arg)
+{
+	struct kma_push_rows *j = arg;
+
+	j->r = kma_push_reserve(&j->q, j->q.nr_missing * ROW_GUESS) ||
+	       stacks_pass(&j->q, NULL, j->max) ? -1 : 0;
+	return NULL;
+}
+
+static int rows_start(struct kma_push *p, int64_t max)
+{
+	struct kma_push_rows *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return kma_err_nomem(p->e);
+	j->q = *p;
+	j->q.buf = NULL;
+	j->q.len = j->q.cap = 0;
+	j->q.e = &j->e;
+	j->q.counts = NULL;
+	j->q.rows_job = NULL;
+	j->max = max;
+	if (sqlite3_open_v2(p->path, &j->q.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
+			    NULL) != SQLITE_OK) {
+		sqlite3_close(j->q.db);
+		free(j);
+		return kma_push_db_err(p, "cannot open it again");
+	}
+	if (pthread_create(&j->th, NULL, rows_main, j)) {
+		sqlite3_close(j->q.db);
+		free(j);
+		return kma_err_set(p->e, KMA_ERR_OTHER, "cannot start a thread");
+	}
+	p->rows_job = j;
+	return 0;
+}
+
+/* The thread's rows (p->rows, p->row) once it ended; 0, or -1 with its error. */
+static int rows_finish(struct kma_push *p)
+{
+	struct kma_push_rows *j = p->rows_job;
+	int r;
+
+	if (!j)
+		return 0;
+	pthread_join(j->th, NULL);
+	p->rows_job = NULL;
+	sqlite3_close(j->q.db);
+	r = j->r;
+	if (r) {
+		*p->e = j->e;
+		free(j->q.buf);
+	} else {
+		p->rows = j->q.buf;
+	}
+	free(j);
+	return r;
+}
+
+void kma_push_rows_drop(struct kma_push *p)
+{
+	struct kma_err e;
+
+	if (!p->rows_job)
+		return;
+	e = *p->e;	/* the reason the push stopped, kept */
+	rows_finish(p);
+	*p->e = e;
+}
+
 int kma_push_stack_keys(struct kma_push *p)
 {
 	struct kma_sha256 *sha;
@@ -458,15 +544,7 @@ int kma_push_stack_keys(struct kma_push *p)
 	kma_sha256_free(sha);
 	if (r || sorted_keys(p) || missing(p))
 		return -1;
-	if (!p->nr_missing)
-		return 0;
-	p->len = 0;	/* no COPY yet: p->buf holds the rows, then p->rows */
-	r = kma_push_reserve(p, p->nr_missing * ROW_GUESS) || stacks_pass(p, NULL, max);
-	/* the rows kept: p->buf starts again for the COPYs */
-	p->rows = p->buf;
-	p->buf = NULL;
-	p->len = p->cap = 0;
-	return r ? -1 : 0;
+	return p->nr_missing ? rows_start(p, max) : 0;
 }
 
 /*
@@ -549,6 +627,8 @@ int kma_push_stacks(struct kma_push *p)
 {
 	int locked, dup;
 
+	if (rows_finish(p))
+		return -1;
 	if (!p->nr_missing)
 		return 0;
 	if (stacks_lock(p, 0, &locked))
