@@ -121,6 +121,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-counters
 UNIT_TESTS	+= $(O)/tests/unit/test-err
 UNIT_TESTS	+= $(O)/tests/unit/test-stats
 UNIT_TESTS	+= $(O)/tests/unit/test-huge
+UNIT_TESTS	+= $(O)/tests/unit/test-stackkey
 UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds
@@ -320,6 +321,12 @@ $(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(PKG_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(SYMTAB_OBJS) $(CORE_LIB) \
 		$(PKG_LIBS) $(LDLIBS)
+
+# a stack's fleet key, against libcrypto's one-shot SHA256
+$(O)/tests/unit/test-stackkey: tests/unit/test-stackkey.c $(O)/analyzer/store/kma-stack-key.o
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< \
+		$(O)/analyzer/store/kma-stack-key.o $$(pkg-config --cflags --libs cmocka) -lcrypto $(LDLIBS)
 
 $(O)/tests/unit/%: tests/unit/%.c $(MATCH_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)

@@ -190,14 +190,20 @@ static void frames_free(struct frames *fr)
 static int msg_frames(struct kma_push *p, struct kma_stack_key *k, struct frames *fr,
 		      sqlite3_stmt *fst, int *frc, int64_t id)
 {
-	int c;
+	int c, t, err;
 
 	while (frame_of(fst, frc, id)) {
-		for (c = 1; k && c <= 3; c++)
-			if (kma_stack_key_field(k, sqlite3_column_type(fst, c) == SQLITE_NULL ? NULL :
-						sqlite3_column_blob(fst, c),
-						(size_t)sqlite3_column_bytes(fst, c)))
+		for (c = 1; k && c <= 3; c++) {
+			/* an INTEGER's text made here: SQLite's would allocate it */
+			t = sqlite3_column_type(fst, c);
+			err = t == SQLITE_INTEGER ?
+			      kma_stack_key_int(k, sqlite3_column_int64(fst, c)) :
+			      kma_stack_key_field(k, t == SQLITE_NULL ? NULL :
+						  sqlite3_column_blob(fst, c),
+						  (size_t)sqlite3_column_bytes(fst, c));
+			if (err)
 				return kma_err_nomem(p->e);
+		}
 		if (fr && frames_add(p, fr, fst))
 			return -1;
 		*frc = sqlite3_step(fst);

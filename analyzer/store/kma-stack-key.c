@@ -86,6 +86,21 @@ int kma_stack_key_field(struct kma_stack_key *k, const void *v, size_t n)
 	return add(k, "v", 1) || add(k, v, n) || add(k, "\t", 1) ? -1 : 0;
 }
 
+int kma_stack_key_int(struct kma_stack_key *k, int64_t v)
+{
+	char num[24], *e = num + sizeof(num), *b = e;
+	/* the magnitude as unsigned: INT64_MIN has none as int64_t */
+	uint64_t m = v < 0 ? -(uint64_t)v : (uint64_t)v;
+
+	do {
+		*--b = (char)('0' + m % 10);
+		m /= 10;
+	} while (m);
+	if (v < 0)
+		*--b = '-';
+	return kma_stack_key_field(k, b, (size_t)(e - b));
+}
+
 int kma_stack_key_end(struct kma_stack_key *k, unsigned char out[32])
 {
 	unsigned int len = 0;

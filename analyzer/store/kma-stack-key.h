@@ -26,6 +26,9 @@ void kma_stack_key_begin(struct kma_stack_key *k, int64_t depth);
  */
 int kma_stack_key_field(struct kma_stack_key *k, const void *v, size_t n);
 
+/* A field that is an integer: its decimal text, as SQLite gives an INTEGER's. */
+int kma_stack_key_int(struct kma_stack_key *k, int64_t v);
+
 /* The key of the stack begun, into @out; 0, or -1 (no memory, libcrypto failed). */
 int kma_stack_key_end(struct kma_stack_key *k, unsigned char out[32]);
 

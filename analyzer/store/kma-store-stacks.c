@@ -11,7 +11,6 @@
  * stack's fleet key (kma-stack-key.c) is hashed from the very text its
  * frames' rows get, so that kma-push need not read the frames back.
  */
-#include <stdio.h>
 #include <string.h>
 
 #include "kma-stack-key.h"
@@ -37,25 +36,25 @@ static int write_frame(struct stack_stmts *q, const struct kma_store_results *ru
 {
 	const struct kma_site *site = run->site_of ? run->site_of(run->site_ctx, addr) : NULL;
 	sqlite3_stmt *st = q->frame;
-	char hex[24], off[24];
-	int n = kma_hex(hex, addr), m = 0;
+	char hex[24];
+	int n = kma_hex(hex, addr), named = site && site->symbol;
 
 	sqlite3_bind_int64(st, 1, id);
 	sqlite3_bind_int64(st, 2, d);
 	sqlite3_bind_text(st, 3, hex, n, SQLITE_STATIC);
 	/* NULL function and offset: unresolved (no site, or no symbol covers it) */
-	if (site && site->symbol) {
+	if (named) {
 		sqlite3_bind_text(st, 4, site->symbol, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, 5, I64(site->offset));
-		/* SQLite's text of the INTEGER column, which kma-push hashed */
-		m = snprintf(off, sizeof(off), "%lld", (long long)I64(site->offset));
 	} else {
 		sqlite3_bind_null(st, 4);
 		sqlite3_bind_null(st, 5);
 	}
 	if (kma_stack_key_field(q->key, hex, (size_t)n) ||
-	    kma_stack_key_field(q->key, m ? site->symbol : NULL, m ? strlen(site->symbol) : 0) ||
-	    kma_stack_key_field(q->key, m ? off : NULL, (size_t)m))
+	    kma_stack_key_field(q->key, named ? site->symbol : NULL,
+				named ? strlen(site->symbol) : 0) ||
+	    (named ? kma_stack_key_int(q->key, I64(site->offset)) :
+	     kma_stack_key_field(q->key, NULL, 0)))
 		return -1;
 	return kma_step(st);
 }
