@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -134,10 +135,15 @@ static int push_file(struct kma_fleet *f, const struct push_opts *o, const char 
 	};
 	struct kma_err err;
 	long long run;
+	struct stat st;
 	int r;
 
 	if (access(file, R_OK)) {
 		fprintf(stderr, "kma-push: %s: %m\n", file);
+		return -1;
+	}
+	if (!stat(file, &st) && S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "kma-push: %s: a directory, not a report.db or a trace\n", file);
 		return -1;
 	}
 	if (kma_runner_is_trace(file)) {

@@ -575,12 +575,15 @@ fleet_faults() {
 	# files that are no report.db: one line naming the file, exit 1, the next file still pushed
 	printf 'not a db\n' > "$F/text.db"
 	sqlite3 "$F/other.db" 'CREATE TABLE t (x)'
-	"$PUSH" "$PG_URL" "$F/text.db" "$F/other.db" "$F/missing.db" > "$F/out" 2> "$F/err"
+	mkdir -p "$F/dir.db"
+	"$PUSH" "$PG_URL" "$F/text.db" "$F/other.db" "$F/missing.db" "$F/dir.db" > "$F/out" \
+		2> "$F/err"
 	rc=$?
 	check "fleet: bad files: exit 1, one line each naming it" sh -c "[ $rc = 1 ] &&
-		[ \"\$(wc -l < '$F/err')\" = 3 ] && grep -q '$F/text.db: ' '$F/err' &&
+		[ \"\$(wc -l < '$F/err')\" = 4 ] && grep -q '$F/text.db: ' '$F/err' &&
 		grep -q '$F/other.db: not a report.db written by kma-analyze' '$F/err' &&
-		grep -q '$F/missing.db: No such file' '$F/err'"
+		grep -q '$F/missing.db: No such file' '$F/err' &&
+		grep -q '$F/dir.db: a directory, not a report.db or a trace' '$F/err'"
 	check "fleet: ... and nothing written" test "$(runs)" = "$n"
 }
 
