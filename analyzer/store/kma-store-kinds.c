@@ -4,7 +4,8 @@
  * kind_alloc_rows (integers, streamed by the store's writer thread as the
  * slab allocator's alloc_rows are: the kind matchers' finished allocations
  * are queued with them, kma_store_kind_row()), and at the commit
- * kind_callers and kind_totals, the numbers of every kind that the text
+ * kind_callers (with each caller's module, as the slab callers') and
+ * kind_totals, the numbers of every kind that the text
  * report's "Kernel memory by allocator" prints (match/kma-account.h).
  * The view allocations of schema/kma.sql shows the rows beside the slab
  * allocator's; kind_stats and kind_caller_stats the tables.
@@ -99,7 +100,7 @@ static int write_callers(sqlite3 *db, int kind, const struct kma_store_kind *k)
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(db, "INSERT INTO kind_callers VALUES"
-			       " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+			       " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	for (i = 0; !rc && i < k->nr_callers; i++) {
 		const struct kma_caller *c = &k->callers[i];
@@ -121,6 +122,11 @@ static int write_callers(sqlite3 *db, int kind, const struct kma_store_kind *k)
 				     c->life_n ? I64(c->life_sum / c->life_n) : 0);
 		kma_bind_int_or_null(st, 14, c->life_n > 0, I64(c->life_max));
 		sqlite3_bind_int64(st, 15, I64(c->net_at_peak));
+		/* the call site's, as callers.module (NULL: vmlinux or unresolved) */
+		if (c->module)
+			sqlite3_bind_text(st, 16, c->module, -1, SQLITE_STATIC);
+		else
+			sqlite3_bind_null(st, 16);
 		rc = kma_step(st);
 	}
 	sqlite3_finalize(st);
