@@ -22,7 +22,7 @@ DESTDIR		?=
 O		?= build
 
 CC		?= cc
-PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw zlib libzstd
+PKGS		:= libtracecmd libtraceevent libtracefs sqlite3 libdw zlib libzstd libcrypto
 # The user's flags (make CFLAGS=-O0 replaces only these) ...
 CFLAGS		?= -O2 -g
 # ... and the ones the build needs whatever CFLAGS says; -MMD -MP: each object
@@ -99,7 +99,8 @@ DIFF_OBJS	+= $(addprefix $(O)/analyzer/store/,kma-fleet-diff.o kma-fleet-select.
 PUSH		:= $(O)/analyzer/kma-push
 PUSH_OBJS	:= $(addprefix $(O)/analyzer/,kma-push.o kma-runner.o store/kma-fleet.o store/kma-fleet-push.o \
 		   store/kma-fleet-sha256.o store/kma-fleet-schema.o store/kma-fleet-counts.o \
-		   store/kma-fleet-stacks.o store/kma-fleet-allocs.o store/kma-fleet-copy.o)
+		   store/kma-fleet-stacks.o store/kma-fleet-allocs.o store/kma-fleet-copy.o \
+		   store/kma-stack-key.o)
 # run selectors over the fleet store (kma-trend, kma-diff's store operands)
 FLEET_SEL_OBJS	:= $(addprefix $(O)/analyzer/store/,kma-fleet-select.o kma-fleet.o kma-fleet-schema.o)
 # kma-trend: series over the runs of the fleet store; the output guard for --html

@@ -132,7 +132,6 @@ static int push_file(struct kma_fleet *f, const struct push_opts *o, const char 
 		.db = file, .file = file, .source = "report.db", .labels = o->label,
 		.nr_labels = o->nr_labels, .allocations = o->allocations, .replace = o->replace,
 	};
-	char id[65];
 	struct kma_err err;
 	long long run;
 	int r;
@@ -141,11 +140,6 @@ static int push_file(struct kma_fleet *f, const struct push_opts *o, const char 
 		fprintf(stderr, "kma-push: %s: %m\n", file);
 		return -1;
 	}
-	if (kma_sha256_file(file, id, &err)) {
-		fprintf(stderr, "kma-push: %s: %s\n", file, err.msg);
-		return -1;
-	}
-	p.trace_id = id;
 	if (kma_runner_is_trace(file)) {
 		p.db = kma_runner_tmp_db("run.db");
 		if (!p.db || kma_runner_analyze(file, p.db, NULL))

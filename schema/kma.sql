@@ -26,7 +26,9 @@
 -- as the rows are written), which the views shape_counts, cache_stats, task_stats,
 -- stack_stats and sizing_advice now read instead of alloc_rows (same rows). A version 7
 -- file written before has neither the tables nor these views' new text: its views still
--- count alloc_rows, and kma-push counts them too.
+-- count alloc_rows, and kma-push counts them too. Also added within version 7: the column
+-- stacks.stack_key (each stack's key in the fleet store); without it kma-push hashes the
+-- frames itself.
 
 PRAGMA user_version = 7;
 -- "kmaR": marks the file as a kma report.db (kma-analyze -o replaces only such files).
@@ -317,7 +319,9 @@ CREATE TABLE stacks (
 	id		INTEGER PRIMARY KEY,	-- alloc_shapes.stack_id, free_stack_id, ...
 	depth		INTEGER NOT NULL,	-- frames: stack_frames.depth 0 .. depth - 1
 	hash		TEXT NOT NULL,		-- kma's 64-bit hash of the addresses, '0x<hex>'
-	folded		TEXT NOT NULL		-- functions outermost first joined by ';'
+	folded		TEXT NOT NULL,		-- functions outermost first joined by ';'
+	stack_key	BLOB			-- the key of the stack in the fleet store:
+						-- SHA-256 of depth and frames, 32 bytes
 );
 
 -- The frames of each stack; depth 0 is the innermost frame (the allocator).

@@ -10,8 +10,8 @@ PKGS="$PKGS libjs-chart.js chromium"
 # KernelShark: the plugin's KernelShark side (libkshark-dev, whose headers need
 # libjson-c-dev) and tests/t-kshark.sh (the GUI under Xvfb, screenshots by xwd)
 PKGS="$PKGS kernelshark libkshark-dev libjson-c-dev xvfb xauth x11-apps"
-# kma-push: libpq, libcrypto (stack keys, trace ids: SHA-256); t-fleet runs a
-# private PostgreSQL 15 cluster
+# kma-push: libpq; libcrypto (SHA-256: stack keys in kma-analyze and kma-push,
+# trace ids); t-fleet runs a private PostgreSQL 15 cluster
 PKGS="$PKGS libpq-dev libssl-dev postgresql-15"
 # t-fixedcost counts the start-up's instructions per kallsyms line with cachegrind
 PKGS="$PKGS valgrind"

@@ -31,6 +31,7 @@ fleet_main() {
 	fleet_again
 	fleet_hostile
 	fleet_faults
+	fleet_bad_stacks
 	fleet_kill
 	fleet_parallel
 	fleet_turns
@@ -153,14 +154,20 @@ rows_match() {
 		 FROM kma_fleet.timeline WHERE run_id = $r" \
 		"SELECT bin, ts, width_ns, allocs, alloc_bytes, frees, free_bytes, live_bytes, live_max
 		 FROM timeline" "$db"
-	# the stacks' keys and frames: SHA-256 of depth and frames worked out in Python
-	python3 - "$db" > "$F/keys.txt" <<'EOF'
+	# the stacks' keys and frames: SHA-256 of depth and frames worked out in Python,
+	# and each against the key kma-analyze wrote in stacks.stack_key (when it has it)
+	python3 - "$db" "$F/badkeys.txt" > "$F/keys.txt" <<'EOF'
 import hashlib, sqlite3, sys
 db = sqlite3.connect(sys.argv[1])
 db.text_factory = bytes
 frames = {}
-for sid, depth in db.execute("SELECT id, depth FROM stacks"):
+stored = {}
+cols = [c[1] for c in db.execute("PRAGMA table_info(stacks)")]
+sk = ", stack_key" if b"stack_key" in cols or "stack_key" in cols else ", NULL"
+for sid, depth, key in db.execute("SELECT id, depth%s FROM stacks" % sk):
     frames[sid] = (depth, [])
+    stored[sid] = key
+bad = open(sys.argv[2], "w")
 for sid, d, a, f, o in db.execute(
         "SELECT stack_id, depth, address, function, offset FROM stack_frames ORDER BY 1, 2"):
     frames[sid][1].append((d, a, f, o))
@@ -175,6 +182,8 @@ for sid, (depth, fr) in sorted(frames.items()):
     for d, a, f, o in fr:
         h.update(b(a) + b(f) + b(o))
     k = h.hexdigest()
+    if stored[sid] is not None and stored[sid].hex() != k:
+        bad.write("stack %d: stack_key %s, frames %s\n" % (sid, stored[sid].hex(), k))
     for d, a, f, o in fr:
         print("%s|%d|%s|%s|%s" % (k, d, a.decode(), (f or b"").decode(),
                                   "" if o is None else o))
@@ -192,6 +201,8 @@ EOF
 	else
 		pass "fleet: $w: stack keys (SHA-256 of the frames) and frames ($(wc -l < "$F/keys.sorted"))"
 	fi
+	check "fleet: $w: stacks.stack_key, where the file has it, is the SHA-256 of the frames" \
+		sh -c "[ ! -s '$F/badkeys.txt' ] || { head -3 '$F/badkeys.txt'; exit 1; }"
 }
 
 # allocations_match RUN DB WHAT: table allocations against the view allocations
@@ -629,6 +640,47 @@ fleet_upgrade() {
 	check "fleet: ... and takes a push" sh -c "[ $rc = 0 ] && [ '$v' = 2 ]"
 }
 
+# bad_file NAME PATTERN DB: kma-push of DB refused in one line naming DB and PATTERN, exit 1
+bad_file() {
+	local name=$1 pattern=$2 db=$3 n=$(runs)
+	"$PUSH" "$PG_URL" "$db" > "$F/out" 2> "$F/err"
+	rc=$?
+	if [ "$rc" != 1 ] || [ "$(wc -l < "$F/err")" != 1 ] || ! grep -qF -- "$db" "$F/err" ||
+	   ! grep -q -- "$pattern" "$F/err"; then
+		fail "fleet: $name" "exit $rc, want 1 and one line naming $db and '$pattern': $(cat "$F/err")"
+	elif [ "$(runs)" != "$n" ]; then
+		fail "fleet: $name" "a run was left: $(runs) runs, $n before"
+	else
+		pass "fleet: $name"
+	fi
+}
+
+# The stack keys kma-analyze writes in report.db, and files whose keys or frames are bad:
+# refused in one line naming the file, nothing written.
+fleet_bad_stacks() {
+	local n
+	n=$(sqlite3 "$F/stacks.db" "SELECT count(*) FROM stacks")
+	check "fleet: kma-analyze writes each stack's key (stacks.stack_key, 32 bytes)" test \
+		"$(sqlite3 "$F/stacks.db" "SELECT count(*) FROM stacks WHERE length(stack_key) = 32")" \
+		= "$n"
+	[ "$n" -gt 0 ] || fail "fleet: stacks.db has stacks" "none"
+	cp "$F/stacks.db" "$F/badkey.db"
+	sqlite3 "$F/badkey.db" "UPDATE trace SET file = 'badkey';
+		UPDATE stacks SET stack_key = zeroblob(32) WHERE id = 2"
+	bad_file "a stack key that is not its frames' (a new stack): refused" \
+		"stacks.stack_key of stack 2 does not match its frames" "$F/badkey.db"
+	sqlite3 "$F/badkey.db" "UPDATE stacks SET stack_key = x'0102' WHERE id = 2"
+	bad_file "a stack key of 2 bytes: refused" "stacks.stack_key of stack 2 is not a 32-byte key" \
+		"$F/badkey.db"
+	# an address not as kma-analyze writes it, its stack's key made by kma-push
+	for a in 0x01 0X1 0xAB 0x 0x1g ' 0x1' 0x10000000000000000; do
+		sqlite3 "$F/badkey.db" "UPDATE stacks SET stack_key = NULL;
+			UPDATE stack_frames SET address = '$a' WHERE stack_id = 2 AND depth = 0"
+		bad_file "a frame's address '$a': refused" "stack frame address '$a' is not 0x<hex>" \
+			"$F/badkey.db"
+	done
+}
+
 # hold_timeline: a second session takes kma_fleet.timeline's lock (the last of the run's
 # tables kma-push writes, before the stacks) and keeps it 60 s unless killed; returns
 # once it is granted, its pid in LOCKER.
@@ -753,11 +805,15 @@ fleet_turns() {
 		cp "$F/stacks.db" "$F/turn$i.db"
 		sqlite3 "$F/turn$i.db" "UPDATE trace SET file = 'turn$i'"
 	done
-	# every named frame renamed: each stack with one is new to the store
+	# every named frame renamed: each stack with one is new to the store; its key no
+	# longer kma-analyze's: NULL in one file (kma-push hashes the frames), the column
+	# dropped in the other (a report.db written before it), the same keys from both
 	for i in 1 2; do
 		sqlite3 "$F/turn$i.db" "UPDATE stack_frames SET function = function || '.turn'
 			WHERE function IS NOT NULL"
 	done
+	sqlite3 "$F/turn1.db" "UPDATE stacks SET stack_key = NULL"
+	sqlite3 "$F/turn2.db" "ALTER TABLE stacks DROP COLUMN stack_key"
 	want=$(sqlite3 "$F/turn1.db" "SELECT count(*) FROM stacks WHERE id IN
 		(SELECT stack_id FROM stack_frames WHERE function IS NOT NULL)")
 	PGAPPNAME=kma-locker psql -X -q "$PG_URL" -c "BEGIN; SELECT pg_advisory_xact_lock(1802330451);
@@ -813,7 +869,8 @@ fleet_late() {
 	for i in 4 5; do
 		cp "$F/stacks.db" "$F/turn$i.db"
 		sqlite3 "$F/turn$i.db" "UPDATE trace SET file = 'turn$i';
-			UPDATE stack_frames SET function = function || '.late' WHERE function IS NOT NULL"
+			UPDATE stack_frames SET function = function || '.late' WHERE function IS NOT NULL;
+			UPDATE stacks SET stack_key = NULL"
 	done
 	want=$(sqlite3 "$F/turn4.db" "SELECT count(*) FROM stacks WHERE id IN
 		(SELECT stack_id FROM stack_frames WHERE function IS NOT NULL)")

@@ -61,6 +61,7 @@ struct kma_push_row {
 /* A distinct stack key of the push and its first stacks.id. */
 struct kma_push_key {
 	const unsigned char	*key;
+	uint64_t		hi;	/* its first 8 bytes, big-endian: the sort's */
 	int64_t			id;
 };
 
@@ -74,8 +75,10 @@ struct kma_push {
 	struct sqlite3		*db;
 	int			version;	/* the report.db's PRAGMA user_version */
 	long long		run;
+	char			trace_id[65];	/* SHA-256 hex of the file given */
 	unsigned char		(*key)[32];	/* report.db stacks.id -> stack_key */
 	unsigned char		*has_key;
+	int			keys_read;	/* key from stacks.stack_key, not hashed here */
 	unsigned char		*added;		/* stacks.id whose row this push adds */
 	int64_t			nr_keys;
 	char			*rows;		/* the added stacks' rows for COPY into stacks */

@@ -258,7 +258,7 @@ static int insert_run(struct kma_push *p, const struct kma_fleet_push *in, char 
 		free(host);
 		return kma_err_nomem(p->e);
 	}
-	two[0] = in->trace_id;
+	two[0] = p->trace_id;
 	two[1] = options;
 	if (in->replace) {
 		res = kma_fleet_query(p->f, "SELECT kma_fleet.drop_run(run_id) FROM kma_fleet.runs "
@@ -269,7 +269,7 @@ static int insert_run(struct kma_push *p, const struct kma_fleet_push *in, char 
 		r = PQntuples(res) ? 2 : 1;
 		PQclear(res);
 	}
-	prm[0] = in->trace_id; prm[1] = in->source; prm[2] = options; prm[3] = host;
+	prm[0] = p->trace_id; prm[1] = in->source; prm[2] = options; prm[3] = host;
 	prm[4] = v[R_RELEASE]; prm[5] = v[R_UNAME]; prm[6] = v[R_START]; prm[7] = v[R_DURATION];
 	prm[8] = in->file; prm[9] = v[R_KMA_VERSION]; prm[10] = KMA_VERSION;
 	prm[11] = in->allocations ? "true" : "false";
@@ -377,16 +377,29 @@ int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *in, long lo
 		   struct kma_err *e)
 {
 	struct kma_push p = { .f = f, .e = e };
+	struct kma_file_id *id;
 	char *v[R_NR] = { NULL };
 	int r = -1, i, began = 0;
 
-	/* alloc_rows counted by threads of their own while the stacks are hashed */
+	/*
+	 * The trace id (the file's SHA-256) and alloc_rows' counts made by
+	 * threads of their own while the stacks' keys are read and asked for.
+	 */
+	id = kma_file_id_start(in->file);
+	if (!id) {
+		kma_err_nomem(e);
+		goto out;
+	}
 	p.path = in->db;
 	if (open_db(&p, in->db) || kma_fleet_counts_start(in->db, &p.counts, e) ||
 	    run_facts(&p, v) || kind_view(&p, v[R_KIND_MODULES]) || kma_push_stack_keys(&p))
 		goto out;
-	if (kma_fleet_exec(f, "BEGIN", e))
+	r = kma_file_id_finish(id, p.trace_id, e);
+	id = NULL;
+	if (r || kma_fleet_exec(f, "BEGIN", e)) {
+		r = -1;
 		goto out;
+	}
 	began = 1;
 	r = insert_run(&p, in, v);
 	if (r <= 0) {
@@ -402,6 +415,7 @@ int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *in, long lo
 out:
 	if (began)
 		PQclear(PQexec(f->conn, "ROLLBACK"));
+	kma_file_id_finish(id, NULL, NULL);
 	kma_fleet_counts_finish(p.counts, NULL, NULL);
 	kma_push_rows_drop(&p);
 	*run_id = p.run;

@@ -15,6 +15,7 @@
 #include <sqlite3.h>
 
 #include "kma-fleet-int.h"
+#include "kma-stack-key.h"
 
 /* Bytes of a stack's row reserved at first (more as needed): 6 frames of short names. */
 #define ROW_GUESS	384
@@ -29,14 +30,37 @@ struct frames {
 	int		null_fn, null_off;
 };
 
+/*
+ * An address as kma-analyze writes it, '0x' and 1-16 lowercase hex digits
+ * without a leading zero, into *@v: 0, or -1 when @a is not one (that
+ * exactly is what printing the value back with "0x%llx" gives, at a tenth
+ * of the cost: 732k frames).
+ */
+static int addr_of(const unsigned char *a, int n, uint64_t *v)
+{
+	uint64_t x = 0;
+	int i, d;
+
+	if (!a || n < 3 || n > 18 || a[0] != '0' || a[1] != 'x' || (a[2] == '0' && n > 3))
+		return -1;
+	for (i = 2; i < n; i++) {
+		d = a[i] >= '0' && a[i] <= '9' ? a[i] - '0' :
+		    a[i] >= 'a' && a[i] <= 'f' ? a[i] - 'a' + 10 : -1;
+		if (d < 0)
+			return -1;
+		x = x << 4 | (uint64_t)d;
+	}
+	*v = x;
+	return 0;
+}
+
 /* The frame at @st (frames_sql's row: stack_id, address, function, offset) added. */
 static int frames_add(struct kma_push *p, struct frames *fr, sqlite3_stmt *st)
 {
-	const char *a = (const char *)sqlite3_column_text(st, 1), *fn;
-	char back[24];
+	const unsigned char *a = sqlite3_column_text(st, 1);
+	const char *fn;
 	size_t n = (size_t)sqlite3_column_bytes(st, 2);
-	unsigned long long v;
-	char *end;
+	uint64_t v;
 
 	if (fr->n == fr->cap) {
 		size_t c = fr->cap ? 2 * fr->cap : 64;
@@ -49,11 +73,9 @@ static int frames_add(struct kma_push *p, struct frames *fr, sqlite3_stmt *st)
 		fr->cap = c;
 	}
 	/* the address as its 64 bits, exactly: '0x<hex>' as kma-analyze writes it */
-	v = a && !strncmp(a, "0x", 2) ? strtoull(a + 2, &end, 16) : 0;
-	snprintf(back, sizeof(back), "0x%llx", v);
-	if (!a || strcmp(a, back))
+	if (addr_of(a, sqlite3_column_bytes(st, 1), &v))
 		return kma_err_set(p->e, KMA_ERR_BROKEN, "stack frame address '%s' is not 0x<hex>",
-				   a ? a : "(null)");
+				   a ? (const char *)a : "(null)");
 	fr->addr[fr->n] = (int64_t)v;
 	fr->has_off[fr->n] = sqlite3_column_type(st, 3) != SQLITE_NULL;
 	fr->off[fr->n] = sqlite3_column_int64(st, 3);
@@ -150,33 +172,6 @@ static int frame_of(sqlite3_stmt *fst, int *frc, int64_t id)
 	return *frc == SQLITE_ROW && sqlite3_column_int64(fst, 0) == id;
 }
 
-/* A stack's bytes to hash, gathered to go to libcrypto in one call. */
-struct msg {
-	char	*b;
-	size_t	n, cap;
-};
-
-static int msg_add(struct msg *m, const void *d, size_t n)
-{
-	if (!n)		/* an empty blob's pointer may be NULL */
-		return 0;
-	if (m->n + n > m->cap) {
-		size_t c = m->cap ? m->cap : 1024;
-		char *b;
-
-		while (c < m->n + n)
-			c *= 2;
-		b = realloc(m->b, c);
-		if (!b)
-			return -1;
-		m->b = b;
-		m->cap = c;
-	}
-	memcpy(m->b + m->n, d, n);
-	m->n += n;
-	return 0;
-}
-
 static void frames_free(struct frames *fr)
 {
 	free(fr->addr);
@@ -189,34 +184,25 @@ static void frames_free(struct frames *fr)
 }
 
 /*
- * The stack's frames into @m (to hash; NULL: not hashed), each field 'n' for
- * NULL, else 'v' and its bytes, tab-ended, or into @fr for its row (NULL: no
- * row). 0, or -1 and p->e.
+ * The stack's frames into @k (to hash; NULL: not hashed) and into @fr for its
+ * row (NULL: no row). 0, or -1 and p->e.
  */
-static int msg_frames(struct kma_push *p, struct msg *m, struct frames *fr, sqlite3_stmt *fst,
-		      int *frc, int64_t id)
+static int msg_frames(struct kma_push *p, struct kma_stack_key *k, struct frames *fr,
+		      sqlite3_stmt *fst, int *frc, int64_t id)
 {
-	int c, any = 0, err = 0;
+	int c;
 
-	while (!err && frame_of(fst, frc, id)) {
-		for (c = 1; m && c <= 3 && !err; c++) {
-			if (sqlite3_column_type(fst, c) == SQLITE_NULL) {
-				err = msg_add(m, "n\t", 2);
-				continue;
-			}
-			err = msg_add(m, "v", 1) ||
-			      msg_add(m, sqlite3_column_blob(fst, c), sqlite3_column_bytes(fst, c)) ||
-			      msg_add(m, "\t", 1);
-		}
-		if (err)
-			break;
+	while (frame_of(fst, frc, id)) {
+		for (c = 1; k && c <= 3; c++)
+			if (kma_stack_key_field(k, sqlite3_column_type(fst, c) == SQLITE_NULL ? NULL :
+						sqlite3_column_blob(fst, c),
+						(size_t)sqlite3_column_bytes(fst, c)))
+				return kma_err_nomem(p->e);
 		if (fr && frames_add(p, fr, fst))
 			return -1;
-		any = 1;
 		*frc = sqlite3_step(fst);
 	}
-	/* no frame: the three NULLs of the outer join these keys were first made with */
-	return err || (m && !any && msg_add(m, "n\tn\tn\t", 6)) ? kma_err_nomem(p->e) : 0;
+	return 0;
 }
 
 /*
@@ -235,77 +221,121 @@ static void rows_advise(struct kma_push *p)
 #endif
 }
 
-/* The stack's key from its @depth and frames (@fst at them), in p->key[@id]. */
-static int hash_stack(struct kma_push *p, struct kma_sha256 *sha, struct msg *m,
-		      sqlite3_stmt *fst, int *frc, int64_t id, int64_t depth)
+/*
+ * The stack's key from its @depth and frames (@fst at them) into @out, and
+ * with @fr its frames gathered for its row.
+ */
+static int hash_stack(struct kma_push *p, struct kma_stack_key *k, struct frames *fr,
+		      sqlite3_stmt *fst, int *frc, int64_t id, int64_t depth, unsigned char out[32])
 {
-	char num[24];
-	int n = snprintf(num, sizeof(num), "%lld\n", (long long)depth);
-
-	m->n = 0;
-	if (msg_add(m, num, n))
-		return kma_err_nomem(p->e);
-	if (msg_frames(p, m, NULL, fst, frc, id))
+	kma_stack_key_begin(k, depth);
+	if (msg_frames(p, k, fr, fst, frc, id))
 		return -1;
-	if (kma_sha256(sha, m->b, m->n, p->key[id]))
+	if (kma_stack_key_end(k, out))
 		return kma_err_set(p->e, KMA_ERR_OTHER, "libcrypto's SHA-256 failed");
-	p->has_key[id] = 1;
+	return 0;
+}
+
+/*
+ * The stacks' rows, built by a thread of its own on a connection of its own
+ * from the moment the keys are known: while the server is asked which keys
+ * it lacks, every stack's (most are new in a push that adds any), then only
+ * those of the stacks it lacks, none more once it has them all; all while
+ * the transaction's first tables go (run_stacks alone is 0.2 s of the
+ * server's CPU with 122k stacks) and the client would only wait. A copy of
+ * the push, with its own buffer and error.
+ */
+struct kma_push_rows {
+	struct kma_push	q;
+	struct kma_err	e;
+	int64_t		max;
+	int		r;
+	int		answered;	/* p->added made (atomic: set by the push) */
+	int		none;		/* ... and no stack to add */
+	pthread_t	th;
+};
+
+/* Whether the thread is to build stack @id's row; *@stop 1: none more. */
+static int row_wanted(struct kma_push *p, int64_t id, int *stop)
+{
+	struct kma_push_rows *j = p->rows_job;
+
+	if (!j || !__atomic_load_n(&j->answered, __ATOMIC_ACQUIRE))
+		return 1;
+	*stop = j->none;
+	return !j->none && p->added[id];
+}
+
+/*
+ * The added stack @id's row (@st at it), its frames (@fst at them) checked
+ * against its key with @k (a key read from the file), into p->buf.
+ */
+static int stack_row(struct kma_push *p, struct kma_stack_key *k, struct frames *fr,
+		     sqlite3_stmt *st, sqlite3_stmt *fst, int *frc, int64_t id)
+{
+	int64_t depth = sqlite3_column_int64(st, 1);
+	unsigned char key[32];
+
+	if (k ? hash_stack(p, k, fr, fst, frc, id, depth, key) :
+	    msg_frames(p, NULL, fr, fst, frc, id))
+		return -1;
+	if (k && memcmp(key, p->key[id], 32))
+		return kma_err_set(p->e, KMA_ERR_BROKEN, "stacks.stack_key of stack %lld does not "
+				   "match its frames", (long long)id);
+	p->row[id].off = p->len;
+	/* the folded text read in place: valid until the next step */
+	if (frames_row(p, fr, id, depth,
+		       sqlite3_column_bytes(st, 2) ? sqlite3_column_blob(st, 2) : "",
+		       (size_t)sqlite3_column_bytes(st, 2)))
+		return -1;
+	p->row[id].len = p->len - p->row[id].off;
 	return 0;
 }
 
 /*
  * The stacks (@st: id, depth[, folded]) and stack_frames (@fst) read side by
- * side: with @sha, each stack's key; without, the row of each stack in
- * p->added, in p->buf (p->row[id] its place).
+ * side: without @rows, each stack's key hashed with @k; with, the row of each
+ * stack in p->added, in p->buf (p->row[id] its place), its key checked with
+ * @k when not NULL.
  */
-static int read_stacks(struct kma_push *p, struct kma_sha256 *sha, sqlite3_stmt *st,
+static int read_stacks(struct kma_push *p, int rows, struct kma_stack_key *k, sqlite3_stmt *st,
 		       sqlite3_stmt *fst, int64_t max)
 {
-	struct msg m = { 0 };
 	struct frames fr = { 0 };
-	int64_t id, depth;
-	int rc, frc = sqlite3_step(fst), r = 0;
+	int64_t id;
+	int rc = SQLITE_DONE, frc = sqlite3_step(fst), r = 0, stop = 0;
 	size_t cap = 0;
 
-	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while (!r && !stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
-		if (id < 0 || id > max || (!sha && !p->added[id]))
+		if (id < 0 || id > max || (rows && !row_wanted(p, id, &stop)))
 			continue;	/* their frames skipped by frame_of */
-		depth = sqlite3_column_int64(st, 1);
-		if (sha) {
-			r = hash_stack(p, sha, &m, fst, &frc, id, depth);
+		if (!rows) {
+			r = hash_stack(p, k, NULL, fst, &frc, id, sqlite3_column_int64(st, 1),
+				       p->key[id]);
+			p->has_key[id] = 1;
 			continue;
 		}
-		if (msg_frames(p, NULL, &fr, fst, &frc, id)) {
-			r = -1;
-			break;
-		}
-		p->row[id].off = p->len;
-		/* the folded text read in place: valid until the next step */
-		r = frames_row(p, &fr, id, depth,
-			       sqlite3_column_bytes(st, 2) ? sqlite3_column_blob(st, 2) : "",
-			       (size_t)sqlite3_column_bytes(st, 2));
-		p->row[id].len = p->len - p->row[id].off;
+		r = stack_row(p, k, &fr, st, fst, &frc, id);
 		if (p->cap != cap) {
 			rows_advise(p);
 			cap = p->cap;
 		}
 	}
-	free(m.b);
 	frames_free(&fr);
 	if (r)
 		return -1;
-	return rc == SQLITE_DONE && (frc == SQLITE_ROW || frc == SQLITE_DONE) ? 0 :
+	return stop || (rc == SQLITE_DONE && (frc == SQLITE_ROW || frc == SQLITE_DONE)) ? 0 :
 	       kma_push_db_err(p, "cannot read its stacks");
 }
 
-/* One pass over the stacks: their keys (@sha) or the added ones' rows (NULL). */
-static int stacks_pass(struct kma_push *p, struct kma_sha256 *sha, int64_t max)
+/* One pass over the stacks: their keys (!@rows) or the added ones' rows. */
+static int stacks_pass(struct kma_push *p, int rows, struct kma_stack_key *k, int64_t max)
 {
 	sqlite3_stmt *st, *fst;
 	int r;
 
-	if (sqlite3_prepare_v2(p->db, sha ? "SELECT id, depth FROM stacks ORDER BY id" :
+	if (sqlite3_prepare_v2(p->db, !rows ? "SELECT id, depth FROM stacks ORDER BY id" :
 			       "SELECT id, depth, folded FROM stacks ORDER BY id", -1, &st,
 			       NULL) != SQLITE_OK)
 		return kma_push_db_err(p, "cannot read its stacks");
@@ -313,19 +343,69 @@ static int stacks_pass(struct kma_push *p, struct kma_sha256 *sha, int64_t max)
 		sqlite3_finalize(st);
 		return kma_push_db_err(p, "cannot read its stacks");
 	}
-	r = read_stacks(p, sha, st, fst, max);
+	r = read_stacks(p, rows, k, st, fst, max);
 	sqlite3_finalize(st);
 	sqlite3_finalize(fst);
 	return r;
 }
 
 /* By key, then (a key twice) the first stack first. */
-static int key_cmp(const void *a, const void *b)
+static int key_cmp(const struct kma_push_key *x, const struct kma_push_key *y)
 {
-	const struct kma_push_key *x = a, *y = b;
 	int c = memcmp(x->key, y->key, 32);
 
 	return c ? c : (x->id > y->id) - (x->id < y->id);
+}
+
+/*
+ * @k (@n, in stacks.id order) sorted as key_cmp says: by the keys' first 8
+ * bytes a byte at a time, least significant first, each pass stable (so a
+ * key twice keeps its first stack first), then the rare runs of keys whose
+ * first 8 bytes are the same by the whole key. qsort's calls of key_cmp
+ * were 60-80 ms for 122k keys, this is a few.
+ */
+static int sort_keys(struct kma_push *p, struct kma_push_key *k, size_t n)
+{
+	struct kma_push_key *tmp = malloc((n ? n : 1) * sizeof(*tmp)), *from = k, *to = tmp, t;
+	size_t count[256], i, j, at;
+	int b;
+
+	if (!tmp)
+		return kma_err_nomem(p->e);
+	for (b = 0; b < 64; b += 8) {
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < n; i++)
+			count[(from[i].hi >> b) & 255]++;
+		for (i = at = 0; i < 256; i++) {
+			j = count[i];
+			count[i] = at;
+			at += j;
+		}
+		for (i = 0; i < n; i++)
+			to[count[(from[i].hi >> b) & 255]++] = from[i];
+		/* from and to swapped: after 8 passes the keys are back in k */
+		from = from == k ? tmp : k;
+		to = to == k ? tmp : k;
+	}
+	free(tmp);
+	for (i = 1; i < n; i++)
+		for (j = i; j && k[j - 1].hi == k[j].hi && key_cmp(&k[j - 1], &k[j]) > 0; j--) {
+			t = k[j];
+			k[j] = k[j - 1];
+			k[j - 1] = t;
+		}
+	return 0;
+}
+
+/* A key's first 8 bytes as a number, in memcmp's order. */
+static uint64_t key_hi(const unsigned char *key)
+{
+	uint64_t v = 0;
+	int i;
+
+	for (i = 0; i < 8; i++)
+		v = v << 8 | key[i];
+	return v;
 }
 
 /*
@@ -346,64 +426,66 @@ static int sorted_keys(struct kma_push *p)
 		if (!p->has_key[id])
 			continue;
 		k[n].key = p->key[id];
+		k[n].hi = key_hi(p->key[id]);
 		k[n++].id = id;
 	}
-	qsort(k, n, sizeof(*k), key_cmp);
 	p->missing = k;
+	if (sort_keys(p, k, n))
+		return -1;
 	for (i = p->nr_missing = 0; i < n; i++)
 		if (!p->nr_missing || memcmp(k[p->nr_missing - 1].key, k[i].key, 32))
 			k[p->nr_missing++] = k[i];
 	return 0;
 }
 
-/* The keys of p->missing as a bytea[] parameter in binary form, in p->buf. */
-static int keys_param(struct kma_push *p)
-{
-	size_t i, n = p->nr_missing;
-
-	if (n > INT32_MAX / 36)
-		return kma_err_set(p->e, KMA_ERR_OTHER, "%zu stacks: too many for one push", n);
-	p->len = 0;
-	if (kma_push_reserve(p, 20 + n * 36))
-		return -1;
-	kma_push_put32(p, 1);		/* one dimension */
-	kma_push_put32(p, 0);		/* no NULL */
-	kma_push_put32(p, 17);		/* bytea */
-	kma_push_put32(p, (int32_t)n);
-	kma_push_put32(p, 1);
-	for (i = 0; i < n; i++) {
-		kma_push_put32(p, 32);
-		kma_push_put(p, p->missing[i].key, 32);
-	}
-	return 0;
-}
-
 /*
  * Of the keys in p->missing, those the store lacks kept (in their order),
- * marked in p->added: asked as one bytea[] parameter, answered by their
- * places in it (binary int8). 0, or -1 and why.
+ * marked in p->added: asked as one bytea parameter, the keys end to end (as
+ * a bytea[], the server's array_recv of 122k elements was 90 ms, more than
+ * the probes of the primary key), answered by their places in it (binary
+ * int8). 0, or -1 and why.
  */
 static int missing(struct kma_push *p)
 {
 	const char *val;
 	int len, fmt = 1, i, r = 0;
-	Oid type = 1001;	/* bytea[] */
+	Oid type = 17;	/* bytea */
 	PGresult *res;
 	uint64_t at;
 	size_t j, n = p->nr_missing;
 
 	if (!n)
 		return 0;
-	if (keys_param(p))
+	if (n > INT32_MAX / 32)
+		return kma_err_set(p->e, KMA_ERR_OTHER, "%zu stacks: too many for one push", n);
+	p->len = 0;
+	if (kma_push_reserve(p, n * 32))
 		return -1;
+	for (j = 0; j < n; j++)
+		kma_push_put(p, p->missing[j].key, 32);
 	val = p->buf;
 	len = (int)p->len;
-	res = PQexecParams(p->f->conn, "SELECT k.i FROM unnest($1::bytea[]) WITH ORDINALITY "
-			   "AS k(key, i) WHERE NOT EXISTS (SELECT 1 FROM kma_fleet.stacks AS s "
-			   "WHERE s.stack_key = k.key)", 1, &type, &val, &len, &fmt, 1);
+	/*
+	 * Each key probed in the primary key, whatever the planner thinks: a
+	 * plan made for the keys at hand (the parameter a 4 MB constant in it:
+	 * 66 ms to bind) hashed the whole of stacks (141 ms with 122k stacks,
+	 * and more as the store grows).
+	 */
+	if (kma_fleet_exec(p->f, "SET plan_cache_mode = force_generic_plan; "
+			   "SET enable_hashjoin = off; SET enable_mergejoin = off", p->e))
+		return -1;
+	res = PQexecParams(p->f->conn, "SELECT i FROM generate_series(1::bigint, length($1) / 32) "
+			   "AS i WHERE NOT EXISTS (SELECT 1 FROM kma_fleet.stacks AS s WHERE "
+			   "s.stack_key = substr($1, (i * 32 - 31)::integer, 32))", 1, &type, &val,
+			   &len, &fmt, 1);
 	p->len = 0;
 	if (PQresultStatus(res) != PGRES_TUPLES_OK)
 		return kma_fleet_pg_err(p->f, res, p->e);
+	if (kma_fleet_exec(p->f, "RESET plan_cache_mode; RESET enable_hashjoin; "
+			   "RESET enable_mergejoin", p->e)) {
+		PQclear(res);
+		return -1;
+	}
 	for (j = 0; j < n; j++)
 		p->added[p->missing[j].id] = 0;
 	for (i = 0; i < PQntuples(res) && !r; i++) {
@@ -424,34 +506,19 @@ static int missing(struct kma_push *p)
 	return r;
 }
 
-/*
- * Each stack's key, the SHA-256 of its depth and frames, innermost first;
- * then, before the transaction, while the server has nothing else to do,
- * the keys the store lacks asked once (p->missing), and only their stacks'
- * rows of kma_fleet.stacks built, in binary COPY form (p->rows, p->row), by
- * a thread of their own while the transaction's tables go (kma_push_stacks
- * waits for it): a push whose stacks are stored builds none.
- */
-/*
- * The added stacks' rows, built by a thread of its own, on a connection of
- * its own, while the transaction's first tables go: the server is busy with
- * them (run_stacks alone is 0.2 s of its CPU with 122k stacks) and the
- * client would only wait. A copy of the push, with its own buffer and error.
- */
-struct kma_push_rows {
-	struct kma_push	q;
-	struct kma_err	e;
-	int64_t		max;
-	int		r;
-	pthread_t	th;
-};
-
 static void *rows_main(void *arg)
 {
 	struct kma_push_rows *j = arg;
+	struct kma_stack_key *k = NULL;
 
-	j->r = kma_push_reserve(&j->q, j->q.nr_missing * ROW_GUESS) ||
-	       stacks_pass(&j->q, NULL, j->max) ? -1 : 0;
+	/* keys read from the file checked as their rows are made (those of stored stacks not) */
+	if (j->q.keys_read && !(k = kma_stack_key_alloc())) {
+		j->r = kma_err_nomem(j->q.e);
+		return NULL;
+	}
+	j->r = kma_push_reserve(&j->q, j->q.nr_keys * ROW_GUESS) ||
+	       stacks_pass(&j->q, 1, k, j->max) ? -1 : 0;
+	kma_stack_key_free(k);
 	return NULL;
 }
 
@@ -466,7 +533,7 @@ static int rows_start(struct kma_push *p, int64_t max)
 	j->q.len = j->q.cap = 0;
 	j->q.e = &j->e;
 	j->q.counts = NULL;
-	j->q.rows_job = NULL;
+	j->q.rows_job = j;	/* its row_wanted's */
 	j->max = max;
 	if (sqlite3_open_v2(p->path, &j->q.db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX,
 			    NULL) != SQLITE_OK) {
@@ -481,6 +548,17 @@ static int rows_start(struct kma_push *p, int64_t max)
 	}
 	p->rows_job = j;
 	return 0;
+}
+
+/* The thread told which stacks the store lacks (p->added), or to stop (@stop). */
+static void rows_answer(struct kma_push *p, int stop)
+{
+	struct kma_push_rows *j = p->rows_job;
+
+	if (!j)
+		return;
+	j->none = stop || !p->nr_missing;
+	__atomic_store_n(&j->answered, 1, __ATOMIC_RELEASE);
 }
 
 /* The thread's rows (p->rows, p->row) once it ended; 0, or -1 with its error. */
@@ -512,13 +590,61 @@ void kma_push_rows_drop(struct kma_push *p)
 	if (!p->rows_job)
 		return;
 	e = *p->e;	/* the reason the push stopped, kept */
+	rows_answer(p, 1);
 	rows_finish(p);
 	*p->e = e;
 }
 
+/*
+ * The keys kma-analyze wrote in stacks.stack_key (p->keys_read): 1 when the
+ * file has them, 0 when it was written before the column (or a stack's is
+ * NULL: its frames changed by hand), -1 and why.
+ */
+static int keys_read(struct kma_push *p, int64_t max)
+{
+	sqlite3_stmt *st;
+	int64_t id;
+	int rc, r = 0;
+
+	if (sqlite3_prepare_v2(p->db, "SELECT id, stack_key FROM stacks", -1, &st,
+			       NULL) != SQLITE_OK)
+		return strstr(sqlite3_errmsg(p->db), "no such column") ? 0 :
+		       kma_push_db_err(p, "cannot read its stacks");
+	while (!r && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		id = sqlite3_column_int64(st, 0);
+		if (id < 0 || id > max)
+			continue;
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL)
+			break;		/* not all there: each stack hashed here */
+		if (sqlite3_column_bytes(st, 1) != 32)
+			r = kma_err_set(p->e, KMA_ERR_BROKEN, "stacks.stack_key of stack %lld is "
+					"not a 32-byte key", (long long)id);
+		else
+			memcpy(p->key[id], sqlite3_column_blob(st, 1), 32);
+		p->has_key[id] = 1;
+	}
+	sqlite3_finalize(st);
+	if (r)
+		return -1;
+	if (rc == SQLITE_ROW)
+		return 0;
+	if (rc != SQLITE_DONE)
+		return kma_push_db_err(p, "cannot read its stacks");
+	p->keys_read = 1;
+	return 1;
+}
+
+/*
+ * Each stack's key (kma-stack-key.c): read from stacks.stack_key, or hashed
+ * here from a report.db written before it; then, before the transaction,
+ * while the server has nothing else to do, the keys the store lacks asked
+ * once (p->missing), while a thread builds the stacks' rows of
+ * kma_fleet.stacks in binary COPY form (p->rows, p->row), those the store
+ * lacks in the end (kma_push_stacks waits for it).
+ */
 int kma_push_stack_keys(struct kma_push *p)
 {
-	struct kma_sha256 *sha;
+	struct kma_stack_key *k;
 	sqlite3_stmt *st;
 	int64_t max = 0;
 	int r;
@@ -539,12 +665,18 @@ int kma_push_stack_keys(struct kma_push *p)
 	p->row = calloc(p->nr_keys, sizeof(*p->row));
 	if (!p->key || !p->has_key || !p->added || !p->row)
 		return kma_err_nomem(p->e);
-	sha = kma_sha256_new();
-	r = sha ? stacks_pass(p, sha, max) : kma_err_nomem(p->e);
-	kma_sha256_free(sha);
-	if (r || sorted_keys(p) || missing(p))
+	r = keys_read(p, max);
+	if (!r) {
+		/* a report.db written before stacks.stack_key: each stack hashed here */
+		k = kma_stack_key_alloc();
+		r = k ? stacks_pass(p, 0, k, max) : kma_err_nomem(p->e);
+		kma_stack_key_free(k);
+	}
+	/* the rows made while the server is asked which stacks it lacks */
+	if (r < 0 || (max && rows_start(p, max)) || sorted_keys(p) || missing(p))
 		return -1;
-	return p->nr_missing ? rows_start(p, max) : 0;
+	rows_answer(p, 0);
+	return 0;
 }
 
 /*

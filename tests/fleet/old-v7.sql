@@ -1,8 +1,10 @@
 -- A report.db as kma-analyze wrote it before the tables shape_totals, task_totals,
--- stack_totals and cache_totals (added within version 7): the tables dropped and the views
--- that read them made again with their text of then, counting alloc_rows (kept here as it
--- was released).
--- tests/t-fleet.sh pushes such a copy: kma-push must count its rows itself.
+-- stack_totals and cache_totals and the column stacks.stack_key (added within version 7):
+-- the tables and the column dropped and the views that read them made again with their
+-- text of then, counting alloc_rows (kept here as it was released).
+-- tests/t-fleet.sh pushes such a copy: kma-push must count its rows and hash its stacks
+-- itself.
+ALTER TABLE stacks DROP COLUMN stack_key;
 DROP VIEW shape_counts;
 DROP VIEW cache_stats;
 DROP VIEW task_stats;
