@@ -131,7 +131,6 @@ static int feed_kind(struct kma_pipeline *r, const struct kma_event *ev)
 	int k = kma_kind_of_event(ev->type);
 	struct kma_match_opts mo = { .kind = (enum kma_kind)k, .resolve = r->mo.resolve,
 				     .resolve_ctx = r->mo.resolve_ctx, .stack_ctx = r->stacks,
-				     .module_of = r->mo.module_of,	/* kind_callers.module */
 				     .stack_caller = k == KMA_KIND_VMALLOC ?
 					kma_stacks_vmap_caller_addr : kma_stacks_percpu_caller_addr,
 				     .timeline = r->o->html != NULL,

@@ -170,7 +170,7 @@ km_store() {
 	done
 	for k in percpu vmalloc; do
 		for s in all g1 kworker; do
-			# shellcheck disable=SC2086
+			# shellcheck disable=SC2046
 			km_same "--kind $k -g module $(scope_args $s): the files' rows" \
 				--kind $k -g module $(scope_args $s) -f csv
 		done
