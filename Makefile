@@ -88,7 +88,7 @@ MARK		:= $(O)/tools/kma-mark
 DIFF		:= $(O)/analyzer/kma-diff
 DIFF_OBJS	:= $(addprefix $(O)/analyzer/,kma-diff.o kma-diff-help.o match/kma-diffmatch.o report/kma-report-diff.o \
 		   report/kma-table.o store/kma-diff-load.o store/kma-schema.o kma-output.o \
-		   store/kma-store-file.o kma-runner.o kma-diff-kind.o)
+		   store/kma-store-file.o kma-runner.o)
 # the filters and generations: the allocation rows summed again, judged by kma-select
 DIFF_OBJS	+= $(O)/analyzer/store/kma-diff-scope.o $(O)/analyzer/store/kma-diff-page.o \
 		   $(filter-out $(DIFF_OBJS),$(MATCH_OBJS))

@@ -22,7 +22,6 @@
 #include "kma-output.h"
 #include "kma-runner.h"
 #include "kma-diff-help.h"
-#include "kma-diff-kind.h"
 #include "match/kma-kind.h"
 #include "match/kma-pagealloc.h"
 #include "match/kma-diffmatch.h"
@@ -374,58 +373,6 @@ static const char *db_for_trace(const struct diff_opts *o, int *nkeep, int i)
 }
 
 /*
- * --kind percpu or vmalloc -g module: trace operand i's rows, from
- * kma-analyze -f csv --kind K -g module with the filters and generation
- * (kma-diff-kind.c), since report.db keeps no module of these callers;
- * 0, or -1 after a one-line error naming the file.
- */
-static int load_kind_module(const struct diff_opts *o, int i, int *nkeep,
-			    struct kma_diff_table *t)
-{
-	const char *file = o->operand[i], *args[2 * MAX_SELS + 16], *csv, *db;
-	int n = 0, k;
-	struct kma_err err;
-
-	/* the report.db for the trace's duration, which the table lacks, and for -o */
-	csv = kma_runner_tmp_db(i ? "new.csv" : "base.csv");
-	db = db_for_trace(o, nkeep, i);
-	if (!csv || !db)
-		return -1;
-	args[n++] = "-f";
-	args[n++] = "csv";
-	args[n++] = "--kind";
-	args[n++] = o->kind_arg;
-	args[n++] = "-g";
-	args[n++] = kma_group_name(o->group);
-	for (k = 0; k < 2; k++) {
-		if (!o->nr_syms[k])
-			continue;
-		args[n++] = k ? "--symbols" : "--kallsyms";
-		args[n++] = o->syms[k][i < o->nr_syms[k] ? i : 0];
-	}
-	for (k = 0; k < o->nr_sels; k++) {
-		args[n++] = o->sel[k].kind == KMA_SELK_COMM ? "--comm" :
-			    o->sel[k].kind == KMA_SELK_PID ? "--pid" : "--caller";
-		args[n++] = o->sel[k].arg;
-	}
-	if (o->exclude_self)
-		args[n++] = "--exclude-self";
-	if (o->gen[i]) {
-		args[n++] = "--generation";
-		args[n++] = o->gen[i];
-	}
-	args[n] = NULL;
-	if (kma_runner_report(file, db, csv, args))
-		return -1;
-	if (kma_diff_kind_load(csv, kma_group_name(o->group), t, &err) ||
-	    kma_diff_load_duration(db, t, &err)) {
-		fprintf(stderr, "kma-diff: %s: %s\n", file, err.msg);
-		return -1;
-	}
-	return 0;
-}
-
-/*
  * --kind page, percpu or vmalloc: operand i's rows of the kind, narrowed to sc,
  * into t; 0, or -1 after a one-line error naming the file. One path for
  * both operand types: a trace is analyzed into a report.db first, then the
@@ -439,8 +386,6 @@ static int load_kind(const struct diff_opts *o, int i, int *nkeep,
 	struct kma_err err;
 
 	if (kma_runner_is_trace(file)) {
-		if (o->group == KMA_GROUP_MODULE)
-			return load_kind_module(o, i, nkeep, t);
 		db = db_for_trace(o, nkeep, i);
 		if (!db || analyze(o, i, file, db))
 			return -1;

@@ -116,14 +116,13 @@ static const char *analyzer_path(char *buf, size_t len)
 	return "kma-analyze";
 }
 
-/* kma-analyze FIRST ARGS -- TRACE, its stdout to @out (NULL: ours); 0 or -1 said. */
-static int run_analyze(const char *trace, const char *const *first, const char *const *args,
-		       const char *out)
+/* kma-analyze FIRST ARGS -- TRACE; 0 or -1 said. */
+static int run_analyze(const char *trace, const char *const *first, const char *const *args)
 {
 	char buf[PATH_MAX];
 	const char *path = analyzer_path(buf, sizeof(buf));
 	const char *argv[MAX_ARGS + 7] = { "kma-analyze" };
-	int status, n = 1, fd;
+	int status, n = 1;
 	pid_t pid;
 
 	while (*first)
@@ -140,13 +139,6 @@ static int run_analyze(const char *trace, const char *const *first, const char *
 		return -1;
 	}
 	if (!pid) {
-		if (out) {
-			fd = open(out, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-			if (fd < 0 || dup2(fd, STDOUT_FILENO) < 0) {
-				fprintf(stderr, "%s: %s: %m\n", prog, out);
-				_exit(127);
-			}
-		}
 		execvp(path, (char *const *)argv);
 		fprintf(stderr, "%s: %s: cannot run %s: %m\n", prog, trace, path);
 		_exit(127);
@@ -174,13 +166,5 @@ int kma_runner_analyze(const char *trace, const char *db, const char *const *arg
 {
 	const char *first[] = { "-q", "-o", db, NULL };
 
-	return run_analyze(trace, first, args, NULL);
-}
-
-int kma_runner_report(const char *trace, const char *db, const char *out,
-		      const char *const *args)
-{
-	const char *first[] = { "-o", db, NULL };
-
-	return run_analyze(trace, first, args, out);
+	return run_analyze(trace, first, args);
 }

@@ -25,9 +25,6 @@ const char *kma_runner_tmp_db(const char *name);
  * this program, else from PATH); 0, or -1 after one line naming the trace.
  */
 int kma_runner_analyze(const char *trace, const char *db, const char *const *args);
-/* kma-analyze -o DB [ARGS...] -- TRACE, its report into the file @out; as above. */
-int kma_runner_report(const char *trace, const char *db, const char *out,
-		      const char *const *args);
 
 /* Removes the temporaries (also done by the signal handlers). */
 void kma_runner_cleanup(void);

@@ -1,4 +1,4 @@
--- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 4.
+-- kma fleet store: the central PostgreSQL (15) schema kma-push writes, version 5.
 -- Documented in docs/kma-fleet.5 (man 5 kma-fleet); every table, column and function
 -- below is described there. Created by kma-push --init (compiled into kma-push), in one
 -- transaction; kma-push refuses a database whose kma_fleet.schema_version is newer.
@@ -18,7 +18,7 @@ CREATE TABLE kma_fleet.schema_version (
 	one		boolean PRIMARY KEY DEFAULT true CHECK (one),
 	version		integer NOT NULL
 );
-INSERT INTO kma_fleet.schema_version (version) VALUES (4);
+INSERT INTO kma_fleet.schema_version (version) VALUES (5);
 
 -- One row per run pushed.
 CREATE TABLE kma_fleet.runs (
@@ -273,6 +273,16 @@ CREATE TABLE kma_fleet.kind_stacks (
 	live		bigint NOT NULL
 ) PARTITION BY LIST (run_id);
 -- end of version 4: kind keys
+
+-- version 5: kind modules
+-- What kma-diff --kind percpu|vmalloc -g module reads: a percpu or vmalloc caller's
+-- module (report.db's kind_callers.module; NULL: vmlinux, unresolved, or a page row),
+-- and per run whether the callers' modules are known: true when the report.db pushed
+-- had them, false when it predates them (every module NULL), NULL for a run pushed
+-- before version 5. kma-push --init adds them to an older store as these statements do.
+ALTER TABLE kma_fleet.kind_callers ADD COLUMN module text;
+ALTER TABLE kma_fleet.runs ADD COLUMN kind_modules boolean;
+-- end of version 5: kind modules
 
 -- The partition of TAB (one of the partitioned tables above) for RUN.
 CREATE FUNCTION kma_fleet.add_run_partition(tab text, run bigint) RETURNS void

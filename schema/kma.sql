@@ -366,6 +366,9 @@ CREATE TABLE kind_totals (
 
 -- The percpu and vmalloc allocators' callers (version 7), as callers is the slab
 -- allocator's: one row per (kind, caller), written at the end.
+-- module was added within version 7 (the module of the caller, as callers.module is a
+-- slab caller's): a version 7 file written before has no such column, and kma-diff
+-- --kind percpu|vmalloc -g module refuses it (kma-push sends NULL).
 CREATE TABLE kind_callers (
 	kind		INTEGER NOT NULL,	-- kinds.id
 	id		INTEGER NOT NULL,	-- kind_alloc_rows.caller_id
@@ -382,6 +385,7 @@ CREATE TABLE kind_callers (
 	life_avg	INTEGER,
 	life_max	INTEGER,
 	net_at_peak	INTEGER NOT NULL,	-- its live bytes when the kind's net peaked
+	module		TEXT,			-- module of the caller, NULL: vmlinux or unresolved
 	PRIMARY KEY (kind, id)
 ) WITHOUT ROWID;
 

@@ -249,7 +249,8 @@ fdiff_faults() {
 # analyzed with --pages), each pushed with --allocations; kb also without. For every key
 # the store keeps, each filter and generation and format: kma-diff --kind K on the store
 # runs prints what it prints on their report.db files (whose numbers t-diff-kind and
-# t-diff-page check by hand); the keys it does not keep are refused in one line.
+# t-diff-page check by hand; -g module t-kinds-module); the keys it does not keep are
+# refused in one line.
 fdiff_kinds() {
 	local n k g
 
@@ -269,13 +270,15 @@ fdiff_kinds() {
 	"$PUSH" --label name=kb-agg "$U" "$F/kb.dat" > /dev/null 2>&1 ||
 		{ fail "fleet-diff: push kb.dat"; return; }
 	for k in percpu vmalloc; do
-		for g in caller function stack; do
+		for g in caller function stack module; do
 			same "--kind $k -g $g: store runs as the files" kb gens -f csv --kind $k -g $g
 			same "--kind $k -g $g, new -> base: store runs as the files" gens kb -f csv \
 				--kind $k -g $g
 		done
 		same "--kind $k --comm bash: store runs as the files" kb gens -f csv --kind $k \
 			--comm bash
+		same "--kind $k -g module --comm bash: store runs as the files" kb gens -f csv \
+			--kind $k -g module --comm bash
 		same "--kind $k --caller !^__ioremap: store runs as the files" gens kb -f csv \
 			--kind $k --caller '!^__ioremap'
 		same "--kind $k --generation 1 -g stack: store runs as the files" gens gens -f csv \
@@ -299,10 +302,10 @@ fdiff_kinds() {
 	same "--kind page --fail-if: the files' verdict" pb pn -q --kind page -g comm \
 		--fail-if 'net>+0'
 	fdiff_page_keys
-	fault "--kind percpu -g module: refused, naming the key" 1 \
-		"run [0-9]*: -g module: the store keeps no module" "$(op kb)" --kind percpu -g module
-	fault "--kind vmalloc -g module: refused, naming the key" 1 \
-		"run [0-9]*: -g module: the store keeps no module" "$(op kb)" --kind vmalloc -g module
+	"$DIFF" -f csv --kind percpu -g module "$(op kb-agg)" "$F/gens.db" > "$F/agg.csv" 2> "$F/err" &&
+	"$DIFF" -f csv --kind percpu -g module "$F/kb.db" "$F/gens.db" > "$F/file.csv"
+	check "fleet-diff: --kind percpu -g module of a run pushed without --allocations" \
+		sh -c "grep -q '^vmlinux,' '$F/file.csv' && cmp '$F/file.csv' '$F/agg.csv'"
 	fault "--kind page on a run without page rows: exit 1" 1 \
 		"run [0-9]*: no page allocator rows" "$(op sb)" --kind page
 	"$DIFF" -f csv --kind vmalloc "$(op kb-agg)" "$F/gens.db" > "$F/agg.csv" 2> "$F/err" &&

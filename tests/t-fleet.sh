@@ -88,8 +88,8 @@ fleet_init() {
 		"SELECT count(*) FROM pg_namespace WHERE nspname = 'kma_fleet'")" = 0
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
-	check "fleet: --init creates the schema, version 4" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 4 ]"
+	check "fleet: --init creates the schema, version 5" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ \"\$(psql -X -A -t '$PG_URL' -c 'SELECT version FROM kma_fleet.schema_version')\" = 5 ]"
 	"$PUSH" --init "$PG_URL" > "$F/out" 2> "$F/err"
 	rc=$?
 	check "fleet: --init again changes nothing" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ]"
@@ -561,17 +561,18 @@ fleet_faults() {
 	# a newer schema
 	pg_q postgres -c "CREATE DATABASE newer" > /dev/null
 	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=newer" > /dev/null 2>&1
-	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 5" > /dev/null
+	pg_q newer -c "UPDATE kma_fleet.schema_version SET version = 6" > /dev/null
 	"$PUSH" "host=$PG_SOCK user=kma_admin dbname=newer" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: one line, exit 1" 1 "version 5, newer than this kma-push knows" "$F/err"
+	one_line "a newer schema: one line, exit 1" 1 "version 6, newer than this kma-push knows" "$F/err"
 	"$PUSH" --init "host=$PG_SOCK user=kma_admin dbname=newer" > "$F/out" 2> "$F/err"
 	rc=$?
-	one_line "a newer schema: --init refuses it too" 1 "version 5, newer" "$F/err"
+	one_line "a newer schema: --init refuses it too" 1 "version 6, newer" "$F/err"
 	check "fleet: ... nothing written" test "$(pg_q newer -c 'SELECT count(*) FROM kma_fleet.runs')" = 0
 	fleet_upgrade 1
 	fleet_upgrade 2
 	fleet_upgrade 3
+	fleet_upgrade 4
 	# files that are no report.db: one line naming the file, exit 1, the next file still pushed
 	printf 'not a db\n' > "$F/text.db"
 	sqlite3 "$F/other.db" 'CREATE TABLE t (x)'
@@ -602,7 +603,7 @@ fleet_upgrade() {
 		pg_q "old$1" -c "INSERT INTO kma_fleet.stacks VALUES ('\\x01', 3, 'c;b;a'), ('\\x02', 0, '')" \
 			-c "INSERT INTO kma_fleet.stack_frames VALUES ('\\x01', 0, '0xffffffff81000010',
 			'a', 16), ('\\x01', 1, '0x7f', NULL, NULL), ('\\x01', 2, '0x0', 'c', 0)" > /dev/null
-	else	# version 3 keeps the frames in arrays (stack_frames is a view)
+	else	# version 3 on keeps the frames in arrays (stack_frames is a view)
 		pg_q "old$1" -c "INSERT INTO kma_fleet.stacks VALUES ('\\x01', 3, 'c;b;a',
 			'{-2130706416,127,0}', '{a,NULL,c}', '{16,NULL,0}'), ('\\x02', 0, '', '{}', '{}',
 			'{}')" > /dev/null
@@ -610,12 +611,12 @@ fleet_upgrade() {
 	"$PUSH" "$old" "$F/basic.db" > "$F/out" 2> "$F/err"
 	rc=$?
 	one_line "an older schema (version $1): one line pointing to --init, exit 1" 1 \
-		"version $1, older than this kma-push writes (4): kma-push --init upgrades it" "$F/err"
+		"version $1, older than this kma-push writes (5): kma-push --init upgrades it" "$F/err"
 	"$PUSH" --init "$old" > "$F/out" 2> "$F/err"
 	rc=$?
 	v=$(pg_q "old$1" -c 'SELECT version FROM kma_fleet.schema_version')
-	check "fleet: --init upgrades a version $1 store to 4" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
-		[ '$v' = 4 ]"
+	check "fleet: --init upgrades a version $1 store to 5" sh -c "[ $rc = 0 ] && [ ! -s '$F/err' ] &&
+		[ '$v' = 5 ]"
 	"$PUSH" -q --init "host=$PG_SOCK user=kma_admin dbname=fresh$1" > /dev/null 2>&1
 	pg_dump -s -n kma_fleet "host=$PG_SOCK user=kma_admin dbname=old$1" |
 		grep -v '^--\|^\\\(un\)\?restrict ' > "$F/old.sql"
@@ -623,8 +624,9 @@ fleet_upgrade() {
 		grep -v '^--\|^\\\(un\)\?restrict ' > "$F/fresh.sql"
 	check "fleet: ... (version $1) its tables, views and constraints are those of a new store" \
 		diff "$F/old.sql" "$F/fresh.sql"
-	check "fleet: ... the run it held is still there" \
-		test "$(pg_q "old$1" -c "SELECT count(*) FROM kma_fleet.runs WHERE host = 'h1'")" = 1
+	check "fleet: ... the run it held is still there, its kind modules unknown (NULL)" \
+		test "$(pg_q "old$1" -c "SELECT count(*) FROM kma_fleet.runs WHERE host = 'h1' AND
+			kind_modules IS NULL")" = 1
 	# the frames as inserted above, the 64-bit address as its two's complement
 	frames=$(pg_q "old$1" -c "SELECT encode(stack_key, 'hex'), depth, folded, addresses, functions,
 		offsets FROM kma_fleet.stacks ORDER BY 1" -c "SELECT encode(stack_key, 'hex'), depth,

@@ -55,6 +55,14 @@ int kma_diff_kind_query(sqlite3 *db, const char *sql, int kind, kma_diff_key_fn 
 			struct kma_err *why);
 
 /*
+ * A percpu or vmalloc caller's module as kma-analyze -g module names it
+ * (sites/kma-sites.c), from kind_callers' module and caller: the module,
+ * else "[unknown]" for a caller without a symbol ('0x<hex>', "[no stack]"),
+ * else "vmlinux". Both report.db and store operands (kma-fleet-diffkind.c).
+ */
+const char *kma_diff_module_name(const char *module, const char *caller);
+
+/*
  * A page key's name from its value @n (and for gfp its text): a migrate type
  * by name, '-' when the event has none, else its number; gfp flags by the
  * kernel's names, their number without; order and the others their number.

@@ -278,17 +278,31 @@ int kma_diff_load_duration(const char *path, struct kma_diff_table *t, struct km
  * --kind percpu|vmalloc: one row per (caller, stack, task) of the kind's
  * allocations in the generation (-1: all): the caller's name and address, the
  * folded stack, the task, then bytes, live bytes, allocations and those closed
- * by a traced free (implicit 0; an implicit free is none, as kind_callers.frees).
+ * by a traced free (implicit 0; an implicit free is none, as kind_callers.frees);
+ * for -g module the caller's module (kind_callers.module, added within
+ * version 7: not read from a file without it).
  */
-static const char kind_sql[] =
-	"WITH n AS (SELECT caller_id, stack_id, task_id, SUM(bytes_alloc) AS total, "
-	"COALESCE(SUM(CASE WHEN life IS NULL THEN bytes_alloc END), 0) AS net, "
-	"COUNT(*) AS allocs, COUNT(CASE WHEN implicit = 0 THEN 1 END) AS frees "
-	"FROM kind_alloc_rows WHERE kind = ?2 AND (?1 < 0 OR generation = ?1) "
-	"GROUP BY caller_id, stack_id, task_id) "
-	"SELECT c.caller, c.address, s.folded, t.pid, t.comm, n.total, n.net, n.allocs, n.frees "
-	"FROM n JOIN kind_callers AS c ON c.kind = ?2 AND c.id = n.caller_id "
-	"JOIN tasks AS t ON t.id = n.task_id LEFT JOIN stacks AS s ON s.id = n.stack_id";
+#define KIND_SQL(MODULE) \
+	"WITH n AS (SELECT caller_id, stack_id, task_id, SUM(bytes_alloc) AS total, " \
+	"COALESCE(SUM(CASE WHEN life IS NULL THEN bytes_alloc END), 0) AS net, " \
+	"COUNT(*) AS allocs, COUNT(CASE WHEN implicit = 0 THEN 1 END) AS frees " \
+	"FROM kind_alloc_rows WHERE kind = ?2 AND (?1 < 0 OR generation = ?1) " \
+	"GROUP BY caller_id, stack_id, task_id) " \
+	"SELECT c.caller, c.address, s.folded, t.pid, t.comm, n.total, n.net, n.allocs, n.frees" \
+	MODULE " FROM n JOIN kind_callers AS c ON c.kind = ?2 AND c.id = n.caller_id " \
+	"JOIN tasks AS t ON t.id = n.task_id LEFT JOIN stacks AS s ON s.id = n.stack_id"
+static const char kind_sql[] = KIND_SQL("");
+static const char kind_module_sql[] = KIND_SQL(", c.module");
+
+const char *kma_diff_module_name(const char *module, const char *caller)
+{
+	/* kma-analyze -g module's names (sites/kma-sites.c): no symbol, no module */
+	if (module)
+		return module;
+	if (!caller || !strncmp(caller, "0x", 2) || !strcmp(caller, KMA_NO_STACK))
+		return "[unknown]";
+	return "vmlinux";
+}
 
 /* kma_resolve_fn for kma-select: the caller name of the row being judged. */
 static const char *kind_caller_name(void *ctx, uint64_t addr)
@@ -338,6 +352,8 @@ static const char *kind_key(sqlite3_stmt *st, int g, char *buf, size_t len)
 		s = (const char *)sqlite3_column_text(st, KMA_DK_FOLDED);
 		return s ? s : "[no stack]";
 	}
+	if (g == KMA_GROUP_MODULE)
+		return kma_diff_module_name((const char *)sqlite3_column_text(st, KMA_DK_NEXT), s);
 	if (!s)
 		return "[unknown]";
 	plus = g == KMA_GROUP_FUNCTION ? strstr(s, "+0x") : NULL;
@@ -406,7 +422,10 @@ int kma_diff_check_kinds_db(sqlite3 *db, const char *name, struct kma_err *why)
 	return 0;
 }
 
-/* The checks before a kind's numbers: version, the kind's events, stacks for -g stack. */
+/*
+ * The checks before a kind's numbers: version, the kind's events, stacks for
+ * -g stack, kind_callers.module for -g module.
+ */
 static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group g,
 			 struct kma_diff_table *t, struct kma_err *why)
 {
@@ -421,6 +440,16 @@ static int check_kind_db(sqlite3 *db, int kind, const char *name, enum kma_group
 	if (!n)
 		return kma_err_set(why, KMA_ERR_OTHER, "no %s allocations or frees in the trace",
 				   name);
+	if (g == KMA_GROUP_MODULE) {
+		if (kma_diff_query_int(db, "SELECT COUNT(*) FROM pragma_table_info('kind_callers') "
+				       "WHERE name = 'module'", &n, why))
+			return -1;
+		if (!n)
+			return kma_err_set(why, KMA_ERR_OTHER, "report.db written before "
+					   "kind_callers had the callers' module, so no -g module "
+					   "of the %s callers (analyze the trace again with this "
+					   "kma-analyze)", name);
+	}
 	return duration_and_stacks(db, g, t, why);
 }
 
@@ -452,14 +481,15 @@ int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum k
 	sqlite3 *db = NULL;
 	int err = -1;
 
-	if (g != KMA_GROUP_CALLER && g != KMA_GROUP_FUNCTION && g != KMA_GROUP_STACK) {
-		kma_err_set(why, KMA_ERR_OTHER, "report.db keeps no %s of the %s callers: "
-			    "give the trace.dat for -g %s", kma_group_name(g), kind_name,
-			    kma_group_name(g));
+	if (g != KMA_GROUP_CALLER && g != KMA_GROUP_FUNCTION && g != KMA_GROUP_STACK &&
+	    g != KMA_GROUP_MODULE) {
+		kma_err_set(why, KMA_ERR_OTHER, "report.db keeps no %s of the %s callers",
+			    kma_group_name(g), kind_name);
 		return -1;
 	}
 	if (!kma_diff_open(path, &db, why) && !check_kind_db(db, kind, kind_name, g, t, why))
-		err = kma_diff_kind_query(db, kind_sql, kind, kind_key, g, sc, t, why);
+		err = kma_diff_kind_query(db, g == KMA_GROUP_MODULE ? kind_module_sql : kind_sql,
+					  kind, kind_key, g, sc, t, why);
 	sqlite3_close(db);
 	return err;
 }

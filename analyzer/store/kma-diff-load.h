@@ -66,9 +66,10 @@ int kma_diff_find_generation(struct sqlite3 *db, const char *gen, struct kma_dif
 /*
  * As kma_diff_load, for the allocator @kind (KMA_KIND_PERCPU or
  * KMA_KIND_VMALLOC, named @kind_name in messages): its allocation rows
- * (kind_alloc_rows), grouped by g (caller, function or stack), narrowed to
- * scope; t's sums are the rows' (frees: their traced frees). 0, or -1 with why
- * (also: a schema older than KMA_DIFF_KINDS_VERSION, no such rows).
+ * (kind_alloc_rows), grouped by g (caller, function, module or stack),
+ * narrowed to scope; t's sums are the rows' (frees: their traced frees). 0, or
+ * -1 with why (also: a schema older than KMA_DIFF_KINDS_VERSION, no such rows,
+ * for -g module a file written before kind_callers.module).
  */
 int kma_diff_load_kind(const char *path, int kind, const char *kind_name, enum kma_group g,
 		       const struct kma_diff_scope *scope, struct kma_diff_table *t,

@@ -14,9 +14,11 @@
  * kma-select as kma-diff-load.c's kind_keep does; the page allocator's
  * order, migrate type, gfp flag names and folded stack are columns of its
  * rows (schema version 4: a run pushed before has them NULL and is refused
- * for those keys). The store keeps no module of the percpu and vmalloc
- * callers (report.db has none): -g module is refused. Every value is a
- * parameter.
+ * for those keys). -g module of percpu and vmalloc reads kind_callers.module
+ * (schema version 5), named as kma-diff-load.c names report.db's: a run
+ * whose modules are unknown (runs.kind_modules not true: pushed before
+ * version 5, or from a report.db that predates the column) is refused. Every
+ * value is a parameter.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -44,34 +46,38 @@ struct kd {
 /* Whole run, by caller: the kind_callers rows with allocations, as report.db's rows. */
 static const char callers_sql[] =
 	"SELECT caller, address, NULL, 0, NULL, NULL, NULL, NULL, NULL, NULL, total, net, "
-	"allocs, frees FROM kma_fleet.kind_callers WHERE run_id = $1 AND kind = $2 AND allocs > 0";
+	"allocs, frees, module FROM kma_fleet.kind_callers WHERE run_id = $1 AND kind = $2 AND "
+	"allocs > 0";
 
 /* Whole run, by stack: the kind_stacks rows (schema version 4), in callers_sql's columns. */
 static const char stacks_sql[] =
 	"SELECT NULL, NULL, COALESCE(k.folded, s.folded), 0, NULL, NULL, NULL, NULL, NULL, NULL, "
-	"k.total, k.net, k.allocs, k.frees FROM kma_fleet.kind_stacks AS k "
+	"k.total, k.net, k.allocs, k.frees, NULL FROM kma_fleet.kind_stacks AS k "
 	"LEFT JOIN kma_fleet.stacks AS s ON s.stack_key = k.stack_key "
 	"WHERE k.run_id = $1 AND k.kind = $2 AND k.allocs > 0";
 
 /*
  * One row per group of the kind's allocations in generation $3 (-1: all):
- * the columns of callers_sql, then the generation. Closed by a traced free:
- * free_kind other than 'implicit' (page: any free_kind, as its frees count).
+ * the columns of callers_sql. Closed by a traced free: free_kind other than
+ * 'implicit' (page: any free_kind, as its frees count). A row's caller is
+ * its name alone: its address and module those of a call site of that name
+ * (for -g module, check_module() refuses a run where two modules share one).
  */
 static const char rows_sql[] =
 	"SELECT a.caller, c.address, COALESCE(a.page_stack, s.folded), a.pid, "
 	"encode(a.comm, 'hex'), a.generation, a.page_order, a.migratetype, a.gfp, a.gfp_flags, "
 	"SUM(a.bytes_alloc), COALESCE(SUM(a.bytes_alloc) FILTER (WHERE a.free_kind IS NULL), 0), "
 	"COUNT(*), COUNT(*) FILTER (WHERE a.free_kind IS NOT NULL AND "
-	"(a.kind = 'page' OR a.free_kind <> 'implicit')) "
-	"FROM kma_fleet.allocations AS a LEFT JOIN (SELECT DISTINCT ON (caller) caller, address "
+	"(a.kind = 'page' OR a.free_kind <> 'implicit')), MIN(c.module) "
+	"FROM kma_fleet.allocations AS a LEFT JOIN (SELECT DISTINCT ON (caller) caller, address, "
+	"module "
 	"FROM kma_fleet.kind_callers WHERE run_id = $1 AND kind = $2 ORDER BY caller, address) "
 	"AS c ON c.caller = a.caller LEFT JOIN kma_fleet.stacks AS s ON s.stack_key = a.stack_key "
 	"WHERE a.run_id = $1 AND a.kind = $2 AND ($3::bigint < 0 OR a.generation = $3::bigint) "
 	"GROUP BY 1, 2, 3, 4, 5, 6, 7, 8, 9, 10";
 
 enum { K_CALLER, K_ADDRESS, K_FOLDED, K_PID, K_COMM, K_GEN, K_ORDER, K_MIGRATE, K_GFP,
-	K_GFP_FLAGS, K_TOTAL };
+	K_GFP_FLAGS, K_TOTAL, K_MODULE = K_TOTAL + 4 };
 
 static const char *col(PGresult *res, int i, int c)
 {
@@ -178,6 +184,8 @@ static const char *key_of(struct kd *k, PGresult *res, int i, struct kma_strpool
 		s = col(res, i, K_FOLDED);
 		return s ? s : "[no stack]";
 	}
+	if (!k->page && k->g == KMA_GROUP_MODULE)
+		return kma_diff_module_name(col(res, i, K_MODULE), s);
 	if (!s)
 		return "[unknown]";
 	plus = !k->page && k->g == KMA_GROUP_FUNCTION ? strstr(s, "+0x") : NULL;
@@ -267,19 +275,19 @@ static const char *refused(const struct kd *k)
 {
 	if (k->page)
 		return NULL;
-	return k->g == KMA_GROUP_MODULE ? "the store keeps no module of these callers, nor does "
-					  "report.db (give the trace)" :
-	       k->g == KMA_GROUP_CACHE ? "the allocator has no caches" : NULL;
+	return k->g == KMA_GROUP_CACHE ? "the allocator has no caches" : NULL;
 }
 
 /* The columns of check_sql. */
-enum { C_KIND, C_DURATION, C_ALLOCATIONS, C_STACKS, C_PAGE_STACKS, C_OLD_PAGE, C_KIND_STACKS };
+enum { C_KIND, C_DURATION, C_ALLOCATIONS, C_STACKS, C_PAGE_STACKS, C_OLD_PAGE, C_KIND_STACKS,
+	C_MODULES, C_SHARED };
 
 /*
  * Has the run the kind's rows; its duration; was it pushed with
  * --allocations; any stack (report.db's check for -g stack: a stack of any
  * allocation); a page allocation with a stack (page_trace.stacks); a page row
- * pushed before version 4 (no order); kind_stacks rows (its partition).
+ * pushed before version 4 (no order); kind_stacks rows (its partition);
+ * runs.kind_modules; a caller name of the kind at call sites in two modules.
  */
 static const char check_sql[] =
 	"SELECT EXISTS (SELECT 1 FROM kma_fleet.kind_totals WHERE run_id = $1 AND kind = $2), "
@@ -293,13 +301,40 @@ static const char check_sql[] =
 	"AND kind = 'page' AND page_stack IS NOT NULL), "
 	"EXISTS (SELECT 1 FROM kma_fleet.allocations WHERE run_id = $1 AND kind = 'page' AND "
 	"page_order IS NULL), "
-	"to_regclass(format('kma_fleet.%I', 'kind_stacks_r' || $1)) IS NOT NULL "
+	"to_regclass(format('kma_fleet.%I', 'kind_stacks_r' || $1)) IS NOT NULL, kind_modules, "
+	"EXISTS (SELECT 1 FROM kma_fleet.kind_callers WHERE run_id = $1 AND kind = $2 "
+	"GROUP BY caller HAVING COUNT(DISTINCT COALESCE(module, '')) > 1) "
 	"FROM kma_fleet.runs WHERE run_id = $1";
 
 /* Column c of check_sql's row is true. */
 static int yes(PGresult *res, int c)
 {
 	return *PQgetvalue(res, 0, c) == 't';
+}
+
+/*
+ * -g module of percpu or vmalloc: the run's modules are known (kma-push set
+ * runs.kind_modules: NULL before schema version 5, false from a report.db
+ * without kind_callers.module, whose NULLs would read as vmlinux), and
+ * unless @agg each caller name is one module's. 0, or -1 with why.
+ */
+static int check_module(struct kd *k, PGresult *res, int agg)
+{
+	if (PQgetisnull(res, 0, C_MODULES))
+		return kma_err_set(k->why, KMA_ERR_OTHER, "run %s was pushed by a kma-push before "
+				   "fleet schema version 5, which kept no module of the %s callers "
+				   "(push it again with --replace)", k->run, k->kind);
+	if (!yes(res, C_MODULES))
+		return kma_err_set(k->why, KMA_ERR_OTHER, "run %s was pushed from a report.db "
+				   "written before kind_callers had the callers' module, so no -g "
+				   "module of the %s callers (analyze the trace again and push it "
+				   "with --replace)", k->run, k->kind);
+	if (!agg && yes(res, C_SHARED))
+		return kma_err_set(k->why, KMA_ERR_OTHER, "run %s: call sites in different "
+				   "modules share a %s caller name, which its allocation rows keep "
+				   "alone: no -g module with a filter or --generation", k->run,
+				   k->kind);
+	return 0;
 }
 
 /*
@@ -341,6 +376,8 @@ static int check(struct kd *k, struct kma_diff_table *t, int whole, int *by_stac
 		ok = !kma_err_set(k->why, KMA_ERR_OTHER, "run %s: no call stacks (record with "
 				  "trace-cmd record -T or kma-record --stacks) for -g stack",
 				  k->run);
+	if (ok && !k->page && k->g == KMA_GROUP_MODULE && check_module(k, res, agg))
+		ok = 0;
 	if (ok)
 		t->duration_ns = PQgetisnull(res, 0, C_DURATION) ? 0 :
 				 strtoull(PQgetvalue(res, 0, C_DURATION), NULL, 10);

@@ -49,18 +49,21 @@ struct table {
 #define KIND_TYPES "iittiiiiibiiiitkkt" "ddtt"	/* then the page's order .. stack */
 
 /*
- * Per kind and call site: percpu's and vmalloc's from kind_callers, the page
- * allocator's summed per caller function of its allocations (as page_stats;
- * its frees count the implicit ones too, as the page row of kind_totals).
+ * Per kind and call site: percpu's and vmalloc's from kind_callers, with
+ * their module (temp.kma_push_kind_callers, NULL from a report.db that
+ * predates it: kind_view()), the page allocator's summed per caller function
+ * of its allocations (as page_stats; its frees count the implicit ones too,
+ * as the page row of kind_totals).
  */
 #define KIND_CALLERS \
 	"SELECT k.name, c.caller, c.address, c.total, c.net, c.allocs, c.frees, c.implicit_frees, " \
-	"c.failed_allocs, c.live FROM kind_callers AS c JOIN kinds AS k ON k.id = c.kind " \
+	"c.failed_allocs, c.live, c.module FROM temp.kma_push_kind_callers AS c " \
+	"JOIN kinds AS k ON k.id = c.kind " \
 	"UNION ALL SELECT 'page', COALESCE(sh.function, '[no stack]'), NULL, " \
 	"SUM((1 << sh.page_order) * pt.page_size), " \
 	"SUM(CASE WHEN r.free_ts IS NULL THEN (1 << sh.page_order) * pt.page_size ELSE 0 END), " \
 	"COUNT(*), SUM(r.free_ts IS NOT NULL), COUNT(CASE WHEN r.free_kind = 1 THEN 1 END), NULL, " \
-	"SUM(r.free_ts IS NULL) " \
+	"SUM(r.free_ts IS NULL), NULL " \
 	"FROM page_alloc_rows AS r JOIN page_shapes AS sh ON sh.id = r.shape_id " \
 	"CROSS JOIN page_trace AS pt GROUP BY 2"
 
@@ -126,7 +129,7 @@ static const struct table tables[] = {
 	  "SELECT kind, allocs, total, net, peak, peak_ts, live, frees, implicit_frees, "
 	  "unknown_frees, null_frees, failed_allocs FROM kind_stats", "tiiiiiiiiiii", 0, 0 },
 	{ "kind_callers", "COPY kma_fleet.kind_callers FROM STDIN (FORMAT binary)",
-	  KIND_CALLERS, "tttiiiiiii", 0, 0 },
+	  KIND_CALLERS, "tttiiiiiiit", 0, 0 },
 	{ "kind_stacks", "COPY kma_fleet.kind_stacks FROM STDIN (FORMAT binary)",
 	  KIND_STACKS, "tktiiiiii", 0, 0 },
 	{ "timeline", "COPY kma_fleet.timeline FROM STDIN (FORMAT binary)",
@@ -181,7 +184,7 @@ static int push_tables(struct kma_push *p, int allocations)
 /* The run's facts, as text (NULL: SQL NULL), from the report.db's trace and summary. */
 enum { R_RELEASE, R_UNAME, R_START, R_DURATION, R_KMA_VERSION, R_EVENTS, R_TOTAL, R_SLACK,
 	R_NET, R_ALLOCS, R_FREES, R_UNKNOWN, R_FAILED, R_LOST, R_PEAK, R_KMALLOC_ONLY,
-	R_TEMPORARY, R_PREFIX, R_BUFFER, R_NR };
+	R_TEMPORARY, R_PREFIX, R_BUFFER, R_KIND_MODULES, R_NR };
 
 static int run_facts(struct kma_push *p, char **v)
 {
@@ -189,7 +192,8 @@ static int run_facts(struct kma_push *p, char **v)
 		"SELECT t.kernel_release, t.uname, t.first_ts, t.last_ts - t.first_ts, t.kma_version, "
 		"t.events, s.total, s.slack, s.net, s.allocs, s.frees, s.unknown_frees, "
 		"s.failed_allocs, s.lost_events, t.peak_bytes, t.kmalloc_only, t.temporary_ns, "
-		"t.marker_prefix, t.buffer FROM trace AS t, summary AS s";
+		"t.marker_prefix, t.buffer, EXISTS (SELECT 1 FROM pragma_table_info('kind_callers') "
+		"WHERE name = 'module') FROM trace AS t, summary AS s";
 	sqlite3_stmt *st;
 	int i, rc;
 
@@ -239,11 +243,12 @@ static int insert_run(struct kma_push *p, const struct kma_fleet_push *in, char 
 	static const char sql[] =
 		"INSERT INTO kma_fleet.runs (trace_id, source, options, host, kernel_release, uname, "
 		"start_ns, duration_ns, file, kma_version, push_version, allocations, events, total, "
-		"slack, net, allocs, frees, unknown_frees, failed_allocs, lost_events, peak_bytes) "
-		"VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, "
-		"$18, $19, $20, $21, $22) ON CONFLICT (trace_id, options) DO NOTHING RETURNING run_id";
+		"slack, net, allocs, frees, unknown_frees, failed_allocs, lost_events, peak_bytes, "
+		"kind_modules) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, "
+		"$15, $16, $17, $18, $19, $20, $21, $22, $23) "
+		"ON CONFLICT (trace_id, options) DO NOTHING RETURNING run_id";
 	char *options = NULL, *host = host_of(v[R_UNAME]);
-	const char *prm[22], *two[2];
+	const char *prm[23], *two[2];
 	PGresult *res;
 	int r = -1;
 
@@ -271,7 +276,9 @@ static int insert_run(struct kma_push *p, const struct kma_fleet_push *in, char 
 	prm[12] = v[R_EVENTS]; prm[13] = v[R_TOTAL]; prm[14] = v[R_SLACK]; prm[15] = v[R_NET];
 	prm[16] = v[R_ALLOCS]; prm[17] = v[R_FREES]; prm[18] = v[R_UNKNOWN];
 	prm[19] = v[R_FAILED]; prm[20] = v[R_LOST]; prm[21] = v[R_PEAK];
-	res = kma_fleet_query(p->f, sql, 22, prm, PGRES_TUPLES_OK, p->e);
+	/* were the callers' modules in the report.db ('1'), or is every one NULL ('0') */
+	prm[22] = v[R_KIND_MODULES];
+	res = kma_fleet_query(p->f, sql, 23, prm, PGRES_TUPLES_OK, p->e);
 	if (!res) {
 		r = -1;
 		goto out;
@@ -321,6 +328,26 @@ static int push_labels(struct kma_push *p, const struct kma_fleet_push *in)
 	return 0;
 }
 
+/*
+ * temp.kma_push_kind_callers, which KIND_CALLERS reads: kind_callers with its
+ * module, NULL for each caller when the report.db predates the column
+ * (@known '0'). Nothing for a report.db before version 7: no kind_callers.
+ */
+static int kind_view(struct kma_push *p, const char *known)
+{
+	const char *sql = *known == '1' ?
+		"CREATE TEMP VIEW kma_push_kind_callers AS SELECT kind, caller, address, total, "
+		"net, allocs, frees, implicit_frees, failed_allocs, live, module "
+		"FROM main.kind_callers" :
+		"CREATE TEMP VIEW kma_push_kind_callers AS SELECT kind, caller, address, total, "
+		"net, allocs, frees, implicit_frees, failed_allocs, live, NULL AS module "
+		"FROM main.kind_callers";
+
+	if (p->version < 7 || sqlite3_exec(p->db, sql, NULL, NULL, NULL) == SQLITE_OK)
+		return 0;
+	return kma_push_db_err(p, "cannot read it");
+}
+
 /* The report.db opened read only, if it is one kma-analyze wrote (its application id). */
 static int open_db(struct kma_push *p, const char *path)
 {
@@ -365,7 +392,7 @@ int kma_fleet_push(struct kma_fleet *f, const struct kma_fleet_push *in, long lo
 	}
 	p.path = in->db;
 	if (open_db(&p, in->db) || kma_fleet_counts_start(in->db, &p.counts, e) ||
-	    run_facts(&p, v) || kma_push_stack_keys(&p))
+	    run_facts(&p, v) || kind_view(&p, v[R_KIND_MODULES]) || kma_push_stack_keys(&p))
 		goto out;
 	r = kma_file_id_finish(id, p.trace_id, e);
 	id = NULL;

@@ -183,6 +183,8 @@ static int version(struct kma_fleet *f, int *v, struct kma_err *e)
  * allocators beside slab: allocations.kind, kind_totals, kind_callers.
  * 3 -> 4 (kind keys): a page allocation's order, migrate type, gfp names and
  * folded stack in allocations; kind_stacks.
+ * 4 -> 5 (kind modules): kind_callers.module, runs.kind_modules (NULL: the
+ * runs pushed before, whose modules are unknown).
  */
 #define V3_FRAMES \
 	"UPDATE kma_fleet.stacks AS s SET addresses = f.a, functions = f.fn, offsets = f.o " \
@@ -246,6 +248,11 @@ static int version(struct kma_fleet *f, int *v, struct kma_err *e)
 	"\t\tEXECUTE format('DROP TABLE IF EXISTS kma_fleet.%I', tab || '_r' || run);\n" \
 	"\tEND LOOP;\n\tDELETE FROM kma_fleet.runs WHERE run_id = run;\nEND $$;"
 
+/* 4 -> 5, kind modules: schema/fleet.sql's block "version 5: kind modules". */
+#define V5_KIND_MODULES \
+	"ALTER TABLE kma_fleet.kind_callers ADD COLUMN module text;" \
+	"ALTER TABLE kma_fleet.runs ADD COLUMN kind_modules boolean;"
+
 static const char *const upgrade_sql[KMA_FLEET_SCHEMA_VERSION] = {
 	[1] = "ALTER TABLE kma_fleet.allocations ADD COLUMN kmalloc_type integer;"
 	      "ALTER TABLE kma_fleet.stack_frames DROP CONSTRAINT IF EXISTS "
@@ -268,6 +275,8 @@ static const char *const upgrade_sql[KMA_FLEET_SCHEMA_VERSION] = {
 	      "UPDATE kma_fleet.schema_version SET version = 3;",
 	[3] = V4_KIND_KEYS
 	      "UPDATE kma_fleet.schema_version SET version = 4;",
+	[4] = V5_KIND_MODULES
+	      "UPDATE kma_fleet.schema_version SET version = 5;",
 };
 
 /* --init on an older store: its steps in order; 0, or -1 and why. */

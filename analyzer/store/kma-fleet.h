@@ -13,7 +13,7 @@
 #include "kma-err.h"
 
 /* The schema version this kma-push creates and writes (schema/fleet.sql). */
-#define KMA_FLEET_SCHEMA_VERSION 4
+#define KMA_FLEET_SCHEMA_VERSION 5
 
 /*
  * The advisory lock (pg_advisory_xact_lock) a push holds from adding rows to

@@ -4,7 +4,8 @@
  * kind_alloc_rows (integers, streamed by the store's writer thread as the
  * slab allocator's alloc_rows are: the kind matchers' finished allocations
  * are queued with them, kma_store_kind_row()), and at the commit
- * kind_callers and kind_totals, the numbers of every kind that the text
+ * kind_callers (with each caller's module, its site's, as the slab
+ * callers') and kind_totals, the numbers of every kind that the text
  * report's "Kernel memory by allocator" prints (match/kma-account.h).
  * The view allocations of schema/kma.sql shows the rows beside the slab
  * allocator's; kind_stats and kind_caller_stats the tables.
@@ -90,8 +91,20 @@ int kma_store_kind_rows(sqlite3 *db, struct kma_kind_writer **pw, struct kma_dic
 	return 0;
 }
 
+/*
+ * The module of the caller at @addr, as callers.module is a slab caller's:
+ * its site's (kma_sites_module's), NULL for vmlinux or unresolved.
+ */
+static const char *module_of(const struct kma_store_results *run, uint64_t addr)
+{
+	const struct kma_site *site = run->site_of ? run->site_of(run->site_ctx, addr) : NULL;
+
+	return site ? site->module : NULL;
+}
+
 /* kind_callers of kind @kind from its matcher's rows; 0 or -1. */
-static int write_callers(sqlite3 *db, int kind, const struct kma_store_kind *k)
+static int write_callers(sqlite3 *db, int kind, const struct kma_store_kind *k,
+			 const struct kma_store_results *run)
 {
 	sqlite3_stmt *st;
 	char addr[20];
@@ -99,7 +112,7 @@ static int write_callers(sqlite3 *db, int kind, const struct kma_store_kind *k)
 	int rc = 0;
 
 	if (sqlite3_prepare_v2(db, "INSERT INTO kind_callers VALUES"
-			       " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
+			       " (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	for (i = 0; !rc && i < k->nr_callers; i++) {
 		const struct kma_caller *c = &k->callers[i];
@@ -121,6 +134,7 @@ static int write_callers(sqlite3 *db, int kind, const struct kma_store_kind *k)
 				     c->life_n ? I64(c->life_sum / c->life_n) : 0);
 		kma_bind_int_or_null(st, 14, c->life_n > 0, I64(c->life_max));
 		sqlite3_bind_int64(st, 15, I64(c->net_at_peak));
+		kma_bind_text(st, 16, module_of(run, c->address));
 		rc = kma_step(st);
 	}
 	sqlite3_finalize(st);
@@ -170,7 +184,7 @@ int kma_store_write_kinds(sqlite3 *db, const struct kma_store_results *run)
 			continue;
 		kma_account_match(&s, k, run->kinds[k].totals);
 		rc = write_totals(st, &s, run->kinds[k].totals, NULL) ||
-		     write_callers(db, k, &run->kinds[k]);
+		     write_callers(db, k, &run->kinds[k], run);
 	}
 	sqlite3_finalize(st);
 	return rc;
