@@ -455,9 +455,9 @@ static int open_view(struct kma_pipeline *r)
 	struct kma_opts *o = r->o;
 
 	r->filtered = o->generation || o->since || o->until;
-	/* --counters, and the leak verdicts' kernel counts (report.db's, --leaks') */
+	/* --counters, the leak verdicts' kernel counts (report.db, --leaks) */
 	if ((o->report == KMA_REPORT_COUNTERS || o->report == KMA_REPORT_LEAKS || r->match) &&
-	    !(r->counters = kma_counters_alloc()))
+	    !(r->counters = kma_counters_alloc(r->match)))
 		return oom();
 	if (r->filtered || kma_select_active(r->select) || o->report == KMA_REPORT_LIST ||
 	    o->report == KMA_REPORT_LIFETIMES || o->report == KMA_REPORT_CROSS_CPU ||

@@ -66,6 +66,8 @@ struct kma_counters {
 	struct kma_cnt_alloc	*alloc;
 	size_t			nr_alloc, cap_alloc;
 	int			finished;
+	/* kma_counters_alloc()'s matcher, until the first counter marker */
+	const struct kma_match	*follow;
 };
 
 /* A counter marker's part into its snapshot; the interval it opens or closes. 0, -1 oom. */

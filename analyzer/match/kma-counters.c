@@ -10,6 +10,14 @@
  * the matcher does, so a free in an interval finds an allocation made
  * before it; only the events between a kind's start and end snapshots are
  * counted, in stream order.
+ *
+ * Until the first counter marker nothing is counted, so a trace without
+ * markers (trace-cmd record, kma-record without --markers) need not pay for
+ * a second live set: given a slab matcher that pairs the same events by the
+ * same rules, the tracker takes that matcher's live set at the first marker,
+ * which is the set it would have built itself, and pairs on its own from
+ * there. Only each cache's largest object is kept before it (a cache's
+ * object size places a cache slabinfo lacks).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,8 +34,9 @@ struct live {
 	int		slab;		/* in a slab cache (not kmalloc-large) */
 };
 
-struct kma_counters *kma_counters_alloc(void)
+struct kma_counters *kma_counters_alloc(const struct kma_match *pairs)
 {
+	const struct kma_match_opts *mo = pairs ? kma_match_opts(pairs) : NULL;
 	struct kma_counters *c = calloc(1, sizeof(*c));
 
 	if (!c)
@@ -39,6 +48,8 @@ struct kma_counters *kma_counters_alloc(void)
 		kma_counters_free(c);
 		return NULL;
 	}
+	if (mo && mo->kind == KMA_KIND_SLAB && !mo->kmalloc_only)
+		c->follow = pairs;
 	return c;
 }
 
@@ -175,6 +186,8 @@ static int on_alloc(struct kma_counters *c, const struct kma_event *ev)
 		if (ev->bytes_alloc > c->caches[l.cache].objsize)
 			c->caches[l.cache].objsize = ev->bytes_alloc;
 	}
+	if (c->follow)
+		return 0;	/* paired by c->follow until the first marker */
 	l.site = site_idx(c, ev->call_site);
 	if (l.site == UINT32_MAX || kma_pairs_on_alloc(c->lives, ev->ptr, &pr))
 		return -1;
@@ -197,6 +210,8 @@ static int on_free(struct kma_counters *c, const struct kma_event *ev)
 	struct kma_pair pr;
 	uint32_t idx;
 
+	if (c->follow)
+		return 0;
 	kma_pairs_on_free(c->lives, ev->ptr, &pr);
 	if (pr.kind == KMA_PAIR_FREED) {
 		closed(c, pr.old, 0);
@@ -220,10 +235,31 @@ static int on_free(struct kma_counters *c, const struct kma_event *ev)
 	return 0;
 }
 
+/*
+ * The first counter marker: the allocations live now, as the matcher
+ * followed so far holds them, become the tracker's own. No interval is open
+ * yet, so on_alloc() counts nothing for them.
+ */
+static int stop_following(struct kma_counters *c)
+{
+	const struct kma_match *m = c->follow;
+	struct kma_event ev;
+	size_t pos = 0;
+
+	c->follow = NULL;
+	while (kma_match_live_next(m, &pos, &ev))
+		if (on_alloc(c, &ev))
+			return -1;
+	return 0;
+}
+
 int kma_counters_event(struct kma_counters *c, const struct kma_event *ev)
 {
-	if (ev->type == KMA_EV_COUNTER)
+	if (ev->type == KMA_EV_COUNTER) {
+		if (c->follow && stop_following(c))
+			return -1;
 		return kma_counters_part(c, ev);
+	}
 	if (kma_ev_is_alloc(ev->type))
 		return on_alloc(c, ev);
 	if (ev->type == KMA_EV_KFREE || ev->type == KMA_EV_CACHE_FREE)

@@ -96,7 +96,15 @@ struct kma_cnt_totals {
 	uint64_t	alloc_from, alloc_to;
 };
 
-struct kma_counters *kma_counters_alloc(void);
+/*
+ * @pairs: NULL, or a matcher fed the same slab events after the tracker
+ * (kma_match_event() after kma_counters_event(), never the counter markers),
+ * alive until the tracker is finished. Until the first counter marker its
+ * live set stands in for the tracker's own, which then costs nothing on a
+ * trace without markers. A page, percpu or vmalloc matcher, or a
+ * kmalloc-only one, is not followed.
+ */
+struct kma_counters *kma_counters_alloc(const struct kma_match *pairs);
 void kma_counters_free(struct kma_counters *c);
 
 /* A kmem or KMA_EV_COUNTER event (others are ignored). 0, or -1 out of memory. */

@@ -683,6 +683,22 @@ int kma_match_finish(struct kma_match *m, uint64_t end_ts)
 	return 0;
 }
 
+int kma_match_live_next(const struct kma_match *m, size_t *pos, struct kma_event *ev)
+{
+	const struct live *l = kma_pairs_next(m->lives, pos, NULL);
+
+	if (!l)
+		return 0;
+	memset(ev, 0, sizeof(*ev));
+	ev->type = l->kind;
+	ev->ptr = l->ptr;
+	ev->call_site = l->call_site;
+	ev->bytes_alloc = l->bytes_alloc;
+	ev->cache = l->cache;
+	ev->kmalloc_type = l->kmalloc_type;
+	return 1;
+}
+
 struct kma_quant *kma_match_lifetimes(struct kma_match *m, uint32_t caller_id)
 {
 	return caller_id < m->nr_callers ? &m->callers[caller_id].life_q : NULL;

@@ -331,6 +331,14 @@ int kma_match_event(struct kma_match *m, const struct kma_event *ev);
 int kma_match_finish(struct kma_match *m, uint64_t end_ts);
 
 /*
+ * Walks the allocations live now, as the events that made them: sets ev's
+ * type, ptr, call_site, bytes_alloc, cache and kmalloc_type (the rest 0).
+ * Start with *pos = 0; 1 per allocation, then 0. The order is the live set's.
+ * No event may reach the matcher during a walk.
+ */
+int kma_match_live_next(const struct kma_match *m, size_t *pos, struct kma_event *ev);
+
+/*
  * After kma_match_finish() of a matcher grouped by call site (KMA_GROUP_CALLER):
  * a new, finished matcher whose rows are those call sites' rows regrouped by
  * @g (KMA_GROUP_FUNCTION, _MODULE or _FILE, whose keys are the call site's),

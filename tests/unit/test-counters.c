@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "match/kma-counters.h"
+#include "match/kma-match.h"
 
 static void part(struct kma_counters *c, uint64_t ts, int kind, int phase, uint32_t p,
 		 uint32_t parts, const struct kma_cnt_entry *e, size_t n)
@@ -61,7 +62,7 @@ static const struct kma_cnt_entry end2[] = {
  */
 static struct kma_counters *run(int drop_part)
 {
-	struct kma_counters *c = kma_counters_alloc();
+	struct kma_counters *c = kma_counters_alloc(NULL);
 
 	assert_non_null(c);
 	ev(c, 1, KMA_EV_CACHE_ALLOC, 0xa000, "maple_node", 256, 0);
@@ -131,7 +132,7 @@ static void test_incomplete(void **state)
 /* No snapshot at all: -1 before and after finish. */
 static void test_none(void **state)
 {
-	struct kma_counters *c = kma_counters_alloc();
+	struct kma_counters *c = kma_counters_alloc(NULL);
 	int64_t k, t;
 
 	(void)state;
@@ -142,12 +143,105 @@ static void test_none(void **state)
 	kma_counters_free(c);
 }
 
+/*
+ * The tracker that follows a matcher's live set until the first marker must
+ * count what one pairing on its own counts. The events go to the tracker,
+ * then to the matcher, as kma-analyze feeds them.
+ */
+static struct kma_match *followed;
+
+static void fev(struct kma_counters *c, uint64_t ts, int type, uint64_t ptr, const char *cache,
+		uint64_t bytes, int kmalloc_type)
+{
+	struct kma_event e = { .type = type, .ts = ts, .ptr = ptr, .cache = cache,
+			       .bytes_alloc = bytes, .bytes_req = bytes, .call_site = 0x1000,
+			       .kmalloc_type = kmalloc_type, .cpu = 0, .pid = 1 };
+
+	ev(c, ts, type, ptr, cache, bytes, kmalloc_type);
+	if (followed)
+		assert_int_equal(kma_match_event(followed, &e), 0);
+}
+
+static const struct kma_cnt_entry fstart[] = {
+	{ .name = "maple_node", .a = 702, .b = 256 },
+	{ .name = "kmalloc-cg-64", .a = 10, .b = 64 },
+	{ .name = "foo_cache", .a = 5, .b = 200 },
+};
+static const struct kma_cnt_entry fend[] = {
+	{ .name = "maple_node", .a = 628, .b = 256 },
+	{ .name = "kmalloc-cg-64", .a = 13, .b = 64 },
+	{ .name = "foo_cache", .a = 9, .b = 200 },
+};
+
+/*
+ * Before the first marker: maple_node at A and A1, a cgroup kmalloc-64 at D
+ * (all live at the start), baz_cache (200 bytes) at E allocated and freed.
+ * Between the snapshots: kfree of D (known: kmalloc-cg-64 frees 1), maple_node
+ * at A again (implicit free of A: allocs 1, implicit 1), kfree of A1 (known:
+ * maple_node frees 1), kmem_cache_free of an older baz_cache object (frees 1;
+ * baz_cache is not in slabinfo, its object size, 200, seen only before the
+ * marker, places it in foo_cache), kfree of an unknown pointer (unknown 1).
+ * maple_node: trace 1 - 1 - 1 = -1, kernel 628 - 702 = -74; kmalloc-cg-64:
+ * trace -1, kernel 3; foo_cache (and baz_cache): trace -1, kernel 4.
+ */
+static void follow_run(int how)
+{
+	struct kma_match_opts o = { .kmalloc_only = how == 2 };
+	struct kma_counters *c;
+	int64_t k = 0, t = 0;
+
+	followed = how ? kma_match_alloc(&o) : NULL;
+	assert_true(!how || followed);
+	c = kma_counters_alloc(followed);
+	assert_non_null(c);
+	fev(c, 1, KMA_EV_CACHE_ALLOC, 0xa000, "maple_node", 256, 0);
+	fev(c, 2, KMA_EV_KMALLOC, 0xd000, NULL, 64, KMA_KMALLOC_CGROUP);
+	fev(c, 3, KMA_EV_CACHE_ALLOC, 0xe000, "baz_cache", 200, 0);
+	fev(c, 4, KMA_EV_CACHE_FREE, 0xe000, "baz_cache", 0, 0);
+	fev(c, 5, KMA_EV_CACHE_ALLOC, 0xa100, "maple_node", 256, 0);
+	part(c, 10, KMA_CNT_SLAB, KMA_CNT_START, 1, 1, fstart, 3);
+	fev(c, 20, KMA_EV_KFREE, 0xd000, NULL, 0, 0);
+	fev(c, 21, KMA_EV_CACHE_ALLOC, 0xa000, "maple_node", 256, 0);
+	fev(c, 22, KMA_EV_KFREE, 0xa100, NULL, 0, 0);
+	fev(c, 23, KMA_EV_CACHE_FREE, 0xe100, "baz_cache", 0, 0);
+	fev(c, 24, KMA_EV_KFREE, 0x9990, NULL, 0, 0);
+	part(c, 30, KMA_CNT_SLAB, KMA_CNT_END, 1, 1, fend, 3);
+	assert_int_equal(kma_counters_finish(c, NULL, NULL), 0);
+	assert_int_equal(kma_counters_cache_delta(c, "maple_node", &k, &t), 0);
+	assert_int_equal(k, -74);
+	assert_int_equal(t, -1);
+	assert_int_equal(kma_counters_cache_delta(c, "kmalloc-cg-64", &k, &t), 0);
+	assert_int_equal(k, 3);
+	assert_int_equal(t, -1);
+	assert_int_equal(kma_counters_cache_delta(c, "foo_cache", &k, &t), 0);
+	assert_int_equal(k, 4);
+	assert_int_equal(t, -1);
+	k = t = 99;
+	assert_int_equal(kma_counters_cache_delta(c, "baz_cache", &k, &t), 0);
+	assert_int_equal(k, 4);
+	assert_int_equal(t, -1);
+	assert_int_equal(kma_counters_totals(c)->unknown_frees, 1);
+	kma_counters_free(c);
+	kma_match_free(followed);
+	followed = NULL;
+}
+
+/* On its own, following a slab matcher, and given a kmalloc-only one (not followed). */
+static void test_follow(void **state)
+{
+	(void)state;
+	follow_run(0);
+	follow_run(1);
+	follow_run(2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_cache_delta),
 		cmocka_unit_test(test_incomplete),
 		cmocka_unit_test(test_none),
+		cmocka_unit_test(test_follow),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
