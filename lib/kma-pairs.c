@@ -17,11 +17,14 @@
 #include "kma-pairs.h"
 
 #define SLAB_MIN	16
+/* bytes of a bitmap of n slots */
+#define BITS_LEN(n)	(((size_t)(n) + 63) / 64 * sizeof(uint64_t))
 
 struct kma_pairs {
 	struct kma_map	map;		/* ptr -> slot */
 	unsigned char	*slab;		/* cap slots of size bytes */
 	uint32_t	*free_slots;	/* closed slots, most recent last */
+	uint64_t	*live_bits;	/* bit per slot: holds a live allocation */
 	uint32_t	nr_free;
 	uint32_t	nr_used;	/* slots handed out at least once */
 	uint32_t	cap;
@@ -64,6 +67,7 @@ void kma_pairs_free(struct kma_pairs *p)
 	kma_map_release(&p->map);
 	kma_huge_free(p->slab, (size_t)p->cap * p->size);
 	free(p->free_slots);
+	free(p->live_bits);
 	free(p->closed);
 	free(p);
 }
@@ -79,6 +83,7 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
 		uint32_t cap;
 		unsigned char *slab;
 		uint32_t *f;
+		uint64_t *b;
 
 		if (p->cap >= UINT32_MAX / 2) {
 			errno = ENOMEM;
@@ -96,6 +101,11 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
 		if (!f)
 			return -1;
 		p->free_slots = f;
+		b = realloc(p->live_bits, BITS_LEN(cap));
+		if (!b)
+			return -1;
+		memset((char *)b + BITS_LEN(p->cap), 0, BITS_LEN(cap) - BITS_LEN(p->cap));
+		p->live_bits = b;
 		p->cap = cap;
 	}
 	*slot = p->nr_used++;
@@ -120,6 +130,7 @@ static void close_slot(struct kma_pairs *p, uint32_t *found, struct kma_pair *ou
 	}
 	kma_map_del_found(&p->map, found);
 	p->free_slots[p->nr_free++] = slot;
+	p->live_bits[slot / 64] &= ~(1ULL << (slot % 64));
 }
 
 int kma_pairs_on_alloc(struct kma_pairs *p, uint64_t ptr, struct kma_pair *out)
@@ -147,6 +158,7 @@ int kma_pairs_on_alloc(struct kma_pairs *p, uint64_t ptr, struct kma_pair *out)
 		p->free_slots[p->nr_free++] = slot;
 		return -1;
 	}
+	p->live_bits[slot / 64] |= 1ULL << (slot % 64);
 	/* not zeroed: the caller writes every field (a memset here cost 3 % of a run) */
 	out->live = slot_at(p, slot);
 	return 0;
@@ -192,11 +204,34 @@ void *kma_pairs_next(const struct kma_pairs *p, size_t *pos, uint64_t *ptr)
 	return slot_at(p, slot);
 }
 
+void *kma_pairs_next_in_memory(const struct kma_pairs *p, size_t *pos)
+{
+	size_t i = *pos;
+	uint64_t w;
+
+	while (i < p->nr_used) {
+		w = p->live_bits[i / 64] >> (i % 64);
+		if (!w) {	/* none live in the rest of this word */
+			i = (i / 64 + 1) * 64;
+			continue;
+		}
+		i += (size_t)__builtin_ctzll(w);
+		if (i >= p->nr_used)
+			break;
+		*pos = i + 1;
+		return slot_at(p, (uint32_t)i);
+	}
+	*pos = i;
+	return NULL;
+}
+
 void kma_pairs_clear(struct kma_pairs *p)
 {
 	kma_map_clear(&p->map);
 	kma_huge_free(p->slab, (size_t)p->cap * p->size);
 	free(p->free_slots);
+	free(p->live_bits);
+	p->live_bits = NULL;
 	p->slab = NULL;
 	p->free_slots = NULL;
 	p->nr_free = 0;

@@ -87,6 +87,13 @@ size_t kma_pairs_count(const struct kma_pairs *p);
  * walk.
  */
 void *kma_pairs_next(const struct kma_pairs *p, size_t *pos, uint64_t *ptr);
+/*
+ * The same walk in the order the payloads lie in memory: no cache miss per
+ * allocation, for a walk whose result does not depend on the order (sums,
+ * medians). Also repeatable, but not kma_pairs_next()'s order. Start with
+ * *pos = 0; NULL at the end. No event may be fed during a walk.
+ */
+void *kma_pairs_next_in_memory(const struct kma_pairs *p, size_t *pos);
 
 /* Forgets every live allocation and returns the payloads' memory. */
 void kma_pairs_clear(struct kma_pairs *p);

@@ -198,7 +198,7 @@ int kma_sets_finish(struct kma_match *m)
 		if (kma_rows_iter_init(m->sets[s].rows, m->sets[s].nr, m->phases.iters,
 				       &m->set_iter_live[s]))
 			return -1;
-	while ((l = kma_pairs_next(m->lives, &pos, NULL)))
+	while ((l = kma_pairs_next_in_memory(m->lives, &pos)))	/* counts: any order */
 		if (l->selected)
 			finish_live(m, l);
 	return 0;
@@ -244,7 +244,7 @@ static int walk_set(void *ctx, uint32_t *row, uint64_t *ts)
 	struct set_walk *w = ctx;
 	const struct live *l;
 
-	while ((l = kma_pairs_next(w->m->lives, &w->pos, NULL)))
+	while ((l = kma_pairs_next_in_memory(w->m->lives, &w->pos)))	/* ages: any order */
 		if (l->selected) {
 			*row = kma_live_rows(w->m, l)[w->s];
 			*ts = l->ts;

@@ -685,7 +685,7 @@ int kma_match_finish(struct kma_match *m, uint64_t end_ts)
 
 int kma_match_live_next(const struct kma_match *m, size_t *pos, struct kma_event *ev)
 {
-	const struct live *l = kma_pairs_next(m->lives, pos, NULL);
+	const struct live *l = kma_pairs_next_in_memory(m->lives, pos);
 
 	if (!l)
 		return 0;

@@ -333,7 +333,8 @@ int kma_match_finish(struct kma_match *m, uint64_t end_ts);
 /*
  * Walks the allocations live now, as the events that made them: sets ev's
  * type, ptr, call_site, bytes_alloc, cache and kmalloc_type (the rest 0).
- * Start with *pos = 0; 1 per allocation, then 0. The order is the live set's.
+ * Start with *pos = 0; 1 per allocation, then 0, in the order their records
+ * lie in memory (repeatable; not the order of kma_match_finish's rows).
  * No event may reach the matcher during a walk.
  */
 int kma_match_live_next(const struct kma_match *m, size_t *pos, struct kma_event *ev);

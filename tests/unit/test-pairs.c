@@ -338,6 +338,8 @@ static void test_clear(void **state)
 	kma_pairs_clear(p);
 	assert_int_equal(kma_pairs_count(p), 0);
 	assert_null(kma_pairs_next(p, &pos, NULL));
+	pos = 0;
+	assert_null(kma_pairs_next_in_memory(p, &pos));
 	assert_null(kma_pairs_find(p, P1));
 	kma_pairs_on_free(p, P1, &pr);
 	assert_int_equal(pr.kind, KMA_PAIR_UNKNOWN);
@@ -345,6 +347,9 @@ static void test_clear(void **state)
 	assert_int_equal(alloc_at(p, P1, 2, &pr), KMA_PAIR_IMPLICIT);
 	assert_int_equal(((const struct rec *)pr.old)->tag, 1);
 	assert_int_equal(kma_pairs_count(p), 1);
+	pos = 0;	/* after a clear the walk in memory sees the new one only */
+	assert_int_equal(((const struct rec *)kma_pairs_next_in_memory(p, &pos))->tag, 2);
+	assert_null(kma_pairs_next_in_memory(p, &pos));
 	kma_pairs_clear(p);
 	kma_pairs_clear(p);		/* twice is harmless */
 	assert_int_equal(kma_pairs_count(p), 0);
@@ -405,6 +410,41 @@ static void test_sequence(void **state)
 	kma_pairs_free(p);
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * The walk in memory's order gives every live payload once, none other: the
+ * tags it yields, sorted, are the reference's live tags, sorted.
+ */
+static void check_walk_in_memory(const struct kma_pairs *p, const int32_t *ref, size_t n)
+{
+	uint32_t *want = calloc(n + 1, sizeof(*want)), *got = calloc(n + 1, sizeof(*got));
+	size_t nw = 0, ng = 0, k, pos = 0;
+	const struct rec *r;
+
+	assert_non_null(want);
+	assert_non_null(got);
+	for (k = 0; k < n; k++)
+		if (ref[k])
+			want[nw++] = (uint32_t)(ref[k] - 1);
+	while ((r = kma_pairs_next_in_memory(p, &pos))) {
+		assert_true(ng < nw);
+		got[ng++] = r->tag;
+	}
+	assert_null(kma_pairs_next_in_memory(p, &pos));	/* stays at the end */
+	assert_int_equal(ng, nw);
+	qsort(want, nw, sizeof(*want), cmp_u32);
+	qsort(got, ng, sizeof(*got), cmp_u32);
+	assert_memory_equal(want, got, nw * sizeof(*want));
+	free(want);
+	free(got);
+}
+
 /* random events against a direct-indexed reference of what is live */
 static void test_random(void **state)
 {
@@ -438,7 +478,10 @@ static void test_random(void **state)
 			ref[k] = 0;
 		}
 		assert_int_equal(kma_pairs_count(p), nr);
+		if (i % 4999 == 0)
+			check_walk_in_memory(p, ref, N);
 	}
+	check_walk_in_memory(p, ref, N);
 	for (k = 0; k < N; k++) {
 		const struct rec *r = kma_pairs_find(p, P1 + (uint64_t)k * 64);
 
