@@ -18,6 +18,8 @@
 #include "kma-reader-int.h"
 
 /* Interns s into a growable array indexed through a map; returns the stable copy. */
+const struct kma_event kma_reader_ev0;
+
 const char *kma_reader_remember(struct kma_reader *r, struct kma_map *map, const char ***arr,
 			    size_t *nr, size_t *cap, uint64_t key, const char *s)
 {

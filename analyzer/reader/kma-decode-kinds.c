@@ -164,9 +164,7 @@ static void kinds_fields(struct kma_reader *r, const struct ev_desc *d, struct t
 
 int kma_kinds_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec)
 {
-	struct kma_event ev = { .type = d->type, .ts = rec->ts, .cpu = rec->cpu, .node = -1,
-				.accounted = -1, .gfp_account = -1, .charged = -1,
-				.migratetype = -1 };
+	struct kma_event ev;
 
 	if ((unsigned int)rec->size < d->min_size) {
 		kma_reader_short_record(r, rec->cpu);
@@ -175,6 +173,15 @@ int kma_kinds_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_r
 	r->info.kind_count[d->type - KMA_EV_PERCPU_ALLOC]++;
 	if (!(r->want_kinds & (1u << kind_of(d->type))))
 		return 0;
+	ev = kma_reader_ev0;	/* copied, not memset: kma_reader_ev0 */
+	ev.type = d->type;
+	ev.ts = rec->ts;
+	ev.cpu = rec->cpu;
+	ev.node = -1;
+	ev.accounted = -1;
+	ev.gfp_account = -1;
+	ev.charged = -1;
+	ev.migratetype = -1;
 	kinds_fields(r, d, rec, &ev);
 	if (d->type == KMA_EV_VMAP_ALLOC && !ev.ptr)
 		r->info.vmap_failed++;

@@ -71,6 +71,7 @@ static void follow(struct kma_reader *r, int type)
 	if (d->pg[PG_GFP])
 		d->gfp_table = kma_gfp_table(ev->print_fmt.args);
 	d->type = type;
+	d->page_by_ptr = by_ptr;
 	if (by_ptr)
 		r->info.page_by_ptr = 1;
 	kma_reader_follow_pid(r, ev);
@@ -138,8 +139,7 @@ const char *kma_gfp_text(struct kma_reader *r, const struct ev_desc *d, uint64_t
 
 int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec)
 {
-	struct kma_event ev = { .type = d->type, .ts = rec->ts, .cpu = rec->cpu, .node = -1,
-				.accounted = -1, .migratetype = -1 };
+	struct kma_event ev;
 
 	if ((unsigned int)rec->size < d->min_size) {
 		kma_reader_short_record(r, rec->cpu);
@@ -148,10 +148,17 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 	r->info.page_count[d->type - KMA_EV_PAGE_ALLOC]++;
 	if (!r->want_pages)
 		return 0;
+	ev = kma_reader_ev0;	/* not before: most page events of a slab run stop above */
+	ev.type = d->type;
+	ev.ts = rec->ts;
+	ev.cpu = rec->cpu;
+	ev.node = -1;
+	ev.accounted = -1;
+	ev.migratetype = -1;
 	ev.ptr = kma_reader_num(r, d->pg[PG_KEY], rec->data);
 	if (d->pg[PG_KEY]->size == 4 && ev.ptr == UINT32_MAX)
 		ev.ptr = KMA_PAGE_FAILED;	/* -1UL of a 32-bit kernel */
-	ev.page_by_ptr = strcmp(d->pg[PG_KEY]->name, "page") == 0;
+	ev.page_by_ptr = d->page_by_ptr;
 	if (ev.page_by_ptr && !ev.ptr)
 		ev.ptr = KMA_PAGE_FAILED;
 	if (d->pg[PG_ORDER])

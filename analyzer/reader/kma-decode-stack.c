@@ -126,8 +126,7 @@ void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct
 	memcpy(&id, next.data, 2);	/* per kmem event: no library call */
 	if ((r->swap ? __builtin_bswap16(id) : id) != (uint16_t)r->stack_ev)
 		return;
-	if (r->page_size &&
-	    next.offset % r->page_size + (unsigned int)next.record_size > r->page_size)
+	if (kma_record_overlong(next.offset, (unsigned int)next.record_size, r->page_size))
 		return;
 	n = frames(r, &next);
 	if (n < 0) {

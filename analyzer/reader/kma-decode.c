@@ -334,7 +334,7 @@ static int on_text_record(struct kma_reader *r, struct ev_desc *d, struct tep_re
 static void decode_fields(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec,
 			  int cpu, struct kma_event *ev)
 {
-	memset(ev, 0, sizeof(*ev));
+	*ev = kma_reader_ev0;
 	ev->type = d->type;
 	ev->ts = rec->ts;
 	ev->cpu = cpu;
@@ -393,8 +393,7 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	 * kbuffer does not bound a record by its page: one that runs past it
 	 * is corrupt, and its fields may lie outside the buffer.
 	 */
-	if (r->page_size &&
-	    rec->offset % r->page_size + (unsigned int)rec->record_size > r->page_size) {
+	if (kma_record_overlong(rec->offset, (unsigned int)rec->record_size, r->page_size)) {
 		r->info.bad_records++;
 		if (cpu >= 0 && cpu < r->info.cpus)
 			r->info.damage[cpu].overlong_records++;
@@ -466,7 +465,7 @@ int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 	if (r->stopped)
 		return -1;
 	if (rec->size < 2 ||
-	    (page_size && rec->offset % page_size + (unsigned int)rec->record_size > page_size))
+	    kma_record_overlong(rec->offset, (unsigned int)rec->record_size, page_size))
 		return 0;
 	id = (int)tep_read_number(r->tep, rec->data, 2);
 	if (id < 0 || id > r->max_id || r->by_id[id].type != KMA_EV_MARKER)

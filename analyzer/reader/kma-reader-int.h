@@ -37,6 +37,7 @@ struct ev_desc {
 	uint64_t		kmalloc_bits[KMA_KMALLOC_NR];
 	/* page events (kma-decode-page.c): pfn or page, order, gfp_flags, migratetype */
 	struct tep_format_field	*pg[4];
+	int			page_by_ptr;	/* its key is a struct page pointer, not a pfn */
 	const struct tep_print_arg_flags *gfp_table;	/* gfp_flags' __print_flags, or NULL */
 	uint64_t		account_bit;	/* slab allocations: __GFP_ACCOUNT, 0: unknown */
 	int			acct_fmt;	/* prints accounted= from gfp_flags, no field */
@@ -255,6 +256,26 @@ void kma_reader_short_record(struct kma_reader *r, int cpu);
  * inline for that), so read in place and swap only when the file's byte
  * order differs from ours.
  */
+/*
+ * A record running past its ring-buffer page: kbuffer does not bound a
+ * record by its page, so one that does is corrupt and its fields may lie
+ * outside the buffer. Page sizes are powers of two, and then the offset in
+ * the page is a mask: a 64-bit division per record was 4 % of the decoder.
+ */
+static inline int kma_record_overlong(uint64_t offset, unsigned int record_size,
+				      unsigned int page_size)
+{
+	uint64_t in_page;
+
+	if (!page_size)
+		return 0;
+	in_page = page_size & (page_size - 1) ? offset % page_size : offset & (page_size - 1);
+	return in_page + record_size > page_size;
+}
+
+/* An event with every field 0: copied, not memset (a rep stos per event). */
+extern const struct kma_event kma_reader_ev0;
+
 static inline uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f,
 				      void *data)
 {

@@ -104,8 +104,8 @@ static int scan_record(struct tracecmd_input *h, struct tep_record *rec, int cpu
 	int i, id;
 
 	/* a record running past its page is corrupt (see kma_reader_decode()) */
-	if (rec->size < 2 || (s->page_size &&
-	    rec->offset % s->page_size + (unsigned int)rec->record_size > s->page_size))
+	if (rec->size < 2 ||
+	    kma_record_overlong(rec->offset, (unsigned int)rec->record_size, s->page_size))
 		return 0;
 	id = (int)tep_read_number(s->tep, rec->data, 2);
 	for (i = 0; i < s->nr; i++)
