@@ -129,17 +129,17 @@ static int feed_fail(struct kma_pipeline *r)
 static int feed_kind(struct kma_pipeline *r, const struct kma_event *ev)
 {
 	int k = kma_kind_of_event(ev->type);
-	struct kma_match_opts mo = { .kind = (enum kma_kind)k, .resolve = r->mo.resolve,
-				     .resolve_ctx = r->mo.resolve_ctx, .stack_ctx = r->stacks,
-				     .stack_caller = k == KMA_KIND_VMALLOC ?
-					kma_stacks_vmap_caller_addr : kma_stacks_percpu_caller_addr,
-				     .timeline = r->o->html != NULL,
-				     .sink = { .ctx = r->store,
-					       .alloc_done = r->store ? kma_store_kind_row : NULL } };
 	const struct kma_generation *g;
 	uint32_t i, n = 0;
 
-	if (!r->kinds[k]) {
+	if (!r->kinds[k]) {	/* built once, not per event */
+		struct kma_match_opts mo = { .kind = (enum kma_kind)k, .resolve = r->mo.resolve,
+			.resolve_ctx = r->mo.resolve_ctx, .stack_ctx = r->stacks,
+			.stack_caller = k == KMA_KIND_VMALLOC ?
+				kma_stacks_vmap_caller_addr : kma_stacks_percpu_caller_addr,
+			.timeline = r->o->html != NULL, .sink = { .ctx = r->store,
+			.alloc_done = r->store ? kma_store_kind_row : NULL } };
+
 		if (!(r->kinds[k] = kma_match_alloc(&mo)))
 			return -1;
 		g = kma_match_generations(r->match ? r->match : r->view, &n);

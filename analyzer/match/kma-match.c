@@ -250,37 +250,37 @@ struct kma_caller *kma_match_get_caller(struct kma_match *m, uint64_t key, uint3
 static int emit(struct kma_match *m, const struct live *l, const struct kma_event *fe,
 		int free_kind)
 {
+	static const struct kma_alloc_row row0;	/* copied: a literal is a rep stos */
 	struct kma_alloc_row row;
 
 	/* no sink (--no-db): no row to build, no free site to name, per closed allocation */
 	if (!m->opts.sink.alloc_done)
 		return 0;
-	row = (struct kma_alloc_row){
-		.ptr		= l->ptr,
-		.call_site	= l->call_site,
-		.bytes_req	= l->bytes_req,
-		.bytes_alloc	= l->bytes_alloc,
-		.gfp_flags	= l->gfp_flags,
-		.alloc_ts	= l->ts,
-		.caller		= m->nr_sets ? NULL : m->callers[l->caller_id].name,
-		.cache		= l->cache,
-		.comm		= l->comm,
-		.alloc_kind	= l->kind,
-		.free_kind	= free_kind,
-		.alloc_cpu	= l->cpu,
-		.free_cpu	= -1,
-		.pid		= l->pid,
-		.free_pid	= -1,
-		.node		= l->node,
-		.accounted	= l->accounted,
-		.kmalloc_type	= l->kmalloc_type,
-		.caller_id	= l->caller_id,
-		.generation	= l->generation,
-		.stack_id	= l->stack_id,
-		.selected	= l->selected,
-		.orphaned	= l->orphan_mod != 0,
-		.kind_data	= m->nr_sets ? (const char *)l + m->data_off : NULL,
-	};
+	row = row0;
+	row.ptr = l->ptr;
+	row.call_site = l->call_site;
+	row.bytes_req = l->bytes_req;
+	row.bytes_alloc = l->bytes_alloc;
+	row.gfp_flags = l->gfp_flags;
+	row.alloc_ts = l->ts;
+	row.caller = m->nr_sets ? NULL : m->callers[l->caller_id].name;
+	row.cache = l->cache;
+	row.comm = l->comm;
+	row.alloc_kind = l->kind;
+	row.free_kind = free_kind;
+	row.alloc_cpu = l->cpu;
+	row.free_cpu = -1;
+	row.pid = l->pid;
+	row.free_pid = -1;
+	row.node = l->node;
+	row.accounted = l->accounted;
+	row.kmalloc_type = l->kmalloc_type;
+	row.caller_id = l->caller_id;
+	row.generation = l->generation;
+	row.stack_id = l->stack_id;
+	row.selected = l->selected;
+	row.orphaned = l->orphan_mod != 0;
+	row.kind_data = m->nr_sets ? (const char *)l + m->data_off : NULL;
 
 	if (fe) {
 		row.free_ts = fe->ts;
