@@ -36,6 +36,9 @@ struct kma_timeline {
 	int			finished;
 	uint64_t		start;
 	uint64_t		width;
+	/* the bin of the last timestamp and its start (offset from start): 0 / 0 is bin 0 */
+	uint32_t		memo_bin;
+	uint64_t		memo_lo;
 	uint64_t		cur;		/* live bytes now */
 	uint64_t		last;		/* latest timestamp seen */
 	uint32_t		nr_bins;	/* after finish */
@@ -130,18 +133,30 @@ static void widen(struct kma_timeline *tl)
 	for (c = 0; c < tl->nr_delta; c++)
 		series_widen(&tl->delta[c]);
 	tl->width *= 2;
+	tl->memo_bin = 0;	/* bin 0 starts at 0 whatever the width */
+	tl->memo_lo = 0;
 }
 
 /* The bin of @ts, widening until it fits. */
 static uint32_t bin_of(struct kma_timeline *tl, uint64_t ts)
 {
 	uint64_t off = ts > tl->start ? ts - tl->start : 0;
-	uint64_t bin = off / tl->width;	/* one division per event: it is most of the cost */
+	uint64_t bin;
 
+	/*
+	 * Timestamps come in order, so most fall in the last one's bin: a
+	 * compare, not a 64-bit division per event (the division was most
+	 * of the timeline's cost). Unsigned: off below memo_lo wraps, fails.
+	 */
+	if (off - tl->memo_lo < tl->width)
+		return tl->memo_bin;
+	bin = off / tl->width;
 	while (bin >= KMA_TL_MAX_BINS) {
 		widen(tl);
 		bin = off / tl->width;
 	}
+	tl->memo_bin = (uint32_t)bin;
+	tl->memo_lo = bin * tl->width;
 	return (uint32_t)bin;
 }
 
