@@ -173,15 +173,9 @@ int kma_kinds_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_r
 	r->info.kind_count[d->type - KMA_EV_PERCPU_ALLOC]++;
 	if (!(r->want_kinds & (1u << kind_of(d->type))))
 		return 0;
-	ev = kma_reader_ev0;	/* copied, not memset: kma_reader_ev0 */
-	ev.type = d->type;
-	ev.ts = rec->ts;
-	ev.cpu = rec->cpu;
-	ev.node = -1;
-	ev.accounted = -1;
+	kma_reader_ev_start(&ev, d->type, rec);
 	ev.gfp_account = -1;
 	ev.charged = -1;
-	ev.migratetype = -1;
 	kinds_fields(r, d, rec, &ev);
 	if (d->type == KMA_EV_VMAP_ALLOC && !ev.ptr)
 		r->info.vmap_failed++;

@@ -148,13 +148,7 @@ int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_re
 	r->info.page_count[d->type - KMA_EV_PAGE_ALLOC]++;
 	if (!r->want_pages)
 		return 0;
-	ev = kma_reader_ev0;	/* not before: most page events of a slab run stop above */
-	ev.type = d->type;
-	ev.ts = rec->ts;
-	ev.cpu = rec->cpu;
-	ev.node = -1;
-	ev.accounted = -1;
-	ev.migratetype = -1;
+	kma_reader_ev_start(&ev, d->type, rec);	/* not before: a slab run stops above */
 	ev.ptr = kma_reader_num(r, d->pg[PG_KEY], rec->data);
 	if (d->pg[PG_KEY]->size == 4 && ev.ptr == UINT32_MAX)
 		ev.ptr = KMA_PAGE_FAILED;	/* -1UL of a 32-bit kernel */

@@ -276,6 +276,18 @@ static inline int kma_record_overlong(uint64_t offset, unsigned int record_size,
 /* An event with every field 0: copied, not memset (a rep stos per event). */
 extern const struct kma_event kma_reader_ev0;
 
+/* A page, percpu or vmalloc record's event before its fields: node, accounted, migratetype unknown. */
+static inline void kma_reader_ev_start(struct kma_event *ev, int type, const struct tep_record *rec)
+{
+	*ev = kma_reader_ev0;
+	ev->type = type;
+	ev->ts = rec->ts;
+	ev->cpu = rec->cpu;
+	ev->node = -1;
+	ev->accounted = -1;
+	ev->migratetype = -1;
+}
+
 static inline uint64_t kma_reader_num(struct kma_reader *r, const struct tep_format_field *f,
 				      void *data)
 {
