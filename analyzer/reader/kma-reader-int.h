@@ -276,7 +276,10 @@ static inline int kma_record_overlong(uint64_t offset, unsigned int record_size,
 /* An event with every field 0: copied, not memset (a rep stos per event). */
 extern const struct kma_event kma_reader_ev0;
 
-/* A page, percpu or vmalloc record's event before its fields: node, accounted, migratetype unknown. */
+/*
+ * A page, percpu or vmalloc record's event before its fields are read:
+ * node, accounted and migratetype unknown (-1).
+ */
 static inline void kma_reader_ev_start(struct kma_event *ev, int type, const struct tep_record *rec)
 {
 	*ev = kma_reader_ev0;
