@@ -44,6 +44,8 @@ struct live {
 /* One row set of a matcher with row sets (kma_rowsets): a grouping's rows. */
 struct kma_rowset {
 	struct kma_map		map;	/* key -> index in rows */
+	uint64_t		last_key;	/* rows[last_row]'s, when nr: the next key is */
+	uint32_t		last_row;	/* often the same (order, migrate type, gfp, task) */
 	struct kma_caller	*rows;
 	uint32_t		nr;
 	size_t			cap;
@@ -88,6 +90,8 @@ struct kma_match {
 	 */
 	struct kma_rowset	*sets;
 	uint32_t		nr_sets;
+	uint32_t		nr_timed;	/* the sets with a timeline: timed[] */
+	uint8_t			timed[KMA_ROWSETS_MAX];
 	size_t			data_off, rows_off;
 	uint64_t		*set_iter_live[KMA_ROWSETS_MAX];
 };

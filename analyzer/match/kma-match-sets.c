@@ -30,9 +30,12 @@ int kma_sets_init(struct kma_match *m)
 	if (!m->sets)
 		return -1;
 	m->nr_sets = rs->nr;
-	for (s = 0; s < m->nr_sets; s++)
+	for (s = 0; s < m->nr_sets; s++) {
 		if (kma_map_init(&m->sets[s].map, 16))
 			return -1;
+		if (rs->timeline[s])
+			m->timed[m->nr_timed++] = (uint8_t)s;
+	}
 	m->data_off = ALIGN8(sizeof(struct live));
 	m->rows_off = m->data_off + ALIGN8(rs->data);
 	return 0;
@@ -55,17 +58,24 @@ void kma_sets_free(struct kma_match *m)
 /* The row of @key in set @rs, made on first sight: its index, or -1 out of memory. */
 static int64_t row_of(struct kma_rowset *rs, uint64_t key, const char *name)
 {
-	uint32_t *idx = kma_map_find(&rs->map, key);
+	uint32_t *idx;
 
-	if (idx)
-		return *idx;
-	if (kma_grow(&rs->rows, &rs->cap, rs->nr, sizeof(*rs->rows), 16) ||
-	    kma_map_put(&rs->map, key, rs->nr))
-		return -1;
-	memset(&rs->rows[rs->nr], 0, sizeof(rs->rows[rs->nr]));
-	rs->rows[rs->nr].address = key;
-	rs->rows[rs->nr].name = name;
-	return rs->nr++;
+	if (rs->nr && key == rs->last_key)
+		return rs->last_row;
+	idx = kma_map_find(&rs->map, key);
+	if (!idx) {
+		if (kma_grow(&rs->rows, &rs->cap, rs->nr, sizeof(*rs->rows), 16) ||
+		    kma_map_put(&rs->map, key, rs->nr))
+			return -1;
+		memset(&rs->rows[rs->nr], 0, sizeof(rs->rows[rs->nr]));
+		rs->rows[rs->nr].address = key;
+		rs->rows[rs->nr].name = name;
+		idx = kma_map_find(&rs->map, key);
+		rs->nr++;
+	}
+	rs->last_key = key;
+	rs->last_row = *idx;
+	return rs->last_row;
 }
 
 /* Selected allocation @ev, live as @l: its row in every set, accounted there. */
@@ -135,8 +145,9 @@ int kma_sets_tick(struct kma_match *m, uint64_t ts)
 {
 	uint32_t s;
 
-	for (s = 0; s < m->nr_sets; s++)
-		if (m->opts.rowsets.timeline[s] && kma_timeline_tick(m->opts.rowsets.timeline[s], ts))
+	/* every event: only the sets with a timeline, none without report.db or --html */
+	for (s = 0; s < m->nr_timed; s++)
+		if (kma_timeline_tick(m->opts.rowsets.timeline[m->timed[s]], ts))
 			return -1;
 	return 0;
 }
