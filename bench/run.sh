@@ -34,6 +34,8 @@
 #                 --caller, peak RSS against samples, the four allocator kinds)
 #   TRACE_PAGES=F  a trace recorded with page events (default bench/pages-big.dat,
 #                  KMA_BENCH_PAGES=1 bench/record-big.sh); skipped when missing
+#   MEMLAT_MB=N   the largest working set of bench/kma-memlat (default 256, 16 with
+#                 BENCH_QUICK; its#                 latencies, 1 MB to N MB, are printed before the timings)
 #   TRACE_STACKS=F a trace recorded with kernel stacks (default bench/stacks-big.dat,
 #                 made by KMA_BENCH_STACKS=1 bench/record-big.sh; skipped when absent)
 #
@@ -74,6 +76,7 @@ if [[ -n $QUICK ]]; then
 	BLOCK=250000 GROW_SMALL=1 GROW_BIG=10	# in blocks: 250k and 2.5M events
 	BENCH_GROWTH=${BENCH_GROWTH:-0} BENCH_RSS=${BENCH_RSS:-0}
 	STORE_ROWS=${STORE_ROWS:-200000} QUIET_WAIT=${BENCH_QUIET_WAIT:-0}
+	MEMLAT_MB=${MEMLAT_MB:-16}
 else
 	RUNS=${BENCH_RUNS:-3} WARMUP=1 GROWTH_RUNS=${GROWTH_RUNS:-1}
 	BLOCK=1000000 GROW_SMALL=5 GROW_BIG=50
@@ -372,6 +375,19 @@ busy=0
 md_rows=()
 quiet_check start
 echo "# quiet: $( ((busy)) && echo no || echo yes) (load $(cut -d' ' -f1 /proc/loadavg) < $QUIET?)" >>"$CSV"
+
+# The machine's latency of a load that misses the cache (bench/kma-memlat): on a big
+# trace the pointer map's and live set's misses, not kma's instructions, set the cost
+# per event, so two machines' ns per event compare only beside these figures.
+if make -s -C "$BENCH_DIR" kma-memlat >"$tmp/memlat.log" 2>&1 &&
+	"$BENCH_DIR/kma-memlat" "${MEMLAT_MB:-256}" >"$tmp/memlat.txt"; then
+	memlat=$(awk '$1 == "memlat" { printf "%s%s MB %.0f", NR > 1 ? ", " : "", $2, $3 }' \
+		"$tmp/memlat.txt")
+	echo "memory latency, a load that misses the cache (ns, on huge pages): $memlat"
+	echo "# memlat (MB ns): $memlat" >>"$CSV"
+else
+	echo "kma-memlat: cannot build or run it:" && tail -3 "$tmp/memlat.log"
+fi
 
 # One table per trace: the real one in v7 zstd, then its v6 copy.
 bases=(nodb j1 jdef)

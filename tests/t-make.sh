@@ -68,14 +68,16 @@ check "make uninstall: nothing left of what make install put" \
 	sh -c '[ -z "$(find "$1" -type f)" ]' sh "$dest"
 
 # make bench's own tools link against the build's objects: they must keep up with them
-check "make -C bench: kma-floor and kma-store-rate build from O= and run" sh -c \
+check "make -C bench: kma-floor, kma-store-rate and kma-memlat build from O= and run" sh -c \
 	'make --no-print-directory -s -C "$1/bench" KMA_BUILD="$2" kma-floor kma-store-rate \
-		> "$3/bench.log" 2>&1 &&
+		kma-memlat > "$3/bench.log" 2>&1 &&
 	 "$1/bench/kma-floor" "$4" > "$3/floor.txt" 2>&1 &&
 	 grep -q "^events [1-9]" "$3/floor.txt" &&
 	 "$1/bench/kma-store-rate" -n 20000 -o "$3/rate.db" > "$3/rate.txt" 2>&1 &&
 	 grep -q "20000 rows" "$3/rate.txt" &&
-	 [ "$(sqlite3 "$3/rate.db" "SELECT COUNT(*) FROM alloc_rows")" = 20000 ]' \
+	 [ "$(sqlite3 "$3/rate.db" "SELECT COUNT(*) FROM alloc_rows")" = 20000 ] &&
+	 "$1/bench/kma-memlat" 4 > "$3/memlat.txt" 2>&1 &&
+	 [ "$(awk "\$1 == \"memlat\" && \$3 > 0 { print \$2 }" "$3/memlat.txt" | xargs)" = "1 2 4" ]' \
 	sh "$src" "$o" "$TMP" "$TOP/tests/fixtures/basic.dat"
 
 # clean: O= goes, the tree stays
