@@ -381,7 +381,7 @@ echo "# quiet: $( ((busy)) && echo no || echo yes) (load $(cut -d' ' -f1 /proc/l
 # per event, so two machines' ns per event compare only beside these figures.
 if make -s -C "$BENCH_DIR" kma-memlat >"$tmp/memlat.log" 2>&1 &&
 	"$BENCH_DIR/kma-memlat" "${MEMLAT_MB:-256}" >"$tmp/memlat.txt"; then
-	memlat=$(awk '$1 == "memlat" { printf "%s%s MB %.0f", NR > 1 ? ", " : "", $2, $3 }' \
+	memlat=$(awk '$1 == "memlat" { printf "%s%s MB %.0f", (NR > 1 ? ", " : ""), $2, $3 }' \
 		"$tmp/memlat.txt")
 	echo "memory latency, a load that misses the cache (ns, on huge pages): $memlat"
 	echo "# memlat (MB ns): $memlat" >>"$CSV"
