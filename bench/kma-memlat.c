@@ -19,18 +19,17 @@
 #include <sys/mman.h>
 #include <time.h>
 
+#include "kma-bench-rand.h"
+
 #define LINE	64
 #define HUGE	(2u << 20)
 
+/* the cycle must not follow an order a prefetcher could guess */
 static uint64_t rnd_state = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t rnd(void)
 {
-	/* xorshift64*: the cycle must not follow an order a prefetcher could guess */
-	rnd_state ^= rnd_state >> 12;
-	rnd_state ^= rnd_state << 25;
-	rnd_state ^= rnd_state >> 27;
-	return rnd_state * 0x2545f4914f6cdd1dULL;
+	return kma_bench_rand(&rnd_state);
 }
 
 static double now(void)

@@ -25,6 +25,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "kma-bench-rand.h"
 #include "store/kma-store.h"
 
 #define NR_CALLERS	200
@@ -40,11 +41,7 @@ static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
 static uint64_t next(void)
 {
-	/* xorshift64*: fast, and the same sequence on every run */
-	rng ^= rng >> 12;
-	rng ^= rng << 25;
-	rng ^= rng >> 27;
-	return rng * 0x2545f4914f6cdd1dull;
+	return kma_bench_rand(&rng);
 }
 
 static double clock_s(clockid_t id)
