@@ -35,7 +35,8 @@
 #   TRACE_PAGES=F  a trace recorded with page events (default bench/pages-big.dat,
 #                  KMA_BENCH_PAGES=1 bench/record-big.sh); skipped when missing
 #   MEMLAT_MB=N   the largest working set of bench/kma-memlat (default 256, 16 with
-#                 BENCH_QUICK; its#                 latencies, 1 MB to N MB, are printed before the timings)
+#                 BENCH_QUICK); its latencies, 1 MB to N MB, are printed before the
+#                 timings
 #   TRACE_STACKS=F a trace recorded with kernel stacks (default bench/stacks-big.dat,
 #                 made by KMA_BENCH_STACKS=1 bench/record-big.sh; skipped when absent)
 #

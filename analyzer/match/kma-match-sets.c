@@ -63,18 +63,18 @@ static int64_t row_of(struct kma_rowset *rs, uint64_t key, const char *name)
 	if (rs->nr && key == rs->last_key)
 		return rs->last_row;
 	idx = kma_map_find(&rs->map, key);
-	if (!idx) {
+	if (idx) {
+		rs->last_row = *idx;
+	} else {
 		if (kma_grow(&rs->rows, &rs->cap, rs->nr, sizeof(*rs->rows), 16) ||
 		    kma_map_put(&rs->map, key, rs->nr))
 			return -1;
 		memset(&rs->rows[rs->nr], 0, sizeof(rs->rows[rs->nr]));
 		rs->rows[rs->nr].address = key;
 		rs->rows[rs->nr].name = name;
-		idx = kma_map_find(&rs->map, key);
-		rs->nr++;
+		rs->last_row = rs->nr++;
 	}
 	rs->last_key = key;
-	rs->last_row = *idx;
 	return rs->last_row;
 }
 
