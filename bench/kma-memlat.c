@@ -75,10 +75,12 @@ static double chase(size_t *mem, size_t n)
 
 int main(int argc, char **argv)
 {
-	size_t max_mb = argc > 1 ? strtoul(argv[1], NULL, 10) : 256, mb;
+	char *end = NULL;
+	size_t max_mb = argc > 1 ? strtoul(argv[1], &end, 10) : 256, mb;
 
-	if (argc > 2 || !max_mb) {
-		fprintf(stderr, "usage: kma-memlat [MAX_MB]\n");
+	/* whole megabytes, 1 to 64 GB: a size past that is a typing error */
+	if (argc > 2 || (end && (*end || end == argv[1])) || !max_mb || max_mb > 65536) {
+		fprintf(stderr, "usage: kma-memlat [MAX_MB]   (1 to 65536)\n");
 		return 2;
 	}
 	for (mb = 1; mb <= max_mb; mb *= 2) {

@@ -77,7 +77,8 @@ check "make -C bench: kma-floor, kma-store-rate and kma-memlat build from O= and
 	 grep -q "20000 rows" "$3/rate.txt" &&
 	 [ "$(sqlite3 "$3/rate.db" "SELECT COUNT(*) FROM alloc_rows")" = 20000 ] &&
 	 "$1/bench/kma-memlat" 4 > "$3/memlat.txt" 2>&1 &&
-	 [ "$(awk "\$1 == \"memlat\" && \$3 > 0 { print \$2 }" "$3/memlat.txt" | xargs)" = "1 2 4" ]' \
+	 [ "$(awk "\$1 == \"memlat\" && \$3 > 0 { print \$2 }" "$3/memlat.txt" | xargs)" = "1 2 4" ] &&
+	 { "$1/bench/kma-memlat" 16x > /dev/null 2>&1; [ $? -eq 2 ]; }' \
 	sh "$src" "$o" "$TMP" "$TOP/tests/fixtures/basic.dat"
 
 # clean: O= goes, the tree stays
