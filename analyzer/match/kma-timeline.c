@@ -137,20 +137,11 @@ static void widen(struct kma_timeline *tl)
 	tl->memo_lo = 0;
 }
 
-/* The bin of @ts, widening until it fits. */
-static uint32_t bin_of(struct kma_timeline *tl, uint64_t ts)
+/* The bin of @ts past the last one's: a division, widening until it fits. */
+static __attribute__((noinline)) uint32_t bin_slow(struct kma_timeline *tl, uint64_t off)
 {
-	uint64_t off = ts > tl->start ? ts - tl->start : 0;
-	uint64_t bin;
+	uint64_t bin = off / tl->width;
 
-	/*
-	 * Timestamps come in order, so most fall in the last one's bin: a
-	 * compare, not a 64-bit division per event (the division was most
-	 * of the timeline's cost). Unsigned: off below memo_lo wraps, fails.
-	 */
-	if (off - tl->memo_lo < tl->width)
-		return tl->memo_bin;
-	bin = off / tl->width;
 	while (bin >= KMA_TL_MAX_BINS) {
 		widen(tl);
 		bin = off / tl->width;
@@ -160,6 +151,27 @@ static uint32_t bin_of(struct kma_timeline *tl, uint64_t ts)
 	return (uint32_t)bin;
 }
 
+/* The bin of @ts, widening until it fits. */
+static inline uint32_t bin_of(struct kma_timeline *tl, uint64_t ts)
+{
+	uint64_t off = ts > tl->start ? ts - tl->start : 0;
+
+	/*
+	 * Timestamps come in order, so most fall in the last one's bin: a
+	 * compare, not a 64-bit division per event (the division was most
+	 * of the timeline's cost). Unsigned: off below memo_lo wraps, fails.
+	 */
+	if (off - tl->memo_lo < tl->width)
+		return tl->memo_bin;
+	return bin_slow(tl, off);
+}
+
+/*
+ * Every event: only the first and the latest timestamp. The bins need not
+ * widen here: an allocation or free widens them when its bin is past the
+ * last, and kma_timeline_finish() up to the last timestamp; widening later
+ * adds the same deltas into the same wider bins (pairs summed, maxima kept).
+ */
 int kma_timeline_tick(struct kma_timeline *tl, uint64_t ts)
 {
 	if (!tl->started) {
@@ -168,12 +180,13 @@ int kma_timeline_tick(struct kma_timeline *tl, uint64_t ts)
 	}
 	if (ts > tl->last)
 		tl->last = ts;
-	bin_of(tl, ts);
 	return 0;
 }
 
-static struct tl_series *caller_series(struct kma_timeline *tl, uint32_t id)
+static inline struct tl_series *caller_series(struct kma_timeline *tl, uint32_t id)
 {
+	if (id < tl->nr_delta)
+		return &tl->delta[id];
 	if (kma_grow_zero(&tl->delta, &tl->nr_delta, (size_t)id + 1, sizeof(*tl->delta), 64))
 		return NULL;
 	return &tl->delta[id];
@@ -252,8 +265,10 @@ static int series_add(struct tl_series *s, uint32_t bin, int64_t x)
 		s->d[bin] += x;		/* just turned dense */
 		return 0;
 	}
-	memmove(s->bin + i + 1, s->bin + i, (s->n - i) * sizeof(*s->bin));
-	memmove(s->d + i + 1, s->d + i, (s->n - i) * sizeof(*s->d));
+	if (i < s->n) {		/* only a damaged trace's time going back */
+		memmove(s->bin + i + 1, s->bin + i, (s->n - i) * sizeof(*s->bin));
+		memmove(s->d + i + 1, s->d + i, (s->n - i) * sizeof(*s->d));
+	}
 	s->bin[i] = (uint16_t)bin;
 	s->d[i] = x;
 	s->n++;

@@ -350,6 +350,43 @@ static void test_back_in_time(void **state)
 }
 
 /*
+ * Events that only move time (a free of a pointer never allocated) carry
+ * the trace past 2048 bins of 1 us: the bins are 2 us wide by the next
+ * allocation, wherever the widening happens. A 10 @0 (bin 0), the unknown
+ * free @3,000,000, B 7 @3,000,500 and A's free @3,001,000 (both in bin
+ * 3,000,000 / 2000 = 1500): 1501 bins; bin 1500 starts at 10 live, holds
+ * 17 after B and 7 at its end. B (net 7) is the top caller, A (net 0) next.
+ */
+static void test_tick_widen(void **state)
+{
+	struct kma_match *m = new_matcher();
+	const struct kma_timeline *tl;
+	const struct kma_tl_bin *b;
+	const uint32_t *top;
+	uint64_t start, width;
+
+	(void)state;
+	A(m, 0, 0xa, 0x100, 10);
+	F(m, 3000000, 0x999);
+	A(m, 3000500, 0xb, 0x200, 7);
+	F(m, 3001000, 0x100);
+	assert_int_equal(kma_match_finish(m, 3001000), 0);
+	tl = kma_match_timeline(m);
+	assert_int_equal(kma_timeline_bins(tl, &start, &width, &b), 1501);
+	assert_int_equal(start, 0);
+	assert_int_equal(width, 2000);
+	check_bin(&b[0], 1, 10, 0, 0, 10, 10);
+	check_bin(&b[1499], 0, 0, 0, 0, 10, 10);
+	check_bin(&b[1500], 1, 7, 1, 10, 7, 17);
+	assert_int_equal(kma_timeline_top(tl, &top), 2);
+	assert_int_equal(kma_timeline_live(tl, 0, 1499), 0);	/* B */
+	assert_int_equal(kma_timeline_live(tl, 0, 1500), 7);
+	assert_int_equal(kma_timeline_live(tl, 1, 1499), 10);	/* A */
+	assert_int_equal(kma_timeline_live(tl, 1, 1500), 0);
+	kma_match_free(m);
+}
+
+/*
  * One caller in every bin turns dense (more pairs than a dense array's
  * room), then widens twice: A 8 @ each us for 2000 us (bins 0..1999),
  * then B 1 @8,191,999 (width 4 us, bin 2047). A holds 8 x 4 (k + 1) at the
@@ -553,6 +590,7 @@ int main(void)
 		cmocka_unit_test(test_widen_merge),
 		cmocka_unit_test(test_zero_change),
 		cmocka_unit_test(test_back_in_time),
+		cmocka_unit_test(test_tick_widen),
 		cmocka_unit_test(test_dense),
 		cmocka_unit_test(test_random),
 		cmocka_unit_test(test_regroup),
