@@ -331,6 +331,34 @@ ratios() {
 	fi
 }
 
+# writer_alone ID: report.db's writer on its own (bench/kma-store-rate, synthetic
+# rows through the real store) with as many rows as the trace's report.db holds,
+# best wall of $RUNS, against the bare read: the part of report.db's ratio to the
+# bare read that the SQLite writer alone takes on this machine, whatever the reading
+# and matching cost beside it.
+writer_alone() {
+	local j=$1:jdef f=$1:floor out w c i best= bcpu=
+
+	[[ ${status[$j]:-} == ok && ${status[$f]:-} == ok && -n ${allocs[$j]:-} ]] || return 0
+	make -s -C "$BENCH_DIR" kma-store-rate >/dev/null 2>&1 || return 0
+	for ((i = 0; i < RUNS; i++)); do
+		out=$("$BENCH_DIR/kma-store-rate" -n "${allocs[$j]}" -o "$tmp/writer-alone.db") ||
+			{ rm -f "$tmp/writer-alone.db"; return 0; }
+		w=$(sed -n 's/.* wall \([0-9.]*\) s.*/\1/p' <<< "$out")
+		c=$(sed -n 's/.*store CPU \([0-9.]*\) s.*/\1/p' <<< "$out")
+		if [[ -z $best ]] || awk -v a="$w" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$w bcpu=$c
+		fi
+	done
+	rm -f "$tmp/writer-alone.db"
+	awk -v w="$best" -v c="$bcpu" -v f="${wall_ns[$f]}" -v n="${allocs[$j]}" -v csv="$CSV" 'BEGIN {
+		printf "  %-52s %8.2f  (kma-store-rate, %d rows: wall %.3f s, store CPU %.3f s)\n",
+		       "report.db writer alone / bare read, wall", w * 1e9 / f, n, w, c
+		printf "# writer alone (rows wall_s store_cpu_s x_floor): %d %.3f %.3f %.2f\n",
+		       n, w, c, w * 1e9 / f >> csv
+	}'
+}
+
 # quiet_check WHEN: the 1-minute load average against $QUIET; at the start,
 # waits up to $QUIET_WAIT seconds for it to fall.  Says when the machine is busy:
 # wall times and their ratios then measure the other jobs as much as kma.
@@ -419,6 +447,7 @@ for trace in "$TRACE" "$TRACE_V6"; do
 	done
 	echo "(wall: best of $RUNS$( ((WARMUP)) && echo " after a warm-up run"); RSS: largest of the $RUNS)"
 	ratios "$id" "$fmt" "$events"
+	[[ $fmt != v6 ]] || writer_alone "$id"
 done
 
 # --- a trace with stacks ------------------------------------------------------
