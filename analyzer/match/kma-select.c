@@ -27,6 +27,13 @@ struct pat {
 	size_t	nr_pids;
 };
 
+/* One key's verdict, kept beside its map: the same key again needs no lookup. */
+struct memo {
+	uint64_t	key;
+	uint32_t	v;
+	int		set;
+};
+
 struct kma_select {
 	struct pat	*pats[KMA_SELK_NR];
 	size_t		nr[KMA_SELK_NR];
@@ -39,6 +46,9 @@ struct kma_select {
 	struct kma_map	caches;		/* cache name pointer */
 	struct kma_map	classes;	/* kmalloc (no cache name): bytes_alloc, kmalloc type */
 	int		maps_ok;
+	/* the last call site's and comm's verdicts: a task allocates in runs */
+	struct memo	site_memo;
+	struct memo	comm_memo;
 };
 
 enum { V_KEEP = 1, V_SELF = 2 };
@@ -259,6 +269,20 @@ static uint32_t cached(struct kma_select *s, struct kma_map *map, uint64_t key,
 	return r;
 }
 
+/* cached(), the last key's verdict first: a verdict never changes once made */
+static inline uint32_t memoed(struct kma_select *s, struct memo *m, struct kma_map *map,
+			      uint64_t key,
+			      uint32_t (*fn)(struct kma_select *s, const struct kma_event *ev),
+			      const struct kma_event *ev)
+{
+	if (m->set && m->key == key)
+		return m->v;
+	m->v = cached(s, map, key, fn, ev);
+	m->key = key;
+	m->set = 1;
+	return m->v;
+}
+
 static uint32_t site_verdict(struct kma_select *s, const struct kma_event *ev)
 {
 	char buf[32];
@@ -297,8 +321,9 @@ static uint32_t cache_verdict(struct kma_select *s, const struct kma_event *ev)
 unsigned int kma_select_event(void *ctx, const struct kma_event *ev)
 {
 	struct kma_select *s = ctx;
-	uint32_t site = cached(s, &s->sites, ev->call_site, site_verdict, ev);
-	uint32_t comm = cached(s, &s->comms, (uint64_t)(uintptr_t)ev->comm, comm_verdict, ev);
+	uint32_t site = memoed(s, &s->site_memo, &s->sites, ev->call_site, site_verdict, ev);
+	uint32_t comm = memoed(s, &s->comm_memo, &s->comms, (uint64_t)(uintptr_t)ev->comm,
+			       comm_verdict, ev);
 	int keep = (site & V_KEEP) && (comm & V_KEEP);
 	int self = (site | comm) & V_SELF;
 
@@ -321,7 +346,8 @@ unsigned int kma_select_event(void *ctx, const struct kma_event *ev)
 unsigned int kma_select_free_event(void *ctx, const struct kma_event *ev)
 {
 	struct kma_select *s = ctx;
-	uint32_t comm = cached(s, &s->comms, (uint64_t)(uintptr_t)ev->comm, comm_verdict, ev);
+	uint32_t comm = memoed(s, &s->comm_memo, &s->comms, (uint64_t)(uintptr_t)ev->comm,
+			       comm_verdict, ev);
 
 	if (!(comm & V_KEEP) || (s->nr[KMA_SELK_PID] && !pid_keeps(s, ev->pid)))
 		return KMA_SEL_OUT;
