@@ -49,8 +49,9 @@
 # overlap) and CPU ns per event, peak RSS (largest of the runs, GNU time %M),
 # report.db bytes per allocation (file size / SELECT COUNT(*) FROM allocations).
 # Under each table: kma against trace-cmd mem and the floor, wall and CPU, with
-# the goals; at the end every table again in markdown, the layout of
-# docs/performance.md.
+# the goals, and under v6's the writer alone (kma-store-rate with as many rows as
+# the trace's report.db) against the floor; at the end every table again in
+# markdown, the layout of docs/performance.md.
 #
 # Growth traces: tests/tools/mktrace writes one block of 1M kmalloc/kfree and
 # kmem_cache_alloc/free events (2 CPUs, 200 allocation and 40 free sites, 8
