@@ -27,6 +27,10 @@
 #   BENCH_QUIET_WAIT=S wait up to S seconds (default 300; 0 with BENCH_QUICK)
 #                 for a quiet machine (1-minute load average < BENCH_QUIET,
 #                 default 1.5) before timing; a run on a busy machine says so
+#   BENCH_OTHER=F at the end, the CPU time spent on other work while the bench
+#                 ran (every CPU's busy time less the bench's own), and the time
+#                 the hypervisor stole, each over F of one CPU (default 0.2): the
+#                 run was not on a quiet machine, and says so
 #   BENCH_GROWTH=0 skip the growth figures; GROWTH_TOOLS="nodb jdef" which
 #                 kma runs to time on them (also: floor j1)
 #   BENCH_CSV=F   where the figures go as CSV (default /tmp/kma-bench-DATE.csv)
@@ -433,6 +437,54 @@ quiet_check() {
 	fi
 }
 
+# cpu_ticks: the machine's busy and stolen clock ticks so far (/proc/stat: user,
+# nice, system, irq and softirq; steal: the hypervisor running something else).
+cpu_ticks() {
+	awk '$1 == "cpu" { print $2 + $3 + $4 + $7 + $8, $9; exit }' /proc/stat
+}
+
+# kids_cpu VAR: the CPU seconds of this script's finished children into VAR
+# (bash's times, run in this shell: in a $(...) subshell it counts the subshell's).
+kids_cpu() {
+	times >"$tmp/times"
+	printf -v "$1" '%s' "$(awk 'NR == 2 {
+		split($1, u, "m"); split($2, s, "m")
+		printf "%.3f\n", u[1] * 60 + u[2] + s[1] * 60 + s[2] }' "$tmp/times")"
+}
+
+# other_work: the CPU time the machine spent on anything but this bench since
+# other_start (every CPU's busy time less the bench's children's), and the time
+# the hypervisor stole: the load average at the end counts the bench's own
+# threads, these do not. Over BENCH_OTHER (default 0.2) of one CPU, or as much
+# stolen, the run was not on a quiet machine.
+other_start() {
+	read -r busy0 steal0 < <(cpu_ticks)
+	kids_cpu kids0
+	t_start=$(date +%s.%N)
+}
+
+other_work() {
+	local busy1 steal1 kids1 t_end
+
+	read -r busy1 steal1 < <(cpu_ticks)
+	kids_cpu kids1
+	t_end=$(date +%s.%N)
+	awk -v b0="$busy0" -v b1="$busy1" -v s0="$steal0" -v s1="$steal1" -v k0="$kids0" \
+	    -v k1="$kids1" -v t0="$t_start" -v t1="$t_end" -v hz="$(getconf CLK_TCK)" \
+	    -v max="${BENCH_OTHER:-0.2}" -v csv="$CSV" 'BEGIN {
+		wall = t1 - t0; other = (b1 - b0) / hz - (k1 - k0); steal = (s1 - s0) / hz
+		if (other < 0) other = 0
+		busy = other / wall > max || steal / wall > max
+		printf "%s: other work %.1f CPU s and %.1f s stolen by the hypervisor in %.0f s" \
+		       " (%.2f and %.2f of one CPU; limit %s)%s\n",
+		       busy ? "WARNING: the machine was NOT quiet" : "the machine was quiet",
+		       other, steal, wall, other / wall, steal / wall, max,
+		       busy ? ": wall times and ratios are unreliable, CPU times less so" : ""
+		printf "# other work (cpu_s stolen_s wall_s quiet): %.1f %.1f %.0f %s\n", other,
+		       steal, wall, busy ? "no" : "yes" >> csv
+		exit busy }' || busy=1
+}
+
 header() {
 	printf '%-30s %8s %7s %8s %8s %9s %8s %10s %11s\n' tool "wall s" "x floor" "ns/ev" \
 		"cpu s" "cpu ns/ev" "RSS MB" "DB B/alloc" allocations
@@ -454,6 +506,7 @@ busy=0
 md_rows=()
 quiet_check start
 echo "# quiet: $( ((busy)) && echo no || echo yes) (load $(cut -d' ' -f1 /proc/loadavg) < $QUIET?)" >>"$CSV"
+other_start
 
 # The machine's latency of a load that misses the cache (bench/kma-memlat): on a big
 # trace the pointer map's and live set's misses, not kma's instructions, set the cost
@@ -625,8 +678,8 @@ if [[ ${BENCH_PERF:-1} != 0 ]]; then
 fi
 
 echo
-quiet_check end
-echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)"
+other_work
+echo "load average at the end: $(cut -d' ' -f1-3 /proc/loadavg) (the bench's own threads count in it)"
 echo
 echo "As in docs/performance.md (wall: best run; CPU: user + system of that run):"
 echo
