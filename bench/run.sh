@@ -55,9 +55,10 @@
 # overlap) and CPU ns per event, peak RSS (largest of the runs, GNU time %M),
 # report.db bytes per allocation (file size / SELECT COUNT(*) FROM allocations).
 # Under each table: kma against trace-cmd mem and the floor, wall and CPU, with
-# the goals, and under v6's the writer alone (kma-store-rate with as many rows as
-# the trace's report.db) against the floor; at the end every table again in
-# markdown, the layout of docs/performance.md.
+# the goals; under v6's the two goals that move with the host's speed again, as
+# medians of rounds timed in turn (BENCH_PAIRS), and the writer alone
+# (kma-store-rate with as many rows as the trace's report.db) against the floor;
+# at the end every table again in markdown, the layout of docs/performance.md.
 #
 # Growth traces: tests/tools/mktrace writes one block of 1M kmalloc/kfree and
 # kmem_cache_alloc/free events (2 CPUs, 200 allocation and 40 free sites, 8
@@ -369,7 +370,7 @@ writer_alone() {
 # in_turn ID TRACE EVENTS: the v6 goals again from $PAIRS rounds, each timing
 # kma-floor, --no-db and report.db (default -j) one after the other: the medians
 # of the rounds' report.db / bare read wall and --no-db CPU ns per event. The
-# host under the VM changes speed within minutes (the bare read 0.46-0.64 s in
+# host under the VM changes speed within minutes (the bare read 0.46-0.67 s in
 # one hour), so a ratio of two best-of-N times taken minutes apart moves with it;
 # one round's two runs are seconds apart.
 in_turn() {
