@@ -245,6 +245,8 @@ fail:
 	return -1;
 }
 
+static int open_db(struct kma_store *s);
+
 static void *writer(void *arg)
 {
 	struct kma_store *s = arg;
@@ -252,6 +254,21 @@ static void *writer(void *arg)
 	uint32_t i;
 	int failed = 0;
 
+	/*
+	 * The schema is made here, not in kma_store_open(): its ~28M
+	 * instructions and the file's first writes then overlap the first
+	 * events' reading instead of delaying it. A failure is the store's
+	 * like any other: the next kma_store_*() row call or the commit
+	 * returns -1, and kma_store_err() says why.
+	 */
+	if (open_db(s)) {
+		set_error(s, "cannot create the database");
+		pthread_mutex_lock(&s->lock);
+		s->failed = 1;
+		pthread_cond_broadcast(&s->cond);
+		pthread_mutex_unlock(&s->lock);
+		return NULL;
+	}
 	for (;;) {
 		pthread_mutex_lock(&s->lock);
 		while (!s->head && !s->done)
@@ -426,8 +443,9 @@ static int create_tmp(struct kma_store *s, const char *path, struct kma_err *err
 static int open_db(struct kma_store *s)
 {
 	/*
-	 * One connection, used by one thread at a time (the main thread before
-	 * the writer starts and after it ends): no per-call mutex needed.
+	 * One connection, used by one thread at a time (the writer thread,
+	 * which opens it, then the main thread after the writer has ended):
+	 * no per-call mutex needed.
 	 */
 	if (sqlite3_open_v2(s->tmp_path, &s->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
 			    SQLITE_OPEN_NOMUTEX, NULL) != SQLITE_OK)
@@ -465,12 +483,6 @@ struct kma_store *kma_store_open(const char *path, struct kma_err *err)
 	}
 	if (create_tmp(s, path, err))
 		goto fail;
-	if (open_db(s)) {
-		set_error(s, "cannot create the database");
-		/* s->err goes with s: copied out before the free */
-		kma_err_copy(err, &s->err);
-		goto fail;
-	}
 	ret = pthread_create(&s->thread, NULL, writer, s);
 	if (ret) {
 		kma_err_errno(err, ret, "cannot start the writer thread");

@@ -58,7 +58,12 @@ int kma_tmpfile_beside(const char *path, char **tmp_path);
  */
 int kma_tmpfile_sweep(const char *path);
 
-/* NULL on failure, with the reason in @err. */
+/*
+ * Creates the temporary beside @path and starts the writer thread, which
+ * makes the schema: NULL on failure, with the reason in @err. A schema
+ * that cannot be made fails the next row call or the commit, the reason
+ * in kma_store_err().
+ */
 struct kma_store *kma_store_open(const char *path, struct kma_err *err);
 
 /* Sink callbacks for the matcher (ctx is the store). */
