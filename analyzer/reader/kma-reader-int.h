@@ -102,6 +102,7 @@ struct kma_reader {
 	char			file_warn[320];	/* info.warning */
 	char			*kallsyms;	/* the kernel's kallsyms text, or NULL: */
 	size_t			kallsyms_len;
+	size_t			kallsyms_size;	/* its kma_huge_alloc() size */
 	struct kma_err		kallsyms_err;	/* why not */
 	char			warn[200];	/* info.records_warning */
 	/*

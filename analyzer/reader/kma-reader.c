@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kma-huge.h"
 #include "kma-reader-int.h"
 
 struct kma_reader *kma_reader_new(const struct kma_source_ops *ops)
@@ -75,7 +76,7 @@ void kma_reader_close(struct kma_reader *r)
 	if (r->ops)
 		r->ops->close(r);
 	free(r->marker_prefix);
-	free(r->kallsyms);
+	kma_huge_free(r->kallsyms, r->kallsyms_size);
 	kma_map_release(&r->comm_map);
 	free(r->comms);
 	kma_map_release(&r->gfp_map);

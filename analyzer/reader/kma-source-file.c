@@ -390,6 +390,9 @@ static int check_file(struct kma_reader *r, const char *path, struct kma_err *er
 	    r->kallsyms_err.kind == KMA_ERR_BROKEN)
 		return kma_err_set(err, KMA_ERR_CORRUPT, "truncated or corrupt trace.dat (%s)",
 				   r->kallsyms_err.msg);
+	if (r->kallsyms_err.kind == KMA_ERR_NOMEM)
+		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+	r->kallsyms_size = r->kallsyms ? r->kallsyms_len + 1 : 0;
 	/* libtraceevent never parses the kallsyms kma read (kma_reader_open_file): nor the child */
 	if (!r->fopts.no_probe && kma_probe_headers(path, r->kallsyms != NULL))
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (libtraceevent "

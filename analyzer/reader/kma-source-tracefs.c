@@ -20,6 +20,7 @@
 
 #include <tracefs/tracefs.h>
 
+#include "kma-huge.h"
 #include "kma-live.h"
 #include "kma-reader-int.h"
 
@@ -29,32 +30,39 @@ static const char * const live_events[][2] = {
 	{ "module", "module_load" }, { "module", "module_free" },
 };
 
-/* The kernel's own kallsyms, for names, modules and bounded symbol sizes. */
-static char *read_kallsyms(size_t *len)
+/*
+ * The kernel's own kallsyms, for names, modules and bounded symbol sizes:
+ * *size bytes from kma_huge_alloc() (megabytes, written once).
+ */
+static char *read_kallsyms(size_t *len, size_t *size)
 {
 	FILE *f = fopen("/proc/kallsyms", "r");
 	char *buf = NULL;
 	size_t cap = 0, n;
 
 	*len = 0;
+	*size = 0;
 	if (!f)
 		return NULL;
 	do {
 		if (*len + 65536 > cap) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 1 << 20);
+			size_t nc = cap ? cap * 2 : 1 << 20;
+			char *nb = kma_huge_realloc(buf, cap, nc);
 
 			if (!nb) {
-				free(buf);
+				kma_huge_free(buf, cap);
 				fclose(f);
 				return NULL;
 			}
 			buf = nb;
+			cap = nc;
 		}
 		n = fread(buf + *len, 1, cap - *len - 1, f);
 		*len += n;
 	} while (n > 0);
 	fclose(f);
 	buf[*len] = '\0';
+	*size = cap;
 	return buf;
 }
 
@@ -172,7 +180,7 @@ struct kma_reader *kma_live_open(const struct kma_live_opts *o, struct kma_err *
 		goto fail;
 	}
 	tracefs_load_cmdlines(NULL, r->tep);
-	r->kallsyms = read_kallsyms(&r->kallsyms_len);
+	r->kallsyms = read_kallsyms(&r->kallsyms_len, &r->kallsyms_size);
 	if (!r->kallsyms)
 		kma_err_set(&r->kallsyms_err, KMA_ERR_OTHER, "no /proc/kallsyms");
 	if (!uname(&u)) {

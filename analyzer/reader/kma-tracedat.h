@@ -146,9 +146,10 @@ int kma_td_options(struct kma_td *t, uint64_t off, const struct kma_td_walk *w,
 
 /*
  * The kallsyms text stored in trace.dat: v6 (plain, after the event
- * formats) or v7 (KALLSYMS section, compressed or not). 0 with a malloc'd
- * NUL-terminated *text of *len bytes, or -1 with @err (KMA_ERR_BROKEN when a
- * structure does not fit the file; also a trace without kallsyms).
+ * formats) or v7 (KALLSYMS section, compressed or not). 0 with a
+ * NUL-terminated *text of *len bytes, freed by kma_huge_free(*text, *len + 1),
+ * or -1 with @err (KMA_ERR_BROKEN when a structure does not fit the file,
+ * KMA_ERR_NOMEM; also a trace without kallsyms).
  */
 int kma_td_kallsyms(const char *path, char **text, size_t *len, struct kma_err *err);
 

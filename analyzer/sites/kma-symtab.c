@@ -23,10 +23,15 @@ struct raw {
 	char		marker;		/* section marker: a bound, never a result */
 };
 
+/*
+ * The text (megabytes) and the tables are written once, in mappings of their
+ * own (kma_huge_alloc): in malloc's 4 KB pages every page cost a fault, most
+ * of a run's serial start on a virtual machine.
+ */
 struct kma_symtab {
-	char		*text;		/* the text as read, NUL-terminated */
 	size_t		len;
 	char		*names;		/* a copy cut into names and modules */
+	size_t		lines;		/* raw and syms hold this many */
 	struct raw	*raw;		/* every kept symbol, by address */
 	size_t		nr_raw;
 	struct kma_sym	*syms;		/* text symbols, by address, one per address */
@@ -173,26 +178,17 @@ struct kma_symtab *kma_symtab_from_text(const char *text, size_t len)
 	if (!st)
 		return NULL;
 	st->len = len;
-	st->text = malloc(len + 1);
-	st->names = malloc(len + 1);
-	if (!st->text || !st->names)
+	st->names = kma_huge_alloc(len + 1);
+	if (!st->names)
 		goto fail;
-	/* a kallsyms is megabytes: a fault per 2 MB, not per 4 KB (kma-huge.c) */
-	kma_huge_advise(st->text, len + 1);
-	kma_huge_advise(st->names, len + 1);
-	memcpy(st->text, text, len);
-	st->text[len] = '\0';
 	memcpy(st->names, text, len);
-	st->names[len] = '\0';
 	for (p = memchr(text, '\n', len); p; p = memchr(p + 1, '\n', len - (size_t)(p + 1 - text)))
 		lines++;
-	/* every used entry is written whole: no zeroing of 121k lines */
-	st->raw = malloc(lines * sizeof(*st->raw));
-	st->syms = malloc(lines * sizeof(*st->syms));
+	st->lines = lines;
+	st->raw = kma_huge_alloc(lines * sizeof(*st->raw));
+	st->syms = kma_huge_alloc(lines * sizeof(*st->syms));
 	if (!st->raw || !st->syms)
 		goto fail;
-	kma_huge_advise(st->raw, lines * sizeof(*st->raw));
-	kma_huge_advise(st->syms, lines * sizeof(*st->syms));
 
 	for (q = st->names, end = q + len, lines = 0; q < end; q = nl + 1, lines++) {
 		struct raw r = { .line = (uint32_t)lines };
@@ -237,10 +233,9 @@ void kma_symtab_free(struct kma_symtab *st)
 {
 	if (!st)
 		return;
-	free(st->text);
-	free(st->names);
-	free(st->raw);
-	free(st->syms);
+	kma_huge_free(st->names, st->len + 1);
+	kma_huge_free(st->raw, st->lines * sizeof(*st->raw));
+	kma_huge_free(st->syms, st->lines * sizeof(*st->syms));
 	free(st);
 }
 
@@ -252,13 +247,6 @@ size_t kma_symtab_count(const struct kma_symtab *st)
 const struct kma_sym *kma_symtab_at(const struct kma_symtab *st, size_t i)
 {
 	return st && i < st->nr_syms ? &st->syms[i] : NULL;
-}
-
-const char *kma_symtab_text(const struct kma_symtab *st, size_t *len)
-{
-	if (len)
-		*len = st ? st->len : 0;
-	return st ? st->text : NULL;
 }
 
 /* Index of the last text symbol at or below @addr, or -1. */

@@ -85,7 +85,4 @@ const char *kma_symtab_why(const struct kma_symtab *st, uint64_t addr, char *buf
 size_t kma_symtab_count(const struct kma_symtab *st);
 const struct kma_sym *kma_symtab_at(const struct kma_symtab *st, size_t i);
 
-/* The kallsyms text as read (NUL-terminated copy); *len excludes the NUL. */
-const char *kma_symtab_text(const struct kma_symtab *st, size_t *len);
-
 #endif /* KMA_SYMTAB_H */

@@ -18,6 +18,7 @@
 
 #include <trace-cmd/trace-cmd.h>
 
+#include "kma-huge.h"
 #include "reader/kma-tracedat.h"
 #include "reader/kma-zlib.h"
 #include "sites/kma-symtab.h"
@@ -116,14 +117,11 @@ int main(int argc, char **argv)
 	/* the kallsyms as the analyzer reads them: the reader's walker, then the parser */
 	if (kma_td_kallsyms(argv[2], &text, &len, &err) || !(st = kma_symtab_from_text(text, len))) {
 		fprintf(stderr, "kma-symdump: %s: %s\n", argv[2], text ? "out of memory" : err.msg);
-		free(text);
+		kma_huge_free(text, text ? len + 1 : 0);
 		return 1;
 	}
-	free(text);
 	if (!strcmp(argv[1], "text")) {
-		const char *t = kma_symtab_text(st, &len);
-
-		fwrite(t, 1, len, stdout);
+		fwrite(text, 1, len, stdout);
 	} else if (!strcmp(argv[1], "syms")) {
 		for (i = 0; i < kma_symtab_count(st); i++) {
 			const struct kma_sym *s = kma_symtab_at(st, i);
@@ -142,5 +140,6 @@ int main(int argc, char **argv)
 		tracecmd_close(h);
 	}
 	kma_symtab_free(st);
+	kma_huge_free(text, len + 1);
 	return 0;
 }

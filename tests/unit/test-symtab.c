@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "kma-huge.h"
 #include "reader/kma-tracedat.h"
 #include "sites/kma-symtab.h"
 
@@ -290,15 +291,14 @@ static char *read_all(const char *path, size_t *len)
 }
 
 /* The trace's kallsyms as the analyzer gets them: the reader's walker, then the parser. */
-static struct kma_symtab *from_trace(const char *path, struct kma_err *err)
+/* The trace's symbols, and its kallsyms text as the reader reads it in *text. */
+static struct kma_symtab *from_trace(const char *path, char **text, size_t *len,
+				     struct kma_err *err)
 {
 	struct kma_symtab *st = NULL;
-	char *text;
-	size_t len;
 
-	if (!kma_td_kallsyms(path, &text, &len, err))
-		st = kma_symtab_from_text(text, len);
-	free(text);
+	if (!kma_td_kallsyms(path, text, len, err))
+		st = kma_symtab_from_text(*text, *len);
 	return st;
 }
 
@@ -306,20 +306,20 @@ static void test_fixtures(void **state)
 {
 	struct kma_symtab *v6, *v7;
 	struct kma_err why;
-	const char *t6, *t7;
+	char *t6, *t7;
 	size_t l6, l7, i;
 	int found = 0;
 
-	v7 = from_trace(fixture("basic.dat"), &why);
+	v7 = from_trace(fixture("basic.dat"), &t7, &l7, &why);
 	if (!v7 && access(fixture("basic.dat"), R_OK))
 		skip();
 	if (!v7)
 		fail_msg("basic.dat: %s", why.msg);
-	v6 = from_trace(fixture("basic-v6.dat"), &why);
+	v6 = from_trace(fixture("basic-v6.dat"), &t6, &l6, &why);
 	if (!v6)
 		fail_msg("basic-v6.dat: %s", why.msg);
-	t6 = kma_symtab_text(v6, &l6);
-	t7 = kma_symtab_text(v7, &l7);
+	assert_int_equal(t6[l6], '\0');
+	assert_int_equal(t7[l7], '\0');
 	assert_int_equal(l6, 12188);	/* "[Kallsyms, 12188 bytes]" in trace-cmd dump */
 	assert_int_equal(l6, l7);
 	assert_memory_equal(t6, t7, l6);
@@ -338,10 +338,14 @@ static void test_fixtures(void **state)
 	assert_true(found);
 	kma_symtab_free(v6);
 	kma_symtab_free(v7);
+	kma_huge_free(t6, l6 + 1);
+	kma_huge_free(t7, l7 + 1);
 
-	assert_null(from_trace(fixture("no-such-file.dat"), &why));
+	assert_null(from_trace(fixture("no-such-file.dat"), &t6, &l6, &why));
+	assert_null(t6);
 	assert_string_equal(why.msg, "cannot open the trace: No such file or directory");
-	assert_null(from_trace(fixture("README.md"), &why));
+	assert_null(from_trace(fixture("README.md"), &t6, &l6, &why));
+	assert_null(t6);
 	assert_string_equal(why.msg, "not a trace.dat file");
 	assert_int_equal(why.kind, KMA_ERR_OTHER);
 }
@@ -360,8 +364,12 @@ static void try(const char *path)
 {
 	struct kma_err why = { KMA_ERR_NONE, "" };
 	struct kma_symtab *st;
+	char *text;
+	size_t len;
 
-	st = from_trace(path, &why);
+	st = from_trace(path, &text, &len, &why);
+	if (text)
+		kma_huge_free(text, len + 1);
 	if (st) {
 		kma_symtab_lookup(st, 0xffffffff81000000, NULL);
 		kma_symtab_free(st);
