@@ -97,6 +97,13 @@ void kma_huge_free(void *p, size_t len)
 		free(p);
 }
 
+size_t kma_huge_grow_len(size_t len)
+{
+	if (KMA_HUGE_OWN_MAPS && len >= KMA_HUGE_MIN / 8 && len < KMA_HUGE_MIN)
+		return KMA_HUGE_MIN;
+	return len;
+}
+
 void *kma_huge_realloc(void *p, size_t old_len, size_t new_len)
 {
 	char *n;

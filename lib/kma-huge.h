@@ -27,6 +27,14 @@ void *kma_huge_alloc(size_t len);
 void kma_huge_free(void *p, size_t len);
 
 /*
+ * The size a table growing to @len bytes is better given: KMA_HUGE_MIN when
+ * @len is past an eighth of it and kma_huge_alloc() maps huge pages (a
+ * table growing that far usually grows on: it skips the 4 KB pages, a fault
+ * each, and the copies between), else @len.
+ */
+size_t kma_huge_grow_len(size_t len);
+
+/*
  * @p (from kma_huge_alloc or this, @old_len bytes) grown to @new_len bytes,
  * the first @old_len kept, the rest zeroed; its pages moved, not copied,
  * where both are mappings of their own. NULL when out of memory (@p is then

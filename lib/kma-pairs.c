@@ -81,6 +81,7 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
 	}
 	if (p->nr_used == p->cap) {
 		uint32_t cap;
+		size_t want;
 		unsigned char *slab;
 		uint32_t *f;
 		uint64_t *b;
@@ -91,7 +92,9 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
 		}
 		cap = p->cap ? p->cap * 2 : (p->hint > SLAB_MIN && p->hint < UINT32_MAX / 2 ?
 					     (uint32_t)p->hint : SLAB_MIN);
-		/* on huge pages from 2 MB on (kma-huge.c) */
+		/* on huge pages from 2 MB on, and from a growing 256 KB (kma-huge.c) */
+		want = kma_huge_grow_len((size_t)cap * p->size);
+		cap = (uint32_t)((want + p->size - 1) / p->size);
 		slab = kma_huge_realloc(p->slab, (size_t)p->cap * p->size, (size_t)cap * p->size);
 		if (!slab)
 			return -1;
