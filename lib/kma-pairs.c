@@ -24,6 +24,7 @@ struct kma_pairs {
 	struct kma_map	map;		/* ptr -> slot */
 	unsigned char	*slab;		/* cap slots of size bytes */
 	uint32_t	*free_slots;	/* closed slots, most recent last */
+	uint32_t	fcap;		/* free_slots' room (kma_huge_alloc) */
 	uint64_t	*live_bits;	/* bit per slot: holds a live allocation */
 	uint32_t	nr_free;
 	uint32_t	nr_used;	/* slots handed out at least once */
@@ -66,7 +67,7 @@ void kma_pairs_free(struct kma_pairs *p)
 		return;
 	kma_map_release(&p->map);
 	kma_huge_free(p->slab, (size_t)p->cap * p->size);
-	free(p->free_slots);
+	kma_huge_free(p->free_slots, (size_t)p->fcap * sizeof(*p->free_slots));
 	free(p->live_bits);
 	free(p->closed);
 	free(p);
@@ -95,20 +96,31 @@ static int take_slot(struct kma_pairs *p, uint32_t *slot)
 		/* on huge pages from 2 MB on, and from a growing 256 KB (kma-huge.c) */
 		want = kma_huge_grow_len((size_t)cap * p->size);
 		cap = (uint32_t)((want + p->size - 1) / p->size);
-		slab = kma_huge_realloc(p->slab, (size_t)p->cap * p->size, (size_t)cap * p->size);
-		if (!slab)
-			return -1;
-		p->slab = slab;
-		/* free_slots never holds more than cap entries */
-		f = realloc(p->free_slots, (size_t)cap * sizeof(*f));
-		if (!f)
-			return -1;
-		p->free_slots = f;
+		/*
+		 * free_slots never holds more than cap entries. Each array's
+		 * size is recorded as it grows, the slab's (cap) last: a
+		 * failure leaves every size true.
+		 */
+		if (cap > p->fcap) {
+			size_t fl = kma_huge_grow_len((size_t)cap * sizeof(*f));
+			uint32_t fcap = (uint32_t)(fl / sizeof(*f));
+
+			f = kma_huge_realloc(p->free_slots, (size_t)p->fcap * sizeof(*f),
+					     (size_t)fcap * sizeof(*f));
+			if (!f)
+				return -1;
+			p->free_slots = f;
+			p->fcap = fcap;
+		}
 		b = realloc(p->live_bits, BITS_LEN(cap));
 		if (!b)
 			return -1;
 		memset((char *)b + BITS_LEN(p->cap), 0, BITS_LEN(cap) - BITS_LEN(p->cap));
 		p->live_bits = b;
+		slab = kma_huge_realloc(p->slab, (size_t)p->cap * p->size, (size_t)cap * p->size);
+		if (!slab)
+			return -1;
+		p->slab = slab;
 		p->cap = cap;
 	}
 	*slot = p->nr_used++;
@@ -232,11 +244,12 @@ void kma_pairs_clear(struct kma_pairs *p)
 {
 	kma_map_clear(&p->map);
 	kma_huge_free(p->slab, (size_t)p->cap * p->size);
-	free(p->free_slots);
+	kma_huge_free(p->free_slots, (size_t)p->fcap * sizeof(*p->free_slots));
 	free(p->live_bits);
 	p->live_bits = NULL;
 	p->slab = NULL;
 	p->free_slots = NULL;
+	p->fcap = 0;
 	p->nr_free = 0;
 	p->nr_used = 0;
 	p->cap = 0;
