@@ -19,7 +19,8 @@
 #   BENCH_RUNS=N  timed runs per tool, best wall time kept (default 3, after
 #                 one warm-up run); GROWTH_RUNS=N for the growth traces (1)
 #   BENCH_PAIRS=N rounds of the v6 goals timed in turn (kma-floor, --no-db,
-#                 report.db; default 5, 3 with BENCH_QUICK; 0 skips them)
+#                 report.db, then KMA_BASE's --no-db and report.db; default 5,
+#                 3 with BENCH_QUICK; 0 skips them)
 #   BENCH_QUICK=1 smoke test in seconds: a generated 250k-event trace stands
 #                 in for the real one (v6 and v7 zstd), one run, no warm-up,
 #                 no growth, no rss.sh, 200k writer rows (BENCH_GROWTH=1 and
@@ -372,16 +373,23 @@ writer_alone() {
 # of the rounds' report.db / bare read wall and --no-db CPU ns per event. The
 # host under the VM changes speed within minutes (the bare read 0.46-0.67 s in
 # one hour), so a ratio of two best-of-N times taken minutes apart moves with it;
-# one round's two runs are seconds apart.
+# one round's two runs are seconds apart. With KMA_BASE the base's two runs
+# follow in each round: the same medians for it, and of kma / base per round,
+# which tell a change from the host's state.
 in_turn() {
-	local id=$1 trace=$2 ev=$3 i k ok=1 ratios=() cpus=()
+	local id=$1 trace=$2 ev=$3 i k ok=1 ratios=() cpus=() bratios=() bcpus=() vs=() ks
 
 	((PAIRS > 0)) || return 0
+	ks="floor nodb jdef${KMA_BASE:+ bnodb bjdef}"
 	for ((i = 0; i < PAIRS && ok; i++)); do
 		measure "$id:turn-floor" 1 0 "$FLOOR" "$trace"
 		measure "$id:turn-nodb" 1 0 "$ANALYZE" -q --no-db "$trace"
 		measure "$id:turn-jdef" 1 0 "$ANALYZE" -q -o "$DB" "$trace"
-		for k in floor nodb jdef; do
+		if [[ -n ${KMA_BASE:-} ]]; then
+			measure "$id:turn-bnodb" 1 0 "$KMA_BASE" -q --no-db "$trace"
+			measure "$id:turn-bjdef" 1 0 "$KMA_BASE" -q -o "$DB" "$trace"
+		fi
+		for k in $ks; do
 			[[ ${status[$id:turn-$k]} == ok ]] || ok=0
 		done
 		((ok)) || break
@@ -389,10 +397,37 @@ in_turn() {
 			'BEGIN { printf "%.4f", a / b }')")
 		cpus+=("$(awk -v a="${cpu_ms[$id:turn-nodb]}" -v e="$ev" \
 			'BEGIN { printf "%.2f", a * 1e6 / e }')")
+		[[ -n ${KMA_BASE:-} ]] || continue
+		bratios+=("$(awk -v a="${wall_ns[$id:turn-bjdef]}" -v b="${wall_ns[$id:turn-floor]}" \
+			'BEGIN { printf "%.4f", a / b }')")
+		bcpus+=("$(awk -v a="${cpu_ms[$id:turn-bnodb]}" -v e="$ev" \
+			'BEGIN { printf "%.2f", a * 1e6 / e }')")
+		vs+=("$(awk -v a="${wall_ns[$id:turn-jdef]}" -v b="${wall_ns[$id:turn-bjdef]}" \
+			'BEGIN { printf "%.4f", a / b }')")
 	done
 	((ok)) || { echo "  (rounds in turn: a run failed)"; return 0; }
 	median_goal "report.db / bare read, wall, in turn" "<=" 2.0 "${ratios[@]}"
 	median_goal "--no-db CPU ns per event, in turn" "<=" 200 "${cpus[@]}"
+	[[ -n ${KMA_BASE:-} ]] || return 0
+	median_line "base: report.db / bare read, wall, in turn" "${bratios[@]}"
+	median_line "base: --no-db CPU ns per event, in turn" "${bcpus[@]}"
+	median_line "report.db wall, kma / base, in turn" "${vs[@]}"
+}
+
+# median_line WHAT VALUE...: as median_goal, without a goal.
+median_line() {
+	local what=$1
+
+	shift
+	printf '%s\n' "$@" | sort -g | awk -v w="$what" -v csv="$CSV" '
+		{ v[NR] = $1 }
+		END {
+			m = NR % 2 ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2
+			printf "  %-52s %8.2f  (median of %d rounds, %.2f-%.2f)\n", w, m, NR,
+			       v[1], v[NR]
+			printf "# %s (rounds median min max): %d %.3f %.3f %.3f\n", w, NR, m,
+			       v[1], v[NR] >> csv
+		}'
 }
 
 # median_goal WHAT OP LIMIT VALUE...: the median of the values (of an even count
