@@ -15,6 +15,7 @@
 struct kma_opts;
 struct kma_reader;
 struct kma_sites;
+struct kma_symtab_job;
 struct kma_stacks;
 struct kma_store;
 struct kma_list;
@@ -30,6 +31,7 @@ struct kma_pipeline {
 	struct kma_opts		*o;
 	struct kma_reader	*reader;
 	struct kma_sites	*sites;		/* call-site names: matcher and store */
+	struct kma_symtab_job	*symjob;	/* the trace's kallsyms parsed on a thread */
 	struct kma_stacks	*stacks;	/* call stacks: matcher, store, reports */
 	char			*sym_note;	/* why call sites are addresses: after the run */
 	struct kma_match	*sview;		/* --leaks by stack, beside view */
@@ -77,6 +79,13 @@ int kma_pipeline_write_html(struct kma_pipeline *r);
 const char *kma_pipeline_page_unfit(const struct kma_opts *o);
 /* The call sites' names and stacks of the run (kma-analyze-sites.c); 0, or -1 said. */
 int kma_pipeline_open_sites(struct kma_pipeline *r);
+/*
+ * The reader's kallsyms_read callback (@ctx the pipeline): the text's symbol
+ * table built on a thread while libtracecmd opens the trace, taken by
+ * kma_pipeline_open_sites(). kma_pipeline_close_sites() waits for it.
+ */
+void kma_pipeline_kallsyms_read(void *ctx, const char *text, size_t len);
+void kma_pipeline_close_sites(struct kma_pipeline *r);
 int kma_pipeline_print(struct kma_pipeline *r);
 /*
  * The report's percpu and vmalloc matchers (kma-analyze-kinds.c): opened

@@ -126,6 +126,15 @@ struct kma_file_opts {
 	int		jobs;		/* threads reading the CPUs' pages; 0: online CPUs, 1: none */
 	int		libtracecmd;	/* read through tracecmd_iterate_events() instead */
 	int		no_probe;	/* trust the header texts: no child parses them first */
+	/*
+	 * Called once with the trace's kallsyms text (kma_reader_kallsyms()'s
+	 * bytes, which live as long as the reader), when the header texts are
+	 * found sound, just before libtracecmd's open of the file: the caller
+	 * may parse it on a thread of its own meanwhile. NULL: not called;
+	 * nor without a kallsyms.
+	 */
+	void		(*kallsyms_read)(void *ctx, const char *text, size_t len);
+	void		*kallsyms_ctx;
 };
 
 struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_opts *o,

@@ -43,6 +43,19 @@ static struct kma_sites *sites_new(struct tep_handle *tep)
 	return s;
 }
 
+struct kma_sites *kma_sites_alloc_symtab(struct kma_symtab *st, struct tep_handle *tep)
+{
+	struct kma_sites *s = sites_new(tep);
+
+	if (!s) {
+		kma_symtab_free(st);
+		return NULL;
+	}
+	s->symtab = st;
+	snprintf(s->source, sizeof(s->source), "kallsyms");
+	return s;
+}
+
 struct kma_sites *kma_sites_alloc(const char *text, size_t len, const char *why,
 				  struct tep_handle *tep)
 {

@@ -18,6 +18,7 @@
 
 struct tep_handle;
 struct kma_sites;
+struct kma_symtab;
 
 struct kma_site {
 	const char	*name;		/* "symbol+0xoffset", or "0x<hex>" when unresolved */
@@ -37,6 +38,8 @@ struct kma_site {
  */
 struct kma_sites *kma_sites_alloc(const char *text, size_t len, const char *why,
 				  struct tep_handle *tep);
+/* The same from the symbol table of that text, @st (taken: freed with the sites, or here on failure). */
+struct kma_sites *kma_sites_alloc_symtab(struct kma_symtab *st, struct tep_handle *tep);
 void kma_sites_free(struct kma_sites *s);
 
 /*
