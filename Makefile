@@ -126,6 +126,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-ksyms
 UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds
 UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
+UNIT_TESTS	+= $(O)/tests/unit/test-reader-kallsyms
 
 .PHONY: bench bench-rss bench-fleet bench-perf bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -316,6 +317,12 @@ $(O)/tests/kinds/kma-kinds-callers: tests/kinds/kma-kinds-callers.c $(KINDS_OBJS
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
 		$(PKG_LIBS) $(LDLIBS)
+
+# The reader's kallsyms lent to the caller's thread: the whole reader.
+$(O)/tests/unit/test-reader-kallsyms: tests/unit/test-reader-kallsyms.c $(KINDS_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
+		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
 
 $(O)/tests/elf/kma-symdump: tests/elf/kma-symdump.c $(SYMTAB_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)

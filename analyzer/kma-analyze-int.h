@@ -82,9 +82,12 @@ int kma_pipeline_open_sites(struct kma_pipeline *r);
 /*
  * The reader's kallsyms_read callback (@ctx the pipeline): the text's symbol
  * table built on a thread while libtracecmd opens the trace, taken by
- * kma_pipeline_open_sites(). kma_pipeline_close_sites() waits for it.
+ * kma_pipeline_open_sites(). Its kallsyms_done waits for the thread (the
+ * reader frees the text after it); kma_pipeline_close_sites() frees a
+ * table not taken.
  */
 void kma_pipeline_kallsyms_read(void *ctx, const char *text, size_t len);
+void kma_pipeline_kallsyms_done(void *ctx);
 void kma_pipeline_close_sites(struct kma_pipeline *r);
 int kma_pipeline_print(struct kma_pipeline *r);
 /*

@@ -27,6 +27,7 @@
  */
 struct kma_symtab_job {
 	pthread_t		thread;
+	int			joined;
 	const char		*text;		/* the reader's, which outlives the job */
 	size_t			len;
 	struct kma_symtab	*st;		/* NULL: out of memory */
@@ -59,6 +60,16 @@ void kma_pipeline_kallsyms_read(void *ctx, const char *text, size_t len)
 	r->symjob = job;
 }
 
+void kma_pipeline_kallsyms_done(void *ctx)
+{
+	struct kma_pipeline *r = ctx;
+
+	if (r->symjob && !r->symjob->joined) {
+		pthread_join(r->symjob->thread, NULL);
+		r->symjob->joined = 1;
+	}
+}
+
 /* The thread's symbol table, once it is done; NULL when there was none or no memory. */
 static struct kma_symtab *symtab_take(struct kma_pipeline *r)
 {
@@ -67,7 +78,7 @@ static struct kma_symtab *symtab_take(struct kma_pipeline *r)
 
 	if (!job)
 		return NULL;
-	pthread_join(job->thread, NULL);
+	kma_pipeline_kallsyms_done(r);
 	st = job->st;
 	free(job);
 	r->symjob = NULL;

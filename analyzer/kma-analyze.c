@@ -313,7 +313,8 @@ static int open_reader(struct kma_pipeline *r)
 		struct kma_file_opts fo = {
 			.buffer = o->buffer, .jobs = o->jobs, .libtracecmd = o->libtracecmd,
 			.no_probe = o->no_probe,
-			.kallsyms_read = kma_pipeline_kallsyms_read, .kallsyms_ctx = r,
+			.kallsyms_read = kma_pipeline_kallsyms_read,
+			.kallsyms_done = kma_pipeline_kallsyms_done, .kallsyms_ctx = r,
 		};
 
 		r->reader = kma_reader_open_file(o->input_path ? o->input_path : o->input,
@@ -730,8 +731,8 @@ static void close_run(struct kma_pipeline *r)
 	kma_select_free(r->self);
 	kma_top_free(r->top);
 	kma_pagepipe_free(r->pages);
-	kma_pipeline_close_sites(r);	/* before the reader: the thread reads its text */
-	kma_reader_close(r->reader);
+	kma_reader_close(r->reader);	/* waits for the symbol table's thread first */
+	kma_pipeline_close_sites(r);
 	free(r->real_output);
 	free(r->real_html);
 }

@@ -103,6 +103,7 @@ struct kma_reader {
 	char			*kallsyms;	/* the kernel's kallsyms text, or NULL: */
 	size_t			kallsyms_len;
 	size_t			kallsyms_size;	/* its kma_huge_alloc() size */
+	int			kallsyms_lent;	/* fopts.kallsyms_read called */
 	struct kma_err		kallsyms_err;	/* why not */
 	char			warn[200];	/* info.records_warning */
 	/*

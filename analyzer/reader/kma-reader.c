@@ -76,6 +76,8 @@ void kma_reader_close(struct kma_reader *r)
 	if (r->ops)
 		r->ops->close(r);
 	free(r->marker_prefix);
+	if (r->kallsyms_lent && r->fopts.kallsyms_done)
+		r->fopts.kallsyms_done(r->fopts.kallsyms_ctx);
 	kma_huge_free(r->kallsyms, r->kallsyms_size);
 	kma_map_release(&r->comm_map);
 	free(r->comms);

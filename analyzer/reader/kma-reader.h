@@ -128,12 +128,15 @@ struct kma_file_opts {
 	int		no_probe;	/* trust the header texts: no child parses them first */
 	/*
 	 * Called once with the trace's kallsyms text (kma_reader_kallsyms()'s
-	 * bytes, which live as long as the reader), when the header texts are
-	 * found sound, just before libtracecmd's open of the file: the caller
-	 * may parse it on a thread of its own meanwhile. NULL: not called;
-	 * nor without a kallsyms.
+	 * bytes), when the header texts are found sound, just before
+	 * libtracecmd's open of the file: the caller may parse it on a thread
+	 * of its own meanwhile. kallsyms_done is called before those bytes
+	 * are freed, when the reader closes (also inside a failed
+	 * kma_reader_open_file()): the caller's thread must be done with them
+	 * when it returns. NULL: not called; nor without a kallsyms.
 	 */
 	void		(*kallsyms_read)(void *ctx, const char *text, size_t len);
+	void		(*kallsyms_done)(void *ctx);
 	void		*kallsyms_ctx;
 };
 

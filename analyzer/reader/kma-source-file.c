@@ -473,8 +473,10 @@ struct kma_reader *kma_reader_open_file(const char *path, const struct kma_file_
 	/* libtracecmd prints its own diagnostics; we print one line instead. */
 	tracecmd_set_loglevel(TEP_LOG_NONE);
 	tep_set_loglevel(TEP_LOG_NONE);
-	if (r->kallsyms && o->kallsyms_read)
+	if (r->kallsyms && o->kallsyms_read) {
+		r->kallsyms_lent = 1;
 		o->kallsyms_read(o->kallsyms_ctx, r->kallsyms, r->kallsyms_len);
+	}
 	/* with the kallsyms text read, call sites are named from it, never by the tep */
 	if (r->kallsyms)
 		kma_tep_kallsyms_skip(1);
