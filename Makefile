@@ -74,6 +74,7 @@ ANALYZE_OBJS	+= $(O)/analyzer/kma-pagepipe.o	# --pages wiring
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-print.o	# which report is printed
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-kinds.o	# percpu and vmalloc caller tables
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-sites.o	# call-site names: kallsyms, perf.data symbols
+ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-store.o	# report.db: opened, committed
 ANALYZE_OBJS	+= $(O)/analyzer/kma-analyze-html.o	# --html in the run
 ANALYZE_OBJS	+= $(O)/analyzer/kma-output.o	# the guard of every output
 ANALYZE_OBJS	+= $(O)/analyzer/kma-count.o	# --count

@@ -77,6 +77,15 @@ int kma_pipeline_open_html(struct kma_pipeline *r);
 int kma_pipeline_write_html(struct kma_pipeline *r);
 /* The filter option page allocations cannot take (--cache, --kmalloc-only), or NULL. */
 const char *kma_pipeline_page_unfit(const struct kma_opts *o);
+/*
+ * report.db in the run (kma-analyze-store.c): the store opened with the
+ * signals blocked, NULL with @err; the run's results committed into it and
+ * the file renamed into place, 0 (also without a store), or -1 said.
+ */
+struct kma_err;
+struct kma_store *kma_pipeline_open_store(const char *path, struct kma_err *err);
+int kma_pipeline_commit_store(struct kma_pipeline *r);
+
 /* The call sites' names and stacks of the run (kma-analyze-sites.c); 0, or -1 said. */
 int kma_pipeline_open_sites(struct kma_pipeline *r);
 /*

@@ -6,6 +6,7 @@
  * the stacks over them; DWARF lines when asked.
  */
 #include <pthread.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +46,8 @@ void kma_pipeline_kallsyms_read(void *ctx, const char *text, size_t len)
 {
 	struct kma_pipeline *r = ctx;
 	struct kma_symtab_job *job;
+	sigset_t set, old;
+	int failed;
 
 	if (r->symjob)
 		return;
@@ -53,7 +56,15 @@ void kma_pipeline_kallsyms_read(void *ctx, const char *text, size_t len)
 		return;		/* kma_pipeline_open_sites() parses it itself */
 	job->text = text;
 	job->len = len;
-	if (pthread_create(&job->thread, NULL, symtab_thread, job)) {
+	/* as the store's writer: a signal is the main thread's to handle */
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, &old);
+	failed = pthread_create(&job->thread, NULL, symtab_thread, job);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (failed) {
 		free(job);
 		return;
 	}

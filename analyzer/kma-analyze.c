@@ -48,24 +48,6 @@
 #include "kma-analyze-int.h"
 #include "kma-count.h"
 
-/* Opens the store with the signals blocked: the writer thread inherits the mask. */
-static struct kma_store *open_store(const char *path, struct kma_err *err)
-{
-	struct kma_store *store;
-	sigset_t set, old;
-
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, &old);
-	store = kma_store_open(path, err);
-	if (store)
-		kma_signals_arm(KMA_SIGNALS_DB, kma_store_tmp_path(store));
-	pthread_sigmask(SIG_SETMASK, &old, NULL);	/* a pending signal lands here */
-	return store;
-}
-
 /* The filter's time window, once the trace's first timestamp is known. */
 static int set_window(struct kma_pipeline *r)
 {
@@ -417,7 +399,7 @@ static int open_match(struct kma_pipeline *r)
 		/* -o a symbolic link: its target is replaced */
 		struct kma_err err;
 
-		r->store = open_store(r->real_output ? r->real_output : o->output, &err);
+		r->store = kma_pipeline_open_store(r->real_output ? r->real_output : o->output, &err);
 		if (!r->store) {
 			fprintf(stderr, "kma-analyze: %s: %s\n", o->output, err.msg);
 			return -1;
@@ -641,54 +623,6 @@ static int finish_run(struct kma_pipeline *r)
 	return check_generation(r);
 }
 
-/* The run's tables into report.db, renamed into place. */
-static int commit_store(struct kma_pipeline *r)
-{
-	struct kma_opts *o = r->o;
-	struct kma_err err;
-	struct kma_store_results run;
-	int k;
-
-	if (!r->store)
-		return 0;
-	run = (struct kma_store_results){
-		.info = kma_reader_info(r->reader),
-		.totals = kma_match_totals(r->match),
-		.kmalloc_only = o->kmalloc_only,
-		.temp_ns = o->temp_ns,
-		.young_ns = o->young_ns,
-		.leak_growth = o->cache_growth,
-		.marker_prefix = o->marker_prefix,
-		.version = KMA_VERSION,
-		.site_of = kma_sites_site,
-		.site_ctx = r->sites,
-		.stacks = r->stacks,
-	};
-	if (r->pages && o->pages)	/* not --html's own */
-		run.pages = kma_pagepipe_store(r->pages, run.info);
-	run.callers = kma_match_callers(r->match, &run.nr_callers);
-	run.gens = kma_match_generations(r->match, &run.nr_gens);
-	run.modules = kma_match_modules(r->match, &run.nr_modules);
-	run.leftovers = kma_match_leftovers(r->match, &run.nr_leftovers);
-	run.timeline = kma_match_timeline(r->match);
-	run.counters = o->report == KMA_REPORT_COUNTERS ? r->counters : NULL;
-	run.leak_counters = r->counters;
-	run.cpu_nodes = r->node_map;
-	run.nr_cpu_nodes = (uint32_t)r->nr_nodes;
-	for (k = KMA_KIND_PERCPU; k < KMA_KIND_NR; k++)
-		if (r->kinds[k]) {
-			run.kinds[k].totals = kma_match_totals(r->kinds[k]);
-			run.kinds[k].callers = kma_match_callers(r->kinds[k],
-								 &run.kinds[k].nr_callers);
-		}
-	if (kma_store_commit(r->store, &run, &err)) {
-		fprintf(stderr, "kma-analyze: %s: %s\n", o->output, err.msg);
-		return -1;
-	}
-	kma_signals_arm(KMA_SIGNALS_DB, NULL);	/* renamed into place: a signal now leaves it */
-	return 0;
-}
-
 /* The report (or the list) on stdout, unless -q. */
 static int print_output(struct kma_pipeline *r)
 {
@@ -760,7 +694,7 @@ int main(int argc, char **argv)
 	if (kma_stdin_input(&o.input, &o.input_path) || open_reader(&r) ||
 	    kma_pipeline_open_sites(&r) || open_pages(&r) || open_match(&r) || open_view(&r) ||
 	    kma_pipeline_open_kinds(&r) || kma_pipeline_open_html(&r) || run_trace(&r) ||
-	    finish_run(&r) || commit_store(&r) || kma_pipeline_write_html(&r) || print_output(&r))
+	    finish_run(&r) || kma_pipeline_commit_store(&r) || kma_pipeline_write_html(&r) || print_output(&r))
 		goto out;
 	ret = 0;
 out:
