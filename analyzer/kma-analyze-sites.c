@@ -13,6 +13,7 @@
 
 #include "kma-analyze-int.h"
 #include "kma-options.h"
+#include "kma-signals.h"
 #include "kma-kinfo.h"
 #include "reader/kma-reader.h"
 #include "sites/kma-ksyms-src.h"
@@ -46,7 +47,7 @@ void kma_pipeline_kallsyms_read(void *ctx, const char *text, size_t len)
 {
 	struct kma_pipeline *r = ctx;
 	struct kma_symtab_job *job;
-	sigset_t set, old;
+	sigset_t old;
 	int failed;
 
 	if (r->symjob)
@@ -57,11 +58,7 @@ void kma_pipeline_kallsyms_read(void *ctx, const char *text, size_t len)
 	job->text = text;
 	job->len = len;
 	/* as the store's writer: a signal is the main thread's to handle */
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, &old);
+	kma_signals_block(&old);
 	failed = pthread_create(&job->thread, NULL, symtab_thread, job);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (failed) {

@@ -23,13 +23,9 @@
 struct kma_store *kma_pipeline_open_store(const char *path, struct kma_err *err)
 {
 	struct kma_store *store;
-	sigset_t set, old;
+	sigset_t old;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
-	sigaddset(&set, SIGHUP);
-	pthread_sigmask(SIG_BLOCK, &set, &old);
+	kma_signals_block(&old);
 	store = kma_store_open(path, err);
 	if (store)
 		kma_signals_arm(KMA_SIGNALS_DB, kma_store_tmp_path(store));

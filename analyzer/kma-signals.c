@@ -3,6 +3,7 @@
  * kma-signals.c - SIGINT, SIGTERM and SIGHUP in kma-analyze (kma-signals.h).
  */
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <string.h>
 #include <unistd.h>
@@ -38,6 +39,17 @@ static void say_interrupted(void)
 	if (progress_line)
 		(void)!write(STDERR_FILENO, "\r\033[K", 4);
 	(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+}
+
+void kma_signals_block(sigset_t *old)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGHUP);
+	pthread_sigmask(SIG_BLOCK, &set, old);
 }
 
 /* Dies of sig with its default action (the exit status the shell expects). */

@@ -21,6 +21,12 @@ enum kma_signals_tmp { KMA_SIGNALS_DB, KMA_SIGNALS_PAGE, KMA_SIGNALS_NR };
 void kma_signals_arm(enum kma_signals_tmp which, const char *tmp_path);
 /* A progress line is on stderr: the message clears it first. */
 void kma_signals_progress_line(int on);
+/*
+ * Blocks SIGINT, SIGTERM and SIGHUP in the calling thread, the mask before in
+ * @old: a thread created meanwhile inherits it, so a signal is the main
+ * thread's to handle. Put @old back with pthread_sigmask(SIG_SETMASK, ...).
+ */
+void kma_signals_block(sigset_t *old);
 /* Prints "kma-analyze: interrupted" and dies of @sig. */
 void kma_signals_die(int sig) __attribute__((noreturn));
 
