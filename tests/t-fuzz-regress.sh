@@ -56,3 +56,16 @@ for f in basic.dat markers.dat; do
 		fail "KMA_HEADER_PROBE=0: the same report of $f" "$(diff "$TMP/probe-on.csv" "$TMP/probe-off.csv" | head -5)"
 	fi
 done
+
+# A v7 option that libtracecmd strdup()s, without its NUL (VERSION, 21 bytes: trace-cmd
+# dump --options; its options section at 14051: trace-cmd dump --summary): refused
+# by name before libtracecmd reads it, as the v6 checker refuses it.
+f=$TOP/tests/fuzz/regress/v7-option-not-string.dat
+"$KMA" --no-db -q "$f" > /dev/null 2> "$TMP/opt-err.txt"
+rc=$?
+want="kma-analyze: $f: corrupt trace.dat: the options section at 14051 holds a malformed VERSION option that libtracecmd cannot read safely"
+if [ $rc = 1 ] && [ "$(cat "$TMP/opt-err.txt")" = "$want" ]; then
+	pass "a v7 option without its NUL: one line naming the option"
+else
+	fail "a v7 option without its NUL: one line naming the option" "exit $rc: $(head -2 "$TMP/opt-err.txt")"
+fi

@@ -20,12 +20,6 @@
 #include "kma-tracedat.h"
 #include "kma-layout.h"
 
-/* trace-cmd option ids (trace-cmd.h TRACECMD_OPTION_*) that need checking */
-enum {
-	OPT_DATE = 1, OPT_CPUSTAT, OPT_BUFFER, OPT_TRACECLOCK, OPT_UNAME, OPT_HOOK,
-	OPT_OFFSET, OPT_CPUCOUNT, OPT_VERSION, OPT_PROCMAPS, OPT_GUEST = 13,
-};
-
 #define MAX_CPUS		8192	/* kma-source-file.c refuses more */
 #define MAX_BUFFERS		256	/* instance buffers checked */
 #define MAX_OPTION_SIZE		(4u << 20)
@@ -34,74 +28,33 @@ enum {
 #define MISSED_EVENTS		(1ull << 31)
 #define MISSED_STORED		(1ull << 30)
 
-/*
- * libtracecmd 1.3 uses these options' data as C strings, trusts sizes and
- * indexes inside them without checks; see handle_options() there.
- */
-static int check_option_data(struct kma_td *c, uint64_t id, const unsigned char *buf,
-			     uint64_t len, uint64_t *cpus);
-
 static int check_option(struct kma_td *c, uint64_t id, uint64_t len, uint64_t *cpus)
 {
 	unsigned char *buf;
 	int ret;
 
 	switch (id) {
-	case OPT_DATE:
-	case OPT_CPUSTAT:
-	case OPT_BUFFER:
-	case OPT_TRACECLOCK:
-	case OPT_UNAME:
-	case OPT_OFFSET:
-	case OPT_CPUCOUNT:
-	case OPT_VERSION:
-	case OPT_PROCMAPS:
-	case OPT_GUEST:
+	case KMA_TD_OPT_DATE:
+	case KMA_TD_OPT_CPUSTAT:
+	case KMA_TD_OPT_BUFFER:
+	case KMA_TD_OPT_TRACECLOCK:
+	case KMA_TD_OPT_UNAME:
+	case KMA_TD_OPT_OFFSET:
+	case KMA_TD_OPT_CPUCOUNT:
+	case KMA_TD_OPT_VERSION:
+	case KMA_TD_OPT_PROCMAPS:
+	case KMA_TD_OPT_GUEST:
 		break;
-	case OPT_HOOK:		/* libtracecmd dereferences a failed parse */
+	case KMA_TD_OPT_HOOK:		/* kma_td_option_data() */
 		return -1;
 	default:
 		return kma_td_skip(c, len);
 	}
 	if (len > MAX_OPTION_SIZE || !(buf = malloc(len ? len : 1)))
 		return -1;
-	ret = kma_td_read(c, buf, len) ? -1 : check_option_data(c, id, buf, len, cpus);
+	ret = kma_td_read(c, buf, len) ? -1 : kma_td_option_data(c, (unsigned int)id, buf, len, cpus);
 	free(buf);
 	return ret;
-}
-
-static int check_option_data(struct kma_td *c, uint64_t id, const unsigned char *buf,
-			     uint64_t len, uint64_t *cpus)
-{
-	uint64_t n, i, cpu, off;
-
-	switch (id) {
-	case OPT_CPUSTAT:	/* buf[size - 1] = '\n' */
-		return len ? 0 : -1;
-	case OPT_CPUCOUNT:	/* read as 4 bytes whatever the size */
-		if (len < 4)
-			return -1;
-		*cpus = kma_td_get(c, buf, 4);
-		return 0;
-	case OPT_BUFFER:	/* offset, then the instance name */
-		return len <= 8 || memchr(buf + 8, '\0', len - 8) ? 0 : -1;
-	case OPT_GUEST:		/* name, trace id, nr vcpus, {vcpu, pid}... */
-		if (!memchr(buf, '\0', len))
-			return -1;
-		off = strlen((const char *)buf) + 1 + 8;
-		if (off + 4 > len)
-			return 0;
-		n = kma_td_get(c, buf + off, 4);
-		/* the vcpu is an int index into an array of n */
-		for (i = 0, off += 4; i < n && off + 8 <= len; i++, off += 8) {
-			cpu = kma_td_get(c, buf + off, 4);
-			if (cpu >= n || cpu > INT32_MAX)
-				return -1;
-		}
-		return 0;
-	default:		/* a C string */
-		return memchr(buf, '\0', len) ? 0 : -1;
-	}
 }
 
 /* Whether a page's commit word @commit fits its data (and missed-events count). */
@@ -286,7 +239,7 @@ static int top_options(struct kma_td *c, uint64_t *bufs, char (*names)[KMA_LAYOU
 			return -1;
 		if (lay && kma_layout_ts_option((unsigned int)id))
 			lay->ts_options = 1;
-		if (id == OPT_BUFFER && len >= 8 && *nbuf < MAX_BUFFERS) {
+		if (id == KMA_TD_OPT_BUFFER && len >= 8 && *nbuf < MAX_BUFFERS) {
 			uint64_t n = len - 8 < KMA_LAYOUT_NAME - 1 ? len - 8 : KMA_LAYOUT_NAME - 1;
 
 			memset(names[*nbuf], 0, KMA_LAYOUT_NAME);

@@ -408,15 +408,36 @@ static int on_section(struct kma_td *t, uint64_t off, void *ctx)
 	return 0;
 }
 
+/* The names trace-cmd dump gives the options kma_td_option_data() may refuse. */
+static const char *opt_name(unsigned int id)
+{
+	static const char * const names[] = {
+		[KMA_TD_OPT_DATE] = "DATE", [KMA_TD_OPT_CPUSTAT] = "CPUSTAT",
+		[KMA_TD_OPT_TRACECLOCK] = "TRACECLOCK", [KMA_TD_OPT_UNAME] = "UNAME",
+		[KMA_TD_OPT_HOOK] = "HOOK", [KMA_TD_OPT_OFFSET] = "OFFSET",
+		[KMA_TD_OPT_CPUCOUNT] = "CPUCOUNT", [KMA_TD_OPT_VERSION] = "VERSION",
+		[KMA_TD_OPT_PROCMAPS] = "PROCMAPS", [KMA_TD_OPT_GUEST] = "GUEST",
+	};
+
+	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "an";
+}
+
 static int on_option(struct kma_td *t, unsigned int id, const unsigned char *d, uint64_t size,
 		     void *ctx)
 {
 	struct check *c = ctx;
+	uint64_t cpus;
 
 	if (c->lay && kma_layout_ts_option(id))
 		c->lay->ts_options = 1;
 	if (id == KMA_TD_OPT_BUFFER)
 		return check_buffer(c, d, size);
+	if (kma_td_option_data(t, id, d, size, &cpus)) {
+		bad(t, "corrupt trace.dat: the options section at %" PRIu64 " holds %s %s option "
+		    "that libtracecmd cannot read safely", c->cur_opts,
+		    id == KMA_TD_OPT_HOOK ? "a" : "a malformed", opt_name(id));
+		return -1;
+	}
 	if (id >= KMA_TD_OPT_HEADER_INFO && id <= KMA_TD_OPT_CMDLINES && size >= 8)
 		return check_ref(c, id, kma_td_get(t, d, 8));
 	return 0;

@@ -538,3 +538,46 @@ int kma_header_page_long_size(const char *text, uint64_t len)
 		return -1;
 	return text[tl + cl] - '0';
 }
+
+int kma_td_option_data(const struct kma_td *c, unsigned int id, const unsigned char *buf,
+		       uint64_t len, uint64_t *cpus)
+{
+	uint64_t n, i, cpu, off;
+
+	switch (id) {
+	case KMA_TD_OPT_HOOK:	/* libtracecmd dereferences a failed parse */
+		return -1;
+	case KMA_TD_OPT_CPUSTAT:	/* buf[size - 1] = '\n' */
+		return len ? 0 : -1;
+	case KMA_TD_OPT_CPUCOUNT:	/* read as 4 bytes whatever the size */
+		if (len < 4)
+			return -1;
+		*cpus = kma_td_get(c, buf, 4);
+		return 0;
+	case KMA_TD_OPT_BUFFER:	/* offset, then the instance name */
+		return len <= 8 || memchr(buf + 8, '\0', len - 8) ? 0 : -1;
+	case KMA_TD_OPT_GUEST:		/* name, trace id, nr vcpus, {vcpu, pid}... */
+		if (!memchr(buf, '\0', len))
+			return -1;
+		off = strlen((const char *)buf) + 1 + 8;
+		if (off + 4 > len)
+			return 0;
+		n = kma_td_get(c, buf + off, 4);
+		/* the vcpu is an int index into an array of n */
+		for (i = 0, off += 4; i < n && off + 8 <= len; i++, off += 8) {
+			cpu = kma_td_get(c, buf + off, 4);
+			if (cpu >= n || cpu > INT32_MAX)
+				return -1;
+		}
+		return 0;
+	case KMA_TD_OPT_DATE:
+	case KMA_TD_OPT_TRACECLOCK:
+	case KMA_TD_OPT_UNAME:
+	case KMA_TD_OPT_OFFSET:
+	case KMA_TD_OPT_VERSION:
+	case KMA_TD_OPT_PROCMAPS:	/* C strings */
+		return memchr(buf, '\0', len) ? 0 : -1;
+	default:
+		return 0;
+	}
+}

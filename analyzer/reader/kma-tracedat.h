@@ -28,7 +28,17 @@ struct kma_td_layout;
 /* trace-cmd option ids (trace-cmd.h TRACECMD_OPTION_*) and v7 section ids */
 enum {
 	KMA_TD_OPT_DONE		= 0,	/* also the id of an options section */
+	KMA_TD_OPT_DATE		= 1,
+	KMA_TD_OPT_CPUSTAT	= 2,
 	KMA_TD_OPT_BUFFER	= 3,
+	KMA_TD_OPT_TRACECLOCK	= 4,
+	KMA_TD_OPT_UNAME	= 5,
+	KMA_TD_OPT_HOOK		= 6,
+	KMA_TD_OPT_OFFSET	= 7,
+	KMA_TD_OPT_CPUCOUNT	= 8,
+	KMA_TD_OPT_VERSION	= 9,
+	KMA_TD_OPT_PROCMAPS	= 10,
+	KMA_TD_OPT_GUEST	= 13,
 	KMA_TD_SEC_STRINGS	= 15,	/* the section names, at the end of the file */
 	KMA_TD_OPT_HEADER_INFO	= 16,	/* header_page and header_event */
 	KMA_TD_OPT_KALLSYMS	= 19,
@@ -66,6 +76,15 @@ static inline uint64_t kma_td_get(const struct kma_td *t, const void *b, int byt
 	return kma_td_decode(b, bytes, t->big);
 }
 
+/*
+ * Option @id's data @buf (@len bytes) as libtracecmd 1.3's handle_options()
+ * uses it: most as C strings, with sizes and indexes inside trusted without
+ * checks, and a failed HOOK parse dereferenced. 0 when it is safe to hand
+ * on, -1 when not; a CPUCOUNT option's count into *@cpus. For a v6 file (a
+ * v7 BUFFER option is laid out otherwise); every other option id is 0.
+ */
+int kma_td_option_data(const struct kma_td *t, unsigned int id, const unsigned char *buf,
+		       uint64_t len, uint64_t *cpus);
 /* @len bytes at @off: 0, or -1 when they do not lie in the file. */
 int kma_td_pread(const struct kma_td *t, uint64_t off, void *buf, size_t len);
 /* At the cursor, which advances: bytes, a number, a string of at most @max bytes. */
