@@ -128,6 +128,7 @@ UNIT_TESTS	+= $(O)/tests/kinds/kma-kinds-callers
 UNIT_TESTS	+= $(O)/tests/unit/test-kinds
 UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
 UNIT_TESTS	+= $(O)/tests/unit/test-reader-kallsyms
+UNIT_TESTS	+= $(O)/tests/unit/test-reader-hint
 
 .PHONY: bench bench-rss bench-fleet bench-perf bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -321,6 +322,12 @@ $(O)/tests/kinds/kma-kinds-callers: tests/kinds/kma-kinds-callers.c $(KINDS_OBJS
 
 # The reader's kallsyms lent to the caller's thread: the whole reader.
 $(O)/tests/unit/test-reader-kallsyms: tests/unit/test-reader-kallsyms.c $(KINDS_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
+		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# The reader's hints of events to come: the whole reader.
+$(O)/tests/unit/test-reader-hint: tests/unit/test-reader-hint.c $(KINDS_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)

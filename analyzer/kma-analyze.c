@@ -187,6 +187,27 @@ static int feed(void *ctx, const struct kma_event *ev)
 	return feed_all(r, ev) ? feed_fail(r) : 0;
 }
 
+/*
+ * The pointer maps' slots of an event a few records ahead, fetched while
+ * this one is matched (kma_reader_set_hint()): a lookup in a map of tens of
+ * MB is a cache miss, about the whole budget of an event, and the reader
+ * knows the next events' keys before the matchers need them.
+ */
+static void hint(void *ctx, const struct kma_event *sketch)
+{
+	struct kma_pipeline *r = ctx;
+
+	if (kma_ev_is_page(sketch->type)) {
+		if (r->pages)
+			kma_pagepipe_prefetch(r->pages, sketch);
+		return;
+	}
+	if (r->match)
+		kma_match_prefetch(r->match, sketch);
+	if (r->view && r->view != r->match)
+		kma_match_prefetch(r->view, sketch);
+}
+
 static int oom(void);
 
 /* The top-style view, redrawn every interval (and on keys) while tracing live. */
@@ -507,6 +528,7 @@ static int run_trace(struct kma_pipeline *r)
 	if (open_top(r))
 		return -1;
 	kma_err_clear(&r->err);
+	kma_reader_set_hint(r->reader, hint, r);
 	ret = kma_reader_run(r->reader, feed, r, r->show_progress ? progress : NULL,
 			     (void *)o->input, &err);
 	if (r->top) {

@@ -190,6 +190,13 @@ void kma_pagepipe_lifetimes(struct kma_pagepipe *p, int g, uint64_t exact)
 	kma_pagealloc_keep_lifetimes(p->view, KMA_PG_COMM, exact);
 }
 
+void kma_pagepipe_prefetch(const struct kma_pagepipe *p, const struct kma_event *ev)
+{
+	kma_pagealloc_prefetch(p->m, ev);
+	if (p->view != p->m)
+		kma_pagealloc_prefetch(p->view, ev);
+}
+
 int kma_pagepipe_feed(struct kma_pagepipe *p, const struct kma_event *ev)
 {
 	struct kma_event e = *ev;

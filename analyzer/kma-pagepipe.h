@@ -54,6 +54,8 @@ void kma_pagepipe_set_window(struct kma_pagepipe *p, uint64_t since, uint64_t un
 void kma_pagepipe_lifetimes(struct kma_pagepipe *p, int g, uint64_t exact);
 /* A page event (its raw stack interned here). 0, or -1 out of memory. */
 int kma_pagepipe_feed(struct kma_pagepipe *p, const struct kma_event *ev);
+/* Page event @ev (its type, ptr, page_by_ptr) comes soon: a cache hint. */
+void kma_pagepipe_prefetch(const struct kma_pagepipe *p, const struct kma_event *ev);
 /* The totals of every page allocation (no filter), for the summary by allocator. */
 const struct kma_page_totals *kma_pagepipe_totals(const struct kma_pagepipe *p);
 /* The end of the trace (@end_ts: the timeline's end): live allocations kept as live. 0 or -1. */

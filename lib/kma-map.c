@@ -67,6 +67,12 @@ uint32_t *kma_map_find(const struct kma_map *map, uint64_t key)
 	return NULL;
 }
 
+void kma_map_prefetch(const struct kma_map *map, uint64_t key)
+{
+	if (map->nr_slots)
+		__builtin_prefetch(&map->slots[slot_of(key, map->nr_slots - 1)]);
+}
+
 static int grow(struct kma_map *map)
 {
 	struct kma_map new;

@@ -47,6 +47,11 @@ int kma_map_del(struct kma_map *map, uint64_t key);
  */
 int kma_map_put_new(struct kma_map *map, uint64_t key, uint32_t val);
 void kma_map_del_found(struct kma_map *map, uint32_t *val);
+/*
+ * A hint that @key is looked up soon: its first slot is fetched into the
+ * cache meanwhile. Changes nothing; cheap on a map not set up.
+ */
+void kma_map_prefetch(const struct kma_map *map, uint64_t key);
 /* Removes every key; keeps the table's memory (it cannot fail). */
 void kma_map_clear(struct kma_map *map);
 

@@ -205,6 +205,11 @@ void *kma_pairs_find(const struct kma_pairs *p, uint64_t ptr)
 	return slot ? slot_at(p, *slot) : NULL;
 }
 
+void kma_pairs_prefetch(const struct kma_pairs *p, uint64_t ptr)
+{
+	kma_map_prefetch(&p->map, ptr);
+}
+
 size_t kma_pairs_count(const struct kma_pairs *p)
 {
 	return kma_map_count(&p->map);

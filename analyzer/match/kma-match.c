@@ -627,6 +627,11 @@ static int stack_caller_event(struct kma_match *m, const struct kma_event *ev,
 	return role == KMA_ROLE_ALLOC ? do_alloc(m, &e) : do_free(m, &e);
 }
 
+void kma_match_prefetch(const struct kma_match *m, const struct kma_event *ev)
+{
+	kma_pairs_prefetch(m->lives, m->ops->key(ev));
+}
+
 int kma_match_event(struct kma_match *m, const struct kma_event *ev)
 {
 	if (m->finished) {

@@ -320,6 +320,12 @@ struct kma_match *kma_match_alloc(const struct kma_match_opts *opts);
 const struct kma_match_opts *kma_match_opts(const struct kma_match *m);
 void kma_match_free(struct kma_match *m);
 
+/*
+ * A hint that event @ev of @m's kind comes a few events from now (only the
+ * fields its kind's key() reads need be set): the live set's slot for it is
+ * fetched into the cache meanwhile. Changes nothing @m computes.
+ */
+void kma_match_prefetch(const struct kma_match *m, const struct kma_event *ev);
 /* 0 on success, -1 on out of memory or a sink error. */
 int kma_match_event(struct kma_match *m, const struct kma_event *ev);
 

@@ -188,6 +188,11 @@ void kma_pagealloc_set_window(struct kma_pagealloc *pa, uint64_t since, uint64_t
 	kma_match_set_window(pa->m, since, until);
 }
 
+void kma_pagealloc_prefetch(const struct kma_pagealloc *pa, const struct kma_event *ev)
+{
+	kma_match_prefetch(pa->m, ev);
+}
+
 int kma_pagealloc_event(struct kma_pagealloc *pa, const struct kma_event *ev)
 {
 	if (kma_ev_is_page(ev->type)) {

@@ -150,6 +150,8 @@ struct kma_pagealloc *kma_pagealloc_new(const struct kma_page_opts *o);
 void kma_pagealloc_free(struct kma_pagealloc *m);
 /* One event (page kinds, and KMA_EV_MARKER: the next generation; others are ignored). 0, or -1 out of memory / sink stop. */
 int kma_pagealloc_event(struct kma_pagealloc *m, const struct kma_event *ev);
+/* Page event @ev comes soon: kma_match_prefetch(). */
+void kma_pagealloc_prefetch(const struct kma_pagealloc *m, const struct kma_event *ev);
 /*
  * Counts only the allocations made in [@since, @until) (absolute ns, @until 0:
  * no end), before the first event; the others are left out as by the filter.

@@ -137,6 +137,12 @@ const char *kma_gfp_text(struct kma_reader *r, const struct ev_desc *d, uint64_t
 	return text;
 }
 
+const struct tep_format_field *kma_page_key_field(const struct kma_reader *r,
+						  const struct ev_desc *d)
+{
+	return r->want_pages ? d->pg[PG_KEY] : NULL;
+}
+
 int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec)
 {
 	struct kma_event ev;

@@ -452,6 +452,48 @@ int kma_reader_decode(struct kma_reader *r, struct tep_record *rec)
 	return 0;
 }
 
+void kma_reader_set_hint(struct kma_reader *r, kma_hint_fn fn, void *ctx)
+{
+	r->hint = fn;
+	r->hint_ctx = ctx;
+}
+
+/*
+ * The key is read as the decoder reads it, minus what only matters to an
+ * event that is handed on (a failed page allocation's key, the checks that
+ * count a bad record): a wrong hint costs a useless prefetch, nothing else.
+ */
+void kma_reader_hint(struct kma_reader *r, const void *data, unsigned int size)
+{
+	const struct ev_desc *d;
+	struct kma_event sketch;
+	const struct tep_format_field *f;
+	uint16_t id16;
+	int id;
+
+	if (size < 2)
+		return;
+	memcpy(&id16, data, 2);
+	id = r->swap ? __builtin_bswap16(id16) : id16;
+	if (id > r->max_id || r->by_id[id].type < 0)
+		return;
+	d = &r->by_id[id];
+	if (size < d->min_size)
+		return;
+	if (kma_ev_is_page(d->type))
+		f = kma_page_key_field(r, d);
+	else if (!d->text && !kma_ev_is_percpu(d->type) && !kma_ev_is_vmap(d->type))
+		f = d->f[F_PTR];
+	else
+		f = NULL;
+	if (!f)
+		return;
+	sketch.type = d->type;
+	sketch.ptr = kma_reader_num(r, f, (void *)data);
+	sketch.page_by_ptr = d->page_by_ptr;
+	r->hint(r->hint_ctx, &sketch);
+}
+
 /*
  * While an instance buffer is read, the kma markers of the top-level buffer
  * (where trace_marker writes land) are read too: only they, and they are not

@@ -85,6 +85,8 @@ struct kma_reader {
 	kma_event_fn		fn;
 	void			*ctx;
 	kma_progress_fn		progress;
+	kma_hint_fn		hint;		/* kma_reader_set_hint(), or NULL */
+	void			*hint_ctx;
 	void			*pctx;
 	int			stopped;
 	int			oom;
@@ -184,6 +186,11 @@ int kma_reader_setup(struct kma_reader *r, struct kma_err *err);
 void kma_reader_cpustats(struct kma_reader *r, const char *text);
 /* One record: bookkeeping, then the event to r->fn. 0, or -1 to stop. */
 int kma_reader_decode(struct kma_reader *r, struct tep_record *rec);
+/*
+ * A record @data of @size bytes, @ahead of the one decoded now: its sketch
+ * to r->hint if it is a slab or page event whose key field it holds.
+ */
+void kma_reader_hint(struct kma_reader *r, const void *data, unsigned int size);
 /* A kma marker of another buffer (pages of @page_size) to r->fn, with no bookkeeping. */
 int kma_reader_decode_marker(struct kma_reader *r, struct tep_record *rec,
 			     unsigned int page_size);
@@ -222,6 +229,9 @@ void kma_stack_attach(struct kma_reader *r, const struct tep_record *rec, struct
 void kma_page_setup(struct kma_reader *r);
 /* A page event record (its descriptor @d): bookkeeping, then to fn when wanted. */
 int kma_page_decode(struct kma_reader *r, const struct ev_desc *d, struct tep_record *rec);
+/* Page event @d's key field (pfn or page) when page events are handed on, else NULL. */
+const struct tep_format_field *kma_page_key_field(const struct kma_reader *r,
+						  const struct ev_desc *d);
 /* kma-decode-kinds.c: follows the percpu and vmalloc events (after the page events). */
 void kma_kinds_setup(struct kma_reader *r);
 /* A percpu or vmalloc event record (its descriptor @d): bookkeeping, then to fn when wanted. */

@@ -156,6 +156,18 @@ void kma_reader_close(struct kma_reader *r);
 int kma_reader_run(struct kma_reader *r, kma_event_fn fn, void *ctx,
 		   kma_progress_fn progress, void *pctx, struct kma_err *err);
 
+/*
+ * Hints of events to come, for a consumer that prefetches: @fn gets a
+ * sketch of a slab or page event (its type, ptr and page_by_ptr only: what
+ * kma_kind_ops.key() reads) a few records before the event itself reaches
+ * the run's callback. Only a hint: not every event is hinted, and a hinted
+ * one may never be handed on (a page event without --pages, a short
+ * record), so nothing the consumer computes may depend on it. NULL (the
+ * default): none. Given only by the trace.dat reader's page merge.
+ */
+typedef void (*kma_hint_fn)(void *ctx, const struct kma_event *sketch);
+void kma_reader_set_hint(struct kma_reader *r, kma_hint_fn fn, void *ctx);
+
 /* Trace markers starting with prefix (default "kma:") start a generation. */
 /* Page allocator events go to the run's callback too (kma-analyze --pages); off by default. */
 void kma_reader_want_pages(struct kma_reader *r, int on);

@@ -68,6 +68,19 @@ static int drop_free(void *ctx, const struct kma_free_row *row)
 	return 0;
 }
 
+/* the reader's hints, as kma-analyze takes them: prefetches into the matchers' maps */
+static void hint(void *ctx, const struct kma_event *sketch)
+{
+	struct pipeline *r = ctx;
+
+	if (kma_ev_is_page(sketch->type)) {
+		kma_pagealloc_prefetch(r->pages, sketch);
+		return;
+	}
+	kma_match_prefetch(r->match, sketch);
+	kma_match_prefetch(r->view, sketch);
+}
+
 static int feed(void *ctx, const struct kma_event *ev)
 {
 	struct pipeline *r = ctx;
@@ -232,6 +245,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_FUNCTION, 64);
 	kma_pagealloc_keep_lifetimes(r.pages, KMA_PG_COMM, 64);
 	kma_reader_want_pages(r.reader, 1);
+	kma_reader_set_hint(r.reader, hint, &r);
 	if (kma_reader_run(r.reader, feed, &r, NULL, NULL, NULL))
 		goto out;
 	info = kma_reader_info(r.reader);

@@ -432,6 +432,11 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	return 0;
 }
 
+static void hint(void *ctx, const struct kma_event *sketch)
+{
+	kma_match_prefetch(ctx, sketch);
+}
+
 static int feed(void *ctx, const struct kma_event *ev)
 {
 	return kma_match_event(ctx, ev);
@@ -471,6 +476,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	mo.resolve_ctx = sites;
 	mo.module_of = kma_sites_module;
 	m = sites ? kma_match_alloc(&mo) : NULL;
+	if (m)
+		kma_reader_set_hint(r, hint, m);
 	if (m && !kma_reader_run(r, feed, m, NULL, NULL, NULL) &&
 	    !kma_match_finish(m, kma_reader_info(r)->last_ts)) {
 		kma_match_callers(m, &nr);
