@@ -129,6 +129,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-kinds
 UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
 UNIT_TESTS	+= $(O)/tests/unit/test-reader-kallsyms
 UNIT_TESTS	+= $(O)/tests/unit/test-reader-hint
+UNIT_TESTS	+= $(O)/tests/unit/test-tracedat-options
 
 .PHONY: bench bench-rss bench-fleet bench-perf bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -328,6 +329,12 @@ $(O)/tests/unit/test-reader-kallsyms: tests/unit/test-reader-kallsyms.c $(KINDS_
 
 # The reader's hints of events to come: the whole reader.
 $(O)/tests/unit/test-reader-hint: tests/unit/test-reader-hint.c $(KINDS_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
+		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# What the trace.dat checkers refuse before libtracecmd reads it: the whole reader.
+$(O)/tests/unit/test-tracedat-options: tests/unit/test-tracedat-options.c $(KINDS_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)

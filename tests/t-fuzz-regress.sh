@@ -69,3 +69,23 @@ if [ $rc = 1 ] && [ "$(cat "$TMP/opt-err.txt")" = "$want" ]; then
 else
 	fail "a v7 option without its NUL: one line naming the option" "exit $rc: $(head -2 "$TMP/opt-err.txt")"
 fi
+
+# libtracecmd 1.3 takes the first word of a trace_clock text that starts with '[' and
+# sscanf()s what lies within its brackets: "[]" gives it a NULL. In a v6 file's
+# trace_clock section (its size at 6757: 8 bytes before "[local]" in `strings -t d` of
+# the corpus file it was made from) and in a v7 TRACECLOCK option; and a v7 section
+# whose size runs past its inflated end (libtracecmd copies a negative length).
+for c in "v6-trace-clock-brackets.dat|corrupt trace.dat: the trace_clock text at 6757 names no clock within its brackets" \
+	 "v7-traceclock-brackets.dat|holds a malformed TRACECLOCK option that libtracecmd cannot read safely" \
+	 "v7-cmdlines-size.dat|corrupt trace.dat: a size in the saved cmdlines section runs past the section's end"; do
+	f=$TOP/tests/fuzz/regress/${c%%|*}
+	"$KMA" --no-db -q "$f" > /dev/null 2> "$TMP/clock-err.txt"
+	rc=$?
+	if [ $rc = 1 ] && [ "$(wc -l < "$TMP/clock-err.txt")" = 1 ] &&
+	   grep -qF "kma-analyze: $f: " "$TMP/clock-err.txt" && grep -qF "${c#*|}" "$TMP/clock-err.txt"; then
+		pass "${c%%|*}: one line saying what libtracecmd would crash on"
+	else
+		fail "${c%%|*}: one line saying what libtracecmd would crash on" \
+			"exit $rc: $(head -2 "$TMP/clock-err.txt")"
+	fi
+done

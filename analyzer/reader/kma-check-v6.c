@@ -23,6 +23,7 @@
 #define MAX_CPUS		8192	/* kma-source-file.c refuses more */
 #define MAX_BUFFERS		256	/* instance buffers checked */
 #define MAX_OPTION_SIZE		(4u << 20)
+#define MAX_CLOCK_TEXT		(1u << 20)	/* the kernel's is a line of clock names */
 /* ring-buffer page commit word (kernel RB_MISSED_*, libtraceevent COMMIT_MASK) */
 #define COMMIT_MASK		((1u << 27) - 1)
 #define MISSED_EVENTS		(1ull << 31)
@@ -150,6 +151,34 @@ static int sized_blocks(struct kma_td *c, int count_bytes, int size_bytes)
 }
 
 /* The CPU data of one buffer: u64 offset and u64 size per CPU, each CPU's pages checked. */
+/*
+ * The trace_clock text after a buffer's CPU table, which libtracecmd 1.3
+ * reads and parses when the TRACECLOCK option is there (init_data_v6):
+ * none, or one cut short, and it takes the local clock instead.
+ */
+static int check_clock(struct kma_td *c, struct kma_err *err)
+{
+	uint64_t n, at = c->off;
+	char *text;
+	int bad;
+
+	if (kma_td_num(c, 8, &n) || n > c->size - c->off) {
+		c->off = at;
+		return 0;
+	}
+	if (n > MAX_CLOCK_TEXT)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat: the trace_clock "
+				   "text at %" PRIu64 " claims %" PRIu64 " bytes", at, n);
+	text = kma_td_slurp(c, c->off, n);
+	c->off = at;
+	if (!text)
+		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
+	bad = kma_td_clock_ok(text, (size_t)n);
+	free(text);
+	return bad ? kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat: the trace_clock text at "
+				 "%" PRIu64 " names no clock within its brackets", at) : 0;
+}
+
 static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, int long_size,
 			  struct kma_err *err, struct kma_td_layout *lay, const char *name, int defer)
 {
@@ -185,7 +214,7 @@ static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, i
 		if (b && kma_layout_add_cpu(lay, b, (uint32_t)i, off, len))
 			return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 	}
-	return 0;
+	return check_clock(c, err);
 }
 
 /*

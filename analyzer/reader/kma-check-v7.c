@@ -14,23 +14,6 @@
 #include "kma-grow.h"
 
 /* The section an option points to, by the option's id, for messages. */
-static const char *sec_name(uint64_t id)
-{
-	static const char * const names[] = {
-		[KMA_TD_OPT_BUFFER] = "the event data section",
-		[KMA_TD_SEC_STRINGS] = "the section names",
-		[KMA_TD_OPT_HEADER_INFO] = "the header_page/header_event section",
-		[17] = "the ftrace event formats section",
-		[18] = "the event formats section",
-		[KMA_TD_OPT_KALLSYMS] = "the kallsyms section",
-		[20] = "the printk formats section",
-		[KMA_TD_OPT_CMDLINES] = "the saved cmdlines section",
-	};
-
-	if (id == KMA_TD_OPT_DONE)
-		return "the options section";
-	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "a section";
-}
 
 /* The walk's state beside the cursor. */
 struct check {
@@ -278,7 +261,7 @@ static struct kma_td_buf *layout_buf(struct check *c, const unsigned char *d, ui
 
 	if (kma_td_sec(t, kma_td_get(t, d, 8), &s)) {
 		cut(t, "truncated trace.dat: %s lies past the end of the file",
-		    sec_name(KMA_TD_OPT_BUFFER));
+		    kma_td_sec_name(KMA_TD_OPT_BUFFER));
 		return NULL;
 	}
 	b = kma_layout_add_buf(c->lay, (const char *)d + 8, (uint32_t)c->page_size,
@@ -334,7 +317,7 @@ static int check_buffer(struct check *c, const unsigned char *d, uint64_t len)
 	p += 8;
 	if (!kma_valid_page_size(c->page_size) || cpus > (len - p) / 20)
 		goto bad;
-	if (!fits(c, kma_td_get(t, d, 8), sec_name(KMA_TD_OPT_BUFFER)))
+	if (!fits(c, kma_td_get(t, d, 8), kma_td_sec_name(KMA_TD_OPT_BUFFER)))
 		return -1;
 	if (c->lay && !(b = layout_buf(c, d, len)))
 		return -1;
@@ -392,8 +375,8 @@ static int check_ref(struct check *c, uint64_t id, uint64_t off)
 	if (off >= t->size && c->cur_opts < t->size)
 		return bad(t, "corrupt trace.dat: the options section at %" PRIu64 " points to %s "
 			   "at %" PRIu64 ", past the end of the file (%" PRIu64 " bytes)",
-			   c->cur_opts, sec_name(id), off, t->size);
-	if (!fits(c, off, sec_name(id)))
+			   c->cur_opts, kma_td_sec_name(id), off, t->size);
+	if (!fits(c, off, kma_td_sec_name(id)))
 		return -1;
 	return id == KMA_TD_OPT_HEADER_INFO ? check_header_page(c, off) : 0;
 }
@@ -402,7 +385,7 @@ static int on_section(struct kma_td *t, uint64_t off, void *ctx)
 {
 	struct check *c = ctx;
 
-	if (!fits(c, off, sec_name(KMA_TD_OPT_DONE)))
+	if (!fits(c, off, kma_td_sec_name(KMA_TD_OPT_DONE)))
 		return -1;
 	c->cur_opts = off;
 	return 0;
@@ -556,7 +539,7 @@ static void walk_sections(struct kma_td *t, const struct check *c, uint64_t off,
 static void size_warning(struct kma_td *t, const struct tail *tl, char *msg, size_t len)
 {
 	int names = tl->bad_id == KMA_TD_SEC_STRINGS;
-	const char *what = names ? "the section names" : sec_name((uint64_t)tl->bad_id);
+	const char *what = names ? "the section names" : kma_td_sec_name((uint64_t)tl->bad_id);
 	const char *claim = names ? "claim" : "claims", *need = names ? "them" : "its size";
 	uint64_t has = t->size - tl->bad - KMA_TD_SEC_HEADER;
 
@@ -564,11 +547,11 @@ static void size_warning(struct kma_td *t, const struct tail *tl, char *msg, siz
 		snprintf(msg, len, "corrupt trace.dat: %s at %" PRIu64 " %s %" PRIu64
 			 " bytes, the file has %" PRIu64 " after the header and %s at %" PRIu64
 			 " follows; kma does not need %s", what, tl->bad, claim, tl->bad_size,
-			 has, sec_name((uint64_t)tl->bad_over->id), tl->bad_over->off, need);
+			 has, kma_td_sec_name((uint64_t)tl->bad_over->id), tl->bad_over->off, need);
 	else if (tl->bad_over)
 		snprintf(msg, len, "corrupt trace.dat: %s at %" PRIu64 " %s %" PRIu64
 			 " bytes, running over %s at %" PRIu64 "; kma does not need %s",
-			 what, tl->bad, claim, tl->bad_size, sec_name((uint64_t)tl->bad_over->id),
+			 what, tl->bad, claim, tl->bad_size, kma_td_sec_name((uint64_t)tl->bad_over->id),
 			 tl->bad_over->off, need);
 	else
 		snprintf(msg, len, "corrupt trace.dat: %s at %" PRIu64 " %s %" PRIu64
@@ -618,9 +601,9 @@ static void better_cut(struct kma_td *t, uint64_t off, uint64_t first_opts)
 	walk_sections(t, NULL, off, &tl);
 	if (t->err.kind == KMA_ERR_TRUNCATED && tl.cut > first_opts &&
 	    tl.cut_id != KMA_TD_SEC_STRINGS && tl.cut_end &&
-	    strcmp(sec_name((uint64_t)tl.cut_id), "a section"))
+	    strcmp(kma_td_sec_name((uint64_t)tl.cut_id), "a section"))
 		cut(t, "truncated trace.dat: %s at %" PRIu64 " ends at %" PRIu64 ", the file at %"
-		    PRIu64, sec_name((uint64_t)tl.cut_id), tl.cut, tl.cut_end, t->size);
+		    PRIu64, kma_td_sec_name((uint64_t)tl.cut_id), tl.cut, tl.cut_end, t->size);
 }
 
 int kma_td_check_v7(const char *path, struct kma_err *err, char *warning, size_t wlen,

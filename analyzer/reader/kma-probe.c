@@ -43,6 +43,7 @@ struct cur {
 	struct tep_handle *tep;
 	int		long_size;
 	int		skip_kallsyms;	/* libtraceevent will not parse it in kma */
+	int		past;		/* a v7 section's size ran past its end */
 };
 
 static int cur_read(struct cur *c, void *buf, uint64_t n)
@@ -87,15 +88,21 @@ static char *cur_text(struct cur *c, uint64_t n)
 {
 	char *buf;
 
-	if (n > KMA_TD_MAX_TEXT)
+	if (n > KMA_TD_MAX_TEXT) {
+		c->past = c->mem != NULL;
 		return NULL;
+	}
 	if (!c->mem) {
 		buf = kma_td_slurp(c->t, c->t->off, n);
 		if (buf)
 			c->t->off += n;
 		return buf;
 	}
-	if (n > c->len - c->pos || !(buf = malloc(n + 1)))
+	if (n > c->len - c->pos) {
+		c->past = 1;
+		return NULL;
+	}
+	if (!(buf = malloc(n + 1)))
 		return NULL;
 	memcpy(buf, c->mem + c->pos, n);
 	buf[n] = '\0';
@@ -156,7 +163,9 @@ static int header_info(struct cur *c)
 	    cur_str(c, name, sizeof(name)) || strcmp(name, "header_event") ||
 	    cur_num(c, 8, &n))
 		return -1;
-	return c->mem ? (n > c->len - c->pos ? -1 : 0) : kma_td_skip(c->t, n);
+	if (c->mem && n > c->len - c->pos)
+		c->past = 1;
+	return c->mem ? (c->past ? -1 : 0) : kma_td_skip(c->t, n);
 }
 
 static int ftrace_formats(struct cur *c)
@@ -241,6 +250,13 @@ static int v7_texts(struct cur *c, const struct kma_td_head *h)
 			ret = sized_text(c, i == 5 ? 8 : 4, kinds[i], NULL);
 		free(buf);
 		c->mem = NULL;
+		/*
+		 * A size past the inflated section: libtracecmd 1.3 reads it
+		 * through tracecmd_compress_buffer_read(), whose int length goes
+		 * negative for sizes of 2 GB and more, and copies that.
+		 */
+		if (c->past)
+			return KMA_TD_OPT_HEADER_INFO + i;
 		if (ret)
 			return -1;
 	}
@@ -277,7 +293,7 @@ extern void __sanitizer_set_death_callback(void (*callback)(void)) __attribute__
 
 int kma_probe_child(int (*fn)(void *ctx), void *ctx)
 {
-	int status, fd;
+	int status, fd, ret;
 	pid_t pid;
 
 	fflush(NULL);
@@ -303,13 +319,19 @@ int kma_probe_child(int (*fn)(void *ctx), void *ctx)
 			dup2(fd, STDERR_FILENO);
 		}
 		tep_set_loglevel(TEP_LOG_NONE);
-		_exit(fn(ctx) ? 3 : 0);
+		ret = fn(ctx);
+		_exit(ret > 0 && ret < 100 ? 10 + ret : ret ? 3 : 0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 0;
 	/* 3: refused cleanly (the parent's parse refuses it too); sanitizers exit with 1 */
-	return WIFEXITED(status) && (WEXITSTATUS(status) == 0 || WEXITSTATUS(status) == 3) ? 0 : -1;
+	if (!WIFEXITED(status))
+		return -1;
+	ret = WEXITSTATUS(status);
+	if (ret > 10 && ret < 110)
+		return ret - 10;	/* @fn's own reason */
+	return ret == 0 || ret == 3 ? 0 : -1;
 }
 
 int kma_probe_headers(const char *path, int skip_kallsyms)

@@ -377,6 +377,8 @@ static int check_overlap(const struct kma_td_layout *lay, struct kma_err *err)
  */
 static int check_file(struct kma_reader *r, const char *path, struct kma_err *err)
 {
+	int probe;
+
 	/* v7 pages the page reader alone reads are checked as it reads them */
 	r->layout.defer_pages = !r->fopts.libtracecmd;
 	if (check_header(path, err, &r->layout) ||
@@ -394,7 +396,11 @@ static int check_file(struct kma_reader *r, const char *path, struct kma_err *er
 		return kma_err_set(err, KMA_ERR_NOMEM, "out of memory");
 	r->kallsyms_size = r->kallsyms ? r->kallsyms_len + 1 : 0;
 	/* libtraceevent never parses the kallsyms kma read (kma_reader_open_file): nor the child */
-	if (!r->fopts.no_probe && kma_probe_headers(path, r->kallsyms != NULL))
+	probe = r->fopts.no_probe ? 0 : kma_probe_headers(path, r->kallsyms != NULL);
+	if (probe > 0)
+		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat: a size in %s runs "
+				   "past the section's end", kma_td_sec_name((uint64_t)probe));
+	if (probe)
 		return kma_err_set(err, KMA_ERR_CORRUPT, "corrupt trace.dat headers (libtraceevent "
 				   "cannot parse its event or printk formats)");
 	return 0;

@@ -539,6 +539,26 @@ int kma_header_page_long_size(const char *text, uint64_t len)
 	return text[tl + cl] - '0';
 }
 
+int kma_td_clock_ok(const char *text, size_t len)
+{
+	size_t i = 0, end = strnlen(text, len);
+
+	while (i < end) {
+		if (text[i] == ' ') {
+			i++;
+		} else if (text[i] == '[') {	/* the word libtracecmd takes */
+			for (; i < end && text[i] != ' '; i++)
+				if (text[i] != '[' && text[i] != ']')
+					return 0;
+			return -1;
+		} else {
+			while (i < end && text[i] != ' ')
+				i++;
+		}
+	}
+	return 0;
+}
+
 int kma_td_option_data(const struct kma_td *c, unsigned int id, const unsigned char *buf,
 		       uint64_t len, uint64_t *cpus)
 {
@@ -570,8 +590,9 @@ int kma_td_option_data(const struct kma_td *c, unsigned int id, const unsigned c
 				return -1;
 		}
 		return 0;
-	case KMA_TD_OPT_DATE:
 	case KMA_TD_OPT_TRACECLOCK:
+		return memchr(buf, '\0', len) ? kma_td_clock_ok((const char *)buf, len) : -1;
+	case KMA_TD_OPT_DATE:
 	case KMA_TD_OPT_UNAME:
 	case KMA_TD_OPT_OFFSET:
 	case KMA_TD_OPT_VERSION:
@@ -580,4 +601,22 @@ int kma_td_option_data(const struct kma_td *c, unsigned int id, const unsigned c
 	default:
 		return 0;
 	}
+}
+
+const char *kma_td_sec_name(uint64_t id)
+{
+	static const char * const names[] = {
+		[KMA_TD_OPT_BUFFER] = "the event data section",
+		[KMA_TD_SEC_STRINGS] = "the section names",
+		[KMA_TD_OPT_HEADER_INFO] = "the header_page/header_event section",
+		[17] = "the ftrace event formats section",
+		[18] = "the event formats section",
+		[KMA_TD_OPT_KALLSYMS] = "the kallsyms section",
+		[20] = "the printk formats section",
+		[KMA_TD_OPT_CMDLINES] = "the saved cmdlines section",
+	};
+
+	if (id == KMA_TD_OPT_DONE)
+		return "the options section";
+	return id < sizeof(names) / sizeof(names[0]) && names[id] ? names[id] : "a section";
 }

@@ -77,6 +77,14 @@ static inline uint64_t kma_td_get(const struct kma_td *t, const void *b, int byt
 }
 
 /*
+ * A trace_clock text (the TRACECLOCK option, a v6 file's trace_clock
+ * section) as libtracecmd 1.3's tracecmd_parse_trace_clock() reads it: the
+ * first word (split at spaces, up to a NUL or @len) that starts with '[' is
+ * the clock within brackets, and a word of brackets alone makes it sscanf()
+ * a NULL. 0 when it is safe, -1 when not.
+ */
+int kma_td_clock_ok(const char *text, size_t len);
+/*
  * Option @id's data @buf (@len bytes) as libtracecmd 1.3's handle_options()
  * uses it: most as C strings, with sizes and indexes inside trusted without
  * checks, and a failed HOOK parse dereferenced. 0 when it is safe to hand
@@ -85,6 +93,8 @@ static inline uint64_t kma_td_get(const struct kma_td *t, const void *b, int byt
  */
 int kma_td_option_data(const struct kma_td *t, unsigned int id, const unsigned char *buf,
 		       uint64_t len, uint64_t *cpus);
+/* A v7 section by the id of the option pointing to it ("the kallsyms section"), for messages. */
+const char *kma_td_sec_name(uint64_t id);
 /* @len bytes at @off: 0, or -1 when they do not lie in the file. */
 int kma_td_pread(const struct kma_td *t, uint64_t off, void *buf, size_t len);
 /* At the cursor, which advances: bytes, a number, a string of at most @max bytes. */
