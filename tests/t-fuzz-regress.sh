@@ -89,3 +89,21 @@ for c in "v6-trace-clock-brackets.dat|corrupt trace.dat: the trace_clock text at
 			"exit $rc: $(head -2 "$TMP/clock-err.txt")"
 	fi
 done
+
+# A ring-buffer page on which libtraceevent's kbuffer goes round for ever, handing
+# back the same records (fuzz-v7: kma-analyze ran until it was out of memory): the
+# page reader stops at it, and so does libtracecmd's iteration (--libtracecmd).
+f=$TOP/tests/fuzz/regress/v7-record-goes-round.dat
+for c in "|CPU 0's ring-buffer page at 0 of its inflated data has a record that does not move on" \
+	 "--libtracecmd|CPU 0's record at 4948 comes again"; do
+	{ timeout 60 "$KMA" --no-db -q ${c%%|*} "$f" > /dev/null 2> "$TMP/round-err.txt"; } 2> /dev/null
+	rc=$?
+	name="a page kbuffer goes round on, read by ${c%%|*}: stopped with one line"
+	[ -z "${c%%|*}" ] && name="a page kbuffer goes round on, read by the page reader: stopped with one line"
+	if [ $rc = 1 ] && [ "$(wc -l < "$TMP/round-err.txt")" = 1 ] &&
+	   grep -qF "kma-analyze: $f: corrupt trace.dat: ${c#*|} (corrupt event data)" "$TMP/round-err.txt"; then
+		pass "$name"
+	else
+		fail "$name" "exit $rc: $(head -2 "$TMP/round-err.txt")"
+	fi
+done

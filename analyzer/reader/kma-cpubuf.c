@@ -258,6 +258,16 @@ static int cut_page(struct kma_cpubuf *p, struct kma_pblock *blk, uint64_t at, u
 		uint32_t off = (uint32_t)kbuffer_curr_offset(p->kbuf);
 		uint32_t rsize = (uint32_t)kbuffer_curr_size(p->kbuf);
 
+		/*
+		 * Every record takes a header's 4 bytes at least: a record at
+		 * or before the last one is kbuffer going round a corrupt
+		 * page, which it would hand back without end.
+		 */
+		if (blk->nr > first && (uint64_t)at + off <= r->at)
+			return fail(p, "corrupt trace.dat: CPU %" PRIu32 "'s ring-buffer page at %"
+				    PRIu64 "%s has a record that does not move on (corrupt event "
+				    "data)", p->c.cpu, blk->base + at,
+				    p->compressed ? " of its inflated data" : "");
 		if (push_rec(p, blk, &r))
 			return -1;
 		r->ts = ts;

@@ -86,6 +86,7 @@ struct kma_reader {
 	void			*ctx;
 	kma_progress_fn		progress;
 	kma_hint_fn		hint;		/* kma_reader_set_hint(), or NULL */
+	uint64_t		*tc_last;	/* per CPU: libtracecmd's last record read */
 	void			*hint_ctx;
 	void			*pctx;
 	int			stopped;

@@ -84,6 +84,7 @@ void kma_reader_close(struct kma_reader *r)
 	kma_map_release(&r->gfp_map);
 	free(r->gfp_texts);
 	free(r->by_id);
+	free(r->tc_last);
 	free(r->id_count);
 	free(r->info.counts);
 	free(r->info.lost);

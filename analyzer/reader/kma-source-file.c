@@ -96,12 +96,44 @@ struct scan {
 	unsigned int	page_size;
 	struct tep_handle *tep;
 	int		found;
+	uint64_t	*last;		/* goes_round() */
 };
+
+#define TC_MAX_CPUS	8192	/* file_info() refuses more */
+
+/*
+ * libtraceevent's kbuffer goes round a corrupt page for ever (a record
+ * whose length word is under 4), and libtracecmd's iteration hands back the
+ * same records again and again: a CPU's record at or before its last one.
+ * The page reader stops at such a page (kma-cpubuf.c); these checks stop
+ * libtracecmd's own iterations. @last: TC_MAX_CPUS offsets, 0 at the start.
+ */
+static int goes_round(uint64_t *last, const struct tep_record *rec)
+{
+	if (!last || rec->cpu < 0 || rec->cpu >= TC_MAX_CPUS)
+		return 0;
+	if (rec->offset <= last[rec->cpu])
+		return 1;
+	last[rec->cpu] = rec->offset;
+	return 0;
+}
+
+/* The run stopped at a record that goes round, with the reason kma_reader_end() gives. */
+static int refuse_round(struct kma_reader *r, const struct tep_record *rec)
+{
+	snprintf(r->refused, sizeof(r->refused), "corrupt trace.dat: CPU %d's record at %llu "
+		 "comes again (corrupt event data)", rec->cpu, (unsigned long long)rec->offset);
+	r->stopped = 1;
+	return -1;
+}
 
 static int scan_record(struct tracecmd_input *h, struct tep_record *rec, int cpu, void *data)
 {
 	struct scan *s = data;
 	int i, id;
+
+	if (goes_round(s->last, rec))
+		return -1;	/* no kmem found: the read stops there too */
 
 	/* a record running past its page is corrupt (see kma_reader_decode()) */
 	if (rec->size < 2 ||
@@ -156,7 +188,9 @@ static int holds_kmem(struct kma_reader *r, const char *path, struct tracecmd_in
 	if (!h)
 		return 0;
 	s.page_size = tracecmd_page_size(h);
+	s.last = calloc(TC_MAX_CPUS, sizeof(*s.last));
 	tracecmd_iterate_events(h, NULL, 0, scan_record, &s);
+	free(s.last);
 	tracecmd_close(h);
 	return s.found;
 }
@@ -587,7 +621,11 @@ static int tc_peek(void *ctx, int cpu, struct tep_record *out)
 
 static int on_record(struct tracecmd_input *handle, struct tep_record *rec, int cpu, void *data)
 {
-	return file_record(data, rec);
+	struct kma_reader *r = data;
+
+	if (goes_round(r->tc_last, rec))
+		return refuse_round(r, rec);
+	return file_record(r, rec);
 }
 
 static int queue_marker(void *ctx, const struct kma_event *ev)
@@ -613,6 +651,8 @@ static int marker_record(struct tracecmd_input *h, struct tep_record *rec, int c
 {
 	struct kma_reader *r = data;
 
+	if (goes_round(r->tc_last, rec))
+		return refuse_round(r, rec);
 	return kma_reader_decode_marker(r, rec, (unsigned int)tracecmd_page_size(h));
 }
 
@@ -630,15 +670,17 @@ static int top_markers(struct kma_reader *r)
 	r->fn = queue_marker;
 	r->ctx = r;
 	tracecmd_iterate_events(r->top, NULL, 0, marker_record, r);
-	if (!r->oom && r->nr_markers) {
+	if (!r->oom && !r->refused[0] && r->nr_markers) {
 		h = tracecmd_buffer_instance_handle(r->top, r->buffer_idx);
 		r->fn = found_marker;
+		memset(r->tc_last, 0, TC_MAX_CPUS * sizeof(*r->tc_last));
 		if (h)
 			tracecmd_iterate_events(h, NULL, 0, marker_record, r);
 		if (!h || r->stopped)
 			r->nr_markers = 0;	/* the instance's own markers */
 		tracecmd_close(h);
 	}
+	memset(r->tc_last, 0, TC_MAX_CPUS * sizeof(*r->tc_last));
 	r->stopped = 0;
 	return r->oom ? -1 : 0;
 }
@@ -680,8 +722,14 @@ static int file_run(struct kma_reader *r, struct kma_err *err)
 	kma_event_fn fn = r->fn;
 	void *ctx = r->ctx;
 
+	/* goes_round()'s offsets, for libtracecmd's iterations */
+	r->tc_last = calloc(TC_MAX_CPUS, sizeof(*r->tc_last));
+	if (!r->tc_last)
+		return kma_err_nomem(err);
 	if (r->top && top_markers(r))
 		return kma_err_nomem(err);
+	if (r->refused[0])	/* the top-level buffer went round */
+		return kma_reader_end(r, err);
 	r->fn = fn;		/* top_markers() queued the markers through its own */
 	r->ctx = ctx;
 	clock_gettime(CLOCK_MONOTONIC, &r->start);
