@@ -150,7 +150,6 @@ static int sized_blocks(struct kma_td *c, int count_bytes, int size_bytes)
 	return 0;
 }
 
-/* The CPU data of one buffer: u64 offset and u64 size per CPU, each CPU's pages checked. */
 /*
  * The trace_clock text after a buffer's CPU table, which libtracecmd 1.3
  * reads and parses when the TRACECLOCK option is there (init_data_v6):
@@ -179,6 +178,7 @@ static int check_clock(struct kma_td *c, struct kma_err *err)
 				 "%" PRIu64 " names no clock within its brackets", at) : 0;
 }
 
+/* The CPU data of one buffer: u64 offset and u64 size per CPU, each CPU's pages checked. */
 static int check_cpu_data(struct kma_td *c, uint64_t cpus, uint64_t page_size, int long_size,
 			  struct kma_err *err, struct kma_td_layout *lay, const char *name, int defer)
 {

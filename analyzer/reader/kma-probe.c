@@ -31,6 +31,8 @@
 #include "kma-tracedat.h"
 
 #define MAX_STR		4096
+/* the child's exit status for a reason 1..31 of its own: clear of 1, 3 and the tests' 99 */
+#define REASON_EXIT	64
 #define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
 
 enum { TEXT_HEADER_PAGE, TEXT_FTRACE, TEXT_EVENT, TEXT_KALLSYMS, TEXT_PRINTK, TEXT_CMDLINES };
@@ -320,17 +322,17 @@ int kma_probe_child(int (*fn)(void *ctx), void *ctx)
 		}
 		tep_set_loglevel(TEP_LOG_NONE);
 		ret = fn(ctx);
-		_exit(ret > 0 && ret < 100 ? 10 + ret : ret ? 3 : 0);
+		_exit(ret > 0 && ret < 32 ? REASON_EXIT + ret : ret ? 3 : 0);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
 			return 0;
-	/* 3: refused cleanly (the parent's parse refuses it too); sanitizers exit with 1 */
+	/* 3: refused cleanly (the parent's parse refuses it too); sanitizers exit with 1 or 99 */
 	if (!WIFEXITED(status))
 		return -1;
 	ret = WEXITSTATUS(status);
-	if (ret > 10 && ret < 110)
-		return ret - 10;	/* @fn's own reason */
+	if (ret > REASON_EXIT && ret < REASON_EXIT + 32)
+		return ret - REASON_EXIT;	/* @fn's own reason */
 	return ret == 0 || ret == 3 ? 0 : -1;
 }
 

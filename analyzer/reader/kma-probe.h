@@ -22,7 +22,7 @@ int kma_probe_headers(const char *path, int skip_kallsyms);
 /*
  * @fn(@ctx) run in a child whose death is harmless to kma: 0 when it
  * returned 0 or -1 (a refusal the parent will meet too) or could not be
- * started, what it returned when that was 1..99 (a reason of its own), -1
+ * started, what it returned when that was 1..31 (a reason of its own), -1
  * when it died.
  */
 int kma_probe_child(int (*fn)(void *ctx), void *ctx);
