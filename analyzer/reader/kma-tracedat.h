@@ -88,8 +88,9 @@ int kma_td_clock_ok(const char *text, size_t len);
  * Option @id's data @buf (@len bytes) as libtracecmd 1.3's handle_options()
  * uses it: most as C strings, with sizes and indexes inside trusted without
  * checks, and a failed HOOK parse dereferenced. 0 when it is safe to hand
- * on, -1 when not; a CPUCOUNT option's count into *@cpus. For a v6 file (a
- * v7 BUFFER option is laid out otherwise); every other option id is 0.
+ * on, -1 when not; a CPUCOUNT option's count into *@cpus. A BUFFER option
+ * as a v6 file lays it out (the v7 checker reads its own kind itself);
+ * every other option id is 0.
  */
 int kma_td_option_data(const struct kma_td *t, unsigned int id, const unsigned char *buf,
 		       uint64_t len, uint64_t *cpus);
