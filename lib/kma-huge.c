@@ -97,6 +97,22 @@ void kma_huge_free(void *p, size_t len)
 		free(p);
 }
 
+/*
+ * A big table is fresh mmap'd memory. Probed (read) first, each of its pages
+ * maps the shared zero page, and the first write then faults again and
+ * flushes the TLB of every CPU running one of the process's threads: an IPI
+ * per page, a tenth of a big run's CPU in a VM. A write first maps a page of
+ * its own at once. (volatile: GCC turns malloc + memset into calloc.)
+ */
+void kma_huge_touch(void *p, size_t len)
+{
+	volatile char *c = p;
+	size_t off;
+
+	for (off = 0; len >= 128 * 1024 && off < len; off += 4096)
+		c[off] = 0;
+}
+
 size_t kma_huge_grow_len(size_t len)
 {
 	if (KMA_HUGE_OWN_MAPS && len >= KMA_HUGE_MIN / 8 && len < KMA_HUGE_MIN)

@@ -27,6 +27,12 @@ void *kma_huge_alloc(size_t len);
 void kma_huge_free(void *p, size_t len);
 
 /*
+ * Writes a byte into each 4 KB page of @len bytes from kma_huge_alloc() (from
+ * 128 KB on) before a table probed at random is read: see kma-huge.c.
+ */
+void kma_huge_touch(void *p, size_t len);
+
+/*
  * The size a table growing to @len bytes is better given: KMA_HUGE_MIN when
  * @len is past an eighth of it and kma_huge_alloc() maps huge pages (a
  * table growing that far usually grows on: it skips the 4 KB pages, a fault

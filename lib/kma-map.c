@@ -10,27 +10,7 @@
 
 static inline size_t slot_of(uint64_t key, size_t mask)
 {
-	/* Kernel pointers share their high bits and are 8..64-byte aligned: mix. */
-	key ^= key >> 33;
-	key *= 0xff51afd7ed558ccdULL;
-	key ^= key >> 33;
-	return (size_t)key & mask;
-}
-
-/*
- * A big table is fresh mmap'd memory. Probed (read) first, each of its pages
- * maps the shared zero page, and the first write then faults again and
- * flushes the TLB of every CPU running one of the process's threads: an IPI
- * per page, a tenth of a big run's CPU in a VM. A write first maps a page of
- * its own at once. (volatile: GCC turns malloc + memset into calloc.)
- */
-static void touch_pages(void *p, size_t len)
-{
-	volatile char *c = p;
-	size_t off;
-
-	for (off = 0; len >= 128 * 1024 && off < len; off += 4096)
-		c[off] = 0;
+	return (size_t)kma_map_mix(key) & mask;
 }
 
 int kma_map_init(struct kma_map *map, size_t hint)
@@ -42,7 +22,7 @@ int kma_map_init(struct kma_map *map, size_t hint)
 	/* random lookups in tens of MB: on huge pages (kma-huge.c) */
 	map->slots = kma_huge_alloc(n * sizeof(*map->slots));
 	if (map->slots)
-		touch_pages(map->slots, n * sizeof(*map->slots));
+		kma_huge_touch(map->slots, n * sizeof(*map->slots));
 	map->nr_slots = map->slots ? n : 0;
 	map->nr = 0;
 	return map->slots ? 0 : -1;
@@ -65,12 +45,6 @@ uint32_t *kma_map_find(const struct kma_map *map, uint64_t key)
 		if (s->key == key)
 			return &s->val;
 	return NULL;
-}
-
-void kma_map_prefetch(const struct kma_map *map, uint64_t key)
-{
-	if (map->nr_slots)
-		__builtin_prefetch(&map->slots[slot_of(key, map->nr_slots - 1)]);
 }
 
 static int grow(struct kma_map *map)
@@ -114,26 +88,6 @@ int kma_map_put(struct kma_map *map, uint64_t key, uint32_t val)
 	return 0;
 }
 
-/*
- * For a key known to be absent: the same slot kma_map_put() would take,
- * without comparing keys on the way (the pointer map's every allocation).
- */
-int kma_map_put_new(struct kma_map *map, uint64_t key, uint32_t val)
-{
-	size_t mask, i;
-
-	if ((map->nr + 1) * 4 > map->nr_slots * 3 && grow(map))
-		return -1;
-	mask = map->nr_slots - 1;
-	for (i = slot_of(key, mask); map->slots[i].used; i = (i + 1) & mask)
-		;
-	map->slots[i].used = 1;
-	map->slots[i].key = key;
-	map->slots[i].val = val;
-	map->nr++;
-	return 0;
-}
-
 static void del_at(struct kma_map *map, size_t i)
 {
 	size_t mask = map->nr_slots - 1, j, home;
@@ -162,15 +116,6 @@ int kma_map_del(struct kma_map *map, uint64_t key)
 		return 0;
 	del_at(map, i);
 	return 1;
-}
-
-/* The slot is known from its value: no second search (a free after its find). */
-void kma_map_del_found(struct kma_map *map, uint32_t *val)
-{
-	struct kma_map_slot *s = (struct kma_map_slot *)((char *)val -
-							  offsetof(struct kma_map_slot, val));
-
-	del_at(map, (size_t)(s - map->slots));
 }
 
 void kma_map_clear(struct kma_map *map)

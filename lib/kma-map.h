@@ -31,6 +31,18 @@ struct kma_map {
 	size_t			nr;
 };
 
+/*
+ * A key's hash: its home slot is the hash masked to the table's size. Kernel
+ * pointers share their high bits and are 8..64-byte aligned: mixed.
+ */
+static inline uint64_t kma_map_mix(uint64_t key)
+{
+	key ^= key >> 33;
+	key *= 0xff51afd7ed558ccdULL;
+	key ^= key >> 33;
+	return key;
+}
+
 int kma_map_init(struct kma_map *map, size_t hint);
 void kma_map_release(struct kma_map *map);
 
@@ -40,18 +52,6 @@ uint32_t *kma_map_find(const struct kma_map *map, uint64_t key);
 int kma_map_put(struct kma_map *map, uint64_t key, uint32_t val);
 /* Removes key; returns 1 if it was there. */
 int kma_map_del(struct kma_map *map, uint64_t key);
-/*
- * Shortcuts that skip a second search, same slots as put and del:
- * kma_map_put_new() for a key known to be absent; kma_map_del_found() for
- * the value kma_map_find() returned, with no put or delete in between.
- */
-int kma_map_put_new(struct kma_map *map, uint64_t key, uint32_t val);
-void kma_map_del_found(struct kma_map *map, uint32_t *val);
-/*
- * A hint that @key is looked up soon: its first slot is fetched into the
- * cache meanwhile. Changes nothing; cheap on a map not set up.
- */
-void kma_map_prefetch(const struct kma_map *map, uint64_t key);
 /* Removes every key; keeps the table's memory (it cannot fail). */
 void kma_map_clear(struct kma_map *map);
 

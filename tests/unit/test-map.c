@@ -130,46 +130,6 @@ static void test_walk_repeatable(void **state)
 	kma_map_release(&b);
 }
 
-/*
- * kma_map_put_new() and kma_map_del_found() leave the map exactly as
- * kma_map_put() and kma_map_del() do: same keys, values and walk order.
- */
-static void test_shortcuts(void **state)
-{
-	struct kma_map a, b;
-	size_t pa = 0, pb = 0;
-	uint64_t ka, kb;
-	uint32_t va, vb, *found;
-	int i;
-
-	(void)state;
-	assert_int_equal(kma_map_init(&a, 4), 0);
-	assert_int_equal(kma_map_init(&b, 4), 0);
-	for (i = 0; i < 20000; i++) {
-		uint64_t key = 0xffff888000000000ULL + (uint64_t)(i * 7919 % 3001) * 64;
-
-		found = kma_map_find(&b, key);
-		if (i % 3 == 2 || found) {
-			assert_int_equal(kma_map_del(&a, key), found != NULL);
-			if (found)
-				kma_map_del_found(&b, found);
-		} else {
-			assert_int_equal(kma_map_put(&a, key, (uint32_t)i), 0);
-			assert_int_equal(kma_map_put_new(&b, key, (uint32_t)i), 0);
-		}
-		assert_int_equal(kma_map_count(&a), kma_map_count(&b));
-	}
-	assert_true(kma_map_count(&a) > 100);
-	while (kma_map_next(&a, &pa, &ka, &va)) {
-		assert_int_equal(kma_map_next(&b, &pb, &kb, &vb), 1);
-		assert_int_equal(ka, kb);
-		assert_int_equal(va, vb);
-	}
-	assert_int_equal(kma_map_next(&b, &pb, &kb, NULL), 0);
-	kma_map_release(&a);
-	kma_map_release(&b);
-}
-
 /* A cleared map is empty and works as a new one. */
 static void test_clear(void **state)
 {
@@ -276,7 +236,6 @@ int main(void)
 		cmocka_unit_test(test_random_ops),
 		cmocka_unit_test(test_walk),
 		cmocka_unit_test(test_walk_repeatable),
-		cmocka_unit_test(test_shortcuts),
 		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_grow),
 		cmocka_unit_test(test_grow_zero),

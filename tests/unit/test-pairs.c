@@ -2,7 +2,8 @@
 /*
  * Unit tests of the pairing rules (lib/kma-pairs): one test per rule, then
  * slot reuse, growth, the walk, the clear, a hand-built sequence whose
- * results are worked out by hand, and random events against a reference.
+ * results are worked out by hand, random events against a reference, and
+ * keys whose hashes are the same in the bits the index keeps.
  */
 #include <stdarg.h>
 #include <stddef.h>
@@ -13,6 +14,7 @@
 #include <cmocka.h>
 
 #include "kma-event.h"
+#include "kma-map.h"
 #include "kma-pairs.h"
 
 #define P1	0xffff888000001000ULL
@@ -495,6 +497,74 @@ static void test_random(void **state)
 	kma_pairs_free(p);
 }
 
+/* kma_map_mix()'s inverse: the key that hashes to @h */
+static uint64_t unmix(uint64_t h)
+{
+	uint64_t c = 0xff51afd7ed558ccdULL, inv = c;
+	int i;
+
+	for (i = 0; i < 6; i++)	/* Newton: c * inv == 1 mod 2^64 */
+		inv *= 2 - c * inv;
+	h ^= h >> 33;
+	h *= inv;
+	h ^= h >> 33;
+	return h;
+}
+
+/*
+ * Keys whose hashes differ only in their high 32 bits share the index's
+ * stored hash and home slot at every size: told apart by the keys in the
+ * slab alone, against a reference, frees shifting the cluster back.
+ */
+static void test_hash_collision(void **state)
+{
+	enum { N = 16 };
+	uint64_t key[N];
+	int32_t ref[N] = { 0 };		/* tag + 1 of the live allocation, 0: none */
+	struct kma_pairs *p = new_set(0);
+	struct kma_pair pr;
+	size_t nr = 0;
+	uint32_t i;
+	int k;
+
+	for (k = 0; k < N; k++) {
+		/* half collide with each other, half are ordinary pointers */
+		key[k] = k % 2 ? unmix((uint64_t)(k + 1) << 32 | 0x2468ace0u) : P1 + (uint64_t)k * 64;
+		if (k % 2)
+			assert_int_equal(kma_map_mix(key[k]), (uint64_t)(k + 1) << 32 | 0x2468ace0u);
+	}
+	srand(11);
+	for (i = 1; i < 50000; i++) {
+		k = rand() % N;
+		if (rand() % 2) {
+			alloc_at(p, key[k], i, &pr);
+			assert_int_equal(pr.kind, ref[k] ? KMA_PAIR_IMPLICIT : KMA_PAIR_NEW);
+			if (ref[k])
+				assert_int_equal(((const struct rec *)pr.old)->tag, ref[k] - 1);
+			nr += !ref[k];
+			ref[k] = (int32_t)i + 1;
+		} else {
+			kma_pairs_on_free(p, key[k], &pr);
+			assert_int_equal(pr.kind, ref[k] ? KMA_PAIR_FREED : KMA_PAIR_UNKNOWN);
+			if (ref[k])
+				assert_int_equal(((const struct rec *)pr.old)->tag, ref[k] - 1);
+			nr -= !!ref[k];
+			ref[k] = 0;
+		}
+		assert_int_equal(kma_pairs_count(p), nr);
+		for (k = 0; k < N; k++) {
+			const struct rec *r = kma_pairs_find(p, key[k]);
+
+			if (ref[k])
+				assert_int_equal(r ? (int32_t)r->tag : -1, ref[k] - 1);
+			else
+				assert_null(r);
+		}
+	}
+	check_walk_in_memory(p, ref, N);
+	kma_pairs_free(p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -512,6 +582,7 @@ int main(void)
 		cmocka_unit_test(test_clear),
 		cmocka_unit_test(test_sequence),
 		cmocka_unit_test(test_random),
+		cmocka_unit_test(test_hash_collision),
 	};
 
 	return cmocka_run_group_tests_name("pairs", tests, NULL, NULL);
