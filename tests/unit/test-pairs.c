@@ -447,39 +447,47 @@ static void check_walk_in_memory(const struct kma_pairs *p, const int32_t *ref, 
 	free(got);
 }
 
+/*
+ * One random event at @ptr, tagged @i, against the reference: *@ref is the
+ * tag + 1 of the allocation live there (0: none), *@nr how many are live.
+ */
+static void random_step(struct kma_pairs *p, uint64_t ptr, uint32_t i, int32_t *ref,
+			size_t *nr)
+{
+	struct kma_pair pr;
+
+	if (rand() % 2) {
+		alloc_at(p, ptr, i, &pr);
+		assert_int_equal(pr.kind, *ref ? KMA_PAIR_IMPLICIT : KMA_PAIR_NEW);
+		if (*ref)
+			assert_int_equal(((const struct rec *)pr.old)->tag, *ref - 1);
+		*nr += !*ref;
+		*ref = (int32_t)i + 1;
+	} else {
+		kma_pairs_on_free(p, ptr, &pr);
+		assert_int_equal(pr.kind, *ref ? KMA_PAIR_FREED : KMA_PAIR_UNKNOWN);
+		if (*ref)
+			assert_int_equal(((const struct rec *)pr.old)->tag, *ref - 1);
+		*nr -= !!*ref;
+		*ref = 0;
+	}
+	assert_int_equal(kma_pairs_count(p), *nr);
+}
+
 /* random events against a direct-indexed reference of what is live */
 static void test_random(void **state)
 {
 	enum { N = 2000 };
 	static int32_t ref[N];		/* tag + 1 of the live allocation, 0: none */
 	struct kma_pairs *p = new_set(0);
-	struct kma_pair pr;
 	size_t nr = 0;
-	uint64_t ptr;
 	uint32_t i;
 	int k;
 
 	srand(7);
 	for (i = 1; i < 300000; i++) {
 		k = rand() % N;
-		ptr = P1 + (uint64_t)k * 64;
-
-		if (rand() % 2) {
-			alloc_at(p, ptr, i, &pr);
-			assert_int_equal(pr.kind, ref[k] ? KMA_PAIR_IMPLICIT : KMA_PAIR_NEW);
-			if (ref[k])
-				assert_int_equal(((const struct rec *)pr.old)->tag, ref[k] - 1);
-			nr += !ref[k];
-			ref[k] = (int32_t)i + 1;
-		} else {
-			kma_pairs_on_free(p, ptr, &pr);
-			assert_int_equal(pr.kind, ref[k] ? KMA_PAIR_FREED : KMA_PAIR_UNKNOWN);
-			if (ref[k])
-				assert_int_equal(((const struct rec *)pr.old)->tag, ref[k] - 1);
-			nr -= !!ref[k];
-			ref[k] = 0;
-		}
-		assert_int_equal(kma_pairs_count(p), nr);
+		random_step(p, P1 + (uint64_t)k * 64, i, &ref[k], &nr);
 		if (i % 4999 == 0)
 			check_walk_in_memory(p, ref, N);
 	}
@@ -522,7 +530,6 @@ static void test_hash_collision(void **state)
 	uint64_t key[N];
 	int32_t ref[N] = { 0 };		/* tag + 1 of the live allocation, 0: none */
 	struct kma_pairs *p = new_set(0);
-	struct kma_pair pr;
 	size_t nr = 0;
 	uint32_t i;
 	int k;
@@ -536,22 +543,7 @@ static void test_hash_collision(void **state)
 	srand(11);
 	for (i = 1; i < 50000; i++) {
 		k = rand() % N;
-		if (rand() % 2) {
-			alloc_at(p, key[k], i, &pr);
-			assert_int_equal(pr.kind, ref[k] ? KMA_PAIR_IMPLICIT : KMA_PAIR_NEW);
-			if (ref[k])
-				assert_int_equal(((const struct rec *)pr.old)->tag, ref[k] - 1);
-			nr += !ref[k];
-			ref[k] = (int32_t)i + 1;
-		} else {
-			kma_pairs_on_free(p, key[k], &pr);
-			assert_int_equal(pr.kind, ref[k] ? KMA_PAIR_FREED : KMA_PAIR_UNKNOWN);
-			if (ref[k])
-				assert_int_equal(((const struct rec *)pr.old)->tag, ref[k] - 1);
-			nr -= !!ref[k];
-			ref[k] = 0;
-		}
-		assert_int_equal(kma_pairs_count(p), nr);
+		random_step(p, key[k], i, &ref[k], &nr);
 		for (k = 0; k < N; k++) {
 			const struct rec *r = kma_pairs_find(p, key[k]);
 
