@@ -2,12 +2,12 @@
 /*
  * kma-huge.c - transparent huge pages for the big tables.
  *
- * The pointer map, the live set's slab, the matcher's arrays and the
+ * The live sets' pointer indexes and slabs, the matcher's arrays and the
  * reader's blocks are megabytes written at random or copied into once. On
  * 4 KB pages each page costs a fault at its first write, and in a virtual
  * machine a fault costs microseconds (on this project's test machine the
  * kernel's share of a 5M-event run was a fifth of its CPU time, most of it
- * faults); the pointer map's random lookups miss the TLB as well. Where
+ * faults); the pointer index's random lookups miss the TLB as well. Where
  * the system's THP mode is "madvise" (Debian's default), only memory
  * advised so gets huge pages: one fault per 2 MB. Only the 2 MB-aligned
  * stretches of a mapping can be huge pages, and malloc's mappings are
