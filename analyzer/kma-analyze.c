@@ -189,8 +189,8 @@ static int feed(void *ctx, const struct kma_event *ev)
 
 /*
  * The pointer indexes' slots of an event a few records ahead, fetched while
- * this one is matched (kma_reader_set_hint()): a lookup in an index of
- * MB is a cache miss, about the whole budget of an event, and the reader
+ * this one is matched (kma_reader_set_hint()): a lookup in an index of megabytes
+ * is a cache miss, about the whole budget of an event, and the reader
  * knows the next events' keys before the matchers need them.
  */
 static void hint(void *ctx, const struct kma_event *sketch)
