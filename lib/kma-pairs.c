@@ -30,6 +30,10 @@
 /* bytes of a bitmap of n slots */
 #define BITS_LEN(n)	(((size_t)(n) + 63) / 64 * sizeof(uint64_t))
 
+/*
+ * The low half of the hash is the whole home: the slab stops short of 2^31
+ * slots, so the index, at most three quarters full, never passes 2^32.
+ */
 struct ix_slot {
 	uint32_t	hash;		/* kma_map_mix(key)'s low half: its home slot */
 	uint32_t	slot1;		/* the slab slot + 1; 0: empty */
