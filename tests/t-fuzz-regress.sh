@@ -74,10 +74,14 @@ fi
 # sscanf()s what lies within its brackets: "[]" gives it a NULL. In a v6 file's
 # trace_clock section (its size at 6757: 8 bytes before "[local]" in `strings -t d` of
 # the corpus file it was made from) and in a v7 TRACECLOCK option; and a v7 section
-# whose size runs past its inflated end (libtracecmd copies a negative length).
+# whose size runs past its inflated end (libtracecmd copies a negative length), also
+# where an earlier section is corrupt too (an event formats section whose zlib check
+# fails): libtracecmd reads the sections in the reverse order of their options, the
+# cmdlines first.
 for c in "v6-trace-clock-brackets.dat|corrupt trace.dat: the trace_clock text at 6757 names no clock within its brackets" \
 	 "v7-traceclock-brackets.dat|holds a malformed TRACECLOCK option that libtracecmd cannot read safely" \
-	 "v7-cmdlines-size.dat|corrupt trace.dat: a size in the saved cmdlines section runs past the section's end"; do
+	 "v7-cmdlines-size.dat|corrupt trace.dat: a size in the saved cmdlines section runs past the section's end" \
+	 "v7-cmdlines-read-first.dat|corrupt trace.dat: a size in the saved cmdlines section runs past the section's end"; do
 	f=$TOP/tests/fuzz/regress/${c%%|*}
 	"$KMA" --no-db -q "$f" > /dev/null 2> "$TMP/clock-err.txt"
 	rc=$?

@@ -207,34 +207,55 @@ static int v6_texts(struct cur *c)
 	       sized_text(c, 8, TEXT_CMDLINES, NULL) ? -1 : 0;
 }
 
-/* v7: each text is a section an option of the options chain points to. */
+/*
+ * v7: each text is a section an option of the options chain points to.
+ * libtracecmd 1.3 (handle_options, section_add_or_update) puts a section on
+ * the front of its list when its option first comes, and reads the list
+ * from the front (read_headers): the last text to appear first. Its first
+ * failure stops the open, so a section after it in that order is never
+ * read; the probe reads them in the same order to find the one that is.
+ */
 struct v7_secs {
 	uint64_t	off[6];		/* by TEXT_*: the last option wins, as in libtracecmd */
+	int		present[6];
+	int		order[6];	/* the texts by their options' first appearance */
+	int		nr;
 };
 
 static int v7_option(struct kma_td *t, unsigned int id, const unsigned char *d, uint64_t size,
 		     void *ctx)
 {
 	struct v7_secs *s = ctx;
+	int i = (int)id - KMA_TD_OPT_HEADER_INFO;
 
-	if (id >= KMA_TD_OPT_HEADER_INFO && id <= KMA_TD_OPT_CMDLINES && size >= 8)
-		s->off[id - KMA_TD_OPT_HEADER_INFO] = kma_td_get(t, d, 8);
+	if (id < KMA_TD_OPT_HEADER_INFO || id > KMA_TD_OPT_CMDLINES || size < 8)
+		return 0;
+	if (!s->present[i]) {
+		s->present[i] = 1;
+		s->order[s->nr++] = i;
+	}
+	/* an offset of 0 keeps the one before (section_add_or_update) */
+	if (kma_td_get(t, d, 8))
+		s->off[i] = kma_td_get(t, d, 8);
 	return 0;
 }
 
 static int v7_texts(struct cur *c, const struct kma_td_head *h)
 {
 	static const int kinds[6] = { -1, -1, -1, TEXT_KALLSYMS, TEXT_PRINTK, TEXT_CMDLINES };
-	struct v7_secs s = { { 0 } };
+	struct v7_secs s = { .nr = 0 };
 	struct kma_td_walk w = { .option = v7_option, .ctx = &s };
 	uint64_t kallsyms, len;
-	int i, ret;
+	int i, k, ret;
 	char *buf;
 
 	if (kma_td_options(c->t, h->options, &w, &kallsyms))
 		return -1;
-	for (i = 0; i < 6; i++) {
-		if (!s.off[i] || (kinds[i] == TEXT_KALLSYMS && c->skip_kallsyms))
+	for (k = s.nr - 1; k >= 0; k--) {
+		i = s.order[k];
+		if (!s.off[i])
+			return -1;	/* libtracecmd reads a section header at 0: refused */
+		if (kinds[i] == TEXT_KALLSYMS && c->skip_kallsyms)
 			continue;
 		buf = kma_td_section(c->t, s.off[i], KMA_TD_OPT_HEADER_INFO + i, &len);
 		if (!buf)
