@@ -77,8 +77,8 @@ void kma_pairs_on_free(struct kma_pairs *p, uint64_t ptr, struct kma_pair *out);
 /* The payload of the live allocation at ptr (writable), or NULL. */
 void *kma_pairs_find(const struct kma_pairs *p, uint64_t ptr);
 /*
- * A hint that an event at @ptr comes soon (a few events ahead): the pointer
- * map's slot is fetched into the cache meanwhile. Changes nothing.
+ * A hint that an event at @ptr comes soon (a few events ahead): its slot in
+ * the pointer index is fetched into the cache meanwhile. Changes nothing.
  */
 void kma_pairs_prefetch(const struct kma_pairs *p, uint64_t ptr);
 /* How many allocations are live. */

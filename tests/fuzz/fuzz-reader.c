@@ -68,7 +68,7 @@ static int drop_free(void *ctx, const struct kma_free_row *row)
 	return 0;
 }
 
-/* the reader's hints, as kma-analyze takes them: prefetches into the matchers' maps */
+/* the reader's hints, as kma-analyze takes them: prefetches into the matchers' pointer indexes */
 static void hint(void *ctx, const struct kma_event *sketch)
 {
 	struct pipeline *r = ctx;

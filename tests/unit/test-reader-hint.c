@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The reader's hints of events to come (kma_reader_set_hint()), which
- * kma-analyze turns into prefetches of its pointer maps: each hint is a
+ * kma-analyze turns into prefetches of its pointer indexes: each hint is a
  * slab or page event that the run's callback gets later, with the same type
  * and key fields; page events are hinted only when they are handed on; all
  * but a few of the events are hinted, with and without the reader's
