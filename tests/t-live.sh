@@ -44,8 +44,8 @@ else
 	sqlite3 "$TMP/live.db" 'SELECT cpu, node FROM cpu_nodes ORDER BY cpu' > "$TMP/nodes.txt"
 	check "--live: report.db's cpu_nodes is this machine's CPU -> node map" \
 		diff "$TMP/nodes.expect" "$TMP/nodes.txt"
-	check "--live leaves no tracefs instance behind" sh -c \
-		"! ls /sys/kernel/tracing/instances | grep -q kma-live"
+	check "--live leaves no tracefs instance behind" test ! -e "$inst"
+	check "--live: no warning (the instance removed)" sh -c '! grep -q warning "$1"' sh "$TMP/err.txt"
 	# the marker comes first: when the reader fell behind on a loaded machine and the ring
 	# buffer overwrote its oldest events (lost events in report.db), it may be among them
 	lost=$(sqlite3 "$TMP/live.db" 'SELECT lost_events FROM summary' 2> /dev/null)
@@ -79,6 +79,39 @@ else
 	# (rounded up to whole ring-buffer pages by the kernel)
 	check "--live -b 4096: the ring buffer is 4096 KiB per CPU ($got_kb)" sh -c \
 		'test "$1" = 0 && [ "$2" -ge 4096 ] && [ "$2" -le 4140 ]' sh "$rc" "${got_kb%% *}"
+	# A file of the instance open at the end (a tool reading it): the kernel refuses to
+	# remove the instance (EBUSY) until it is closed; a moment is waited out ...
+	"$KMA" --live -q --no-db --duration 1 2> "$TMP/busy.err" &
+	pid=$!
+	inst=/sys/kernel/tracing/instances/kma-live-$pid
+	( for i in $(seq 200); do [ -e "$inst/buffer_size_kb" ] && break; sleep 0.05; done
+	  exec 7< "$inst/buffer_size_kb" || exit
+	  while [ "$(cat "$inst/tracing_on" 2> /dev/null)" = 1 ]; do sleep 0.05; done
+	  sleep 0.3 ) &
+	holder=$!
+	wait $pid; rc=$?
+	wait $holder; held=$?
+	check "--live: a file open for a moment at the end: the instance still removed" sh -c \
+		'test "$1|$2" = "0|0" && test ! -e "$3" && ! grep -q warning "$4"' \
+		sh "$rc" "$held" "$inst" "$TMP/busy.err"
+	rmdir "$inst" 2> /dev/null	# (put back when it failed)
+	# ... one open for good leaves the instance, named in a warning, and the report is made
+	"$KMA" --live -n 3 --duration 1 -o "$TMP/busy.db" > "$TMP/busy.txt" 2> "$TMP/busy.err" &
+	pid=$!
+	inst=/sys/kernel/tracing/instances/kma-live-$pid
+	for i in $(seq 200); do [ -e "$inst/buffer_size_kb" ] && break; sleep 0.05; done
+	exec 7< "$inst/buffer_size_kb"
+	wait $pid; rc=$?
+	left=$([ -d "$inst" ] && echo left)
+	exec 7<&-
+	rmdir "$inst" 2> /dev/null
+	check "--live: a file of the instance held open: exit 0, report.db written" sh -c \
+		'test "$1" = 0 && test -s "$2"' sh "$rc" "$TMP/busy.db"
+	check "--live: the instance it could not remove is left ($left) and named in one warning" \
+		sh -c 'test "$1" = left && test "$(grep -c . "$2")" = 1 &&
+		grep -qx "kma-analyze: live: warning: cannot remove the tracefs instance kma-live-$3 (Device or resource busy): rmdir $4" "$2"' \
+		sh "$left" "$TMP/busy.err" "$pid" "$inst"
+	check "--live: the instance removed once closed (the test puts it back)" test ! -e "$inst"
 	# Ctrl-C stops it and still writes the report
 	"$KMA" --live -q -o "$TMP/int.db" 2> "$TMP/err.txt" &
 	pid=$!

@@ -56,7 +56,8 @@ struct kma_event_count {
 
 struct kma_trace_info {
 	const char	*file;
-	const char	*warning;	/* what the file lacks that kma does not need, or NULL */
+	const char	*warning;	/* what the file lacks that kma does not need (live:
+				   the tracefs instance it could not remove), or NULL */
 	const char	*records_warning; /* after a run: records kma could not attribute */
 	const char	*buffer;	/* "top" or the instance read; NULL live */
 	int		buffer_auto;	/* 1: an instance chosen as the top-level had no kmem */

@@ -227,14 +227,44 @@ fail:
 	return NULL;
 }
 
+/*
+ * Removes the instance. The kernel refuses while any of its files is open
+ * (EBUSY): someone reading its buffer_size_kb or a tool listing its options
+ * holds it for moments, so a busy instance is tried again for up to two
+ * seconds. One still there after that is named in info.warning: a leftover
+ * keeps its ring buffer's memory until someone removes it.
+ */
+static void remove_instance(struct kma_reader *r)
+{
+	char *dir = tracefs_instance_get_dir(r->instance);
+	const char *name = tracefs_instance_get_name(r->instance);
+	size_t len;
+	int i, ret = -1, why = ENOMEM;
+
+	tracefs_trace_off(r->instance);
+	for (i = 0; dir && i < 200; i++) {
+		ret = rmdir(dir);
+		why = errno;
+		if (!ret || why != EBUSY)
+			break;
+		usleep(10000);
+	}
+	if (ret && dir) {
+		len = strlen(r->file_warn);
+		snprintf(r->file_warn + len, sizeof(r->file_warn) - len,
+			 "%scannot remove the tracefs instance %s (%s): rmdir %s",
+			 len ? "; " : "", name ? name : "", strerror(why), dir);
+		r->info.warning = r->file_warn;
+	}
+	tracefs_put_tracing_file(dir);
+	tracefs_instance_free(r->instance);
+	r->instance = NULL;
+}
+
 static void tracefs_close(struct kma_reader *r)
 {
-	if (r->instance) {
-		tracefs_trace_off(r->instance);
-		tracefs_instance_destroy(r->instance);
-		tracefs_instance_free(r->instance);
-	}
-	r->instance = NULL;
+	if (r->instance)
+		remove_instance(r);
 	if (r->tep)		/* the live source's own (a file's belongs to its handle) */
 		tep_free(r->tep);
 	r->tep = NULL;
@@ -351,5 +381,7 @@ static int tracefs_run(struct kma_reader *r, struct kma_err *err)
 	/* what is still in the buffer */
 	tracefs_iterate_raw_events(r->tep, r->instance, NULL, 0, on_live_record, r);
 	read_stats(r);
+	/* gone before the report is written, and a leftover told with it */
+	remove_instance(r);
 	return kma_reader_end(r, err);
 }
