@@ -142,6 +142,32 @@ else
 		test ! -e '$TMP/inst2.dat'"
 	rmdir "$T/instances/$I"
 	rm -f "$TMP/inst.dat" "$TMP/inst.txt"
+	# a file of the instance open when kma-record removes it (the kernel says EBUSY):
+	# held a moment past the workload (by the workload's own child), it is waited out
+	"$REC" --buffer 1024 --settle 0 --instance "$I" -o "$TMP/inst.dat" -- sh -c \
+		"(exec 7< $T/instances/$I/buffer_size_kb; sleep 1) > /dev/null 2>&1 & ls /usr > /dev/null" \
+		> /dev/null 2> "$TMP/inst.err"
+	rc=$?
+	check "--instance: a file of it open a moment past the end: removed, no warning" sh -c \
+		"test $rc = 0 && test ! -e $T/instances/$I && ! grep -q warning '$TMP/inst.err'"
+	# (put back when it failed: once the workload's child has closed it)
+	rm_inst() { for i in $(seq 60); do [ -d "$1" ] || return 0; rmdir "$1" 2> /dev/null; sleep 0.05; done; }
+	rm_inst "$T/instances/$I"
+	# held for good: left, and named in a warning
+	"$REC" --buffer 1024 --settle 0 --instance "$I" -o "$TMP/inst.dat" -- sh -c \
+		"sleep 0.5; ls /usr > /dev/null" > /dev/null 2> "$TMP/inst.err" &
+	pid=$!
+	for i in $(seq 100); do [ -e "$T/instances/$I/buffer_size_kb" ] && break; sleep 0.05; done
+	exec 7< "$T/instances/$I/buffer_size_kb"
+	wait $pid; rc=$?
+	left=$([ -d "$T/instances/$I" ] && echo left)
+	exec 7<&-
+	rm_inst "$T/instances/$I"
+	check "--instance: one held open: exit 0, the file written, the instance left ($left) and named" \
+		sh -c "test $rc = 0 && test -s '$TMP/inst.dat' && test '$left' = left &&
+		grep -qx 'kma-record: warning: cannot remove the tracefs instance $I (a file of it is open): rmdir $T/instances/$I' '$TMP/inst.err'"
+	check "--instance: the test removed it after" test ! -e "$T/instances/$I"
+	rm -f "$TMP/inst.dat"
 
 	# -P: a process that starts children once recording is on; recorded
 	# until it exits, its kmem events and its children's only (every pid
