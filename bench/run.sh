@@ -58,7 +58,8 @@
 # Under each table: kma against trace-cmd mem and the floor, wall and CPU, with
 # the goals; under v6's the two goals that move with the host's speed again, as
 # medians of rounds timed in turn (BENCH_PAIRS), and the writer alone
-# (kma-store-rate with as many rows as the trace's report.db) against the floor;
+# (kma-store-rate with as many rows as the trace's report.db) and SQLite alone
+# (the sqlite3 shell inserting as many rows of alloc_rows' shape) against the floor;
 # at the end every table again in markdown, the layout of docs/performance.md.
 #
 # Growth traces: tests/tools/mktrace writes one block of 1M kmalloc/kfree and
@@ -368,6 +369,48 @@ writer_alone() {
 	}'
 }
 
+# sqlite_alone ID: SQLite with no kma code, the sqlite3 shell inserting as many
+# rows of alloc_rows' shape (11 integer columns, report.db's widths and NULLs, its
+# page size, no journal, no sync) with one INSERT ... SELECT from generate_series,
+# best wall of $RUNS, against the bare read: the floor of report.db's ratio to the
+# bare read, since SQLite writes the file from one thread.
+sqlite_alone() {
+	local j=$1:jdef f=$1:floor i t t0 best=
+
+	[[ ${status[$j]:-} == ok && ${status[$f]:-} == ok && -n ${allocs[$j]:-} ]] || return 0
+	cat > "$tmp/sqlite-alone.sql" <<-SQL
+	PRAGMA page_size = 65536; PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+	PRAGMA locking_mode = EXCLUSIVE;
+	CREATE TABLE alloc_rows (id INTEGER PRIMARY KEY, ptr INTEGER NOT NULL,
+		shape_id INTEGER NOT NULL, alloc_ts INTEGER NOT NULL, alloc_cpu INTEGER NOT NULL,
+		task_id INTEGER NOT NULL, generation INTEGER NOT NULL, life INTEGER,
+		free_cpu INTEGER, free_pid INTEGER, free_site_id INTEGER, free_kind INTEGER);
+	BEGIN;
+	INSERT INTO alloc_rows (ptr, shape_id, alloc_ts, alloc_cpu, task_id, generation, life,
+		free_cpu, free_pid, free_site_id, free_kind)
+	SELECT -131941395333120 + value * 64, value % 300, 1000000000000 + value * 2000,
+		value & 1, value % 500, 0, 5000 + value % 100000, NULL,
+		CASE WHEN value & 3 THEN NULL ELSE 1000 END, value % 40, value & 1
+	FROM generate_series(1, ${allocs[$j]});
+	COMMIT;
+	SQL
+	for ((i = 0; i < RUNS; i++)); do
+		rm -f "$tmp/sqlite-alone.db"
+		t0=$EPOCHREALTIME
+		sqlite3 "$tmp/sqlite-alone.db" < "$tmp/sqlite-alone.sql" > /dev/null || return 0
+		t=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f", b - a }')
+		if [[ -z $best ]] || awk -v a="$t" -v b="$best" 'BEGIN { exit !(a < b) }'; then
+			best=$t
+		fi
+	done
+	rm -f "$tmp/sqlite-alone.db" "$tmp/sqlite-alone.sql"
+	awk -v w="$best" -v f="${wall_ns[$f]}" -v n="${allocs[$j]}" -v csv="$CSV" 'BEGIN {
+		printf "  %-52s %8.2f  (the sqlite3 shell, %d rows of alloc_rows: wall %.3f s)\n",
+		       "report.db SQLite alone / bare read, wall", w * 1e9 / f, n, w
+		printf "# sqlite alone (rows wall_s x_floor): %d %.3f %.2f\n", n, w, w * 1e9 / f >> csv
+	}'
+}
+
 # in_turn ID TRACE EVENTS: the v6 goals again from $PAIRS rounds, each timing
 # kma-floor, --no-db and report.db (default -j) one after the other: the medians
 # of the rounds' report.db / bare read wall and --no-db CPU ns per event. The
@@ -588,6 +631,7 @@ for trace in "$TRACE" "$TRACE_V6"; do
 	ratios "$id" "$fmt" "$events"
 	[[ $fmt != v6 ]] || in_turn "$id" "$trace" "$events"
 	[[ $fmt != v6 ]] || writer_alone "$id"
+	[[ $fmt != v6 ]] || sqlite_alone "$id"
 done
 
 # --- a trace with stacks ------------------------------------------------------
