@@ -17,7 +17,10 @@
  *   after the header and padding to 8 bytes after the data.
  *
  * A record that runs past the data section, a size below 8, or a stream
- * zstd refuses are errors naming the offset.
+ * zstd refuses are errors naming the offset. A stream that ends inside a
+ * record is not: perf record compresses with a flush whose rest it does not
+ * wait for, so its last records can stop short, and perf's reader drops the
+ * partial one; so do we, and the caller says so.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -126,7 +129,13 @@ static int inflate(struct kma_pin *in, const unsigned char *src, size_t n, uint6
 	if (d_room(in, 0))
 		return kma_err_nomem(err);
 	start = in->dlen;
-	while (ib.pos < ib.size) {
+	/*
+	 * Until the input is used up and zstd stopped short of the room it
+	 * had: when it fills the room exactly, the rest of a block may still
+	 * be in its own buffer, input or no input (perf compresses up to a
+	 * ring buffer's worth at a time, and a block inflates to 128 KB).
+	 */
+	for (;;) {
 		ZSTD_outBuffer ob;
 
 		if (in->dlen - start >= in->max_inflate)
@@ -144,6 +153,8 @@ static int inflate(struct kma_pin *in, const unsigned char *src, size_t n, uint6
 					   "record at %" PRIu64 " does not inflate (zstd: %s)", off,
 					   ZSTD_getErrorName(ret));
 		in->dlen = ob.pos;
+		if (ib.pos == ib.size && ob.pos < ob.size)
+			break;
 	}
 	in->comp_off = off;
 	in->compressed++;
@@ -211,9 +222,9 @@ int kma_pin_next(struct kma_pin *in, const unsigned char **rec, uint64_t *off,
 		}
 		in->in_comp = 0;
 		if (in->pos >= in->end) {
-			if (in->dlen > in->dhead)
-				return kma_err_set(err, KMA_ERR_TRUNCATED, "truncated perf.data: the "
-						   "compressed records end inside a record");
+			in->cut_have = in->dlen - in->dhead;
+			if (in->cut_have >= HDR)
+				in->cut_size = rec_size(in->d + in->dhead);
 			return 0;
 		}
 		if (in->end - in->pos < HDR || !(p = file_bytes(in, in->pos, HDR)))

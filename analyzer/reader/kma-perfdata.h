@@ -125,6 +125,10 @@ struct kma_pin {
 	uint64_t	compressed;	/* compressed records read */
 	uint64_t	max_inflate;	/* what one may inflate to */
 	int		in_comp;	/* the record handed out came from d */
+	/* at the end: the bytes of a record the inflated stream ended inside
+	   (0: none), and that record's size (0: its header is cut too) */
+	size_t		cut_have;
+	uint16_t	cut_size;
 };
 
 void kma_pin_init(struct kma_pin *in, const struct kma_pd *pd);
@@ -132,7 +136,9 @@ void kma_pin_release(struct kma_pin *in);
 /*
  * The next record: 1 with *rec (its header's size bytes, 8-byte header
  * first) and *off (its file offset, or the compressed record's), 0 at the
- * end, -1 with @err.
+ * end, -1 with @err. A compressed stream that ends inside a record is an
+ * end, as perf reads it (perf record may leave its last flush unwritten):
+ * cut_have and cut_size say so.
  */
 int kma_pin_next(struct kma_pin *in, const unsigned char **rec, uint64_t *off,
 		 struct kma_err *err);

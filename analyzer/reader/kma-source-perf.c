@@ -589,6 +589,26 @@ static int on_record(struct kma_reader *r, const unsigned char *rec, uint64_t of
 	}
 }
 
+/* The compressed stream ended inside a record: it is left out, and said. */
+static void warn_cut(struct kma_reader *r)
+{
+	struct kma_perf *p = r->perf;
+	char before[sizeof(p->warn)] = "", what[64];
+
+	if (p->in.cut_size)
+		snprintf(what, sizeof(what), "%zu of its %u bytes", p->in.cut_have,
+			 p->in.cut_size);
+	else
+		snprintf(what, sizeof(what), "%zu bytes of its header", p->in.cut_have);
+	/* (records_warning may be p->warn itself) */
+	if (r->info.records_warning)
+		snprintf(before, sizeof(before), "%s; ", r->info.records_warning);
+	snprintf(p->warn, sizeof(p->warn), "%sthe compressed records end inside a record "
+		 "(%s; perf record left the rest unwritten): it is left out, as perf does",
+		 before, what);
+	r->info.records_warning = p->warn;
+}
+
 static int perf_run(struct kma_reader *r, struct kma_err *err)
 {
 	struct kma_perf *p = r->perf;
@@ -625,6 +645,8 @@ static int perf_run(struct kma_reader *r, struct kma_err *err)
 			 r->info.records_warning ? r->info.records_warning : "");
 		r->info.records_warning = p->warn;
 	}
+	if (p->in.cut_have)
+		warn_cut(r);
 	return ret;
 }
 

@@ -6,7 +6,7 @@
  *
  * usage: mkperf -t TEMPLATE.data -o OUT.data [-n SAMPLES] [-c CPUS] [-l LIVE]
  *               [-T TASKS] [-k KALLSYMS] [-S SITES] [-r ROUND_NS] [-s SEED]
- *               [-g] [-L] [-z] [-x] [-p]
+ *               [-g] [-L] [-z] [-Z BYTES] [-E BYTES] [-x] [-p]
  *
  *  -t  a perf.data recorded with the kmem events: its tracing-data section
  *      (the event formats) is copied, -x keeps only the kmalloc and kfree
@@ -20,6 +20,11 @@
  *  -g  samples carry callchains (kernel frames, then a user one)
  *  -L  LOST records (7 events each) now and then, LOST_SAMPLES at the end
  *  -z  the samples in PERF_RECORD_COMPRESSED records (zstd, as perf record -z)
+ *  -Z  with -z, record bytes compressed at a time (32768); perf record
+ *      compresses a ring buffer's worth (up to its mmap length) at once
+ *  -E  with -z, the last BYTES bytes of records never written: the stream ends
+ *      inside a record, as perf record can leave it (its last flush's output
+ *      is not waited for); perf's reader drops the partial record
  *  -p  pipe mode, as perf record -o - writes to its standard output
  *
  * Time goes up by 1..400 ns a sample, each on a random CPU; each CPU's
@@ -63,8 +68,9 @@ static struct {
 	const char	*tmpl, *out, *kallsyms;
 	uint64_t	n, round_ns, seed;
 	int		cpus, live, tasks, nr_sites, callchain, lost, comp, small, pipe;
+	size_t		chunk, cut;
 } o = { .n = 1000, .round_ns = 1000000, .seed = 1, .cpus = 2, .live = 512, .tasks = 3,
-	.nr_sites = 12 };
+	.nr_sites = 12, .chunk = COMP_CHUNK };
 
 static struct mkp_event events[NR_EV] = { { .name = "kmalloc" }, { .name = "kfree" } };
 static uint64_t sites[MAX_SITES], text_addr = 0xffffffff81000000ull, text_len = 0x2000000;
@@ -212,17 +218,22 @@ static void sample(struct mkp_buf *b, int ev, int cpu, uint32_t tid, uint64_t ts
 #ifdef MKP_ZSTD
 static ZSTD_CCtx *zc;
 
-/* The records in @b as COMPRESSED records, one zstd stream over the file. */
-static void emit_compressed(const struct mkp_buf *b)
+/*
+ * The first @len bytes of the records in @b as COMPRESSED records, one zstd
+ * stream over the file.
+ */
+static void emit_compressed(const struct mkp_buf *b, size_t len)
 {
-	static unsigned char z[ZSTD_COMPRESSBOUND(COMP_CHUNK) + 64];
-	size_t at, n, rem;
+	size_t at, n, rem, zsize = ZSTD_compressBound(o.chunk) + 64;
+	unsigned char *z = malloc(zsize);
 
-	for (at = 0; at < b->len; at += n) {
+	if (!z)
+		die("out of memory");
+	for (at = 0; at < len; at += n) {
 		ZSTD_inBuffer in = { b->b + at, 0, 0 };
-		ZSTD_outBuffer zo = { z, sizeof(z), 0 };
+		ZSTD_outBuffer zo = { z, zsize, 0 };
 
-		n = b->len - at < COMP_CHUNK ? b->len - at : COMP_CHUNK;
+		n = len - at < o.chunk ? len - at : o.chunk;
 		in.size = n;
 		do {
 			rem = ZSTD_compressStream2(zc, &zo, &in, ZSTD_e_flush);
@@ -240,19 +251,22 @@ static void emit_compressed(const struct mkp_buf *b)
 			p += k;
 		}
 	}
+	free(z);
 }
 #else
-static void emit_compressed(const struct mkp_buf *b)
+static void emit_compressed(const struct mkp_buf *b, size_t len)
 {
 	(void)b;
+	(void)len;
 	die("built without libzstd: no -z");
 }
 #endif
 
-static void drain(struct mkp_buf *b)
+/* @last: the stream's last records, whose last o.cut bytes -E leaves out */
+static void drain(struct mkp_buf *b, int last)
 {
 	if (o.comp)
-		emit_compressed(b);
+		emit_compressed(b, last && o.cut < b->len ? b->len - o.cut : b->len);
 	else
 		emit(b->b, b->len);
 	b->len = 0;
@@ -271,7 +285,7 @@ static void usage(void)
 {
 	fprintf(stderr, "usage: mkperf -t TEMPLATE.data -o OUT.data [-n SAMPLES] [-c CPUS] "
 		"[-l LIVE] [-T TASKS] [-k KALLSYMS] [-S SITES] [-r ROUND_NS] [-s SEED] "
-		"[-g] [-L] [-z] [-x] [-p]\n");
+		"[-g] [-L] [-z] [-Z BYTES] [-E BYTES] [-x] [-p]\n");
 	exit(2);
 }
 
@@ -529,7 +543,7 @@ static void samples(void)
 	struct mkp_buf *cpu = calloc(o.cpus, sizeof(*cpu));
 	uint64_t *live = calloc(o.live, sizeof(*live)), ts = 1000000000ull, i, allocs = 0;
 	uint64_t round = 0, nlost = 0;
-	int dc = 0, nl = 0, c;
+	int dc = 0, nl = 0, c, last;
 
 	if (!cpu || !live)
 		die("out of memory");
@@ -542,7 +556,7 @@ static void samples(void)
 		/* CPU dc's buffer is drained at its time in the round */
 		while (ts > 1000000000ull + round * o.round_ns +
 			    (uint64_t)(dc + 1) * o.round_ns / o.cpus) {
-			drain(&cpu[dc]);
+			drain(&cpu[dc], 0);
 			if (++dc == o.cpus) {
 				finished_round();
 				dc = 0;
@@ -573,8 +587,10 @@ static void samples(void)
 			live[k] = live[--nl];
 		}
 	}
+	for (last = o.cpus - 1; last > dc && !cpu[last].len; last--)
+		;
 	for (c = dc; c < o.cpus; c++)
-		drain(&cpu[c]);
+		drain(&cpu[c], c == last);
 	finished_round();
 	if (o.lost) {	/* perf record's end: each event's lost count, per CPU */
 		struct mkp_buf b = { 0 };
@@ -596,7 +612,7 @@ int main(int argc, char **argv)
 	uint64_t data_off, data_size;
 	int opt;
 
-	while ((opt = getopt(argc, argv, "t:o:n:c:l:T:k:S:r:s:gLzxp")) != -1) {
+	while ((opt = getopt(argc, argv, "t:o:n:c:l:T:k:S:r:s:gLzZ:E:xp")) != -1) {
 		switch (opt) {
 		case 't': o.tmpl = optarg; break;
 		case 'o': o.out = optarg; break;
@@ -611,13 +627,16 @@ int main(int argc, char **argv)
 		case 'g': o.callchain = 1; break;
 		case 'L': o.lost = 1; break;
 		case 'z': o.comp = 1; break;
+		case 'Z': o.chunk = strtoull(optarg, NULL, 0); break;
+		case 'E': o.cut = strtoull(optarg, NULL, 0); break;
 		case 'x': o.small = 1; break;
 		case 'p': o.pipe = 1; break;
 		default: usage();
 		}
 	}
 	if (!o.tmpl || !o.out || optind != argc || o.cpus < 1 || o.cpus > 64 || o.live < 1 ||
-	    o.tasks < 1 || o.nr_sites < 6 || o.nr_sites > MAX_SITES || !o.round_ns)
+	    o.tasks < 1 || o.nr_sites < 6 || o.nr_sites > MAX_SITES || !o.round_ns ||
+	    !o.chunk || o.chunk > (64u << 20) || ((o.cut || o.chunk != COMP_CHUNK) && !o.comp))
 		usage();
 	rng = o.seed * 0x9e3779b97f4a7c15ull + 1;
 	if (o.kallsyms) {
