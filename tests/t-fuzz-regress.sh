@@ -94,6 +94,46 @@ for c in "v6-trace-clock-brackets.dat|corrupt trace.dat: the trace_clock text at
 	fi
 done
 
+# A v7 options chain that comes back to a section (fuzz-v7: an options section whose
+# DONE option names itself as the next): libtracecmd follows the chain by recursion
+# without end (kma-analyze died of a stack overflow). The loop's offset from a walk
+# of the file here (header, section headers, zlib-inflated options), then kma's line.
+f=$TOP/tests/fuzz/regress/v7-options-loop.dat
+loop=$(python3 - "$f" <<'EOF'
+import struct, sys, zlib
+b = open(sys.argv[1], "rb").read()
+p = b.index(b"\0", 10) + 1              # the version string after the magic
+p += 6                                  # endian, long size, page size
+p = b.index(b"\0", p) + 1              # compression
+p = b.index(b"\0", p) + 1              # its version
+off, seen = struct.unpack_from("<Q", b, p)[0], []
+while off and off not in seen:
+    seen.append(off)
+    sid, flags, strid, size = struct.unpack_from("<HHIQ", b, off)
+    data = b[off + 16:off + 16 + size]
+    if flags & 1:
+        data = zlib.decompress(data[8:8 + struct.unpack_from("<I", data)[0]])
+    q, nxt = 0, 0
+    while q + 6 <= len(data):
+        oid, osz = struct.unpack_from("<HI", data, q)
+        if oid == 0:
+            nxt = struct.unpack_from("<Q", data, q + 6)[0]
+            break
+        q += 6 + osz
+    off = nxt
+print(off if off in seen else "none")
+EOF
+)
+"$KMA" --no-db -q "$f" > /dev/null 2> "$TMP/loop-err.txt"
+rc=$?
+want="kma-analyze: $f: truncated or corrupt trace.dat (the options chain loops back to the section at $loop)"
+if [ $rc = 1 ] && [ "$loop" != none ] && [ "$(cat "$TMP/loop-err.txt")" = "$want" ]; then
+	pass "a v7 options chain that loops ($loop): one line naming the section"
+else
+	fail "a v7 options chain that loops ($loop): one line naming the section" \
+		"exit $rc: $(head -2 "$TMP/loop-err.txt")"
+fi
+
 # A ring-buffer page on which libtraceevent's kbuffer goes round for ever, handing
 # back the same records (fuzz-v7: kma-analyze ran until it was out of memory): the
 # page reader stops at it, and so does libtracecmd's iteration (--libtracecmd).

@@ -33,7 +33,6 @@
 #define MAX_STR		4096
 /* the child's exit status for a reason 1..31 of its own: clear of 1, 3 and the tests' 99 */
 #define REASON_EXIT	64
-#define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
 
 enum { TEXT_HEADER_PAGE, TEXT_FTRACE, TEXT_EVENT, TEXT_KALLSYMS, TEXT_PRINTK, TEXT_CMDLINES };
 

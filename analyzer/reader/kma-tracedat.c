@@ -26,7 +26,12 @@
 #include "kma-zlib.h"
 #include "kma-tracecmd.h"
 
-#define MAX_SECTIONS	4096	/* options sections in one chain: a loop guard */
+/*
+ * Options sections in one chain. libtracecmd follows the chain by recursion
+ * (handle_options, handle_option_done), without end on a loop, so a chain
+ * that comes back to a section, or goes on past this, is refused.
+ */
+#define MAX_SECTIONS	1024
 #define MAX_RATIO	1024	/* kallsyms text never inflates more than this */
 #define MAX_STR		4096
 
@@ -366,13 +371,23 @@ static int walk_options(struct kma_td *t, const unsigned char *buf, uint64_t len
 int kma_td_options(struct kma_td *t, uint64_t off, const struct kma_td_walk *w,
 		   uint64_t *kallsyms)
 {
-	int n;
+	uint64_t seen[MAX_SECTIONS];
+	int n, i;
 
 	*kallsyms = 0;
-	for (n = 0; off && n < MAX_SECTIONS; n++) {
+	for (n = 0; off; n++) {
 		uint64_t len, next = 0;
 		char *buf;
 		int ret;
+
+		for (i = 0; i < n; i++)
+			if (seen[i] == off)
+				return kma_err_set(&t->err, KMA_ERR_BROKEN, "the options chain "
+						   "loops back to the section at %" PRIu64, off);
+		if (n == MAX_SECTIONS)
+			return kma_err_set(&t->err, KMA_ERR_BROKEN, "the options chain is longer "
+					   "than %d sections", MAX_SECTIONS);
+		seen[n] = off;
 
 		if (w && w->section && w->section(t, off, w->ctx))
 			return -1;
