@@ -130,6 +130,7 @@ UNIT_TESTS	+= $(O)/tests/unit/test-fleet-select
 UNIT_TESTS	+= $(O)/tests/unit/test-reader-kallsyms
 UNIT_TESTS	+= $(O)/tests/unit/test-reader-hint
 UNIT_TESTS	+= $(O)/tests/unit/test-tracedat-options
+UNIT_TESTS	+= $(O)/tests/unit/test-perf-records
 
 .PHONY: bench bench-rss bench-fleet bench-perf bin all deps check-pkgs check test check-fresh unit tools plugin demo install install-user \
 	uninstall clean fuzz fuzz-v7
@@ -335,6 +336,12 @@ $(O)/tests/unit/test-reader-hint: tests/unit/test-reader-hint.c $(KINDS_OBJS) $(
 
 # What the trace.dat checkers refuse before libtracecmd reads it: the whole reader.
 $(O)/tests/unit/test-tracedat-options: tests/unit/test-tracedat-options.c $(KINDS_OBJS) $(CORE_LIB)
+	@mkdir -p $(dir $@)
+	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
+		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
+
+# The records of a perf.data through its zstd stream: the whole reader.
+$(O)/tests/unit/test-perf-records: tests/unit/test-perf-records.c $(KINDS_OBJS) $(CORE_LIB)
 	@mkdir -p $(dir $@)
 	$(Q)$(call msg,CCLD,$@)$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS) -o $@ $< $(KINDS_OBJS) $(CORE_LIB) \
 		$$(pkg-config --cflags --libs cmocka) $(PKG_LIBS) $(LDLIBS)
