@@ -89,7 +89,13 @@ const char *kma_runner_tmp_db(const char *name)
 			break;
 	if (i == MAX_DBS)
 		return NULL;
-	snprintf(tmp_db[i], sizeof(tmp_db[i]), "%s/%s", tmp_dir, name);
+	if (snprintf(tmp_db[i], sizeof(tmp_db[i]), "%s/%s", tmp_dir, name) >=
+	    (int)sizeof(tmp_db[i])) {
+		tmp_db[i][0] = '\0';	/* a cut path would name another file */
+		fprintf(stderr, "%s: the temporary directory's path is too long: %s\n", prog,
+			tmp_dir);
+		return NULL;
+	}
 	unlink(tmp_db[i]);
 	return tmp_db[i];
 }

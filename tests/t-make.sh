@@ -41,9 +41,13 @@ check "make V=1: full commands, with the command line's CFLAGS and the build's f
 	sh -c 'grep -q -- "-O0 -g" "$1" && grep -q -- "-Ilib -Ianalyzer" "$1" &&
 	       grep -q -- "-MMD -MP" "$1"' sh "$TMP/v1.log"
 touch "$src/lib/kma-grow.h"
+# (what it said, when it says something; make's own clock-skew warning is the VM's
+# clock, not the build's output)
 check "make -s: says nothing when it builds" sh -c \
-	'out=$(make --no-print-directory -s -C "$1" O="$2" CFLAGS="-O0 -g" all 2>&1) &&
-	 [ -z "$(echo "$out" | grep -v "Nothing to be done")" ]' sh "$src" "$o"
+	'out=$(make --no-print-directory -s -C "$1" O="$2" CFLAGS="-O0 -g" all 2>&1) || exit 1
+	 said=$(echo "$out" | grep -v -e "Nothing to be done" -e "Clock skew detected" \
+		-e "has modification time .* in the future")
+	 [ -z "$said" ] || { echo "$said" | head -3; exit 1; }' sh "$src" "$o"
 touch "$src/lib/kma-grow.h"
 check "make: one short line per target by default" sh -c \
 	'make --no-print-directory -C "$1" O="$2" CFLAGS="-O0 -g" all 2>&1 |

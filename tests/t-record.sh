@@ -45,10 +45,19 @@ else
 			fail "kma-record $name" "kma-analyze failed on the recording: $(cat "$TMP/kma.err")"
 			return
 		fi
-		# the kma-topology: marker kma-record writes: report.db's cpu_nodes is sysfs's map
-		check "kma-record $name: cpu_nodes from its kma-topology: marker = sysfs" \
-			cmp <(sh "$TOP/tests/tools/sysfs-cpu-nodes.sh") \
-			<(sqlite3 "$TMP/rec.db" "SELECT cpu, node FROM cpu_nodes ORDER BY cpu")
+		# the kma-topology: marker kma-record writes: report.db's cpu_nodes is sysfs's map;
+		# written first, it is the first record a ring buffer that overflowed loses
+		# (extract reads the buffer only at the end: other work on a busy machine fills it)
+		lost=$(sqlite3 "$TMP/rec.db" "SELECT lost_events FROM summary" 2> /dev/null)
+		nodes=$(sqlite3 "$TMP/rec.db" "SELECT count(*) FROM cpu_nodes" 2> /dev/null)
+		if [ "${lost:-0}" != 0 ] && [ "${nodes:-0}" = 0 ]; then
+			skip "kma-record $name: cpu_nodes from its kma-topology: marker" \
+				"the ring buffer lost $lost events, the marker among them (busy machine)"
+		else
+			check "kma-record $name: cpu_nodes from its kma-topology: marker = sysfs" \
+				cmp <(sh "$TOP/tests/tools/sysfs-cpu-nodes.sh") \
+				<(sqlite3 "$TMP/rec.db" "SELECT cpu, node FROM cpu_nodes ORDER BY cpu")
+		fi
 		allocs=$(sqlite3 "$TMP/rec.db" "SELECT allocs FROM summary")
 		if [ "${allocs:-0}" -gt 0 ] && grep -q '"kma:" markers recorded' "$TMP/rec.err" &&
 		   ! grep -q '^kma-record: 0 "kma:" markers' "$TMP/rec.err" &&

@@ -593,7 +593,8 @@ static int on_record(struct kma_reader *r, const unsigned char *rec, uint64_t of
 static void warn_cut(struct kma_reader *r)
 {
 	struct kma_perf *p = r->perf;
-	char before[sizeof(p->warn)] = "", what[64];
+	/* what was said before, kept short enough for the line to fit p->warn */
+	char before[160] = "", what[64];
 
 	if (p->in.cut_size)
 		snprintf(what, sizeof(what), "%zu of its %u bytes", p->in.cut_have,
