@@ -25,13 +25,16 @@
 
 struct bytes {
 	unsigned char	*b;
-	size_t		len;
+	size_t		len, cap;
 };
 
 static void put(struct bytes *o, const void *p, size_t n)
 {
-	o->b = realloc(o->b, o->len + n);
-	assert_non_null(o->b);
+	if (o->len + n > o->cap) {
+		o->cap = (o->len + n) * 2;
+		o->b = realloc(o->b, o->cap);
+		assert_non_null(o->b);
+	}
 	memcpy(o->b + o->len, p, n);
 	o->len += n;
 }
