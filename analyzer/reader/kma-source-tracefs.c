@@ -242,6 +242,8 @@ static void remove_instance(struct kma_reader *r)
 	int i, ret = -1, why = ENOMEM;
 
 	tracefs_trace_off(r->instance);
+	if (!dir)		/* no memory for its path: the library's one try */
+		tracefs_instance_destroy(r->instance);
 	for (i = 0; dir && i < 200; i++) {
 		ret = rmdir(dir);
 		why = errno;
