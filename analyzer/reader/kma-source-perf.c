@@ -286,8 +286,9 @@ static int q_flush(struct kma_reader *r, uint64_t until, size_t most)
 			break;
 		}
 	}
-	/* the rest stays, sorted, for the next flush */
-	memmove(p->queue, p->queue + i, (p->nr - i) * sizeof(*p->queue));
+	/* the rest stays, sorted, for the next flush (no queue yet: nothing to move) */
+	if (i && i < p->nr)
+		memmove(p->queue, p->queue + i, (p->nr - i) * sizeof(*p->queue));
 	p->nr -= i;
 	return ret ? -1 : 0;
 }
