@@ -109,6 +109,29 @@ static long count(const struct bytes *file, size_t *cut_have, uint16_t *cut_size
 }
 
 /*
+ * The first @ends[nr - 1] bytes of @recs as one zstd stream, a flush at each
+ * of @ends, read back: the records' count (-1 on an error), and where the
+ * stream ended inside a record.
+ */
+static long stream(const struct bytes *recs, const size_t *ends, int nr, size_t *have,
+		   uint16_t *size)
+{
+	ZSTD_CCtx *zc = ZSTD_createCCtx();
+	struct bytes file = { 0 };
+	size_t at = 0;
+	long n;
+	int k;
+
+	assert_non_null(zc);
+	for (k = 0; k < nr; at = ends[k++])
+		compress(&file, zc, recs->b + at, ends[k] - at);
+	n = count(&file, have, size);
+	ZSTD_freeCCtx(zc);
+	free(file.b);
+	return n;
+}
+
+/*
  * The second compressed piece starts its output 4 bytes in (a record's
  * first half from the first piece) and inflates to 1 MB, the room the
  * reader starts with less those 4 bytes: its last 128 KB block ends 4
@@ -118,58 +141,46 @@ static long count(const struct bytes *file, size_t *cut_have, uint16_t *cut_size
  */
 static void test_output_held_back(void **state)
 {
-	ZSTD_CCtx *zc = ZSTD_createCCtx();
-	struct bytes recs = { 0 }, file = { 0 };
-	size_t have;
+	struct bytes recs = { 0 };
+	size_t have, ends[2];
 	uint16_t size;
 	long i;
 
 	(void)state;
-	assert_non_null(zc);
 	for (i = 0; i < 131071; i++)	/* 8 bytes each */
 		record(&recs, 8);
 	record(&recs, 12);
 	assert_int_equal(recs.len, 4 + (1u << 20));
-	compress(&file, zc, recs.b, 4);
-	compress(&file, zc, recs.b + 4, recs.len - 4);
-	assert_int_equal(count(&file, &have, &size), 131072);
+	ends[0] = 4;
+	ends[1] = recs.len;
+	assert_int_equal(stream(&recs, ends, 2, &have, &size), 131072);
 	assert_int_equal(have, 0);
-	ZSTD_freeCCtx(zc);
 	free(recs.b);
-	free(file.b);
 }
 
 /* The stream ends inside a record (perf record's unwritten last flush): an end. */
 static void test_stream_ends_inside(void **state)
 {
-	ZSTD_CCtx *zc = ZSTD_createCCtx();
-	struct bytes recs = { 0 }, file = { 0 };
-	size_t have;
+	struct bytes recs = { 0 };
+	size_t have, ends[2];
 	uint16_t size;
 	long i;
 
 	(void)state;
-	assert_non_null(zc);
 	for (i = 0; i < 1000; i++)
 		record(&recs, 8 + (uint16_t)(i % 7) * 8);
 	record(&recs, 40);
-	compress(&file, zc, recs.b, recs.len / 2);
-	compress(&file, zc, recs.b + recs.len / 2, recs.len - recs.len / 2 - 25);
-	assert_int_equal(count(&file, &have, &size), 1000);
+	ends[0] = recs.len / 2;
+	ends[1] = recs.len - 25;
+	assert_int_equal(stream(&recs, ends, 2, &have, &size), 1000);
 	assert_int_equal(have, 15);
 	assert_int_equal(size, 40);
 	/* cut inside the header of the last record: its size is not known */
-	free(file.b);
-	file = (struct bytes){ 0 };
-	ZSTD_freeCCtx(zc);
-	zc = ZSTD_createCCtx();
-	compress(&file, zc, recs.b, recs.len - 35);
-	assert_int_equal(count(&file, &have, &size), 1000);
+	ends[0] = recs.len - 35;
+	assert_int_equal(stream(&recs, ends, 1, &have, &size), 1000);
 	assert_int_equal(have, 5);
 	assert_int_equal(size, 0);
-	ZSTD_freeCCtx(zc);
 	free(recs.b);
-	free(file.b);
 }
 
 int main(void)
